@@ -1,0 +1,11 @@
+/* Remora: one-sided communication for parallel programs. The whole public C API. */
+#ifndef REMORA_H
+#define REMORA_H
+
+#include "remora/am.h"
+#include "remora/runtime.h"
+#include "remora/segment.h"
+#include "remora/status.h"
+#include "remora/version.h"
+
+#endif /* REMORA_H */

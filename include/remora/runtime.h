@@ -1,0 +1,54 @@
+/* Remora runtime: start-up, identity, timing, progress and termination. */
+#ifndef REMORA_RUNTIME_H
+#define REMORA_RUNTIME_H
+
+#include "remora/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Starts Remora. Collective over all ranks of the job. argc/argv may be NULL; when given they
+ * must both be given. Reads the REMORA_* environment (see docs/configuration.md). */
+REMORA_API int remora_init(int* argc, char*** argv);
+
+/* Ends Remora. Collective: returns once every rank has called it. */
+REMORA_API int remora_finalize(void);
+
+/* *flag = 1 between remora_init and remora_finalize, else 0. Callable at any time. */
+REMORA_API int remora_initialized(int* flag);
+
+/* This process's rank in [0, size), or a negative status. */
+REMORA_API int remora_rank(void);
+/* The number of ranks in the job, or a negative status. */
+REMORA_API int remora_size(void);
+
+/* Node-local identity: index among the ranks of this node, their number, this node's index,
+ * and the node index of any rank. */
+REMORA_API int remora_local_rank(void);
+REMORA_API int remora_local_size(void);
+REMORA_API int remora_node(void);
+REMORA_API int remora_rank_node(int rank);
+/* Writes the ranks of this node, in increasing order, to ranks[0..capacity); returns how many
+ * there are (which may exceed capacity: call with capacity 0 to ask). */
+REMORA_API int remora_local_ranks(int* ranks, int capacity);
+
+/* Seconds on a monotonic clock since an arbitrary origin; never fails. */
+REMORA_API double remora_wtime(void);
+
+/* Runs the progress engine once: delivers arrived active messages. */
+REMORA_API int remora_progress(void);
+
+/* Blocks until every rank has entered the barrier; progresses while it waits. */
+REMORA_API int remora_barrier(void);
+
+/* Ends the whole job: prints message (may be NULL) with this rank, and exits with code
+ * (1..255; other values exit with 1). The launcher then stops every other rank. Works before
+ * remora_init too. Does not return. */
+REMORA_API int remora_abort(int code, const char* message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMORA_RUNTIME_H */

@@ -1,0 +1,10 @@
+/* Remora version. */
+#ifndef REMORA_VERSION_H
+#define REMORA_VERSION_H
+
+#define REMORA_VERSION_MAJOR 0
+#define REMORA_VERSION_MINOR 1
+#define REMORA_VERSION_PATCH 0
+#define REMORA_VERSION_STRING "0.1.0"
+
+#endif /* REMORA_VERSION_H */

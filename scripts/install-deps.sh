@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Remora needs that are missing. Usage: install-deps.sh [demo|test]
+#   demo: compiler and build tools; test: also GoogleTest, pkg-config and Python 3.
+set -euo pipefail
+packages=(cmake ninja-build g++ make)
+if [ "${1:-test}" = test ]; then
+  packages+=(libgtest-dev pkg-config python3)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "Installing: ${missing[*]}"
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,186 @@
+#include "api/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <random>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace remora::api {
+namespace {
+
+Runtime* the_runtime = nullptr;
+bool finalized = false;
+
+std::string private_job_id() {
+  std::random_device random;
+  return format("%d-%08x", static_cast<int>(getpid()), random());
+}
+
+// The control block of a job started by remorarun, or a private one for a job of one rank.
+int open_control_block(const Config& config, shm::ControlBlock* block) {
+  if (config.control_fd >= 0) {
+    int status = shm::ControlBlock::attach(static_cast<int>(config.control_fd), block);
+    if (status != REMORA_SUCCESS) return status;
+    if (block->nranks() != config.size)
+      return fail(REMORA_ERR_CONFIG, "REMORA_SIZE=%lld disagrees with the control block's %d ranks",
+                  config.size, block->nranks());
+    return REMORA_SUCCESS;
+  }
+  if (config.rank > 0 || config.size > 1)
+    return fail(REMORA_ERR_CONFIG,
+                "REMORA_RANK=%lld / REMORA_SIZE=%lld are set but REMORA_CONTROL_FD is not: start "
+                "the program with remorarun",
+                config.rank, config.size);
+  return shm::ControlBlock::create(1, private_job_id(),
+                                   static_cast<uint32_t>(config.am_queue_slots),
+                                   static_cast<uint32_t>(config.am_slot_bytes), false, block);
+}
+
+void set_state(Runtime& runtime, shm::RankState state) {
+  shm::ControlBlock& block = runtime.transport->control_block();
+  block.rank(runtime.transport->rank())
+      .state.store(static_cast<uint32_t>(state), std::memory_order_release);
+}
+
+}  // namespace
+
+int initialize(int* argc, char*** argv) {
+  if (the_runtime != nullptr)
+    return fail(REMORA_ERR_STATE, "remora_init: Remora is already initialized");
+  if (finalized)
+    return fail(REMORA_ERR_STATE,
+                "remora_init: Remora cannot be initialized again after remora_finalize");
+  if ((argc == nullptr) != (argv == nullptr))
+    return fail(REMORA_ERR_ARG,
+                "remora_init: argc=%p and argv=%p must both be NULL or both non-NULL",
+                static_cast<void*>(argc), static_cast<void*>(argv));
+
+  auto runtime = std::make_unique<Runtime>();
+  std::vector<std::string> warnings;
+  int status = parse_config(process_environment(), &runtime->config, &warnings);
+  if (status != REMORA_SUCCESS) return status;
+  const Config& config = runtime->config;
+  set_log_level(config.log.c_str());
+  set_log_rank(config.rank >= 0 ? static_cast<int>(config.rank) : 0);
+  if (config.rank <= 0)
+    for (const auto& warning : warnings) log(LogLevel::Warn, "%s", warning.c_str());
+
+  progress::Mode mode;
+  status = progress::parse_mode(config.progress, &mode);
+  if (status != REMORA_SUCCESS) return status;
+
+  shm::ControlBlock block;
+  status = open_control_block(config, &block);
+  if (status != REMORA_SUCCESS) return status;
+  const int rank = config.rank >= 0 ? static_cast<int>(config.rank) : 0;
+  status = shm::ShmTransport::create(std::move(block), rank, config, &runtime->transport);
+  if (status != REMORA_SUCCESS) return status;
+  set_state(*runtime, shm::RankState::Running);
+
+  runtime->progress = std::make_unique<progress::ProgressEngine>(*runtime->transport, mode);
+  status = runtime->progress->start();
+  if (status != REMORA_SUCCESS) return status;
+  status = coll::Barrier::create(*runtime->transport, config.barrier, &runtime->barrier);
+  if (status != REMORA_SUCCESS) return status;
+  the_runtime = runtime.release();
+  return REMORA_SUCCESS;
+}
+
+int finalize() {
+  Runtime* runtime = nullptr;
+  if (int status = enter("remora_finalize", &runtime); status != REMORA_SUCCESS) return status;
+  if (int status = check_not_in_handler("remora_finalize"); status != REMORA_SUCCESS) return status;
+  // Nobody leaves while another rank may still access its memory or send to it.
+  int status = runtime->barrier->run();
+  // Messages sent before everyone entered finalize are delivered, not dropped.
+  while (status == REMORA_SUCCESS && runtime->progress->poll()) {
+  }
+  runtime->progress->stop();
+  if (status == REMORA_SUCCESS) status = runtime->barrier->destroy();
+  for (remora_segment_s* handle : runtime->segments) {
+    delete handle->segment;
+    delete handle;
+  }
+  set_state(*runtime, shm::RankState::Finalized);
+  delete runtime;
+  the_runtime = nullptr;
+  finalized = true;
+  return status;
+}
+
+void abort_job(int code, const char* message) {
+  const int exit_code = code >= 1 && code <= 255 ? code : 1;
+  const char* text = message != nullptr ? message : "(no message)";
+  int rank = -1;
+  if (the_runtime != nullptr) {
+    rank = the_runtime->transport->rank();
+    set_state(*the_runtime, shm::RankState::Aborted);
+    the_runtime->transport->control_block().record_abort(rank, code, text);
+  }
+  std::fflush(stdout);
+  if (rank >= 0)
+    std::fprintf(stderr, "remora: rank %d called remora_abort(%d): %s\n", rank, code, text);
+  else
+    std::fprintf(stderr, "remora: remora_abort(%d) before remora_init: %s\n", code, text);
+  std::fflush(stderr);
+  _exit(exit_code);
+}
+
+int enter(const char* function, Runtime** runtime) {
+  if (the_runtime == nullptr)
+    return fail(REMORA_ERR_NOT_INITIALIZED,
+                "%s: Remora is not initialized (call remora_init first%s)", function,
+                finalized ? "; remora_finalize was already called" : "");
+  *runtime = the_runtime;
+  return REMORA_SUCCESS;
+}
+
+bool is_initialized() {
+  return the_runtime != nullptr;
+}
+
+int check_rank(const char* function, const char* name, int rank, const Runtime& runtime) {
+  const int size = runtime.transport->size();
+  if (rank < 0 || rank >= size)
+    return fail(REMORA_ERR_RANK, "%s: %s=%d is not a rank of this job [0, %d)", function, name,
+                rank, size);
+  return REMORA_SUCCESS;
+}
+
+int check_pointer(const char* function, const char* name, const void* pointer) {
+  if (pointer == nullptr) return fail(REMORA_ERR_ARG, "%s: %s is NULL", function, name);
+  return REMORA_SUCCESS;
+}
+
+int check_segment(const char* function, remora_segment_t segment, const Runtime& runtime) {
+  if (segment == nullptr) return fail(REMORA_ERR_ARG, "%s: segment is NULL", function);
+  if (runtime.segments.count(segment) == 0)
+    return fail(REMORA_ERR_ARG, "%s: segment=%p is not a live segment (freed, or never allocated)",
+                function, static_cast<void*>(segment));
+  return REMORA_SUCCESS;
+}
+
+int check_range(const char* function, remora_segment_t segment, int rank, size_t offset,
+                size_t bytes) {
+  const size_t size = segment->segment->bytes[static_cast<size_t>(rank)];
+  if (offset > size || bytes > size - offset) {
+    const char* hint = (offset > SIZE_MAX / 2 || bytes > SIZE_MAX / 2)
+                           ? " (a negative value converted to size_t?)"
+                           : "";
+    return fail(REMORA_ERR_RANGE,
+                "%s: offset=%zu bytes=%zu lies outside rank %d's %zu bytes of the segment%s",
+                function, offset, bytes, rank, size, hint);
+  }
+  return REMORA_SUCCESS;
+}
+
+int check_not_in_handler(const char* function) {
+  if (transport::AmDispatcher::in_handler())
+    return fail(REMORA_ERR_STATE, "%s: not allowed inside an active-message handler", function);
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::api

@@ -1,0 +1,47 @@
+// The process-wide state behind the C API, and the argument checks every entry point shares.
+#pragma once
+
+#include <memory>
+#include <unordered_set>
+
+#include "coll/barrier.hpp"
+#include "core/config.hpp"
+#include "progress/progress_engine.hpp"
+#include "remora/segment.h"
+#include "transport/shm/shm_transport.hpp"
+
+struct remora_segment_s {
+  remora::transport::Segment* segment;
+};
+
+namespace remora::api {
+
+struct Runtime {
+  Config config;
+  std::unique_ptr<shm::ShmTransport> transport;
+  std::unique_ptr<progress::ProgressEngine> progress;
+  std::unique_ptr<coll::Barrier> barrier;
+  std::unordered_set<remora_segment_s*> segments;  // live handles, to reject stale ones
+};
+
+int initialize(int* argc, char*** argv);
+int finalize();
+[[noreturn]] void abort_job(int code, const char* message);
+
+// Finds the runtime; fails with a message naming `function` when Remora is not initialized.
+// Like errno, the thread's message is only ever written by failures, so it survives later
+// successful calls (remora_last_error() after remora_rank() still explains the failure).
+int enter(const char* function, Runtime** runtime);
+bool is_initialized();
+
+// Shared argument checks; each names `function` and the argument in its message.
+int check_rank(const char* function, const char* name, int rank, const Runtime& runtime);
+int check_pointer(const char* function, const char* name, const void* pointer);
+int check_segment(const char* function, remora_segment_t segment, const Runtime& runtime);
+// offset..offset+bytes must lie inside rank's part of segment.
+int check_range(const char* function, remora_segment_t segment, int rank, size_t offset,
+                size_t bytes);
+// Not from inside an active-message handler (collectives would deadlock there).
+int check_not_in_handler(const char* function);
+
+}  // namespace remora::api

@@ -1,0 +1,72 @@
+// The one waiting policy of Remora (DESIGN.md section 4): poll for a bounded time, then
+// sched_yield a bounded number of times, then sleep until woken or a timeout. Every wait in
+// the library, in every layer, goes through Backoff so that no rank busy-waits without bound
+// on an oversubscribed node.
+#pragma once
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/clock.hpp"
+#include "core/config.hpp"
+
+namespace remora {
+
+struct WaitPolicy {
+  uint64_t spin_ns = 20000;
+  int yields = 8;
+  uint64_t first_sleep_ns = 20000;
+  uint64_t max_sleep_ns = 2000000;
+  bool oversubscribed = false;
+};
+
+// The policy for this process: spin shortened when more ranks share the node than CPUs.
+WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+class Backoff {
+ public:
+  explicit Backoff(const WaitPolicy& policy)
+      : policy_(policy), start_ns_(now_ns()), sleep_ns_(policy.first_sleep_ns) {}
+
+  // Called after each unsuccessful check of the awaited condition. In the sleep phase it calls
+  // sleep(timeout_ns), which must block until an event arrives or the timeout passes; the
+  // timeout doubles up to the policy's maximum.
+  template <typename Sleep>
+  void pause(Sleep&& sleep) {
+    if (spinning_) {
+      if (now_ns() - start_ns_ < policy_.spin_ns) {
+        cpu_relax();
+        return;
+      }
+      spinning_ = false;
+    }
+    if (yields_done_ < policy_.yields) {
+      ++yields_done_;
+      sched_yield();
+      return;
+    }
+    sleep(sleep_ns_);
+    sleep_ns_ = std::min(sleep_ns_ * 2, policy_.max_sleep_ns);
+  }
+
+  bool sleeping_phase() const { return !spinning_ && yields_done_ >= policy_.yields; }
+
+ private:
+  WaitPolicy policy_;
+  uint64_t start_ns_;
+  uint64_t sleep_ns_;
+  int yields_done_ = 0;
+  bool spinning_ = true;
+};
+
+}  // namespace remora

@@ -1,0 +1,71 @@
+// Transport-neutral part of active messages: the handler table, reassembly of chunked
+// messages per source, and the inbox from which handlers run.
+//
+// Draining a transport's receive queue only copies chunks into the inbox, so a queue can be
+// emptied at any time (also by a sender waiting for space, or from inside a handler) without
+// running handlers recursively. Handlers then run from the inbox in dispatch(), which is never
+// nested and runs on one thread at a time.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "transport/transport.hpp"
+
+namespace remora::transport {
+
+class AmDispatcher {
+ public:
+  static constexpr int kMaxHandlers = 1024;
+
+  explicit AmDispatcher(int nranks);
+
+  int register_handler(AmHandler handler, void* context, int* handler_id);
+  int handler_count() const { return handler_count_.load(std::memory_order_acquire); }
+
+  // Consumer side (the caller serialises calls): one chunk of a message from source. Chunks
+  // of one source arrive in order; a message is complete at its `last` chunk.
+  void accept_chunk(int source, int handler, bool first, bool last, uint32_t total_bytes,
+                    const void* data, size_t bytes);
+
+  // Runs the handlers of complete messages in arrival order; returns whether it ran any.
+  // Returns false at once when called from inside a handler or while another thread
+  // dispatches (that thread then also runs what arrived meanwhile).
+  bool dispatch();
+
+  bool pending() const { return inbox_size_.load(std::memory_order_acquire) > 0; }
+
+  // True on a thread that is running a handler.
+  static bool in_handler();
+
+ private:
+  struct Message {
+    int source;
+    int handler;
+    std::vector<uint8_t> payload;
+  };
+  struct Partial {
+    int handler = -1;
+    uint32_t total_bytes = 0;
+    std::vector<uint8_t> data;
+  };
+  struct Entry {
+    AmHandler handler;
+    void* context;
+  };
+
+  std::vector<Partial> partial_;  // per source; consumer side only
+  std::mutex inbox_mutex_;
+  std::deque<Message> inbox_;
+  std::atomic<size_t> inbox_size_{0};
+  std::mutex dispatch_mutex_;
+  std::mutex register_mutex_;
+  Entry handlers_[kMaxHandlers] = {};
+  std::atomic<int> handler_count_{0};
+};
+
+}  // namespace remora::transport

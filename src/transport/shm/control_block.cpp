@@ -1,0 +1,196 @@
+#include "transport/shm/control_block.hpp"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include "core/error.hpp"
+#include "transport/shm/futex.hpp"
+
+namespace remora::shm {
+namespace {
+
+size_t round_up(size_t value, size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+size_t ranks_offset() {
+  return round_up(sizeof(ControlHeader), 64);
+}
+
+size_t queues_offset(int nranks) {
+  return round_up(ranks_offset() + sizeof(RankSlot) * static_cast<size_t>(nranks), 4096);
+}
+
+size_t queue_stride(int nranks, uint32_t slots, uint32_t slot_bytes) {
+  return round_up(AmQueue::bytes_needed(nranks, slots, slot_bytes), 4096);
+}
+
+}  // namespace
+
+size_t ControlBlock::bytes_needed(int nranks, uint32_t queue_slots, uint32_t slot_bytes) {
+  return queues_offset(nranks) +
+         static_cast<size_t>(nranks) * queue_stride(nranks, queue_slots, slot_bytes);
+}
+
+int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_slots,
+                         uint32_t slot_bytes, bool in_memfd, ControlBlock* out) {
+  if (nranks <= 0) return fail(REMORA_ERR_ARG, "control block: nranks=%d must be positive", nranks);
+  const size_t bytes = bytes_needed(nranks, queue_slots, slot_bytes);
+  int fd = -1;
+  void* memory = nullptr;
+  if (in_memfd) {
+    // No MFD_CLOEXEC: the ranks inherit the descriptor across exec.
+    fd = memfd_create(("remora-" + job_id + "-control").c_str(), 0);
+    if (fd < 0) return fail(REMORA_ERR_SYSTEM, "memfd_create failed: %s", std::strerror(errno));
+    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+      const int error = errno;
+      close(fd);
+      return fail(REMORA_ERR_SYSTEM, "ftruncate of the control block (%zu bytes) failed: %s", bytes,
+                  std::strerror(error));
+    }
+    memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  } else {
+    memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  }
+  if (memory == MAP_FAILED) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    return fail(REMORA_ERR_SYSTEM, "mmap of the control block (%zu bytes) failed: %s", bytes,
+                std::strerror(error));
+  }
+  auto* header = new (memory) ControlHeader();
+  header->magic = kControlMagic;
+  header->version = kControlVersion;
+  header->nranks = nranks;
+  header->queue_slots = queue_slots;
+  header->slot_bytes = slot_bytes;
+  header->total_bytes = bytes;
+  header->ranks_offset = ranks_offset();
+  header->queues_offset = queues_offset(nranks);
+  header->queue_stride = queue_stride(nranks, queue_slots, slot_bytes);
+  std::snprintf(header->job_id, sizeof(header->job_id), "%s", job_id.c_str());
+  header->aborting.store(0, std::memory_order_relaxed);
+  header->abort_rank = -1;
+  header->barrier_arrived.store(0, std::memory_order_relaxed);
+  header->barrier_generation.store(0, std::memory_order_relaxed);
+
+  *out = ControlBlock();
+  out->header_ = header;
+  out->mapped_bytes_ = bytes;
+  out->fd_ = fd;
+  for (int r = 0; r < nranks; ++r) {
+    auto* slot = new (&out->rank(r)) RankSlot();
+    slot->pid.store(0, std::memory_order_relaxed);
+    slot->state.store(static_cast<uint32_t>(RankState::Launched), std::memory_order_relaxed);
+    slot->wake_word.store(0, std::memory_order_relaxed);
+    slot->sleepers.store(0, std::memory_order_relaxed);
+    slot->exchange.store(0, std::memory_order_relaxed);
+    out->queue(r).initialize();
+  }
+  std::atomic_thread_fence(std::memory_order_release);
+  return REMORA_SUCCESS;
+}
+
+int ControlBlock::attach(int fd, ControlBlock* out) {
+  struct stat status;
+  if (fstat(fd, &status) != 0)
+    return fail(REMORA_ERR_CONFIG,
+                "REMORA_CONTROL_FD=%d is not an open descriptor (%s): was this "
+                "process started by remorarun?",
+                fd, std::strerror(errno));
+  const auto bytes = static_cast<size_t>(status.st_size);
+  if (bytes < sizeof(ControlHeader))
+    return fail(REMORA_ERR_CONFIG, "REMORA_CONTROL_FD=%d is not a Remora control block (%zu bytes)",
+                fd, bytes);
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (memory == MAP_FAILED)
+    return fail(REMORA_ERR_SYSTEM, "mmap of REMORA_CONTROL_FD=%d failed: %s", fd,
+                std::strerror(errno));
+  auto* header = static_cast<ControlHeader*>(memory);
+  if (header->magic != kControlMagic || header->version != kControlVersion ||
+      header->total_bytes != bytes) {
+    munmap(memory, bytes);
+    return fail(REMORA_ERR_CONFIG,
+                "REMORA_CONTROL_FD=%d is not a Remora control block of this "
+                "version (remorarun and the library must come from the same build)",
+                fd);
+  }
+  *out = ControlBlock();
+  out->header_ = header;
+  out->mapped_bytes_ = bytes;
+  out->fd_ = fd;
+  return REMORA_SUCCESS;
+}
+
+ControlBlock& ControlBlock::operator=(ControlBlock&& other) noexcept {
+  if (this != &other) {
+    this->~ControlBlock();
+    header_ = other.header_;
+    mapped_bytes_ = other.mapped_bytes_;
+    fd_ = other.fd_;
+    other.header_ = nullptr;
+    other.mapped_bytes_ = 0;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+ControlBlock::~ControlBlock() {
+  if (header_ != nullptr) munmap(header_, mapped_bytes_);
+  if (fd_ >= 0) close(fd_);
+  header_ = nullptr;
+  fd_ = -1;
+}
+
+RankSlot& ControlBlock::rank(int r) const {
+  auto* base = reinterpret_cast<uint8_t*>(header_) + header_->ranks_offset;
+  return reinterpret_cast<RankSlot*>(base)[r];
+}
+
+AmQueue ControlBlock::queue(int r) const {
+  auto* base = reinterpret_cast<uint8_t*>(header_) + header_->queues_offset +
+               static_cast<size_t>(r) * header_->queue_stride;
+  return AmQueue(base, header_->nranks, header_->queue_slots, header_->slot_bytes);
+}
+
+bool ControlBlock::record_abort(int rank, int code, const char* message) {
+  uint32_t expected = 0;
+  if (!header_->aborting.compare_exchange_strong(expected, 1, std::memory_order_acq_rel))
+    return false;
+  header_->abort_rank = rank;
+  header_->abort_code = code;
+  std::snprintf(header_->abort_message, sizeof(header_->abort_message), "%s",
+                message != nullptr ? message : "");
+  header_->aborting.store(2, std::memory_order_release);  // 2: the record is complete
+  wake_all();
+  return true;
+}
+
+std::string ControlBlock::abort_description() const {
+  const uint32_t state = header_->aborting.load(std::memory_order_acquire);
+  if (state == 0) return "";
+  if (state == 1) return "the job is aborting";
+  if (header_->abort_rank < 0)
+    return format("the launcher stopped the job: %s", header_->abort_message);
+  return format("rank %d aborted the job (code %d): %s", header_->abort_rank, header_->abort_code,
+                header_->abort_message);
+}
+
+void ControlBlock::wake(int r) const {
+  RankSlot& slot = rank(r);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (slot.sleepers.load(std::memory_order_relaxed) == 0) return;
+  slot.wake_word.fetch_add(1, std::memory_order_release);
+  futex_wake_all(&slot.wake_word);
+}
+
+void ControlBlock::wake_all() const {
+  for (int r = 0; r < header_->nranks; ++r) wake(r);
+}
+
+}  // namespace remora::shm

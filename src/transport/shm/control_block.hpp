@@ -1,0 +1,97 @@
+// The job's control block: one shared-memory region per node that holds, for every rank, its
+// liveness state, its wake-up word and its active-message receive queue, plus the job's abort
+// record and a bootstrap barrier. remorarun creates it in a memfd before starting the ranks
+// and passes the descriptor down (REMORA_CONTROL_FD), so it has no name and cannot leak; a
+// rank started without remorarun makes a private one for a job of one rank.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "transport/shm/am_queue.hpp"
+
+namespace remora::shm {
+
+constexpr uint64_t kControlMagic = 0x52454d4f5241434bull;  // "REMORACK"
+constexpr uint32_t kControlVersion = 1;
+
+enum class RankState : uint32_t {
+  Launched = 0,   // started, remora_init not yet called
+  Running = 1,    // between remora_init and remora_finalize
+  Finalized = 2,  // remora_finalize done: exiting is now normal
+  Aborted = 3,    // called remora_abort
+};
+
+struct alignas(64) RankSlot {
+  std::atomic<int32_t> pid;
+  std::atomic<uint32_t> state;      // RankState
+  std::atomic<uint32_t> wake_word;  // futex word the rank sleeps on
+  std::atomic<uint32_t> sleepers;   // threads of the rank asleep (or about to sleep) on it
+  std::atomic<uint64_t> exchange;   // bootstrap all-gather value
+};
+
+struct ControlHeader {
+  uint64_t magic;
+  uint32_t version;
+  int32_t nranks;
+  uint32_t queue_slots;
+  uint32_t slot_bytes;
+  uint64_t total_bytes;
+  uint64_t ranks_offset;
+  uint64_t queues_offset;
+  uint64_t queue_stride;
+  char job_id[64];
+  // Abort record: the first rank (or the launcher, rank -1) to claim `aborting` fills it.
+  alignas(64) std::atomic<uint32_t> aborting;
+  int32_t abort_rank;
+  int32_t abort_code;
+  char abort_message[512];
+  // Bootstrap (node) barrier.
+  alignas(64) std::atomic<uint32_t> barrier_arrived;
+  alignas(64) std::atomic<uint32_t> barrier_generation;
+};
+
+class ControlBlock {
+ public:
+  static size_t bytes_needed(int nranks, uint32_t queue_slots, uint32_t slot_bytes);
+
+  // Creates and initialises a block for nranks ranks: in a memfd whose descriptor survives
+  // exec (for the launcher), or in private shared memory (a job of one rank).
+  static int create(int nranks, const std::string& job_id, uint32_t queue_slots,
+                    uint32_t slot_bytes, bool in_memfd, ControlBlock* out);
+  // Maps a block created by the launcher and checks that it is one.
+  static int attach(int fd, ControlBlock* out);
+
+  ControlBlock() = default;
+  ControlBlock(ControlBlock&& other) noexcept { *this = std::move(other); }
+  ControlBlock& operator=(ControlBlock&& other) noexcept;
+  ControlBlock(const ControlBlock&) = delete;
+  ControlBlock& operator=(const ControlBlock&) = delete;
+  ~ControlBlock();
+
+  bool valid() const { return header_ != nullptr; }
+  int fd() const { return fd_; }
+  int nranks() const { return header_->nranks; }
+  std::string job_id() const { return header_->job_id; }
+  ControlHeader& header() const { return *header_; }
+  RankSlot& rank(int r) const;
+  AmQueue queue(int r) const;
+
+  // Claims the abort record (first caller wins, returns true) and fills it.
+  bool record_abort(int rank, int code, const char* message);
+  // A one-line description of the abort record ("rank 2 called remora_abort(3): ...").
+  std::string abort_description() const;
+
+  // Wakes rank r if any of its threads sleeps on its wake word; wake_all wakes every rank.
+  void wake(int r) const;
+  void wake_all() const;
+
+ private:
+  ControlHeader* header_ = nullptr;
+  size_t mapped_bytes_ = 0;
+  int fd_ = -1;
+};
+
+}  // namespace remora::shm

@@ -1,0 +1,310 @@
+#include "transport/shm/shm_transport.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "core/cpus.hpp"
+#include "core/error.hpp"
+#include "transport/shm/futex.hpp"
+
+namespace remora::shm {
+namespace {
+
+constexpr size_t kPageBytes = 4096;
+constexpr size_t kDrainBatch = 256;
+
+// Set while a thread waits for space in a receive queue: it may then only drain, not run
+// handlers (which could try to send to the same target again).
+thread_local int waiting_for_space = 0;
+
+struct ShmSegment final : transport::Segment {
+  uint8_t* base = nullptr;
+  size_t mapped_bytes = 0;
+  std::vector<size_t> offsets;
+  ~ShmSegment() override {
+    if (base != nullptr) munmap(base, mapped_bytes);
+  }
+};
+
+const ShmSegment& as_shm(const transport::Segment& segment) {
+  return static_cast<const ShmSegment&>(segment);
+}
+
+uint8_t* part(const transport::Segment& segment, int rank, size_t offset) {
+  const ShmSegment& shm = as_shm(segment);
+  return shm.base + shm.offsets[static_cast<size_t>(rank)] + offset;
+}
+
+size_t round_up(size_t value, size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace
+
+int ShmTransport::create(ControlBlock block, int rank, const Config& config,
+                         std::unique_ptr<ShmTransport>* out) {
+  if (rank < 0 || rank >= block.nranks())
+    return fail(REMORA_ERR_CONFIG, "REMORA_RANK=%d is outside the job's %d ranks", rank,
+                block.nranks());
+  out->reset(new ShmTransport(std::move(block), rank, config));
+  return REMORA_SUCCESS;
+}
+
+ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config)
+    : block_(std::move(block)),
+      rank_(rank),
+      size_(block_.nranks()),
+      am_max_bytes_(std::min<uint64_t>(config.am_max_bytes, UINT32_MAX)),
+      send_mutexes_(new std::mutex[static_cast<size_t>(block_.nranks())]),
+      dispatcher_(block_.nranks()) {
+  for (int r = 0; r < size_; ++r) {
+    local_ranks_.push_back(r);
+    queues_.push_back(block_.queue(r));
+  }
+  policy_ = make_wait_policy(config, size_, available_cpus());
+  block_.rank(rank_).pid.store(getpid(), std::memory_order_release);
+}
+
+ShmTransport::~ShmTransport() = default;
+
+int ShmTransport::allgather(uint64_t value, std::vector<uint64_t>* values) {
+  block_.rank(rank_).exchange.store(value, std::memory_order_release);
+  int status = node_barrier();
+  if (status != REMORA_SUCCESS) return status;
+  values->resize(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r)
+    (*values)[static_cast<size_t>(r)] = block_.rank(r).exchange.load(std::memory_order_acquire);
+  return node_barrier();  // nobody overwrites its value before everyone has read it
+}
+
+int ShmTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
+  std::vector<uint64_t> sizes;
+  int status = allgather(bytes, &sizes);
+  if (status != REMORA_SUCCESS) return status;
+
+  auto shm = std::make_unique<ShmSegment>();
+  size_t total = 0;
+  for (uint64_t s : sizes) {
+    shm->bytes.push_back(static_cast<size_t>(s));
+    shm->offsets.push_back(total);
+    total += round_up(static_cast<size_t>(s), kPageBytes);  // no two ranks share a page
+  }
+  shm->mapped_bytes = std::max(total, kPageBytes);
+  const std::string name = format("/remora-%s-s%llu", block_.job_id().c_str(),
+                                  static_cast<unsigned long long>(segments_allocated_++));
+
+  // Rank 0 creates the object; everyone maps it; rank 0 unlinks it once all have mapped it,
+  // so nothing is left behind even if a rank dies later. Errors travel in the all-gathers.
+  auto map_object = [&](int flags) -> int {
+    const int fd = shm_open(name.c_str(), flags, 0600);
+    if (fd < 0) return errno;
+    if ((flags & O_CREAT) && ftruncate(fd, static_cast<off_t>(shm->mapped_bytes)) != 0) {
+      const int error = errno;
+      close(fd);
+      return error;
+    }
+    void* memory = mmap(nullptr, shm->mapped_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int error = errno;
+    close(fd);
+    if (memory == MAP_FAILED) return error;
+    shm->base = static_cast<uint8_t*>(memory);
+    return 0;
+  };
+  std::vector<uint64_t> errors;
+  status = allgather(rank_ == 0 ? static_cast<uint64_t>(map_object(O_CREAT | O_EXCL | O_RDWR)) : 0,
+                     &errors);
+  if (status == REMORA_SUCCESS && errors[0] == 0)
+    status = allgather(rank_ == 0 ? 0 : static_cast<uint64_t>(map_object(O_RDWR)), &errors);
+  if (rank_ == 0) shm_unlink(name.c_str());
+  if (status != REMORA_SUCCESS) return status;
+  for (int r = 0; r < size_; ++r) {
+    const auto error = static_cast<int>(errors[static_cast<size_t>(r)]);
+    if (error != 0)
+      return fail(error == ENOMEM || error == ENOSPC ? REMORA_ERR_NOMEM : REMORA_ERR_SYSTEM,
+                  "remora_segment_allocate: rank %d could not map %zu bytes of shared memory "
+                  "(%s): %s",
+                  r, shm->mapped_bytes, name.c_str(), std::strerror(error));
+  }
+  *segment = shm.release();
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::free_segment(transport::Segment* segment) {
+  // Nobody may still be accessing the memory when it goes away.
+  const int status = node_barrier();
+  delete segment;
+  return status;
+}
+
+void* ShmTransport::address(const transport::Segment& segment, int rank) const {
+  return part(segment, rank, 0);
+}
+
+int ShmTransport::put(const transport::Segment& segment, int target, size_t offset,
+                      const void* source, size_t bytes) {
+  if (bytes > 0) std::memcpy(part(segment, target, offset), source, bytes);
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::get(const transport::Segment& segment, int target, size_t offset,
+                      void* destination, size_t bytes) {
+  if (bytes > 0) std::memcpy(destination, part(segment, target, offset), bytes);
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::put_strided(const transport::Segment& segment, int target, size_t offset,
+                              const void* source, const transport::StridedShape& shape) {
+  uint8_t* remote = part(segment, target, offset);
+  const auto* local = static_cast<const uint8_t*>(source);
+  shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+    std::memcpy(remote + remote_offset, local + local_offset, shape.count[0]);
+  });
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::get_strided(const transport::Segment& segment, int target, size_t offset,
+                              void* destination, const transport::StridedShape& shape) {
+  const uint8_t* remote = part(segment, target, offset);
+  auto* local = static_cast<uint8_t*>(destination);
+  shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+    std::memcpy(local + local_offset, remote + remote_offset, shape.count[0]);
+  });
+  return REMORA_SUCCESS;
+}
+
+// Stores to shared memory are complete when memcpy returns; the fence orders them before any
+// later store (a flag, an atomic) that tells the target to look.
+int ShmTransport::flush(int) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::flush_all() {
+  return flush(rank_);
+}
+
+int ShmTransport::atomic(const transport::Segment& segment, int target, size_t offset,
+                         transport::AtomicOp op, uint64_t operand, uint64_t compare,
+                         uint64_t* result) {
+  std::atomic_ref<uint64_t> word(*reinterpret_cast<uint64_t*>(part(segment, target, offset)));
+  switch (op) {
+    case transport::AtomicOp::FetchAdd:
+      *result = word.fetch_add(operand);
+      break;
+    case transport::AtomicOp::Swap:
+      *result = word.exchange(operand);
+      break;
+    case transport::AtomicOp::CompareSwap:
+      word.compare_exchange_strong(compare, operand);
+      *result = compare;
+      break;
+  }
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::am_register(transport::AmHandler handler, void* context, int* handler_id) {
+  return dispatcher_.register_handler(handler, context, handler_id);
+}
+
+int ShmTransport::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  std::lock_guard sending(send_mutexes_[static_cast<size_t>(target)]);
+  AmQueue& queue = queues_[static_cast<size_t>(target)];
+  const size_t capacity = queue.payload_capacity();
+  const auto* data = static_cast<const uint8_t*>(payload);
+  size_t offset = 0;
+  do {
+    const size_t chunk = std::min(capacity, bytes - offset);
+    const uint16_t flags = static_cast<uint16_t>((offset == 0 ? kChunkFirst : 0) |
+                                                 (offset + chunk == bytes ? kChunkLast : 0));
+    while (!queue.try_enqueue(rank_, static_cast<uint16_t>(handler_id), flags,
+                              static_cast<uint32_t>(bytes), data + offset,
+                              static_cast<uint32_t>(chunk))) {
+      const int status = wait_for_space(target, queue);
+      if (status != REMORA_SUCCESS) return status;
+    }
+    block_.wake(target);
+    offset += chunk;
+  } while (offset < bytes);
+  return REMORA_SUCCESS;
+}
+
+int ShmTransport::wait_for_space(int target, AmQueue& queue) {
+  block_.wake(target);  // the receiver must be draining for space to appear
+  queue.add_space_waiter(rank_);
+  ++waiting_for_space;
+  // Only drain meanwhile: two ranks flooding each other both keep emptying their own queues.
+  const int status = wait_until([&queue] { return queue.has_space(); }, [this] { return drain(); });
+  --waiting_for_space;
+  queue.remove_space_waiter(rank_);
+  return status;
+}
+
+bool ShmTransport::drain() {
+  std::unique_lock draining(drain_mutex_, std::try_to_lock);
+  if (!draining.owns_lock()) return false;
+  AmQueue& queue = queues_[static_cast<size_t>(rank_)];
+  const size_t drained = queue.drain(
+      [this](const AmChunk& chunk) {
+        dispatcher_.accept_chunk(chunk.source, chunk.handler, (chunk.flags & kChunkFirst) != 0,
+                                 (chunk.flags & kChunkLast) != 0, chunk.total_bytes, chunk.data,
+                                 chunk.bytes);
+      },
+      kDrainBatch);
+  if (drained == 0) return false;
+  queue.wake_space_waiters([this](int sender) { block_.wake(sender); });
+  // Another thread of this rank (the progress thread) may be asleep while we cannot dispatch.
+  if (waiting_for_space > 0 || transport::AmDispatcher::in_handler()) block_.wake(rank_);
+  return true;
+}
+
+bool ShmTransport::poll() {
+  bool progressed = drain();
+  if (waiting_for_space == 0 && dispatcher_.dispatch()) {
+    progressed = true;
+    block_.wake(rank_);  // a thread of this rank may be waiting for what the handlers did
+  }
+  return progressed;
+}
+
+void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready) {
+  RankSlot& me = block_.rank(rank_);
+  const uint32_t seen = me.wake_word.load(std::memory_order_acquire);
+  me.sleepers.fetch_add(1, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const bool can_dispatch = waiting_for_space == 0 && !transport::AmDispatcher::in_handler();
+  const bool work = ready() || queues_[static_cast<size_t>(rank_)].has_message() || aborting() ||
+                    (can_dispatch && dispatcher_.pending());
+  if (!work) futex_wait(&me.wake_word, seen, timeout_ns);
+  me.sleepers.fetch_sub(1, std::memory_order_release);
+}
+
+bool ShmTransport::aborting() const {
+  return block_.header().aborting.load(std::memory_order_acquire) != 0;
+}
+
+int ShmTransport::report_abort() const {
+  return fail(REMORA_ERR_ABORTED, "%s", block_.abort_description().c_str());
+}
+
+int ShmTransport::node_barrier() {
+  ControlHeader& header = block_.header();
+  const uint32_t generation = header.barrier_generation.load(std::memory_order_acquire);
+  if (header.barrier_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+      static_cast<uint32_t>(size_)) {
+    header.barrier_arrived.store(0, std::memory_order_relaxed);
+    header.barrier_generation.fetch_add(1, std::memory_order_release);
+    block_.wake_all();
+    return REMORA_SUCCESS;
+  }
+  return wait_until([&header, generation] {
+    return header.barrier_generation.load(std::memory_order_acquire) != generation;
+  });
+}
+
+}  // namespace remora::shm

@@ -1,0 +1,87 @@
+// The shared-memory transport: every rank of the job is on this node. Segments are
+// shared-memory objects mapped by every rank (put/get are memcpy, atomics are CPU atomics);
+// active messages go through the per-receiver queues of the control block; a sleeping rank is
+// woken through a futex in its control-block slot, and only when it asked to be woken.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "transport/am_dispatcher.hpp"
+#include "transport/shm/control_block.hpp"
+#include "transport/transport.hpp"
+
+namespace remora::shm {
+
+class ShmTransport final : public transport::Transport {
+ public:
+  // Takes over an attached (or created) control block; rank is this process's rank in it.
+  static int create(ControlBlock block, int rank, const Config& config,
+                    std::unique_ptr<ShmTransport>* out);
+  ~ShmTransport() override;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int node_of(int) const override { return 0; }
+  const std::vector<int>& local_ranks() const override { return local_ranks_; }
+  const WaitPolicy& wait_policy() const override { return policy_; }
+
+  int allocate_segment(size_t bytes, transport::Segment** segment) override;
+  int free_segment(transport::Segment* segment) override;
+  void* address(const transport::Segment& segment, int rank) const override;
+
+  int put(const transport::Segment& segment, int target, size_t offset, const void* source,
+          size_t bytes) override;
+  int get(const transport::Segment& segment, int target, size_t offset, void* destination,
+          size_t bytes) override;
+  int put_strided(const transport::Segment& segment, int target, size_t offset, const void* source,
+                  const transport::StridedShape& shape) override;
+  int get_strided(const transport::Segment& segment, int target, size_t offset, void* destination,
+                  const transport::StridedShape& shape) override;
+  int flush(int target) override;
+  int flush_all() override;
+
+  int atomic(const transport::Segment& segment, int target, size_t offset, transport::AtomicOp op,
+             uint64_t operand, uint64_t compare, uint64_t* result) override;
+
+  int am_register(transport::AmHandler handler, void* context, int* handler_id) override;
+  int am_send(int target, int handler_id, const void* payload, size_t bytes) override;
+  size_t am_max_bytes() const override { return am_max_bytes_; }
+  int am_handler_count() const override { return dispatcher_.handler_count(); }
+
+  bool poll() override;
+  void sleep(uint64_t timeout_ns, transport::Ready ready) override;
+  void wake(int rank) override { block_.wake(rank); }
+  bool aborting() const override;
+  int report_abort() const override;
+
+  int node_barrier() override;
+
+  ControlBlock& control_block() { return block_; }
+
+ private:
+  ShmTransport(ControlBlock block, int rank, const Config& config);
+
+  // Moves arrived chunks from this rank's queue into the dispatcher; true if there were any.
+  bool drain();
+  int wait_for_space(int target, AmQueue& queue);
+  // Bootstrap all-gather of one value per rank through the control block.
+  int allgather(uint64_t value, std::vector<uint64_t>* values);
+
+  ControlBlock block_;
+  int rank_;
+  int size_;
+  std::vector<int> local_ranks_;
+  WaitPolicy policy_;
+  size_t am_max_bytes_;
+  std::vector<AmQueue> queues_;
+  std::mutex drain_mutex_;
+  std::unique_ptr<std::mutex[]> send_mutexes_;  // per target: keeps a message's chunks together
+  transport::AmDispatcher dispatcher_;
+  uint64_t segments_allocated_ = 0;
+};
+
+}  // namespace remora::shm

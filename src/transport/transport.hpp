@@ -1,0 +1,144 @@
+// The transport seam (DESIGN.md section 2): everything above this layer is written once against
+// this interface, so the same protocol code runs on shared memory and, later, over MPI.
+//
+// The transport trusts its callers: arguments are validated by the public API layer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/backoff.hpp"
+#include "remora/status.h"
+
+namespace remora::transport {
+
+constexpr int kMaxStrideLevels = 8;
+
+// A collectively allocated memory region with one part per rank.
+struct Segment {
+  virtual ~Segment() = default;
+  std::vector<size_t> bytes;  // bytes[r]: the size of rank r's part
+};
+
+// ARMCI-style strided shape: count[0] contiguous bytes; count[1..levels] repetitions with byte
+// strides local_stride[i-1] and remote_stride[i-1].
+struct StridedShape {
+  int levels = 0;
+  size_t count[kMaxStrideLevels + 1] = {};
+  size_t local_stride[kMaxStrideLevels] = {};
+  size_t remote_stride[kMaxStrideLevels] = {};
+
+  size_t total_bytes() const {
+    size_t total = count[0];
+    for (int i = 1; i <= levels; ++i) total *= count[i];
+    return total;
+  }
+  // Calls visit(local_offset, remote_offset) once per contiguous block of count[0] bytes.
+  template <typename Visit>
+  void for_each_block(Visit&& visit) const {
+    size_t index[kMaxStrideLevels + 1] = {};
+    size_t blocks = 1;
+    for (int i = 1; i <= levels; ++i) blocks *= count[i];
+    for (size_t block = 0; block < blocks; ++block) {
+      size_t local = 0, remote = 0;
+      for (int i = 1; i <= levels; ++i) {
+        local += index[i] * local_stride[i - 1];
+        remote += index[i] * remote_stride[i - 1];
+      }
+      visit(local, remote);
+      for (int i = 1; i <= levels && ++index[i] == count[i]; ++i) index[i] = 0;
+    }
+  }
+};
+
+enum class AtomicOp { FetchAdd, Swap, CompareSwap };
+
+using AmHandler = void (*)(int source, const void* payload, size_t bytes, void* context);
+
+// A non-owning reference to a `bool()` callable, cheap to pass through virtual calls.
+class Ready {
+ public:
+  template <typename F>
+  Ready(const F& f)  // NOLINT: implicit by design
+      : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+  bool operator()() const { return call_(object_); }
+
+ private:
+  const void* object_;
+  bool (*call_)(const void*);
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  // Identity.
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual int node_of(int rank) const = 0;
+  virtual const std::vector<int>& local_ranks() const = 0;
+  virtual const WaitPolicy& wait_policy() const = 0;
+
+  // Memory. Collective; bytes may differ per rank.
+  virtual int allocate_segment(size_t bytes, Segment** segment) = 0;
+  virtual int free_segment(Segment* segment) = 0;
+  // A load/store address of rank's part, or nullptr when rank's memory is not mapped here.
+  virtual void* address(const Segment& segment, int rank) const = 0;
+
+  // RDMA. Return at local completion; flush gives remote completion.
+  virtual int put(const Segment& segment, int target, size_t offset, const void* source,
+                  size_t bytes) = 0;
+  virtual int get(const Segment& segment, int target, size_t offset, void* destination,
+                  size_t bytes) = 0;
+  virtual int put_strided(const Segment& segment, int target, size_t offset, const void* source,
+                          const StridedShape& shape) = 0;
+  virtual int get_strided(const Segment& segment, int target, size_t offset, void* destination,
+                          const StridedShape& shape) = 0;
+  virtual int flush(int target) = 0;
+  virtual int flush_all() = 0;
+
+  // 64-bit remote atomics on an 8-byte aligned offset; *result receives the old value.
+  virtual int atomic(const Segment& segment, int target, size_t offset, AtomicOp op,
+                     uint64_t operand, uint64_t compare, uint64_t* result) = 0;
+
+  // Active messages.
+  virtual int am_register(AmHandler handler, void* context, int* handler_id) = 0;
+  virtual int am_send(int target, int handler_id, const void* payload, size_t bytes) = 0;
+  virtual size_t am_max_bytes() const = 0;
+  virtual int am_handler_count() const = 0;
+
+  // Progress and waiting. poll() delivers arrived messages (handlers run inside it, never
+  // nested) and returns whether it did anything. sleep() blocks until a message arrives, a
+  // wake(rank) for this rank, or timeout_ns passes; it returns at once if ready() is true.
+  virtual bool poll() = 0;
+  virtual void sleep(uint64_t timeout_ns, Ready ready) = 0;
+  virtual void wake(int rank) = 0;
+  // True once the job is being torn down (a rank died or aborted); report_abort() then records
+  // who and why as the thread's error message and returns REMORA_ERR_ABORTED.
+  virtual bool aborting() const = 0;
+  virtual int report_abort() const = 0;
+
+  // A barrier over the ranks of this node, as fast as shared memory allows.
+  virtual int node_barrier() = 0;
+
+  // The one wait loop of the library: makes progress with poll_once(), then backs off (spin,
+  // yield, sleep) per the wait policy, until ready() or the job aborts.
+  template <typename F, typename P>
+  int wait_until(const F& ready, const P& poll_once) {
+    Backoff backoff(wait_policy());
+    while (!ready()) {
+      if (aborting()) return report_abort();
+      if (poll_once()) continue;
+      if (ready()) break;
+      backoff.pause([&](uint64_t timeout_ns) { sleep(timeout_ns, ready); });
+    }
+    return REMORA_SUCCESS;
+  }
+  template <typename F>
+  int wait_until(const F& ready) {
+    return wait_until(ready, [this] { return poll(); });
+  }
+};
+
+}  // namespace remora::transport

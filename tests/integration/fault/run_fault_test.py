@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Runs remorarun on a fault-injection program and checks how the job ends.
+
+usage: run_fault_test.py --remorarun PATH [--program PATH] CASE
+
+Each case checks the launcher's exit status, that it finishes quickly, that its message names
+the rank at fault, that no rank process survives, and that no shared-memory object of the job
+is left in /dev/shm. The job id comes from the ranks' own "job=<id> rank=<r> pid=<p>" lines
+(fault_common.h), so concurrent jobs on the same machine do not disturb the check.
+"""
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+RANKS = 4
+MAX_SECONDS = 5.0
+ANNOUNCE = re.compile(r"job=(\S+) rank=(\d+) pid=(\d+)")
+
+failures = []
+runs = []  # every launcher run, shown when a check fails
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+class Run:
+    """One remorarun process whose stdout/stderr are collected while it runs."""
+
+    def __init__(self, argv):
+        self.argv = argv
+        runs.append(self)
+        self.start = time.monotonic()
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.stdout = []
+        self.stderr = []
+        self.lock = threading.Condition()
+        self.readers = [
+            threading.Thread(target=self._read, args=(self.process.stdout, self.stdout)),
+            threading.Thread(target=self._read, args=(self.process.stderr, self.stderr)),
+        ]
+        for reader in self.readers:
+            reader.start()
+
+    def _read(self, stream, lines):
+        for raw in stream:
+            with self.lock:
+                lines.append(raw.decode(errors="replace"))
+                self.lock.notify_all()
+
+    def wait_for_announcements(self, count, timeout):
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.announcements()) < count:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
+                    return False
+                self.lock.wait(min(left, 0.1))
+        return True
+
+    def announcements(self):
+        return [ANNOUNCE.search(line).groups() for line in self.stdout if ANNOUNCE.search(line)]
+
+    def finish(self, timeout=20):
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            failures.append(f"remorarun did not exit within {timeout} s (killed)")
+        for reader in self.readers:
+            reader.join()
+        self.seconds = time.monotonic() - self.start
+        self.out = "".join(self.stdout)
+        self.err = "".join(self.stderr)
+        return self.process.returncode
+
+
+def job_ids(run):
+    return {job for job, _, _ in run.announcements() if job != "?"}
+
+
+def check_no_leftovers(run, expect_job=True):
+    """No rank process alive, no /dev/shm object of the job left."""
+    jobs = job_ids(run)
+    if expect_job:
+        check(len(jobs) == 1, f"expected one job id in the ranks' output, found {sorted(jobs)}")
+    for _, rank, pid in run.announcements():
+        pid = int(pid)
+        alive = False
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                # A zombie would still be listed; it must have been reaped too.
+                alive = True
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+                alive = state != "X"
+        except FileNotFoundError:
+            pass
+        check(not alive, f"rank {rank} (pid {pid}) is still there after remorarun exited")
+    for job in jobs:
+        left = [n for n in os.listdir("/dev/shm") if n.startswith(f"remora-{job}-")]
+        check(not left, f"shared-memory objects of job {job} left in /dev/shm: {left}")
+
+
+def expect(run, code, names, max_seconds=MAX_SECONDS):
+    rc = run.finish()
+    check(rc == code, f"exit status {rc}, expected {code}")
+    check(run.seconds < max_seconds, f"took {run.seconds:.2f} s, expected < {max_seconds} s")
+    for name in names:
+        check(name in run.err, f"stderr does not mention '{name}'")
+    print(f"{' '.join(run.argv[1:])}: exit {rc} after {run.seconds:.3f} s")
+    return rc
+
+
+def case_segv(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    expect(run, 128 + signal.SIGSEGV, ["rank 1", "SIGSEGV"])
+    leaked = re.search(r"leaked /(\S+)", run.out)
+    check(leaked is not None, "rank 1 did not report the shared-memory object it leaves behind")
+    if leaked:
+        check(not os.path.exists("/dev/shm/" + leaked.group(1)),
+              f"/dev/shm/{leaked.group(1)} (left by the crashed rank) was not removed")
+    check_no_leftovers(run)
+
+
+def case_abort(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    expect(run, 3, ["rank 1", "deliberate abort"])
+    check_no_leftovers(run)
+
+
+def case_no_finalize(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    expect(run, 1, ["rank 2", "remora_finalize"])
+    check_no_leftovers(run)
+
+
+def case_timeout(args):
+    run = Run([args.remorarun, "-n", str(RANKS), "--timeout", "1.5", args.program])
+    expect(run, 124, ["--timeout"])
+    check(run.seconds >= 1.4, f"stopped after {run.seconds:.2f} s, before the 1.5 s timeout")
+    check_no_leftovers(run)
+
+
+def case_sigterm(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    check(run.wait_for_announcements(RANKS, MAX_SECONDS),
+          "the ranks did not all start (no job=... line from each)")
+    sent = time.monotonic()
+    run.process.send_signal(signal.SIGTERM)
+    expect(run, 128 + signal.SIGTERM, ["SIGTERM"])
+    teardown = time.monotonic() - sent
+    print(f"teardown after SIGTERM took {teardown:.3f} s")
+    check(teardown < 1.0, f"teardown after SIGTERM took {teardown:.2f} s, expected < 1 s")
+    check_no_leftovers(run)
+
+
+def case_tag_output(args):
+    run = Run([args.remorarun, "-n", str(RANKS), "--tag-output", args.program])
+    expect(run, 7, ["rank 3", "code 7"])
+    for stream, text in (("stdout", run.out), ("stderr", run.err)):
+        for line in text.splitlines():
+            if line.startswith("remorarun:") or line.startswith("remora:"):
+                continue  # the launcher's own messages are not a rank's output
+            check(re.match(r"\[\d+\] ", line), f"{stream} line without a rank prefix: {line!r}")
+    for rank in range(RANKS):
+        check(f"[{rank}] hello from rank {rank} of {RANKS}\n" in run.out,
+              f"stdout lacks '[{rank}] hello from rank {rank} of {RANKS}'")
+        check(f"[{rank}] second line from rank {rank}\n" in run.out,
+              f"stdout lacks '[{rank}] second line from rank {rank}'")
+        check(f"[{rank}] note from rank {rank}\n" in run.err,
+              f"stderr lacks '[{rank}] note from rank {rank}'")
+    check("[3] partial line from rank 3\n" in run.out,
+          "the partial last line of rank 3 was not forwarded")
+    check_no_leftovers(run)
+    # The same exit status without --tag-output.
+    plain = Run([args.remorarun, "-n", str(RANKS), args.program])
+    expect(plain, 7, ["rank 3"])
+    check("partial line from rank 3" in plain.out, "rank 3's output missing without --tag-output")
+    check_no_leftovers(plain)
+
+
+def case_usage(args):
+    r = args.remorarun
+    bad = [
+        ([r], "-n"),
+        ([r, "true"], "-n"),
+        ([r, "-n", "0", "true"], "'0'"),
+        ([r, "-n", "-3", "true"], "-3"),
+        ([r, "-n", "abc", "true"], "abc"),
+        ([r, "-n", "4097", "true"], "4097"),
+        ([r, "-n", "2"], "program"),
+        ([r, "-n"], "-n"),
+        ([r, "--bogus", "-n", "2", "true"], "--bogus"),
+        ([r, "-n", "2", "--timeout", "-1", "true"], "-1"),
+        ([r, "-n", "2", "--timeout", "soon", "true"], "soon"),
+        ([r, "-n", "2", "--timeout"], "--timeout"),
+        ([r, "--help-config=html"], "html"),
+    ]
+    for argv, named in bad:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        shown = " ".join(argv[1:])
+        check(done.returncode == 2, f"'{shown}': exit status {done.returncode}, expected 2")
+        check(named in done.stderr, f"'{shown}': stderr does not name '{named}': {done.stderr!r}")
+        check("usage:" in done.stderr, f"'{shown}': stderr has no usage line")
+    for argv, needle in (([r, "--help"], "usage:"), ([r, "--help-config"], "REMORA_PROGRESS"),
+                         ([r, "--help-config=markdown"], "| `REMORA_PROGRESS` |")):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        check(done.returncode == 0, f"'{' '.join(argv[1:])}': exit status {done.returncode}")
+        check(needle in done.stdout, f"'{' '.join(argv[1:])}': stdout lacks {needle!r}")
+    env = dict(os.environ, REMORA_LOG="loud")
+    done = subprocess.run([r, "-n", "2", "true"], capture_output=True, text=True, env=env, timeout=10)
+    check(done.returncode == 2 and "REMORA_LOG" in done.stderr,
+          f"malformed REMORA_LOG: exit {done.returncode}, stderr {done.stderr!r}")
+    # Programs that never call remora_init: exiting 0 is normal, a failure propagates.
+    for argv, code in (([r, "-n", "3", "true"], 0), ([r, "-n", "3", "false"], 1),
+                       ([r, "-n", "2", "/nonexistent/program"], 127)):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        check(done.returncode == code,
+              f"'{' '.join(argv[1:])}': exit {done.returncode}, expected {code}: {done.stderr!r}")
+    print(f"{len(bad)} usage errors and {6} other invocations checked")
+
+
+CASES = {
+    "segv": case_segv,
+    "abort": case_abort,
+    "no-finalize": case_no_finalize,
+    "timeout": case_timeout,
+    "sigterm": case_sigterm,
+    "tag-output": case_tag_output,
+    "usage": case_usage,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--remorarun", required=True)
+    parser.add_argument("--program")
+    parser.add_argument("case", choices=sorted(CASES))
+    args = parser.parse_args()
+    if args.case != "usage" and not args.program:
+        parser.error(f"case {args.case} needs --program")
+    CASES[args.case](args)
+    if failures:
+        for run in runs:
+            if hasattr(run, "out"):
+                print(f"--- {' '.join(run.argv)}\n--- stdout:\n{run.out}--- stderr:\n{run.err}",
+                      file=sys.stderr)
+        for failure in failures:
+            print(f"FAIL: {failure}", file=sys.stderr)
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

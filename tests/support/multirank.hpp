@@ -1,0 +1,51 @@
+// Checks for multi-rank test programs run under remorarun: a failed check prints the rank,
+// place and reason, then aborts the whole job (so the launcher exits non-zero at once).
+#pragma once
+
+#include <sched.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "remora.h"
+
+namespace remora_test {
+
+[[noreturn]] inline void fail_check(const char* file, int line, const char* what,
+                                    const char* format = nullptr, ...) {
+  char detail[512] = "";
+  if (format != nullptr) {
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(detail, sizeof detail, format, args);
+    va_end(args);
+  }
+  char message[1024];
+  std::snprintf(message, sizeof message, "%s:%d: check failed: %s %s", file, line, what, detail);
+  remora_abort(1, message);
+  std::abort();  // remora_abort does not return
+}
+
+// Yields the CPU between polls in test-side spin loops (2 cores, up to 8 ranks).
+inline void progress_and_yield() {
+  remora_progress();
+  sched_yield();
+}
+
+}  // namespace remora_test
+
+#define REQUIRE(condition, ...)                                                               \
+  do {                                                                                        \
+    if (!(condition)) remora_test::fail_check(__FILE__, __LINE__, #condition, ##__VA_ARGS__); \
+  } while (0)
+
+// Requires a Remora call to succeed; on failure reports its status and message.
+#define REQUIRE_OK(call)                                                              \
+  do {                                                                                \
+    const int require_status_ = (call);                                               \
+    if (require_status_ < 0)                                                          \
+      remora_test::fail_check(__FILE__, __LINE__, #call, "-> %s: %s",                 \
+                              remora_strerror(require_status_), remora_last_error()); \
+  } while (0)

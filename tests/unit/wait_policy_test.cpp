@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include "core/backoff.hpp"
+#include "core/config.hpp"
+
+namespace remora {
+namespace {
+
+TEST(WaitPolicy, OversubscriptionShortensTheSpin) {
+  Config config = default_config();
+  const WaitPolicy roomy = make_wait_policy(config, 2, 4);
+  const WaitPolicy crowded = make_wait_policy(config, 8, 2);
+  EXPECT_FALSE(roomy.oversubscribed);
+  EXPECT_TRUE(crowded.oversubscribed);
+  EXPECT_EQ(roomy.spin_ns, static_cast<uint64_t>(config.wait_spin_us) * 1000);
+  EXPECT_EQ(crowded.spin_ns, static_cast<uint64_t>(config.wait_spin_oversubscribed_us) * 1000);
+  EXPECT_LT(crowded.spin_ns, roomy.spin_ns);
+  config.oversubscribed = "yes";
+  EXPECT_TRUE(make_wait_policy(config, 1, 64).oversubscribed);
+  config.oversubscribed = "no";
+  EXPECT_FALSE(make_wait_policy(config, 64, 1).oversubscribed);
+}
+
+TEST(Backoff, SpinsThenYieldsThenSleepsWithGrowingBoundedTimeouts) {
+  WaitPolicy policy;
+  policy.spin_ns = 0;
+  policy.yields = 3;
+  policy.first_sleep_ns = 1000;
+  policy.max_sleep_ns = 4000;
+  Backoff backoff(policy);
+  std::vector<uint64_t> sleeps;
+  for (int i = 0; i < 8; ++i) backoff.pause([&](uint64_t ns) { sleeps.push_back(ns); });
+  // 3 yields, then sleeps of 1, 2, 4, 4, 4 microseconds.
+  EXPECT_EQ(sleeps, (std::vector<uint64_t>{1000, 2000, 4000, 4000, 4000}));
+  EXPECT_TRUE(backoff.sleeping_phase());
+}
+
+}  // namespace
+}  // namespace remora

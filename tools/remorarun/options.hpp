@@ -1,0 +1,30 @@
+// Command-line options of remorarun.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace remorarun {
+
+constexpr int kMaxRanks = 4096;
+
+enum class HelpConfig { None, Text, Markdown };
+
+struct Options {
+  int nranks = 0;
+  bool tag_output = false;
+  double timeout_seconds = 0;  // 0: no timeout
+  std::string timeout_text;    // as given, for messages
+  bool help = false;
+  HelpConfig help_config = HelpConfig::None;
+  std::vector<std::string> command;  // program and its arguments
+};
+
+// Parses argv. Returns true on success; on failure *error names the bad argument.
+// Options end at the first argument that is not an option (the program) or at "--".
+bool parse_options(int argc, char** argv, Options* options, std::string* error);
+
+// The usage text printed by --help and after an argument error.
+std::string usage_text();
+
+}  // namespace remorarun
