@@ -4,12 +4,14 @@ namespace remora {
 
 WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus) {
   WaitPolicy policy;
+  // A progress thread spins in its waits too, so it counts as a runnable thread.
+  const int threads_per_rank = config.progress == "thread" ? 2 : 1;
   if (config.oversubscribed == "yes")
     policy.oversubscribed = true;
   else if (config.oversubscribed == "no")
     policy.oversubscribed = false;
   else
-    policy.oversubscribed = ranks_on_node > cpus;
+    policy.oversubscribed = ranks_on_node * threads_per_rank > cpus;
   const long long spin_us =
       policy.oversubscribed ? config.wait_spin_oversubscribed_us : config.wait_spin_us;
   policy.spin_ns = static_cast<uint64_t>(spin_us) * 1000;

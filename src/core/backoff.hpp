@@ -22,7 +22,8 @@ struct WaitPolicy {
   bool oversubscribed = false;
 };
 
-// The policy for this process: spin shortened when more ranks share the node than CPUs.
+// The policy for this process: spin shortened when the node's ranks (and their progress
+// threads) outnumber the CPUs.
 WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus);
 
 inline void cpu_relax() {

@@ -39,7 +39,7 @@ int ProgressEngine::start() {
 void ProgressEngine::stop() {
   if (!thread_.joinable()) return;
   stopping_.store(true, std::memory_order_release);
-  transport_.wake(transport_.rank());
+  transport_.wake_progress_thread();
   thread_.join();
 }
 
@@ -50,10 +50,12 @@ void ProgressEngine::run() {
     bool woke = false;
     transport_.wait_until(
         [this, &woke] { return woke || stopping_.load(std::memory_order_acquire); },
-        [this, &woke] { return woke = transport_.poll(); });
+        [this, &woke] { return woke = transport_.poll(); }, transport::Sleeper::ProgressThread);
     if (transport_.aborting()) {
       // Nothing more can complete; sleep until finalize or the launcher ends the process.
-      transport_.sleep(100000000, [this] { return stopping_.load(std::memory_order_acquire); });
+      transport_.sleep(
+          100000000, [this] { return stopping_.load(std::memory_order_acquire); },
+          transport::Sleeper::ProgressThread);
     }
   }
 }

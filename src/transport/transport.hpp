@@ -54,6 +54,11 @@ struct StridedShape {
 
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
 
+// Who sleeps: the application's threads (woken by messages, wake(rank) and the collectives
+// they wait in) or the rank's progress thread (woken by messages only), so that a barrier or a
+// notification does not wake an idle progress thread that has nothing to do.
+enum class Sleeper { Application, ProgressThread };
+
 using AmHandler = void (*)(int source, const void* payload, size_t bytes, void* context);
 
 // A non-owning reference to a `bool()` callable, cheap to pass through virtual calls.
@@ -110,10 +115,12 @@ class Transport {
 
   // Progress and waiting. poll() delivers arrived messages (handlers run inside it, never
   // nested) and returns whether it did anything. sleep() blocks until a message arrives, a
-  // wake(rank) for this rank, or timeout_ns passes; it returns at once if ready() is true.
+  // wake for this sleeper, or timeout_ns passes; it returns at once if ready() is true.
+  // wake(rank) wakes rank's application threads; wake_progress_thread() this rank's own.
   virtual bool poll() = 0;
-  virtual void sleep(uint64_t timeout_ns, Ready ready) = 0;
+  virtual void sleep(uint64_t timeout_ns, Ready ready, Sleeper sleeper) = 0;
   virtual void wake(int rank) = 0;
+  virtual void wake_progress_thread() = 0;
   // True once the job is being torn down (a rank died or aborted); report_abort() then records
   // who and why as the thread's error message and returns REMORA_ERR_ABORTED.
   virtual bool aborting() const = 0;
@@ -125,13 +132,13 @@ class Transport {
   // The one wait loop of the library: makes progress with poll_once(), then backs off (spin,
   // yield, sleep) per the wait policy, until ready() or the job aborts.
   template <typename F, typename P>
-  int wait_until(const F& ready, const P& poll_once) {
+  int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
     Backoff backoff(wait_policy());
     while (!ready()) {
       if (aborting()) return report_abort();
       if (poll_once()) continue;
       if (ready()) break;
-      backoff.pause([&](uint64_t timeout_ns) { sleep(timeout_ns, ready); });
+      backoff.pause([&](uint64_t timeout_ns) { sleep(timeout_ns, ready, sleeper); });
     }
     return REMORA_SUCCESS;
   }

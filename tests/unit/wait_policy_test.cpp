@@ -15,6 +15,9 @@ TEST(WaitPolicy, OversubscriptionShortensTheSpin) {
   EXPECT_EQ(roomy.spin_ns, static_cast<uint64_t>(config.wait_spin_us) * 1000);
   EXPECT_EQ(crowded.spin_ns, static_cast<uint64_t>(config.wait_spin_oversubscribed_us) * 1000);
   EXPECT_LT(crowded.spin_ns, roomy.spin_ns);
+  config.progress = "thread";  // 2 ranks and their progress threads on 2 CPUs
+  EXPECT_TRUE(make_wait_policy(config, 2, 2).oversubscribed);
+  EXPECT_FALSE(make_wait_policy(config, 2, 4).oversubscribed);
   config.oversubscribed = "yes";
   EXPECT_TRUE(make_wait_policy(config, 1, 64).oversubscribed);
   config.oversubscribed = "no";

@@ -186,7 +186,8 @@ void Job::start_teardown(int exit_code, const std::string& message) {
   if (exit_code_ == 0) exit_code_ = exit_code;  // the first failure decides
   tearing_down_ = true;
   // Ranks blocked in a wait notice the abort record and return REMORA_ERR_ABORTED.
-  if (!block_->record_abort(-1, exit_code, message.c_str())) block_->wake_all();
+  if (!block_->record_abort(-1, exit_code, message.c_str()))
+    block_->wake_all(remora::shm::WakeTarget::Both);
   // Ranks past remora_finalize are exiting on their own; a SIGTERM now would lose the output
   // still in their stdio buffers. They get the grace period, then SIGKILL like the rest.
   std::vector<pid_t> finalized;

@@ -87,8 +87,10 @@ int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_s
     auto* slot = new (&out->rank(r)) RankSlot();
     slot->pid.store(0, std::memory_order_relaxed);
     slot->state.store(static_cast<uint32_t>(RankState::Launched), std::memory_order_relaxed);
-    slot->wake_word.store(0, std::memory_order_relaxed);
-    slot->sleepers.store(0, std::memory_order_relaxed);
+    for (WakeWord* wake : {&slot->application, &slot->progress}) {
+      wake->word.store(0, std::memory_order_relaxed);
+      wake->sleepers.store(0, std::memory_order_relaxed);
+    }
     slot->exchange.store(0, std::memory_order_relaxed);
     out->queue(r).initialize();
   }
@@ -167,7 +169,7 @@ bool ControlBlock::record_abort(int rank, int code, const char* message) {
   std::snprintf(header_->abort_message, sizeof(header_->abort_message), "%s",
                 message != nullptr ? message : "");
   header_->aborting.store(2, std::memory_order_release);  // 2: the record is complete
-  wake_all();
+  wake_all(WakeTarget::Both);
   return true;
 }
 
@@ -181,16 +183,21 @@ std::string ControlBlock::abort_description() const {
                 header_->abort_message);
 }
 
-void ControlBlock::wake(int r) const {
+void ControlBlock::wake(int r, WakeTarget target) const {
   RankSlot& slot = rank(r);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (slot.sleepers.load(std::memory_order_relaxed) == 0) return;
-  slot.wake_word.fetch_add(1, std::memory_order_release);
-  futex_wake_all(&slot.wake_word);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading sleepers
+  auto wake_word = [](WakeWord& wake) {
+    if (wake.sleepers.load(std::memory_order_relaxed) == 0) return;
+    wake.word.fetch_add(1, std::memory_order_release);
+    futex_wake_all(&wake.word);
+  };
+  const auto bits = static_cast<int>(target);
+  if (bits & static_cast<int>(WakeTarget::Application)) wake_word(slot.application);
+  if (bits & static_cast<int>(WakeTarget::ProgressThread)) wake_word(slot.progress);
 }
 
-void ControlBlock::wake_all() const {
-  for (int r = 0; r < header_->nranks; ++r) wake(r);
+void ControlBlock::wake_all(WakeTarget target) const {
+  for (int r = 0; r < header_->nranks; ++r) wake(r, target);
 }
 
 }  // namespace remora::shm

@@ -24,12 +24,22 @@ enum class RankState : uint32_t {
   Aborted = 3,    // called remora_abort
 };
 
+// A futex word and the number of threads asleep (or about to sleep) on it: a waker makes the
+// system call only when that number is non-zero.
+struct WakeWord {
+  std::atomic<uint32_t> word;
+  std::atomic<uint32_t> sleepers;
+};
+
+// Whom a wake-up is for: the rank's application threads, its progress thread, or both.
+enum class WakeTarget { Application = 1, ProgressThread = 2, Both = 3 };
+
 struct alignas(64) RankSlot {
   std::atomic<int32_t> pid;
-  std::atomic<uint32_t> state;      // RankState
-  std::atomic<uint32_t> wake_word;  // futex word the rank sleeps on
-  std::atomic<uint32_t> sleepers;   // threads of the rank asleep (or about to sleep) on it
-  std::atomic<uint64_t> exchange;   // bootstrap all-gather value
+  std::atomic<uint32_t> state;     // RankState
+  WakeWord application;            // application threads sleep here
+  WakeWord progress;               // the progress thread sleeps here
+  std::atomic<uint64_t> exchange;  // bootstrap all-gather value
 };
 
 struct ControlHeader {
@@ -84,9 +94,9 @@ class ControlBlock {
   // A one-line description of the abort record ("rank 2 called remora_abort(3): ...").
   std::string abort_description() const;
 
-  // Wakes rank r if any of its threads sleeps on its wake word; wake_all wakes every rank.
-  void wake(int r) const;
-  void wake_all() const;
+  // Wakes rank r's sleepers of the given kind, if any sleep; wake_all does it for every rank.
+  void wake(int r, WakeTarget target) const;
+  void wake_all(WakeTarget target) const;
 
  private:
   ControlHeader* header_ = nullptr;

@@ -228,14 +228,14 @@ int ShmTransport::am_send(int target, int handler_id, const void* payload, size_
       const int status = wait_for_space(target, queue);
       if (status != REMORA_SUCCESS) return status;
     }
-    block_.wake(target);
+    block_.wake(target, WakeTarget::Both);  // whichever thread of the target is waiting
     offset += chunk;
   } while (offset < bytes);
   return REMORA_SUCCESS;
 }
 
 int ShmTransport::wait_for_space(int target, AmQueue& queue) {
-  block_.wake(target);  // the receiver must be draining for space to appear
+  block_.wake(target, WakeTarget::Both);  // the receiver must be draining for space to appear
   queue.add_space_waiter(rank_);
   ++waiting_for_space;
   // Only drain meanwhile: two ranks flooding each other both keep emptying their own queues.
@@ -257,9 +257,10 @@ bool ShmTransport::drain() {
       },
       kDrainBatch);
   if (drained == 0) return false;
-  queue.wake_space_waiters([this](int sender) { block_.wake(sender); });
-  // Another thread of this rank (the progress thread) may be asleep while we cannot dispatch.
-  if (waiting_for_space > 0 || transport::AmDispatcher::in_handler()) block_.wake(rank_);
+  // A sender waiting for space may be an application thread or a handler on a progress thread.
+  queue.wake_space_waiters([this](int sender) { block_.wake(sender, WakeTarget::Both); });
+  // We cannot dispatch now: the progress thread, if asleep, should.
+  if (waiting_for_space > 0 || transport::AmDispatcher::in_handler()) wake_progress_thread();
   return true;
 }
 
@@ -267,20 +268,21 @@ bool ShmTransport::poll() {
   bool progressed = drain();
   if (waiting_for_space == 0 && dispatcher_.dispatch()) {
     progressed = true;
-    block_.wake(rank_);  // a thread of this rank may be waiting for what the handlers did
+    wake(rank_);  // an application thread may be waiting for what the handlers did
   }
   return progressed;
 }
 
-void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready) {
-  RankSlot& me = block_.rank(rank_);
-  const uint32_t seen = me.wake_word.load(std::memory_order_acquire);
+void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  RankSlot& slot = block_.rank(rank_);
+  WakeWord& me = sleeper == transport::Sleeper::ProgressThread ? slot.progress : slot.application;
+  const uint32_t seen = me.word.load(std::memory_order_acquire);
   me.sleepers.fetch_add(1, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   const bool can_dispatch = waiting_for_space == 0 && !transport::AmDispatcher::in_handler();
   const bool work = ready() || queues_[static_cast<size_t>(rank_)].has_message() || aborting() ||
                     (can_dispatch && dispatcher_.pending());
-  if (!work) futex_wait(&me.wake_word, seen, timeout_ns);
+  if (!work) futex_wait(&me.word, seen, timeout_ns);
   me.sleepers.fetch_sub(1, std::memory_order_release);
 }
 
@@ -299,7 +301,7 @@ int ShmTransport::node_barrier() {
       static_cast<uint32_t>(size_)) {
     header.barrier_arrived.store(0, std::memory_order_relaxed);
     header.barrier_generation.fetch_add(1, std::memory_order_release);
-    block_.wake_all();
+    block_.wake_all(WakeTarget::Application);
     return REMORA_SUCCESS;
   }
   return wait_until([&header, generation] {

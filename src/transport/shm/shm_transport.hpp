@@ -53,8 +53,9 @@ class ShmTransport final : public transport::Transport {
   int am_handler_count() const override { return dispatcher_.handler_count(); }
 
   bool poll() override;
-  void sleep(uint64_t timeout_ns, transport::Ready ready) override;
-  void wake(int rank) override { block_.wake(rank); }
+  void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
+  void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
+  void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
   bool aborting() const override;
   int report_abort() const override;
 
