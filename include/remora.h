@@ -6,6 +6,7 @@
 #include "remora/runtime.h"
 #include "remora/segment.h"
 #include "remora/status.h"
+#include "remora/types.h"
 #include "remora/version.h"
 
 #endif /* REMORA_H */

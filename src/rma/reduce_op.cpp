@@ -1,0 +1,197 @@
+#include "rma/reduce_op.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.hpp"
+
+namespace remora::rma {
+namespace {
+
+template <typename T>
+struct is_complex : std::false_type {};
+template <typename T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+// Integer arithmetic wraps (two's complement) as it does in MPI implementations, without the
+// undefined behaviour of signed overflow: compute in the unsigned type.
+template <typename T>
+T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+
+template <typename T>
+T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    // Promote to at least unsigned int so that small types do not multiply as signed int.
+    using P = std::common_type_t<U, unsigned int>;
+    return static_cast<T>(
+        static_cast<U>(static_cast<P>(static_cast<U>(a)) * static_cast<P>(static_cast<U>(b))));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+T combine(int op, T target, T source, T alpha) {
+  switch (op) {
+    case REMORA_OP_SUM:
+      return wrap_add(target, source);
+    case REMORA_OP_PROD:
+      return wrap_mul(target, source);
+    case REMORA_OP_REPLACE:
+      return source;
+    case REMORA_OP_NO_OP:
+      return target;
+    case REMORA_OP_SCALED_SUM:
+      return wrap_add(target, wrap_mul(alpha, source));
+    default:
+      break;
+  }
+  if constexpr (!is_complex<T>::value) {
+    switch (op) {
+      case REMORA_OP_MIN:
+        return std::min(target, source);
+      case REMORA_OP_MAX:
+        return std::max(target, source);
+      default:
+        break;
+    }
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case REMORA_OP_BAND:
+        return static_cast<T>(target & source);
+      case REMORA_OP_BOR:
+        return static_cast<T>(target | source);
+      case REMORA_OP_BXOR:
+        return static_cast<T>(target ^ source);
+      case REMORA_OP_LAND:
+        return static_cast<T>((target != 0) && (source != 0));
+      case REMORA_OP_LOR:
+        return static_cast<T>((target != 0) || (source != 0));
+      case REMORA_OP_LXOR:
+        return static_cast<T>((target != 0) != (source != 0));
+      default:
+        break;
+    }
+  }
+  return target;  // unreachable for ops that check_op accepts
+}
+
+template <typename T>
+void apply_typed(int op, void* target, const void* source, size_t count, const void* alpha) {
+  T scale{};
+  if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
+  auto* out = static_cast<unsigned char*>(target);
+  const auto* in = static_cast<const unsigned char*>(source);
+  for (size_t i = 0; i < count; ++i) {
+    T a, b;
+    std::memcpy(&a, out + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, in + i * sizeof(T), sizeof(T));
+    const T result = combine<T>(op, a, b, scale);
+    std::memcpy(out + i * sizeof(T), &result, sizeof(T));
+  }
+}
+
+bool is_integer(int type) {
+  return type >= REMORA_INT8 && type <= REMORA_UINT64;
+}
+bool is_complex_type(int type) {
+  return type == REMORA_FLOAT_COMPLEX || type == REMORA_DOUBLE_COMPLEX;
+}
+
+}  // namespace
+
+size_t datatype_size(int type) {
+  switch (type) {
+    case REMORA_INT8:
+    case REMORA_UINT8:
+      return 1;
+    case REMORA_INT16:
+    case REMORA_UINT16:
+      return 2;
+    case REMORA_INT32:
+    case REMORA_UINT32:
+    case REMORA_FLOAT:
+      return 4;
+    case REMORA_INT64:
+    case REMORA_UINT64:
+    case REMORA_DOUBLE:
+    case REMORA_FLOAT_COMPLEX:
+      return 8;
+    case REMORA_DOUBLE_COMPLEX:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+const char* datatype_name(int type) {
+  static const char* const names[] = {"?",      "INT8",          "INT16",         "INT32",  "INT64",
+                                      "UINT8",  "UINT16",        "UINT32",        "UINT64", "FLOAT",
+                                      "DOUBLE", "FLOAT_COMPLEX", "DOUBLE_COMPLEX"};
+  return datatype_size(type) != 0 ? names[type] : "?";
+}
+
+const char* op_name(int op) {
+  static const char* const names[] = {"?",    "SUM",     "PROD",  "MIN",       "MAX",
+                                      "BAND", "BOR",     "BXOR",  "LAND",      "LOR",
+                                      "LXOR", "REPLACE", "NO_OP", "SCALED_SUM"};
+  return op >= REMORA_OP_SUM && op <= REMORA_OP_SCALED_SUM ? names[op] : "?";
+}
+
+int check_op(const char* function, int op, int type) {
+  if (datatype_size(type) == 0)
+    return fail(REMORA_ERR_ARG, "%s: type=%d is not a remora_datatype_t", function, type);
+  if (op < REMORA_OP_SUM || op > REMORA_OP_SCALED_SUM)
+    return fail(REMORA_ERR_ARG, "%s: op=%d is not a remora_op_t", function, op);
+  const bool bitwise_or_logical = op >= REMORA_OP_BAND && op <= REMORA_OP_LXOR;
+  const bool ordering = op == REMORA_OP_MIN || op == REMORA_OP_MAX;
+  if ((bitwise_or_logical && !is_integer(type)) || (ordering && is_complex_type(type)))
+    return fail(REMORA_ERR_ARG, "%s: op=REMORA_OP_%s is not valid for type=REMORA_%s", function,
+                op_name(op), datatype_name(type));
+  return REMORA_SUCCESS;
+}
+
+void apply_op(int op, int type, void* target, const void* source, size_t count, const void* alpha) {
+  switch (type) {
+    case REMORA_INT8:
+      return apply_typed<int8_t>(op, target, source, count, alpha);
+    case REMORA_INT16:
+      return apply_typed<int16_t>(op, target, source, count, alpha);
+    case REMORA_INT32:
+      return apply_typed<int32_t>(op, target, source, count, alpha);
+    case REMORA_INT64:
+      return apply_typed<int64_t>(op, target, source, count, alpha);
+    case REMORA_UINT8:
+      return apply_typed<uint8_t>(op, target, source, count, alpha);
+    case REMORA_UINT16:
+      return apply_typed<uint16_t>(op, target, source, count, alpha);
+    case REMORA_UINT32:
+      return apply_typed<uint32_t>(op, target, source, count, alpha);
+    case REMORA_UINT64:
+      return apply_typed<uint64_t>(op, target, source, count, alpha);
+    case REMORA_FLOAT:
+      return apply_typed<float>(op, target, source, count, alpha);
+    case REMORA_DOUBLE:
+      return apply_typed<double>(op, target, source, count, alpha);
+    case REMORA_FLOAT_COMPLEX:
+      return apply_typed<std::complex<float>>(op, target, source, count, alpha);
+    case REMORA_DOUBLE_COMPLEX:
+      return apply_typed<std::complex<double>>(op, target, source, count, alpha);
+    default:
+      return;
+  }
+}
+
+}  // namespace remora::rma

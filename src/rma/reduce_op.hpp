@@ -1,0 +1,26 @@
+// Element types and reduction operators: the one place where `target op= source` is
+// computed, for accumulates (RMA) and for reductions (collectives). Not atomic: callers that
+// need per-element atomicity (concurrent accumulates) provide it around these kernels.
+#pragma once
+
+#include <cstddef>
+
+#include "remora/types.h"
+
+namespace remora::rma {
+
+// Bytes per element, or 0 for a value that is not a remora_datatype_t.
+size_t datatype_size(int type);
+const char* datatype_name(int type);
+const char* op_name(int op);
+
+// REMORA_SUCCESS, or REMORA_ERR_ARG with a message naming `function`, the op and the type.
+int check_op(const char* function, int op, int type);
+
+// target[i] = target[i] op source[i] for i < count. alpha (one element of `type`) is used by
+// REMORA_OP_SCALED_SUM only. The op must be valid for the type (check_op). target and source
+// may be unaligned.
+void apply_op(int op, int type, void* target, const void* source, size_t count,
+              const void* alpha = nullptr);
+
+}  // namespace remora::rma

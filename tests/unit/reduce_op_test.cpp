@@ -1,0 +1,140 @@
+#include "rma/reduce_op.hpp"
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace remora::rma {
+namespace {
+
+const int kAllTypes[] = {REMORA_INT8,  REMORA_INT16,  REMORA_INT32,         REMORA_INT64,
+                         REMORA_UINT8, REMORA_UINT16, REMORA_UINT32,        REMORA_UINT64,
+                         REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX};
+
+TEST(ReduceOp, SizesAndNames) {
+  EXPECT_EQ(datatype_size(REMORA_INT8), 1u);
+  EXPECT_EQ(datatype_size(REMORA_UINT16), 2u);
+  EXPECT_EQ(datatype_size(REMORA_FLOAT), 4u);
+  EXPECT_EQ(datatype_size(REMORA_FLOAT_COMPLEX), 8u);
+  EXPECT_EQ(datatype_size(REMORA_DOUBLE_COMPLEX), 16u);
+  EXPECT_EQ(datatype_size(0), 0u);
+  EXPECT_EQ(datatype_size(99), 0u);
+  EXPECT_STREQ(datatype_name(REMORA_DOUBLE), "DOUBLE");
+  EXPECT_STREQ(op_name(REMORA_OP_SCALED_SUM), "SCALED_SUM");
+}
+
+TEST(ReduceOp, ValidityFollowsMpiRules) {
+  for (int type : kAllTypes) {
+    const bool integer = type <= REMORA_UINT64;
+    const bool complex = type >= REMORA_FLOAT_COMPLEX;
+    for (int op = REMORA_OP_SUM; op <= REMORA_OP_SCALED_SUM; ++op) {
+      bool valid = true;
+      if (op >= REMORA_OP_BAND && op <= REMORA_OP_LXOR) valid = integer;
+      if (op == REMORA_OP_MIN || op == REMORA_OP_MAX) valid = !complex;
+      const int status = check_op("test", op, type);
+      EXPECT_EQ(status, valid ? REMORA_SUCCESS : REMORA_ERR_ARG)
+          << op_name(op) << " " << datatype_name(type);
+      if (!valid) {
+        EXPECT_NE(std::string(last_error()).find(op_name(op)), std::string::npos);
+        EXPECT_NE(std::string(last_error()).find(datatype_name(type)), std::string::npos);
+      }
+    }
+  }
+  EXPECT_EQ(check_op("f", 0, REMORA_INT32), REMORA_ERR_ARG);
+  EXPECT_NE(std::string(last_error()).find("op=0"), std::string::npos);
+  EXPECT_EQ(check_op("f", REMORA_OP_SUM, 77), REMORA_ERR_ARG);
+  EXPECT_NE(std::string(last_error()).find("type=77"), std::string::npos);
+}
+
+template <typename T>
+void expect_ops(int type, std::vector<T> target, std::vector<T> source, T alpha) {
+  struct Case {
+    int op;
+    T (*reference)(T, T, T);
+  };
+  std::vector<Case> cases = {
+      {REMORA_OP_SUM, [](T a, T b, T) { return static_cast<T>(a + b); }},
+      {REMORA_OP_PROD, [](T a, T b, T) { return static_cast<T>(a * b); }},
+      {REMORA_OP_REPLACE, [](T, T b, T) { return b; }},
+      {REMORA_OP_NO_OP, [](T a, T, T) { return a; }},
+      {REMORA_OP_SCALED_SUM, [](T a, T b, T s) { return static_cast<T>(a + s * b); }},
+      {REMORA_OP_MIN, [](T a, T b, T) { return a < b ? a : b; }},
+      {REMORA_OP_MAX, [](T a, T b, T) { return a < b ? b : a; }},
+  };
+  if constexpr (std::is_integral_v<T>) {
+    cases.push_back({REMORA_OP_BAND, [](T a, T b, T) { return static_cast<T>(a & b); }});
+    cases.push_back({REMORA_OP_BOR, [](T a, T b, T) { return static_cast<T>(a | b); }});
+    cases.push_back({REMORA_OP_BXOR, [](T a, T b, T) { return static_cast<T>(a ^ b); }});
+    cases.push_back({REMORA_OP_LAND, [](T a, T b, T) { return static_cast<T>(a && b); }});
+    cases.push_back({REMORA_OP_LOR, [](T a, T b, T) { return static_cast<T>(a || b); }});
+    cases.push_back({REMORA_OP_LXOR, [](T a, T b, T) { return static_cast<T>(!a != !b); }});
+  }
+  for (const Case& c : cases) {
+    std::vector<T> result = target;
+    apply_op(c.op, type, result.data(), source.data(), result.size(), &alpha);
+    for (size_t i = 0; i < result.size(); ++i)
+      EXPECT_EQ(result[i], c.reference(target[i], source[i], alpha))
+          << op_name(c.op) << " [" << i << "]";
+  }
+}
+
+TEST(ReduceOp, EveryOpOfEveryRealTypeMatchesAScalarReference) {
+  expect_ops<int8_t>(REMORA_INT8, {1, -5, 0, 7}, {3, 2, 0, -7}, 2);
+  expect_ops<int16_t>(REMORA_INT16, {100, -5, 0, 7}, {3, 200, 9, -7}, -3);
+  expect_ops<int32_t>(REMORA_INT32, {1, -5, 0, 1 << 20}, {3, 2, 5, -7}, 4);
+  expect_ops<int64_t>(REMORA_INT64, {1, -5, 0, int64_t{1} << 40}, {3, 2, 0, -7}, 5);
+  expect_ops<uint8_t>(REMORA_UINT8, {1, 200, 0, 7}, {3, 2, 0, 250}, 2);
+  expect_ops<uint16_t>(REMORA_UINT16, {1, 60000, 0, 7}, {3, 2, 9, 7}, 3);
+  expect_ops<uint32_t>(REMORA_UINT32, {1, 5, 0, 7}, {3, 2, 0, 7}, 6);
+  expect_ops<uint64_t>(REMORA_UINT64, {1, 5, 0, 7}, {3, 2, 0, 7}, 7);
+  expect_ops<float>(REMORA_FLOAT, {1.5f, -2, 0, 8}, {0.25f, 3, -1, 8}, 0.5f);
+  expect_ops<double>(REMORA_DOUBLE, {1.5, -2, 0, 8}, {0.25, 3, -1, 8}, -2.0);
+}
+
+TEST(ReduceOp, ComplexSumProdScaledSum) {
+  using C = std::complex<double>;
+  std::vector<C> target = {{1, 2}, {0, 1}}, source = {{3, -1}, {0, 1}};
+  const C alpha{0, 2};
+  std::vector<C> result = target;
+  apply_op(REMORA_OP_PROD, REMORA_DOUBLE_COMPLEX, result.data(), source.data(), 2);
+  EXPECT_EQ(result[0], C(5, 5));
+  EXPECT_EQ(result[1], C(-1, 0));
+  result = target;
+  apply_op(REMORA_OP_SCALED_SUM, REMORA_DOUBLE_COMPLEX, result.data(), source.data(), 2, &alpha);
+  EXPECT_EQ(result[0], C(1, 2) + alpha * C(3, -1));
+  using F = std::complex<float>;
+  std::vector<F> ft = {{1, 1}}, fs = {{2, -3}};
+  apply_op(REMORA_OP_SUM, REMORA_FLOAT_COMPLEX, ft.data(), fs.data(), 1);
+  EXPECT_EQ(ft[0], F(3, -2));
+}
+
+TEST(ReduceOp, SignedIntegersWrapInsteadOfOverflowing) {
+  int64_t target = std::numeric_limits<int64_t>::max(), one = 1;
+  apply_op(REMORA_OP_SUM, REMORA_INT64, &target, &one, 1);
+  EXPECT_EQ(target, std::numeric_limits<int64_t>::min());
+  int8_t small = 100, factor = 3;
+  apply_op(REMORA_OP_PROD, REMORA_INT8, &small, &factor, 1);
+  EXPECT_EQ(small, static_cast<int8_t>(44));  // 300 mod 256
+}
+
+TEST(ReduceOp, UnalignedBuffersWork) {
+  alignas(8) unsigned char target[1 + 3 * 8] = {}, source[2 + 3 * 8] = {};
+  const double a[3] = {1, 2, 3}, b[3] = {10, 20, 30};
+  std::memcpy(target + 1, a, sizeof a);
+  std::memcpy(source + 2, b, sizeof b);
+  apply_op(REMORA_OP_SUM, REMORA_DOUBLE, target + 1, source + 2, 3);
+  double out[3];
+  std::memcpy(out, target + 1, sizeof out);
+  EXPECT_EQ(out[0], 11);
+  EXPECT_EQ(out[2], 33);
+}
+
+}  // namespace
+}  // namespace remora::rma
