@@ -1,0 +1,9 @@
+# cmake -P: runs COMMAND (a ;-list), requires exit code EXIT and that stdout+stderr match MATCH.
+execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err
+                TIMEOUT 30)
+if(NOT code STREQUAL "${EXIT}")
+  message(FATAL_ERROR "exit code ${code}, expected ${EXIT}\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT "${out}${err}" MATCHES "${MATCH}")
+  message(FATAL_ERROR "output does not match '${MATCH}'\nstdout: ${out}\nstderr: ${err}")
+endif()
