@@ -6,14 +6,16 @@
 #     [ARGS <arg>...]                program arguments
 #     [TIMEOUT <seconds>]            per run (default 120); remorarun --timeout enforces it too
 #     [ENV <VAR=value>...]           extra environment for every run
-#     [LIBRARIES <target>...])       extra link libraries
+#     [LIBRARIES <target>...]        extra link libraries
+#     [INTERNAL])                    link the static library with its internal headers instead
+#                                    of libremora (for tests that reach below the C API)
 #
 # Registers <name>.np<N>.<mode> for each rank count and progress mode, run under remorarun
 # with a timeout, so a hang fails the test and not the CI run. Each registration is also
 # recorded in the global property REMORA_MULTIRANK_TESTS (name;exe;ranks;...) so the same
 # tests can be registered again for another launcher (the MPI transport).
 function(remora_add_multirank_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;TARGET"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "INTERNAL" "TIMEOUT;TARGET"
                         "SOURCES;RANKS;PROGRESS;LABELS;ARGS;LIBRARIES;ENV")
   if(NOT arg_RANKS)
     message(FATAL_ERROR "remora_add_multirank_test(${name}): RANKS is required")
@@ -29,7 +31,13 @@ function(remora_add_multirank_test name)
   else()
     set(exe test_${name})
     add_executable(${exe} ${arg_SOURCES})
-    target_link_libraries(${exe} PRIVATE remora remora_test_support remora_warnings ${arg_LIBRARIES})
+    if(arg_INTERNAL)
+      set(library remora_internal)
+    else()
+      set(library remora)
+    endif()
+    target_link_libraries(${exe} PRIVATE ${library} remora_test_support remora_warnings
+                                         ${arg_LIBRARIES})
   endif()
   foreach(ranks IN LISTS arg_RANKS)
     foreach(mode IN LISTS arg_PROGRESS)

@@ -103,6 +103,12 @@ class Transport {
   virtual int flush(int target) = 0;
   virtual int flush_all() = 0;
 
+  // Single-copy access to another rank's private memory (not a segment): windows over user
+  // memory and large messages copy directly instead of staging through shared memory.
+  // REMORA_ERR_UNSUPPORTED when the operating system forbids it; callers then fall back.
+  virtual int read_private(int rank, const void* remote, void* local, size_t bytes) = 0;
+  virtual int write_private(int rank, void* remote, const void* local, size_t bytes) = 0;
+
   // 64-bit remote atomics on an 8-byte aligned offset; *result receives the old value.
   virtual int atomic(const Segment& segment, int target, size_t offset, AtomicOp op,
                      uint64_t operand, uint64_t compare, uint64_t* result) = 0;

@@ -12,6 +12,7 @@
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "transport/shm/futex.hpp"
+#include "transport/shm/process_memory.hpp"
 
 namespace remora::shm {
 namespace {
@@ -69,6 +70,7 @@ ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config)
   }
   policy_ = make_wait_policy(config, size_, available_cpus());
   block_.rank(rank_).pid.store(getpid(), std::memory_order_release);
+  allow_process_memory_access();
 }
 
 ShmTransport::~ShmTransport() = default;
@@ -176,6 +178,27 @@ int ShmTransport::get_strided(const transport::Segment& segment, int target, siz
     std::memcpy(local + local_offset, remote + remote_offset, shape.count[0]);
   });
   return REMORA_SUCCESS;
+}
+
+namespace {
+int private_copy_status(const char* what, int rank, size_t bytes, int error) {
+  if (error == 0) return REMORA_SUCCESS;
+  const bool forbidden = error == EPERM || error == ENOSYS || error == EACCES;
+  return fail(forbidden ? REMORA_ERR_UNSUPPORTED : REMORA_ERR_SYSTEM,
+              "single-copy %s of %zu bytes with rank %d failed: %s%s", what, bytes, rank,
+              std::strerror(error),
+              forbidden ? " (the operating system forbids process_vm_readv/writev here)" : "");
+}
+}  // namespace
+
+int ShmTransport::read_private(int rank, const void* remote, void* local, size_t bytes) {
+  const pid_t pid = block_.rank(rank).pid.load(std::memory_order_acquire);
+  return private_copy_status("read", rank, bytes, read_process_memory(pid, remote, local, bytes));
+}
+
+int ShmTransport::write_private(int rank, void* remote, const void* local, size_t bytes) {
+  const pid_t pid = block_.rank(rank).pid.load(std::memory_order_acquire);
+  return private_copy_status("write", rank, bytes, write_process_memory(pid, remote, local, bytes));
 }
 
 // Stores to shared memory are complete when memcpy returns; the fence orders them before any

@@ -41,6 +41,8 @@ class ShmTransport final : public transport::Transport {
                   const transport::StridedShape& shape) override;
   int get_strided(const transport::Segment& segment, int target, size_t offset, void* destination,
                   const transport::StridedShape& shape) override;
+  int read_private(int rank, const void* remote, void* local, size_t bytes) override;
+  int write_private(int rank, void* remote, const void* local, size_t bytes) override;
   int flush(int target) override;
   int flush_all() override;
 
