@@ -3,6 +3,7 @@
 #define REMORA_H
 
 #include "remora/am.h"
+#include "remora/coll.h"
 #include "remora/runtime.h"
 #include "remora/segment.h"
 #include "remora/status.h"

@@ -83,6 +83,11 @@ int initialize(int* argc, char*** argv) {
   runtime->progress = std::make_unique<progress::ProgressEngine>(*runtime->transport, mode);
   status = runtime->progress->start();
   if (status != REMORA_SUCCESS) return status;
+  // Before the barrier's collective allocation, so that every rank has registered the
+  // collectives' message handler before any rank can send to it.
+  status = coll::Collectives::create(*runtime->transport, *runtime->progress, config,
+                                     &runtime->collectives);
+  if (status != REMORA_SUCCESS) return status;
   status = coll::Barrier::create(*runtime->transport, config.barrier, &runtime->barrier);
   if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "coll/barrier.hpp"
+#include "coll/collectives.hpp"
 #include "core/config.hpp"
 #include "progress/progress_engine.hpp"
 #include "remora/segment.h"
@@ -19,6 +20,8 @@ namespace remora::api {
 struct Runtime {
   Config config;
   std::unique_ptr<shm::ShmTransport> transport;
+  // Before progress: destroyed after the progress thread, which runs its message handler, stops.
+  std::unique_ptr<coll::Collectives> collectives;
   std::unique_ptr<progress::ProgressEngine> progress;
   std::unique_ptr<coll::Barrier> barrier;
   std::unordered_set<remora_segment_s*> segments;  // live handles, to reject stale ones

@@ -1,0 +1,229 @@
+/* Communicators, groups, requests and collective operations.
+ *
+ * A communicator is a group of ranks with its own message context: collectives on different
+ * communicators never interfere. The world communicator (remora_comm_world) holds every
+ * rank; remora_comm_dup, remora_comm_split and remora_comm_create make new ones (collective
+ * over the parent communicator) and remora_comm_free releases them.
+ *
+ * Every collective exists in a nonblocking form (remora_i*, which returns a request) and a
+ * blocking one, which is the nonblocking form followed by remora_request_wait. Every member of a
+ * communicator must start its collectives in the same order. A started collective completes
+ * in the background with REMORA_PROGRESS=thread; with manual progress, remora_request_test/_wait
+ * (and any Remora call that waits) drive it.
+ *
+ * Counts and displacements are in elements of the remora_datatype_t given. algorithm picks the
+ * algorithm per call (REMORA_COLL_AUTO: the REMORA_<OPERATION> variable, else a default by
+ * message size); each operation accepts the algorithms listed at its declaration. */
+#ifndef REMORA_COLL_H
+#define REMORA_COLL_H
+
+#include <stddef.h>
+
+#include "remora/export.h"
+#include "remora/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct remora_comm_s* remora_comm_t;
+typedef struct remora_group_s* remora_group_t;
+typedef struct remora_request_s* remora_request_t;
+
+#define REMORA_COMM_NULL ((remora_comm_t)0)
+#define REMORA_GROUP_NULL ((remora_group_t)0)
+#define REMORA_REQUEST_NULL ((remora_request_t)0)
+/* A colour that joins no communicator in remora_comm_split; a rank that is not a member. */
+#define REMORA_UNDEFINED (-32766)
+/* As a send buffer: the input is taken from the receive buffer, which receives the result. */
+#define REMORA_IN_PLACE ((void*)1)
+
+typedef enum remora_coll_algorithm {
+  REMORA_COLL_AUTO = 0,
+  REMORA_COLL_DISSEMINATION,
+  REMORA_COLL_BINOMIAL,
+  REMORA_COLL_BINARY,
+  REMORA_COLL_FLAT,
+  REMORA_COLL_SEQUENTIAL,
+  REMORA_COLL_SCATTER_ALLGATHER,
+  REMORA_COLL_RECURSIVE_DOUBLING,
+  REMORA_COLL_RING,
+  REMORA_COLL_RABENSEIFNER,
+  REMORA_COLL_BRUCK,
+  REMORA_COLL_PAIRWISE
+} remora_coll_algorithm_t;
+
+/* ---- Communicators ---- */
+REMORA_API int remora_comm_world(remora_comm_t* comm);
+REMORA_API int remora_comm_rank(remora_comm_t comm, int* rank);
+REMORA_API int remora_comm_size(remora_comm_t comm, int* size);
+/* Collective over comm. */
+REMORA_API int remora_comm_dup(remora_comm_t comm, remora_comm_t* newcomm);
+/* Collective over comm: ranks of one colour form a communicator, ordered by key then by rank
+ * in comm. Colour REMORA_UNDEFINED (or any negative colour is invalid) gives REMORA_COMM_NULL. */
+REMORA_API int remora_comm_split(remora_comm_t comm, int color, int key, remora_comm_t* newcomm);
+/* Collective over comm; every rank passes the same group (a subset of comm's). Members get a
+ * communicator of the group's ranks in the group's order, the others REMORA_COMM_NULL. */
+REMORA_API int remora_comm_create(remora_comm_t comm, remora_group_t group, remora_comm_t* newcomm);
+/* Local; collectives still running on the communicator complete. Sets *comm to NULL. */
+REMORA_API int remora_comm_free(remora_comm_t* comm);
+
+/* ---- Groups (local objects; ranks are ranks within the group) ---- */
+REMORA_API int remora_comm_group(remora_comm_t comm, remora_group_t* group);
+REMORA_API int remora_group_size(remora_group_t group, int* size);
+/* REMORA_UNDEFINED when the calling rank is not a member. */
+REMORA_API int remora_group_rank(remora_group_t group, int* rank);
+REMORA_API int remora_group_incl(remora_group_t group, int n, const int* ranks,
+                                 remora_group_t* newgroup);
+REMORA_API int remora_group_excl(remora_group_t group, int n, const int* ranks,
+                                 remora_group_t* newgroup);
+/* The members of first, then those of second that are not in first. */
+REMORA_API int remora_group_union(remora_group_t first, remora_group_t second,
+                                  remora_group_t* newgroup);
+/* ranks2[i] = the rank in group2 of rank ranks1[i] of group1, or REMORA_UNDEFINED. */
+REMORA_API int remora_group_translate_ranks(remora_group_t group1, int n, const int* ranks1,
+                                            remora_group_t group2, int* ranks2);
+REMORA_API int remora_group_free(remora_group_t* group);
+
+/* ---- Requests: a completed request is freed and set to REMORA_REQUEST_NULL; NULL entries
+ * are ignored. The status is that of the collective (or the first failed one). ---- */
+REMORA_API int remora_request_test(remora_request_t* request, int* flag);
+REMORA_API int remora_request_wait(remora_request_t* request);
+REMORA_API int remora_request_waitall(int count, remora_request_t* requests);
+/* *index = the request that completed, or REMORA_UNDEFINED when all are NULL. */
+REMORA_API int remora_request_waitany(int count, remora_request_t* requests, int* index);
+/* *flag = 1 (and all are freed) only when every request is complete. */
+REMORA_API int remora_request_testall(int count, remora_request_t* requests, int* flag);
+
+/* ---- Collectives ---- */
+/* algorithms: dissemination */
+REMORA_API int remora_comm_barrier(remora_comm_t comm, remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ibarrier(remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                               remora_request_t* request);
+
+/* algorithms: binomial, scatter_allgather */
+REMORA_API int remora_bcast(void* buffer, size_t count, remora_datatype_t type, int root,
+                            remora_comm_t comm, remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ibcast(void* buffer, size_t count, remora_datatype_t type, int root,
+                             remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                             remora_request_t* request);
+
+/* algorithms: binomial. sendbuf may be REMORA_IN_PLACE at the root; recvbuf matters only
+ * there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR. */
+REMORA_API int remora_reduce(const void* sendbuf, void* recvbuf, size_t count,
+                             remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
+                             remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count,
+                              remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
+                              remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+/* algorithms: recursive_doubling, ring, rabenseifner */
+REMORA_API int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count,
+                                remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iallreduce(const void* sendbuf, void* recvbuf, size_t count,
+                                 remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+/* algorithms: ring. Block i (recvcounts[i] elements; recvcount each for _block) of the
+ * reduction goes to rank i. In place: the input is in recvbuf. */
+REMORA_API int remora_reduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
+                                     remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                     remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ireduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
+                                      remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                      remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_reduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                           remora_datatype_t type, remora_op_t op,
+                                           remora_comm_t comm, remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ireduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                            remora_datatype_t type, remora_op_t op,
+                                            remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                                            remora_request_t* request);
+
+/* algorithms: binomial, binary, flat, sequential. Rank i's count elements land at
+ * recvbuf + i * count (gather) or recvbuf + displs[i] (gatherv, recvcounts[i] elements);
+ * the receive arguments matter only at the root, where sendbuf may be REMORA_IN_PLACE. */
+REMORA_API int remora_gather(const void* sendbuf, void* recvbuf, size_t count,
+                             remora_datatype_t type, int root, remora_comm_t comm,
+                             remora_coll_algorithm_t algorithm);
+REMORA_API int remora_igather(const void* sendbuf, void* recvbuf, size_t count,
+                              remora_datatype_t type, int root, remora_comm_t comm,
+                              remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_gatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                              const size_t* recvcounts, const size_t* displs,
+                              remora_datatype_t type, int root, remora_comm_t comm,
+                              remora_coll_algorithm_t algorithm);
+REMORA_API int remora_igatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                               const size_t* recvcounts, const size_t* displs,
+                               remora_datatype_t type, int root, remora_comm_t comm,
+                               remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+/* algorithms: binomial, binary, flat. The send arguments matter only at the root, where
+ * recvbuf may be REMORA_IN_PLACE. */
+REMORA_API int remora_scatter(const void* sendbuf, void* recvbuf, size_t count,
+                              remora_datatype_t type, int root, remora_comm_t comm,
+                              remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iscatter(const void* sendbuf, void* recvbuf, size_t count,
+                               remora_datatype_t type, int root, remora_comm_t comm,
+                               remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_scatterv(const void* sendbuf, const size_t* sendcounts, const size_t* displs,
+                               void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
+                               remora_comm_t comm, remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iscatterv(const void* sendbuf, const size_t* sendcounts, const size_t* displs,
+                                void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
+                                remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                                remora_request_t* request);
+
+/* algorithms: ring. In place: rank i's block is already at its place in recvbuf. */
+REMORA_API int remora_allgather(const void* sendbuf, void* recvbuf, size_t count,
+                                remora_datatype_t type, remora_comm_t comm,
+                                remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iallgather(const void* sendbuf, void* recvbuf, size_t count,
+                                 remora_datatype_t type, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_allgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                                 const size_t* recvcounts, const size_t* displs,
+                                 remora_datatype_t type, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iallgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                                  const size_t* recvcounts, const size_t* displs,
+                                  remora_datatype_t type, remora_comm_t comm,
+                                  remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+/* algorithms: bruck, pairwise, ring, flat. In place: the input is in recvbuf, laid out like
+ * the output. */
+REMORA_API int remora_alltoall(const void* sendbuf, void* recvbuf, size_t count,
+                               remora_datatype_t type, remora_comm_t comm,
+                               remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ialltoall(const void* sendbuf, void* recvbuf, size_t count,
+                                remora_datatype_t type, remora_comm_t comm,
+                                remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_alltoallv(const void* sendbuf, const size_t* sendcounts,
+                                const size_t* sdispls, void* recvbuf, const size_t* recvcounts,
+                                const size_t* rdispls, remora_datatype_t type, remora_comm_t comm,
+                                remora_coll_algorithm_t algorithm);
+REMORA_API int remora_ialltoallv(const void* sendbuf, const size_t* sendcounts,
+                                 const size_t* sdispls, void* recvbuf, const size_t* recvcounts,
+                                 const size_t* rdispls, remora_datatype_t type, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+/* algorithms: recursive_doubling. scan: ranks 0..r reduced; exscan: ranks 0..r-1 (rank 0's
+ * recvbuf is left unchanged). */
+REMORA_API int remora_scan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                           remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iscan(const void* sendbuf, void* recvbuf, size_t count,
+                            remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                            remora_coll_algorithm_t algorithm, remora_request_t* request);
+REMORA_API int remora_exscan(const void* sendbuf, void* recvbuf, size_t count,
+                             remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                             remora_coll_algorithm_t algorithm);
+REMORA_API int remora_iexscan(const void* sendbuf, void* recvbuf, size_t count,
+                              remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                              remora_coll_algorithm_t algorithm, remora_request_t* request);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMORA_COLL_H */

@@ -1,0 +1,983 @@
+// C API: communicators, groups, requests and collectives. Every entry point checks its
+// arguments here; the coll layer below trusts them.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "api/runtime.hpp"
+#include "coll/algorithms/algorithms.hpp"
+#include "core/error.hpp"
+#include "remora/coll.h"
+#include "rma/reduce_op.hpp"
+
+using remora::fail;
+using remora::api::Runtime;
+using remora::coll::Algorithm;
+using remora::coll::CollectiveArgs;
+using remora::coll::Communicator;
+using remora::coll::Group;
+using remora::coll::Operation;
+using remora::coll::Schedule;
+using CommPtr = std::shared_ptr<Communicator>;
+
+namespace {
+
+static_assert(REMORA_UNDEFINED == Group::kUndefined);
+
+// Enters a call that must not run inside an active-message handler (it may wait).
+int enter_waiting(const char* function, Runtime** runtime) {
+  if (int status = remora::api::enter(function, runtime)) return status;
+  return remora::api::check_not_in_handler(function);
+}
+
+int find_comm(const char* function, const char* name, remora_comm_t handle, const Runtime& runtime,
+              CommPtr* comm) {
+  if (handle == REMORA_COMM_NULL)
+    return fail(REMORA_ERR_ARG, "%s: %s is REMORA_COMM_NULL", function, name);
+  *comm = runtime.collectives->communicators.find(handle);
+  if (*comm == nullptr)
+    return fail(REMORA_ERR_ARG, "%s: %s=%p is not a live communicator (freed, or never created)",
+                function, name, static_cast<void*>(handle));
+  return REMORA_SUCCESS;
+}
+
+int find_group(const char* function, const char* name, remora_group_t handle,
+               const Runtime& runtime, std::shared_ptr<Group>* group) {
+  if (handle == REMORA_GROUP_NULL)
+    return fail(REMORA_ERR_ARG, "%s: %s is REMORA_GROUP_NULL", function, name);
+  *group = runtime.collectives->groups.find(handle);
+  if (*group == nullptr)
+    return fail(REMORA_ERR_ARG, "%s: %s=%p is not a live group (freed, or never created)", function,
+                name, static_cast<void*>(handle));
+  return REMORA_SUCCESS;
+}
+
+template <typename Handle>
+int check_out(const char* function, const char* name, Handle* out) {
+  return remora::api::check_pointer(function, name, out);
+}
+
+remora_comm_t comm_handle(Runtime& runtime, CommPtr comm) {
+  if (comm == nullptr) return REMORA_COMM_NULL;
+  return static_cast<remora_comm_t>(runtime.collectives->communicators.add(std::move(comm)));
+}
+
+remora_group_t group_handle(Runtime& runtime, Group group) {
+  return static_cast<remora_group_t>(
+      runtime.collectives->groups.add(std::make_shared<Group>(std::move(group))));
+}
+
+// n distinct ranks of group, each in [0, size).
+int check_rank_list(const char* function, int n, const int* ranks, const Group& group,
+                    std::vector<int>* out) {
+  if (n < 0 || n > group.size())
+    return fail(REMORA_ERR_ARG, "%s: n=%d is not in [0, %d] (the group's size)", function, n,
+                group.size());
+  if (n > 0)
+    if (int status = remora::api::check_pointer(function, "ranks", ranks)) return status;
+  std::vector<bool> seen(static_cast<size_t>(group.size()), false);
+  for (int i = 0; i < n; ++i) {
+    if (ranks[i] < 0 || ranks[i] >= group.size())
+      return fail(REMORA_ERR_RANK, "%s: ranks[%d]=%d is not a rank of the group [0, %d)", function,
+                  i, ranks[i], group.size());
+    if (seen[static_cast<size_t>(ranks[i])])
+      return fail(REMORA_ERR_ARG, "%s: ranks[%d]=%d appears twice", function, i, ranks[i]);
+    seen[static_cast<size_t>(ranks[i])] = true;
+    out->push_back(ranks[i]);
+  }
+  return REMORA_SUCCESS;
+}
+
+// ---- Requests ----
+
+int find_requests(const char* function, int count, const remora_request_t* requests,
+                  const Runtime& runtime, std::vector<std::shared_ptr<Schedule>>* found) {
+  if (count < 0) return fail(REMORA_ERR_ARG, "%s: count=%d is negative", function, count);
+  if (count > 0)
+    if (int status = remora::api::check_pointer(function, "requests", requests)) return status;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == REMORA_REQUEST_NULL) {
+      found->push_back(nullptr);
+      continue;
+    }
+    auto schedule = runtime.collectives->requests.find(requests[i]);
+    if (schedule == nullptr)
+      return fail(REMORA_ERR_ARG,
+                  "%s: requests[%d]=%p is not a live request (completed and freed, or never "
+                  "started)",
+                  function, i, static_cast<void*>(requests[i]));
+    found->push_back(std::move(schedule));
+  }
+  return REMORA_SUCCESS;
+}
+
+// Frees a completed request and returns its status, its message prefixed with function.
+int complete(const char* function, Runtime& runtime, remora_request_t* request,
+             const Schedule& schedule) {
+  runtime.collectives->requests.remove(*request);
+  *request = REMORA_REQUEST_NULL;
+  const int status = schedule.status();
+  if (status == REMORA_SUCCESS) return status;
+  const std::string message = remora::last_error();
+  return fail(status, "%s: %s", function, message.c_str());
+}
+
+// Completes every done request of the list; returns the first failure.
+int complete_all(const char* function, Runtime& runtime, remora_request_t* requests,
+                 const std::vector<std::shared_ptr<Schedule>>& found) {
+  int first = REMORA_SUCCESS;
+  std::string message;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (found[i] == nullptr) continue;
+    const int status = complete(function, runtime, &requests[i], *found[i]);
+    if (status != REMORA_SUCCESS && first == REMORA_SUCCESS) {
+      first = status;
+      message = remora::last_error();
+    }
+  }
+  return first == REMORA_SUCCESS ? first : fail(first, "%s", message.c_str());
+}
+
+// ---- Collective arguments ----
+
+int check_algorithm(const char* function, Operation operation, remora_coll_algorithm_t requested,
+                    Algorithm* algorithm) {
+  const int value = static_cast<int>(requested);
+  *algorithm = static_cast<Algorithm>(value);
+  if (value < 0 || value >= remora::coll::kAlgorithmCount ||
+      !remora::coll::supports(operation, *algorithm))
+    return fail(REMORA_ERR_ARG, "%s: algorithm=%d (%s) is not an algorithm of %s: expected %s",
+                function, value, remora::coll::algorithm_name(*algorithm),
+                remora::coll::operation_name(operation),
+                remora::coll::supported_names(operation).c_str());
+  return REMORA_SUCCESS;
+}
+
+int check_type(const char* function, remora_datatype_t type, CollectiveArgs* args) {
+  args->type = type;
+  args->extent = remora::rma::datatype_size(type);
+  if (args->extent == 0)
+    return fail(REMORA_ERR_ARG, "%s: type=%d is not a remora_datatype_t", function,
+                static_cast<int>(type));
+  return REMORA_SUCCESS;
+}
+
+int check_reduction(const char* function, remora_op_t op, remora_datatype_t type,
+                    CollectiveArgs* args) {
+  if (int status = check_type(function, type, args)) return status;
+  // The collectives combine values of different ranks; these three do not reduce anything.
+  if (op == REMORA_OP_REPLACE || op == REMORA_OP_NO_OP || op == REMORA_OP_SCALED_SUM)
+    return fail(REMORA_ERR_ARG, "%s: op=REMORA_OP_%s is not a reduction of a collective", function,
+                remora::rma::op_name(op));
+  args->op = op;
+  return remora::rma::check_op(function, op, type);
+}
+
+int check_root(const char* function, int root, const Communicator& comm, CollectiveArgs* args) {
+  if (root < 0 || root >= comm.size())
+    return fail(REMORA_ERR_RANK, "%s: root=%d is not a rank of the communicator [0, %d)", function,
+                root, comm.size());
+  args->root = root;
+  return REMORA_SUCCESS;
+}
+
+// elements * extent must not overflow (a negative count converted to size_t is caught here).
+int check_count(const char* function, const char* name, size_t count, const CollectiveArgs& args) {
+  if (args.extent != 0 && count > SIZE_MAX / 4 / args.extent)
+    return fail(REMORA_ERR_ARG, "%s: %s=%zu is too large (a negative value converted to size_t?)",
+                function, name, count);
+  return REMORA_SUCCESS;
+}
+
+// A buffer of `elements` elements: non-NULL unless empty; REMORA_IN_PLACE only where allowed.
+int check_buffer(const char* function, const char* name, const void* buffer, size_t elements,
+                 bool in_place_allowed) {
+  if (buffer == REMORA_IN_PLACE && !in_place_allowed)
+    return fail(REMORA_ERR_ARG, "%s: %s=REMORA_IN_PLACE is not allowed here", function, name);
+  if (buffer == nullptr && elements > 0)
+    return fail(REMORA_ERR_ARG, "%s: %s is NULL but holds %zu elements", function, name, elements);
+  return REMORA_SUCCESS;
+}
+
+// A per-rank array of counts or displacements, copied into *out.
+int check_array(const char* function, const char* name, const size_t* array,
+                const Communicator& comm, const CollectiveArgs& args, std::vector<size_t>* out) {
+  if (int status = remora::api::check_pointer(function, name, array)) return status;
+  out->assign(array, array + comm.size());
+  for (size_t rank = 0; rank < out->size(); ++rank)
+    if (check_count(function, name, (*out)[rank], args) != REMORA_SUCCESS)
+      return fail(REMORA_ERR_ARG,
+                  "%s: %s[%zu]=%zu is too large (a negative value converted to size_t?)", function,
+                  name, rank, (*out)[rank]);
+  return REMORA_SUCCESS;
+}
+
+void uniform(size_t count, const Communicator& comm, std::vector<size_t>* counts,
+             std::vector<size_t>* displs) {
+  counts->assign(static_cast<size_t>(comm.size()), count);
+  displs->clear();
+  for (size_t rank = 0; rank < counts->size(); ++rank) displs->push_back(rank * count);
+}
+
+size_t sum(const std::vector<size_t>& counts) {
+  size_t total = 0;
+  for (size_t count : counts) total += count;
+  return total;
+}
+
+// The sizes this rank sends and expects for its own block must agree.
+int check_own_block(const char* function, const char* own_name, size_t own, const char* list_name,
+                    const std::vector<size_t>& list, const Communicator& comm) {
+  const size_t listed = list[static_cast<size_t>(comm.rank())];
+  if (own != listed)
+    return fail(REMORA_ERR_ARG, "%s: mismatched counts: %s=%zu but %s[%d]=%zu", function, own_name,
+                own, list_name, comm.rank(), listed);
+  return REMORA_SUCCESS;
+}
+
+void set_input(const void* send, CollectiveArgs* args) {
+  args->in_place = send == REMORA_IN_PLACE;
+  args->send = args->in_place ? nullptr : send;
+}
+
+using Build = std::function<void(Schedule&, Algorithm)>;
+
+// Builds and starts the collective; returns its request, or waits for it when request is
+// nullptr (the blocking form).
+int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
+           Algorithm requested, size_t bytes, const Build& build, remora_request_t* request) {
+  const Algorithm algorithm =
+      runtime.collectives->choose(operation, requested, bytes, comm->size());
+  auto schedule = runtime.collectives->new_schedule(comm);
+  build(*schedule, algorithm);
+  schedule->start();
+  if (request != nullptr) {
+    *request = static_cast<remora_request_t>(runtime.collectives->requests.add(schedule));
+    return REMORA_SUCCESS;
+  }
+  const int status = runtime.collectives->wait(*schedule);
+  if (status == REMORA_SUCCESS) return status;
+  const std::string message = remora::last_error();
+  return fail(status, "%s: %s", function, message.c_str());
+}
+
+// What every collective checks first: initialized, not in a handler, the request pointer of a
+// nonblocking call, the communicator and the algorithm.
+struct Call {
+  explicit Call(const char* name) : function(name) {}
+  const char* function;
+  Runtime* runtime = nullptr;
+  CommPtr comm;
+  Algorithm algorithm = Algorithm::Auto;
+  CollectiveArgs args;
+
+  int begin(remora_comm_t handle, Operation operation, remora_coll_algorithm_t requested,
+            bool nonblocking, remora_request_t* request) {
+    if (int status = enter_waiting(function, &runtime)) return status;
+    if (nonblocking)
+      if (int status = remora::api::check_pointer(function, "request", request)) return status;
+    if (int status = find_comm(function, "comm", handle, *runtime, &comm)) return status;
+    return check_algorithm(function, operation, requested, &algorithm);
+  }
+  int launch(Operation operation, size_t bytes, const Build& build, remora_request_t* request) {
+    return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request);
+  }
+};
+
+// ---- The collectives, each in one function for both forms (request == nullptr: blocking) ----
+
+int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+            bool nonblocking, remora_request_t* request) {
+  Call call{function};
+  if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
+    return status;
+  return call.launch(
+      Operation::Barrier, 0,
+      [](Schedule& schedule, Algorithm) { remora::coll::build_barrier(schedule); }, request);
+}
+
+int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
+          remora_comm_t comm, remora_coll_algorithm_t algorithm, bool nonblocking,
+          remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, Operation::Bcast, algorithm, nonblocking, request))
+    return status;
+  if (int status = check_type(function, type, &args)) return status;
+  if (int status = check_count(function, "count", count, args)) return status;
+  if (int status = check_root(function, root, *call.comm, &args)) return status;
+  if (int status = check_buffer(function, "buffer", buffer, count, false)) return status;
+  args.recv = buffer;
+  args.count = count;
+  return call.launch(
+      Operation::Bcast, count * args.extent,
+      [&args](Schedule& schedule, Algorithm chosen) { build_bcast(schedule, args, chosen); },
+      request);
+}
+
+// reduce, allreduce, scan and exscan: count elements in, count elements out.
+int reduction(const char* function, Operation operation, const void* sendbuf, void* recvbuf,
+              size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
+              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
+              const std::function<void(Schedule&, const CollectiveArgs&, Algorithm)>& build) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
+  if (int status = check_reduction(function, op, type, &args)) return status;
+  if (int status = check_count(function, "count", count, args)) return status;
+  const bool rooted = operation == Operation::Reduce;
+  if (rooted)
+    if (int status = check_root(function, root, *call.comm, &args)) return status;
+  const bool receives = !rooted || call.comm->rank() == root;
+  if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
+  if (receives)
+    if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  args.count = count;
+  return call.launch(
+      operation, count * args.extent,
+      [&args, &build](Schedule& schedule, Algorithm chosen) { build(schedule, args, chosen); },
+      request);
+}
+
+// recvcounts == nullptr with vector_form false: the block form (recvcount each).
+int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
+                   const size_t* recvcounts, size_t recvcount, bool vector_form,
+                   remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                   remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
+    return status;
+  if (int status = check_reduction(function, op, type, &args)) return status;
+  if (vector_form) {
+    if (int status =
+            check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+      return status;
+  } else {
+    if (int status = check_count(function, "recvcount", recvcount, args)) return status;
+    args.recv_counts.assign(static_cast<size_t>(call.comm->size()), recvcount);
+  }
+  const size_t total = sum(args.recv_counts);
+  if (int status = check_count(function, "the sum of recvcounts", total, args)) return status;
+  if (int status = check_buffer(function, "sendbuf", sendbuf, total, true)) return status;
+  const size_t mine = args.recv_counts[static_cast<size_t>(call.comm->rank())];
+  if (int status = check_buffer(function, "recvbuf", recvbuf,
+                                sendbuf == REMORA_IN_PLACE ? total : mine, false))
+    return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  return call.launch(
+      Operation::ReduceScatter, total * args.extent,
+      [&args](Schedule& schedule, Algorithm) { build_reduce_scatter(schedule, args); }, request);
+}
+
+// gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.
+int gathering(const char* function, Operation operation, const void* sendbuf, size_t sendcount,
+              void* recvbuf, const size_t* recvcounts, const size_t* displs, bool vector_form,
+              remora_datatype_t type, int root, remora_comm_t comm,
+              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
+  if (int status = check_type(function, type, &args)) return status;
+  const char* count_name = vector_form ? "sendcount" : "count";
+  if (int status = check_count(function, count_name, sendcount, args)) return status;
+  const bool rooted = operation == Operation::Gather;
+  if (rooted)
+    if (int status = check_root(function, root, *call.comm, &args)) return status;
+  const bool receives = !rooted || call.comm->rank() == root;
+  if (receives && vector_form) {
+    if (int status =
+            check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+      return status;
+    if (int status = check_array(function, "displs", displs, *call.comm, args, &args.recv_displs))
+      return status;
+  } else {
+    uniform(sendcount, *call.comm, &args.recv_counts, &args.recv_displs);
+  }
+  if (int status = check_buffer(function, "sendbuf", sendbuf, sendcount, receives)) return status;
+  if (receives) {
+    if (int status = check_buffer(function, "recvbuf", recvbuf, sum(args.recv_counts), false))
+      return status;
+    if (sendbuf != REMORA_IN_PLACE)
+      if (int status = check_own_block(function, count_name, sendcount, "recvcounts",
+                                       args.recv_counts, *call.comm))
+        return status;
+  }
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  args.count = sendcount;
+  return call.launch(
+      operation, sendcount * args.extent,
+      [&args, rooted](Schedule& schedule, Algorithm chosen) {
+        if (rooted) return build_gather(schedule, args, chosen);
+        build_allgather(schedule, args);
+      },
+      request);
+}
+
+int scattering(const char* function, const void* sendbuf, const size_t* sendcounts,
+               const size_t* displs, void* recvbuf, size_t recvcount, remora_datatype_t type,
+               int root, remora_comm_t comm, remora_coll_algorithm_t algorithm, bool vector_form,
+               bool nonblocking, remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, Operation::Scatter, algorithm, nonblocking, request))
+    return status;
+  if (int status = check_type(function, type, &args)) return status;
+  if (int status = check_count(function, vector_form ? "recvcount" : "count", recvcount, args))
+    return status;
+  if (int status = check_root(function, root, *call.comm, &args)) return status;
+  const bool sends = call.comm->rank() == root;
+  if (sends && vector_form) {
+    if (int status =
+            check_array(function, "sendcounts", sendcounts, *call.comm, args, &args.send_counts))
+      return status;
+    if (int status = check_array(function, "displs", displs, *call.comm, args, &args.send_displs))
+      return status;
+  } else {
+    uniform(recvcount, *call.comm, &args.send_counts, &args.send_displs);
+  }
+  if (sends) {
+    if (int status = check_buffer(function, "sendbuf", sendbuf, sum(args.send_counts), false))
+      return status;
+    if (recvbuf != REMORA_IN_PLACE)
+      if (int status = check_own_block(function, vector_form ? "recvcount" : "count", recvcount,
+                                       "sendcounts", args.send_counts, *call.comm))
+        return status;
+  }
+  if (int status = check_buffer(function, "recvbuf", recvbuf, recvcount, sends)) return status;
+  args.send = sendbuf;
+  args.in_place = recvbuf == REMORA_IN_PLACE;
+  args.recv = args.in_place ? nullptr : recvbuf;
+  args.count = recvcount;
+  return call.launch(
+      Operation::Scatter, recvcount * args.extent,
+      [&args](Schedule& schedule, Algorithm chosen) { build_scatter(schedule, args, chosen); },
+      request);
+}
+
+int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts,
+             const size_t* sdispls, void* recvbuf, const size_t* recvcounts, const size_t* rdispls,
+             size_t count, remora_datatype_t type, remora_comm_t comm,
+             remora_coll_algorithm_t algorithm, bool vector_form, bool nonblocking,
+             remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, Operation::Alltoall, algorithm, nonblocking, request))
+    return status;
+  if (int status = check_type(function, type, &args)) return status;
+  const bool in_place = sendbuf == REMORA_IN_PLACE;
+  if (vector_form) {
+    if (!in_place) {
+      if (int status =
+              check_array(function, "sendcounts", sendcounts, *call.comm, args, &args.send_counts))
+        return status;
+      if (int status =
+              check_array(function, "sdispls", sdispls, *call.comm, args, &args.send_displs))
+        return status;
+    }
+    if (int status =
+            check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+      return status;
+    if (int status = check_array(function, "rdispls", rdispls, *call.comm, args, &args.recv_displs))
+      return status;
+  } else {
+    if (int status = check_count(function, "count", count, args)) return status;
+    uniform(count, *call.comm, &args.send_counts, &args.send_displs);
+    uniform(count, *call.comm, &args.recv_counts, &args.recv_displs);
+  }
+  if (int status = check_buffer(function, "sendbuf", sendbuf, sum(args.send_counts), true))
+    return status;
+  if (int status = check_buffer(function, "recvbuf", recvbuf, sum(args.recv_counts), false))
+    return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  const size_t block = args.recv_counts.empty() ? 0 : args.recv_counts[0];
+  return call.launch(
+      Operation::Alltoall, block * args.extent,
+      [&args](Schedule& schedule, Algorithm chosen) { build_alltoall(schedule, args, chosen); },
+      request);
+}
+
+int group_subset(const char* function, remora_group_t group, int n, const int* ranks, bool include,
+                 remora_group_t* newgroup) {
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> found;
+  std::vector<int> list;
+  if (int status = remora::api::enter(function, &runtime)) return status;
+  if (int status = check_out(function, "newgroup", newgroup)) return status;
+  if (int status = find_group(function, "group", group, *runtime, &found)) return status;
+  if (int status = check_rank_list(function, n, ranks, *found, &list)) return status;
+  *newgroup = group_handle(*runtime, include ? found->incl(list) : found->excl(list));
+  return REMORA_SUCCESS;
+}
+
+void reduce_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+  remora::coll::build_reduce(schedule, args);
+}
+void allreduce_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm chosen) {
+  remora::coll::build_allreduce(schedule, args, chosen);
+}
+void scan_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+  remora::coll::build_scan(schedule, args, false);
+}
+void exscan_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+  remora::coll::build_scan(schedule, args, true);
+}
+
+int wait_all(const char* function, int count, remora_request_t* requests) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<Schedule>> found;
+  if (int status = enter_waiting(function, &runtime)) return status;
+  if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
+  const int status = runtime->collectives->wait_until([&found] {
+    for (const auto& schedule : found)
+      if (schedule != nullptr && !schedule->done()) return false;
+    return true;
+  });
+  if (status != REMORA_SUCCESS) return status;
+  return complete_all(function, *runtime, requests, found);
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- Communicators ----
+
+int remora_comm_world(remora_comm_t* comm) {
+  Runtime* runtime = nullptr;
+  if (int status = remora::api::enter("remora_comm_world", &runtime)) return status;
+  if (int status = check_out("remora_comm_world", "comm", comm)) return status;
+  *comm = static_cast<remora_comm_t>(const_cast<void*>(runtime->collectives->world_handle()));
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_rank(remora_comm_t comm, int* rank) {
+  Runtime* runtime = nullptr;
+  CommPtr found;
+  if (int status = remora::api::enter("remora_comm_rank", &runtime)) return status;
+  if (int status = check_out("remora_comm_rank", "rank", rank)) return status;
+  if (int status = find_comm("remora_comm_rank", "comm", comm, *runtime, &found)) return status;
+  *rank = found->rank();
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_size(remora_comm_t comm, int* size) {
+  Runtime* runtime = nullptr;
+  CommPtr found;
+  if (int status = remora::api::enter("remora_comm_size", &runtime)) return status;
+  if (int status = check_out("remora_comm_size", "size", size)) return status;
+  if (int status = find_comm("remora_comm_size", "comm", comm, *runtime, &found)) return status;
+  *size = found->size();
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_dup(remora_comm_t comm, remora_comm_t* newcomm) {
+  Runtime* runtime = nullptr;
+  CommPtr parent, created;
+  if (int status = enter_waiting("remora_comm_dup", &runtime)) return status;
+  if (int status = check_out("remora_comm_dup", "newcomm", newcomm)) return status;
+  if (int status = find_comm("remora_comm_dup", "comm", comm, *runtime, &parent)) return status;
+  if (int status = runtime->collectives->dup(parent, &created)) return status;
+  *newcomm = comm_handle(*runtime, std::move(created));
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_split(remora_comm_t comm, int color, int key, remora_comm_t* newcomm) {
+  Runtime* runtime = nullptr;
+  CommPtr parent, created;
+  if (int status = enter_waiting("remora_comm_split", &runtime)) return status;
+  if (int status = check_out("remora_comm_split", "newcomm", newcomm)) return status;
+  if (int status = find_comm("remora_comm_split", "comm", comm, *runtime, &parent)) return status;
+  if (color < 0 && color != REMORA_UNDEFINED)
+    return fail(REMORA_ERR_ARG,
+                "remora_comm_split: color=%d is negative (only REMORA_UNDEFINED may be)", color);
+  if (int status = runtime->collectives->split(parent, color, key, &created)) return status;
+  *newcomm = comm_handle(*runtime, std::move(created));
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_create(remora_comm_t comm, remora_group_t group, remora_comm_t* newcomm) {
+  Runtime* runtime = nullptr;
+  CommPtr parent, created;
+  std::shared_ptr<Group> members;
+  if (int status = enter_waiting("remora_comm_create", &runtime)) return status;
+  if (int status = check_out("remora_comm_create", "newcomm", newcomm)) return status;
+  if (int status = find_comm("remora_comm_create", "comm", comm, *runtime, &parent)) return status;
+  if (int status = find_group("remora_comm_create", "group", group, *runtime, &members))
+    return status;
+  for (int rank = 0; rank < members->size(); ++rank)
+    if (parent->group().rank_of(members->world_rank(rank)) == Group::kUndefined)
+      return fail(REMORA_ERR_ARG,
+                  "remora_comm_create: rank %d of group (world rank %d) is not a member of comm",
+                  rank, members->world_rank(rank));
+  if (int status = runtime->collectives->create(parent, *members, &created)) return status;
+  *newcomm = comm_handle(*runtime, std::move(created));
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_free(remora_comm_t* comm) {
+  Runtime* runtime = nullptr;
+  CommPtr found;
+  if (int status = remora::api::enter("remora_comm_free", &runtime)) return status;
+  if (int status = check_out("remora_comm_free", "comm", comm)) return status;
+  if (int status = find_comm("remora_comm_free", "*comm", *comm, *runtime, &found)) return status;
+  if (found == runtime->collectives->world())
+    return fail(REMORA_ERR_ARG,
+                "remora_comm_free: *comm is the world communicator, which lives "
+                "until remora_finalize");
+  runtime->collectives->communicators.remove(*comm);
+  *comm = REMORA_COMM_NULL;
+  return REMORA_SUCCESS;
+}
+
+// ---- Groups ----
+
+int remora_comm_group(remora_comm_t comm, remora_group_t* group) {
+  Runtime* runtime = nullptr;
+  CommPtr found;
+  if (int status = remora::api::enter("remora_comm_group", &runtime)) return status;
+  if (int status = check_out("remora_comm_group", "group", group)) return status;
+  if (int status = find_comm("remora_comm_group", "comm", comm, *runtime, &found)) return status;
+  *group = group_handle(*runtime, found->group());
+  return REMORA_SUCCESS;
+}
+
+int remora_group_size(remora_group_t group, int* size) {
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> found;
+  if (int status = remora::api::enter("remora_group_size", &runtime)) return status;
+  if (int status = check_out("remora_group_size", "size", size)) return status;
+  if (int status = find_group("remora_group_size", "group", group, *runtime, &found)) return status;
+  *size = found->size();
+  return REMORA_SUCCESS;
+}
+
+int remora_group_rank(remora_group_t group, int* rank) {
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> found;
+  if (int status = remora::api::enter("remora_group_rank", &runtime)) return status;
+  if (int status = check_out("remora_group_rank", "rank", rank)) return status;
+  if (int status = find_group("remora_group_rank", "group", group, *runtime, &found)) return status;
+  *rank = found->rank_of(runtime->transport->rank());
+  return REMORA_SUCCESS;
+}
+
+int remora_group_incl(remora_group_t group, int n, const int* ranks, remora_group_t* newgroup) {
+  return group_subset("remora_group_incl", group, n, ranks, true, newgroup);
+}
+
+int remora_group_excl(remora_group_t group, int n, const int* ranks, remora_group_t* newgroup) {
+  return group_subset("remora_group_excl", group, n, ranks, false, newgroup);
+}
+
+int remora_group_union(remora_group_t first, remora_group_t second, remora_group_t* newgroup) {
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> a, b;
+  if (int status = remora::api::enter("remora_group_union", &runtime)) return status;
+  if (int status = check_out("remora_group_union", "newgroup", newgroup)) return status;
+  if (int status = find_group("remora_group_union", "first", first, *runtime, &a)) return status;
+  if (int status = find_group("remora_group_union", "second", second, *runtime, &b)) return status;
+  *newgroup = group_handle(*runtime, a->unite(*b));
+  return REMORA_SUCCESS;
+}
+
+int remora_group_translate_ranks(remora_group_t group1, int n, const int* ranks1,
+                                 remora_group_t group2, int* ranks2) {
+  const char* function = "remora_group_translate_ranks";
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> from, to;
+  if (int status = remora::api::enter(function, &runtime)) return status;
+  if (int status = find_group(function, "group1", group1, *runtime, &from)) return status;
+  if (int status = find_group(function, "group2", group2, *runtime, &to)) return status;
+  if (n < 0) return fail(REMORA_ERR_ARG, "%s: n=%d is negative", function, n);
+  if (n > 0) {
+    if (int status = remora::api::check_pointer(function, "ranks1", ranks1)) return status;
+    if (int status = remora::api::check_pointer(function, "ranks2", ranks2)) return status;
+  }
+  for (int i = 0; i < n; ++i)
+    if (ranks1[i] < 0 || ranks1[i] >= from->size())
+      return fail(REMORA_ERR_RANK, "%s: ranks1[%d]=%d is not a rank of group1 [0, %d)", function, i,
+                  ranks1[i], from->size());
+  for (int i = 0; i < n; ++i) ranks2[i] = from->translate(ranks1[i], *to);
+  return REMORA_SUCCESS;
+}
+
+int remora_group_free(remora_group_t* group) {
+  Runtime* runtime = nullptr;
+  std::shared_ptr<Group> found;
+  if (int status = remora::api::enter("remora_group_free", &runtime)) return status;
+  if (int status = check_out("remora_group_free", "group", group)) return status;
+  if (int status = find_group("remora_group_free", "*group", *group, *runtime, &found))
+    return status;
+  runtime->collectives->groups.remove(*group);
+  *group = REMORA_GROUP_NULL;
+  return REMORA_SUCCESS;
+}
+
+// ---- Requests ----
+
+int remora_request_test(remora_request_t* request, int* flag) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<Schedule>> found;
+  if (int status = enter_waiting("remora_request_test", &runtime)) return status;
+  if (int status = check_out("remora_request_test", "flag", flag)) return status;
+  if (int status = remora::api::check_pointer("remora_request_test", "request", request))
+    return status;
+  if (int status = find_requests("remora_request_test", 1, request, *runtime, &found))
+    return status;
+  *flag = 1;
+  if (found[0] == nullptr) return REMORA_SUCCESS;
+  runtime->progress->poll();
+  if (!found[0]->done()) {
+    *flag = 0;
+    return REMORA_SUCCESS;
+  }
+  return complete("remora_request_test", *runtime, request, *found[0]);
+}
+
+int remora_request_wait(remora_request_t* request) {
+  if (int status = remora::api::check_pointer("remora_request_wait", "request", request))
+    return status;
+  return wait_all("remora_request_wait", 1, request);
+}
+
+int remora_request_waitall(int count, remora_request_t* requests) {
+  return wait_all("remora_request_waitall", count, requests);
+}
+
+int remora_request_waitany(int count, remora_request_t* requests, int* index) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<Schedule>> found;
+  if (int status = enter_waiting("remora_request_waitany", &runtime)) return status;
+  if (int status = check_out("remora_request_waitany", "index", index)) return status;
+  if (int status = find_requests("remora_request_waitany", count, requests, *runtime, &found))
+    return status;
+  *index = REMORA_UNDEFINED;
+  bool any = false;
+  for (const auto& schedule : found) any = any || schedule != nullptr;
+  if (!any) return REMORA_SUCCESS;
+  const int status = runtime->collectives->wait_until([&found, index] {
+    for (size_t i = 0; i < found.size(); ++i)
+      if (found[i] != nullptr && found[i]->done()) {
+        *index = static_cast<int>(i);
+        return true;
+      }
+    return false;
+  });
+  if (status != REMORA_SUCCESS) return status;
+  const auto i = static_cast<size_t>(*index);
+  return complete("remora_request_waitany", *runtime, &requests[i], *found[i]);
+}
+
+int remora_request_testall(int count, remora_request_t* requests, int* flag) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<Schedule>> found;
+  if (int status = enter_waiting("remora_request_testall", &runtime)) return status;
+  if (int status = check_out("remora_request_testall", "flag", flag)) return status;
+  if (int status = find_requests("remora_request_testall", count, requests, *runtime, &found))
+    return status;
+  runtime->progress->poll();
+  *flag = 0;
+  for (const auto& schedule : found)
+    if (schedule != nullptr && !schedule->done()) return REMORA_SUCCESS;
+  *flag = 1;
+  return complete_all("remora_request_testall", *runtime, requests, found);
+}
+
+// ---- Collectives ----
+
+int remora_comm_barrier(remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return barrier("remora_comm_barrier", comm, algorithm, false, nullptr);
+}
+int remora_ibarrier(remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                    remora_request_t* request) {
+  return barrier("remora_ibarrier", comm, algorithm, true, request);
+}
+
+int remora_bcast(void* buffer, size_t count, remora_datatype_t type, int root, remora_comm_t comm,
+                 remora_coll_algorithm_t algorithm) {
+  return bcast("remora_bcast", buffer, count, type, root, comm, algorithm, false, nullptr);
+}
+int remora_ibcast(void* buffer, size_t count, remora_datatype_t type, int root, remora_comm_t comm,
+                  remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  return bcast("remora_ibcast", buffer, count, type, root, comm, algorithm, true, request);
+}
+
+int remora_reduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                  remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return reduction("remora_reduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
+                   comm, algorithm, false, nullptr, reduce_builder);
+}
+int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                   remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                   remora_request_t* request) {
+  return reduction("remora_ireduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
+                   comm, algorithm, true, request, reduce_builder);
+}
+
+int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                     remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return reduction("remora_allreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
+                   comm, algorithm, false, nullptr, allreduce_builder);
+}
+int remora_iallreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                      remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                      remora_request_t* request) {
+  return reduction("remora_iallreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
+                   comm, algorithm, true, request, allreduce_builder);
+}
+
+int remora_scan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return reduction("remora_scan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
+                   algorithm, false, nullptr, scan_builder);
+}
+int remora_iscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                 remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                 remora_request_t* request) {
+  return reduction("remora_iscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
+                   algorithm, true, request, scan_builder);
+}
+int remora_exscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                  remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return reduction("remora_exscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
+                   algorithm, false, nullptr, exscan_builder);
+}
+int remora_iexscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                   remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                   remora_request_t* request) {
+  return reduction("remora_iexscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
+                   algorithm, true, request, exscan_builder);
+}
+
+int remora_reduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
+                          remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                          remora_coll_algorithm_t algorithm) {
+  return reduce_scatter("remora_reduce_scatter", sendbuf, recvbuf, recvcounts, 0, true, type, op,
+                        comm, algorithm, false, nullptr);
+}
+int remora_ireduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
+                           remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                           remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  return reduce_scatter("remora_ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, true, type, op,
+                        comm, algorithm, true, request);
+}
+int remora_reduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                remora_coll_algorithm_t algorithm) {
+  return reduce_scatter("remora_reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, false,
+                        type, op, comm, algorithm, false, nullptr);
+}
+int remora_ireduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                 remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  return reduce_scatter("remora_ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, false,
+                        type, op, comm, algorithm, true, request);
+}
+
+int remora_gather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                  int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return gathering("remora_gather", Operation::Gather, sendbuf, count, recvbuf, nullptr, nullptr,
+                   false, type, root, comm, algorithm, false, nullptr);
+}
+int remora_igather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                   int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                   remora_request_t* request) {
+  return gathering("remora_igather", Operation::Gather, sendbuf, count, recvbuf, nullptr, nullptr,
+                   false, type, root, comm, algorithm, true, request);
+}
+int remora_gatherv(const void* sendbuf, size_t sendcount, void* recvbuf, const size_t* recvcounts,
+                   const size_t* displs, remora_datatype_t type, int root, remora_comm_t comm,
+                   remora_coll_algorithm_t algorithm) {
+  return gathering("remora_gatherv", Operation::Gather, sendbuf, sendcount, recvbuf, recvcounts,
+                   displs, true, type, root, comm, algorithm, false, nullptr);
+}
+int remora_igatherv(const void* sendbuf, size_t sendcount, void* recvbuf, const size_t* recvcounts,
+                    const size_t* displs, remora_datatype_t type, int root, remora_comm_t comm,
+                    remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  return gathering("remora_igatherv", Operation::Gather, sendbuf, sendcount, recvbuf, recvcounts,
+                   displs, true, type, root, comm, algorithm, true, request);
+}
+
+int remora_allgather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                     remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return gathering("remora_allgather", Operation::Allgather, sendbuf, count, recvbuf, nullptr,
+                   nullptr, false, type, 0, comm, algorithm, false, nullptr);
+}
+int remora_iallgather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                      remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                      remora_request_t* request) {
+  return gathering("remora_iallgather", Operation::Allgather, sendbuf, count, recvbuf, nullptr,
+                   nullptr, false, type, 0, comm, algorithm, true, request);
+}
+int remora_allgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                      const size_t* recvcounts, const size_t* displs, remora_datatype_t type,
+                      remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return gathering("remora_allgatherv", Operation::Allgather, sendbuf, sendcount, recvbuf,
+                   recvcounts, displs, true, type, 0, comm, algorithm, false, nullptr);
+}
+int remora_iallgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
+                       const size_t* recvcounts, const size_t* displs, remora_datatype_t type,
+                       remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                       remora_request_t* request) {
+  return gathering("remora_iallgatherv", Operation::Allgather, sendbuf, sendcount, recvbuf,
+                   recvcounts, displs, true, type, 0, comm, algorithm, true, request);
+}
+
+int remora_scatter(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                   int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return scattering("remora_scatter", sendbuf, nullptr, nullptr, recvbuf, count, type, root, comm,
+                    algorithm, false, false, nullptr);
+}
+int remora_iscatter(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                    int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                    remora_request_t* request) {
+  return scattering("remora_iscatter", sendbuf, nullptr, nullptr, recvbuf, count, type, root, comm,
+                    algorithm, false, true, request);
+}
+int remora_scatterv(const void* sendbuf, const size_t* sendcounts, const size_t* displs,
+                    void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
+                    remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return scattering("remora_scatterv", sendbuf, sendcounts, displs, recvbuf, recvcount, type, root,
+                    comm, algorithm, true, false, nullptr);
+}
+int remora_iscatterv(const void* sendbuf, const size_t* sendcounts, const size_t* displs,
+                     void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
+                     remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                     remora_request_t* request) {
+  return scattering("remora_iscatterv", sendbuf, sendcounts, displs, recvbuf, recvcount, type, root,
+                    comm, algorithm, true, true, request);
+}
+
+int remora_alltoall(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                    remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  return alltoall("remora_alltoall", sendbuf, nullptr, nullptr, recvbuf, nullptr, nullptr, count,
+                  type, comm, algorithm, false, false, nullptr);
+}
+int remora_ialltoall(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
+                     remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                     remora_request_t* request) {
+  return alltoall("remora_ialltoall", sendbuf, nullptr, nullptr, recvbuf, nullptr, nullptr, count,
+                  type, comm, algorithm, false, true, request);
+}
+int remora_alltoallv(const void* sendbuf, const size_t* sendcounts, const size_t* sdispls,
+                     void* recvbuf, const size_t* recvcounts, const size_t* rdispls,
+                     remora_datatype_t type, remora_comm_t comm,
+                     remora_coll_algorithm_t algorithm) {
+  return alltoall("remora_alltoallv", sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, 0,
+                  type, comm, algorithm, true, false, nullptr);
+}
+int remora_ialltoallv(const void* sendbuf, const size_t* sendcounts, const size_t* sdispls,
+                      void* recvbuf, const size_t* recvcounts, const size_t* rdispls,
+                      remora_datatype_t type, remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                      remora_request_t* request) {
+  return alltoall("remora_ialltoallv", sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls,
+                  0, type, comm, algorithm, true, true, request);
+}
+
+}  // extern "C"

@@ -1,0 +1,41 @@
+// The algorithms: each compiles one collective into steps of a schedule. Arguments are valid
+// (the C API checked them) and the algorithm is one the operation supports, not Auto.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "coll/algorithm.hpp"
+#include "coll/schedule.hpp"
+
+namespace remora::coll {
+
+struct CollectiveArgs {
+  const void* send = nullptr;  // nullptr when in_place
+  void* recv = nullptr;
+  bool in_place = false;
+  size_t count = 0;  // elements; per rank for the block operations
+  int type = 0;
+  size_t extent = 0;  // bytes per element
+  int op = 0;
+  int root = 0;
+  // Per-rank counts and displacements in elements. The regular forms fill them uniformly, so
+  // that each algorithm is written once for the v-form. Unused ones stay empty.
+  std::vector<size_t> send_counts, send_displs, recv_counts, recv_displs;
+};
+
+void build_barrier(Schedule& schedule);
+void build_bcast(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
+void build_reduce(Schedule& schedule, const CollectiveArgs& args);
+void build_allreduce(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
+// Block r of the result (recv_counts[r] elements) goes to rank r's recv.
+void build_reduce_scatter(Schedule& schedule, const CollectiveArgs& args);
+void build_gather(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
+void build_scatter(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
+void build_allgather(Schedule& schedule, const CollectiveArgs& args);
+void build_alltoall(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
+// exclusive: exscan (rank 0's recv is left untouched).
+void build_scan(Schedule& schedule, const CollectiveArgs& args, bool exclusive);
+
+}  // namespace remora::coll

@@ -1,0 +1,142 @@
+#include "coll/collectives.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "coll/algorithms/algorithms.hpp"
+#include "core/error.hpp"
+#include "remora/types.h"
+
+namespace remora::coll {
+
+Collectives::Collectives(transport::Transport& transport, progress::ProgressEngine& progress)
+    : transport_(transport), progress_(progress), contexts_(std::make_shared<ContextIds>()) {}
+
+int Collectives::create(transport::Transport& transport, progress::ProgressEngine& progress,
+                        const Config& config, std::unique_ptr<Collectives>* out) {
+  std::unique_ptr<Collectives> collectives(new Collectives(transport, progress));
+  if (int status = Messenger::create(transport, &collectives->messenger_)) return status;
+  // The values were checked against the allowed names when the configuration was parsed.
+  const std::pair<Operation, const std::string&> variables[] = {
+      {Operation::Bcast, config.bcast},
+      {Operation::Allreduce, config.allreduce},
+      {Operation::Gather, config.gather},
+      {Operation::Scatter, config.scatter},
+      {Operation::Alltoall, config.alltoall}};
+  for (const auto& [operation, name] : variables)
+    parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
+  std::vector<int> everyone(static_cast<size_t>(transport.size()));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  collectives->world_ = std::make_shared<Communicator>(Group(std::move(everyone), transport.size()),
+                                                       transport.rank(), ContextIds::kWorld);
+  collectives->communicators.add(collectives->world_);
+  *out = std::move(collectives);
+  return REMORA_SUCCESS;
+}
+
+std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm) {
+  return std::make_shared<Schedule>(*messenger_, std::move(comm));
+}
+
+int Collectives::wait(const Schedule& schedule) {
+  if (int status = progress_.wait([&schedule] { return schedule.done(); })) return status;
+  return schedule.status();
+}
+
+int Collectives::run(const std::shared_ptr<Schedule>& schedule) {
+  schedule->start();
+  return wait(*schedule);
+}
+
+Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t bytes,
+                              int size) const {
+  if (requested != Algorithm::Auto) return requested;
+  const Algorithm configured = configured_[static_cast<int>(operation)];
+  if (configured != Algorithm::Auto) return configured;
+  return default_algorithm(operation, bytes, size);
+}
+
+std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {
+  contexts_->take(context);
+  // The id returns to the pool when the last user (handle or running collective) lets go.
+  return std::shared_ptr<Communicator>(
+      new Communicator(std::move(group), transport_.rank(), context),
+      [contexts = contexts_](Communicator* comm) {
+        contexts->release(comm->context());
+        delete comm;
+      });
+}
+
+int Collectives::new_context(const std::shared_ptr<Communicator>& parent, bool member,
+                             uint32_t* context) {
+  std::vector<uint64_t> mask = contexts_->free_mask();
+  if (!member) std::fill(mask.begin(), mask.end(), ~uint64_t{0});  // no say in the choice
+  CollectiveArgs args;
+  args.in_place = true;
+  args.recv = mask.data();
+  args.count = mask.size();
+  args.type = REMORA_UINT64;
+  args.extent = sizeof(uint64_t);
+  args.op = REMORA_OP_BAND;
+  auto schedule = new_schedule(parent);
+  build_allreduce(*schedule, args, Algorithm::RecursiveDoubling);
+  if (int status = run(schedule)) return status;
+  if (!ContextIds::lowest(mask, context))
+    return fail(REMORA_ERR_NOMEM, "no free communicator context id: %zu communicators in use",
+                ContextIds::kCount);
+  return REMORA_SUCCESS;
+}
+
+int Collectives::dup(const std::shared_ptr<Communicator>& parent,
+                     std::shared_ptr<Communicator>* out) {
+  uint32_t context = 0;
+  if (int status = new_context(parent, true, &context)) return status;
+  *out = make_communicator(parent->group(), context);
+  return REMORA_SUCCESS;
+}
+
+int Collectives::split(const std::shared_ptr<Communicator>& parent, int colour, int key,
+                       std::shared_ptr<Communicator>* out) {
+  const int size = parent->size();
+  // Everyone learns everyone's (colour, key).
+  std::vector<int32_t> mine{colour, key}, all(2 * static_cast<size_t>(size));
+  CollectiveArgs args;
+  args.send = mine.data();
+  args.recv = all.data();
+  args.count = 2;
+  args.type = REMORA_INT32;
+  args.extent = sizeof(int32_t);
+  for (size_t rank = 0; rank < static_cast<size_t>(size); ++rank) {
+    args.recv_counts.push_back(2);
+    args.recv_displs.push_back(2 * rank);
+  }
+  auto schedule = new_schedule(parent);
+  build_allgather(*schedule, args);
+  if (int status = run(schedule)) return status;
+  const bool member = colour != Group::kUndefined;
+  uint32_t context = 0;
+  if (int status = new_context(parent, member, &context)) return status;
+  *out = nullptr;
+  if (!member) return REMORA_SUCCESS;
+  std::vector<std::tuple<int, int>> chosen;  // (key, parent rank) of my colour
+  for (int rank = 0; rank < size; ++rank)
+    if (all[2 * static_cast<size_t>(rank)] == colour)
+      chosen.emplace_back(all[2 * static_cast<size_t>(rank) + 1], rank);
+  std::sort(chosen.begin(), chosen.end());
+  std::vector<int> world_ranks;
+  for (const auto& [ignored, rank] : chosen) world_ranks.push_back(parent->world_rank(rank));
+  *out = make_communicator(Group(std::move(world_ranks), transport_.size()), context);
+  return REMORA_SUCCESS;
+}
+
+int Collectives::create(const std::shared_ptr<Communicator>& parent, const Group& group,
+                        std::shared_ptr<Communicator>* out) {
+  const bool member = group.rank_of(transport_.rank()) != Group::kUndefined;
+  uint32_t context = 0;
+  if (int status = new_context(parent, member, &context)) return status;
+  *out = member ? make_communicator(group, context) : nullptr;
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::coll

@@ -1,0 +1,66 @@
+// The collectives layer of one rank: the messenger, the communicators (with the world one),
+// groups and outstanding collectives behind the C handles, and the algorithm choice.
+#pragma once
+
+#include <memory>
+
+#include "coll/algorithm.hpp"
+#include "coll/communicator.hpp"
+#include "coll/context_ids.hpp"
+#include "coll/handle_table.hpp"
+#include "coll/messaging.hpp"
+#include "coll/schedule.hpp"
+#include "core/config.hpp"
+#include "progress/progress_engine.hpp"
+
+namespace remora::coll {
+
+class Collectives {
+ public:
+  // Registers the messenger's handler: every rank must create this at the same point of
+  // start-up, before the first collective synchronisation.
+  static int create(transport::Transport& transport, progress::ProgressEngine& progress,
+                    const Config& config, std::unique_ptr<Collectives>* out);
+
+  const std::shared_ptr<Communicator>& world() const { return world_; }
+  const void* world_handle() const { return world_.get(); }
+
+  // A collective on comm, to be built and then started.
+  std::shared_ptr<Schedule> new_schedule(std::shared_ptr<Communicator> comm);
+  // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
+  int wait(const Schedule& schedule);
+  template <typename F>
+  int wait_until(const F& ready) {
+    return progress_.wait(ready);
+  }
+  // The algorithm for a call: the requested one, else REMORA_<OPERATION>, else the default.
+  Algorithm choose(Operation operation, Algorithm requested, size_t bytes, int size) const;
+
+  // Communicator creation: blocking and collective over parent. *out is nullptr for the
+  // ranks that are not members of the new communicator.
+  int dup(const std::shared_ptr<Communicator>& parent, std::shared_ptr<Communicator>* out);
+  int split(const std::shared_ptr<Communicator>& parent, int colour, int key,
+            std::shared_ptr<Communicator>* out);
+  int create(const std::shared_ptr<Communicator>& parent, const Group& group,
+             std::shared_ptr<Communicator>* out);
+
+  HandleTable<Communicator> communicators;
+  HandleTable<Group> groups;
+  HandleTable<Schedule> requests;
+
+ private:
+  Collectives(transport::Transport& transport, progress::ProgressEngine& progress);
+  int run(const std::shared_ptr<Schedule>& schedule);
+  // Agrees on a context id over parent; member: whether this rank joins the new communicator.
+  int new_context(const std::shared_ptr<Communicator>& parent, bool member, uint32_t* context);
+  std::shared_ptr<Communicator> make_communicator(Group group, uint32_t context);
+
+  transport::Transport& transport_;
+  progress::ProgressEngine& progress_;
+  std::unique_ptr<Messenger> messenger_;
+  std::shared_ptr<ContextIds> contexts_;
+  std::shared_ptr<Communicator> world_;
+  Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
+};
+
+}  // namespace remora::coll

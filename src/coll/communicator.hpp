@@ -1,0 +1,36 @@
+// A communicator: a group of ranks plus a context id that keeps its messages apart from those
+// of every other communicator the calling rank belongs to.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+#include "coll/group.hpp"
+
+namespace remora::coll {
+
+class Communicator {
+ public:
+  // my_world_rank must be a member of group.
+  Communicator(Group group, int my_world_rank, uint32_t context)
+      : group_(std::move(group)), rank_(group_.rank_of(my_world_rank)), context_(context) {}
+
+  int rank() const { return rank_; }
+  int size() const { return group_.size(); }
+  int world_rank(int rank) const { return group_.world_rank(rank); }
+  const Group& group() const { return group_; }
+  uint32_t context() const { return context_; }
+
+  // Every member starts the collectives of a communicator in the same order, so this counter
+  // names each collective identically on every member; its messages carry the number.
+  uint64_t next_sequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  Group group_;
+  int rank_;
+  uint32_t context_;
+  std::atomic<uint64_t> sequence_{0};
+};
+
+}  // namespace remora::coll

@@ -1,0 +1,181 @@
+#include "coll/schedule.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::coll {
+namespace {
+constexpr int kInFlight = 1;
+constexpr unsigned kStepTagBits = 24;
+}  // namespace
+
+Schedule::Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm)
+    : messenger_(messenger), comm_(std::move(comm)), sequence_(comm_->next_sequence()) {}
+
+Schedule::StepId Schedule::add(Step step, const Deps& deps) {
+  const auto id = static_cast<StepId>(steps_.size());
+  for (StepId dep : deps) {
+    if (dep < 0) continue;
+    steps_[static_cast<size_t>(dep)].dependents.push_back(id);
+    ++step.waiting_for;
+  }
+  steps_.push_back(std::move(step));
+  return id;
+}
+
+Schedule::Step Schedule::message(Kind kind, int peer, uint32_t tag) {
+  Step step(kind);
+  step.peer = peer;
+  step.tag = tag;
+  return step;
+}
+
+Schedule::StepId Schedule::send(int peer, uint32_t tag, const void* data, size_t bytes,
+                                const Deps& deps) {
+  Step step = message(Kind::Send, peer, tag);
+  step.source = data;
+  step.bytes = bytes;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::send_vector(int peer, uint32_t tag, const std::vector<uint8_t>* data,
+                                       const Deps& deps) {
+  Step step = message(Kind::SendVector, peer, tag);
+  step.vector = data;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::recv(int peer, uint32_t tag, void* data, size_t bytes,
+                                const Deps& deps) {
+  Step step = message(Kind::Recv, peer, tag);
+  step.receive.buffer = data;
+  step.receive.bytes = bytes;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::recv_vector(int peer, uint32_t tag, std::vector<uint8_t>* data,
+                                       const Deps& deps) {
+  Step step = message(Kind::Recv, peer, tag);
+  step.receive.dynamic = data;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::reduce(int op, int type, void* target, const void* source, size_t count,
+                                  const Deps& deps) {
+  Step step(Kind::Reduce);
+  step.op = op;
+  step.type = type;
+  step.target = target;
+  step.source = source;
+  step.bytes = count;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::copy(void* target, const void* source, size_t bytes, const Deps& deps) {
+  Step step(Kind::Copy);
+  step.target = target;
+  step.source = source;
+  step.bytes = bytes;
+  return add(std::move(step), deps);
+}
+
+Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps) {
+  Step step(Kind::Call);
+  step.function = std::move(function);
+  return add(std::move(step), deps);
+}
+
+uint8_t* Schedule::scratch(size_t bytes) {
+  return scratch_.emplace_back(bytes).data();
+}
+
+std::vector<uint8_t>* Schedule::scratch_vector() {
+  return &scratch_.emplace_back();
+}
+
+uint64_t Schedule::message_tag(uint32_t tag) const {
+  return sequence_ << kStepTagBits | tag;
+}
+
+void Schedule::start() {
+  std::lock_guard lock(mutex_);
+  remaining_ = steps_.size();
+  for (size_t id = 0; id < steps_.size(); ++id)
+    if (steps_[id].waiting_for == 0) ready_.push_back(static_cast<StepId>(id));
+  if (remaining_ == 0) done_.store(true, std::memory_order_release);
+  run_ready();
+}
+
+void Schedule::run_ready() {
+  while (!ready_.empty()) {
+    const StepId id = ready_.back();
+    ready_.pop_back();
+    const int status = issue(steps_[static_cast<size_t>(id)], id);
+    if (status != kInFlight) finish(id, status);
+  }
+}
+
+int Schedule::issue(Step& step, StepId id) {
+  switch (step.kind) {
+    case Kind::Send:
+      return messenger_.send(comm_->world_rank(step.peer), comm_->context(), message_tag(step.tag),
+                             step.source, step.bytes);
+    case Kind::SendVector:
+      return messenger_.send(comm_->world_rank(step.peer), comm_->context(), message_tag(step.tag),
+                             step.vector->data(), step.vector->size());
+    case Kind::Recv:
+      step.receive.key =
+          MessageKey{comm_->context(), comm_->world_rank(step.peer), message_tag(step.tag)};
+      step.receive.step = id;
+      step.receive.owner = shared_from_this();
+      if (!messenger_.post(&step.receive)) return kInFlight;
+      return receive_status(step.receive);
+    case Kind::Reduce:
+      rma::apply_op(step.op, step.type, step.target, step.source, step.bytes);
+      return REMORA_SUCCESS;
+    case Kind::Copy:
+      if (step.bytes > 0 && step.target != step.source)
+        std::memcpy(step.target, step.source, step.bytes);
+      return REMORA_SUCCESS;
+    case Kind::Call:
+      return step.function();
+  }
+  return REMORA_SUCCESS;
+}
+
+int Schedule::receive_status(const Receive& receive) const {
+  if (receive.dynamic != nullptr || receive.arrived_bytes == receive.bytes) return REMORA_SUCCESS;
+  return fail(REMORA_ERR_ARG,
+              "mismatched counts: rank %d of the communicator expected %zu bytes from its rank %d "
+              "but was sent %zu",
+              comm_->rank(), receive.bytes, comm_->group().rank_of(receive.key.source),
+              receive.arrived_bytes);
+}
+
+void Schedule::received(Receive& receive) {
+  std::lock_guard lock(mutex_);
+  finish(receive.step, receive_status(receive));
+  run_ready();
+}
+
+void Schedule::finish(StepId id, int status) {
+  if (status < 0) record_failure(status, last_error());
+  for (StepId dependent : steps_[static_cast<size_t>(id)].dependents)
+    if (--steps_[static_cast<size_t>(dependent)].waiting_for == 0) ready_.push_back(dependent);
+  if (--remaining_ == 0) done_.store(true, std::memory_order_release);
+}
+
+void Schedule::record_failure(int status, const std::string& message) {
+  if (status_ != REMORA_SUCCESS) return;  // the first failure explains the rest
+  status_ = status;
+  message_ = message;
+}
+
+int Schedule::status() const {
+  if (status_ == REMORA_SUCCESS) return REMORA_SUCCESS;
+  return fail(status_, "%s", message_.c_str());
+}
+
+}  // namespace remora::coll

@@ -1,0 +1,114 @@
+// The schedule engine. A collective is compiled into a dependency graph of steps (send,
+// receive, reduce, copy, callback); a step is issued as soon as every step it depends on is
+// done, so a reduction folds in a child's data the moment it arrives instead of waiting for a
+// round to end (LibNBC's rounds are the special case of a graph that chains every step).
+//
+// start() issues every step without dependencies. A receive completes inside the messenger's
+// handler, on whichever thread runs it (the progress thread in thread mode), and issues the
+// steps it releases right there. All state changes happen under the schedule's mutex; done()
+// is an atomic flag that waiters read without it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "coll/communicator.hpp"
+#include "coll/messaging.hpp"
+
+namespace remora::coll {
+
+class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<Schedule> {
+ public:
+  using StepId = int;
+  // Steps this one waits for; negative ids are ignored (convenient for "no previous step").
+  using Deps = std::vector<StepId>;
+
+  // The steps' peers are ranks of comm; messages are tagged with the collective's sequence
+  // number on comm.
+  Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm);
+  Schedule(const Schedule&) = delete;
+  Schedule& operator=(const Schedule&) = delete;
+
+  const Communicator& comm() const { return *comm_; }
+  int rank() const { return comm_->rank(); }
+  int size() const { return comm_->size(); }
+
+  // Building, before start(). tag tells apart the messages of one collective between the same
+  // two ranks; both sides must use the same one.
+  StepId send(int peer, uint32_t tag, const void* data, size_t bytes, const Deps& deps = {});
+  // Sends whatever the vector holds when the step is issued.
+  StepId send_vector(int peer, uint32_t tag, const std::vector<uint8_t>* data,
+                     const Deps& deps = {});
+  // Receives exactly `bytes` (another size is reported as mismatched counts).
+  StepId recv(int peer, uint32_t tag, void* data, size_t bytes, const Deps& deps = {});
+  // Receives a message of any size into the vector.
+  StepId recv_vector(int peer, uint32_t tag, std::vector<uint8_t>* data, const Deps& deps = {});
+  // target = target op source, elementwise.
+  StepId reduce(int op, int type, void* target, const void* source, size_t count,
+                const Deps& deps = {});
+  StepId copy(void* target, const void* source, size_t bytes, const Deps& deps = {});
+  // A local computation; a negative return (with fail()) fails the collective.
+  StepId call(std::function<int()> function, const Deps& deps = {});
+
+  // Memory that lives as long as the schedule.
+  uint8_t* scratch(size_t bytes);
+  std::vector<uint8_t>* scratch_vector();
+
+  // Issues the steps that are ready. The schedule must be owned by a shared_ptr.
+  void start();
+  bool done() const { return done_.load(std::memory_order_acquire); }
+  // Once done(): REMORA_SUCCESS, or the first failure, whose message becomes the calling
+  // thread's last error.
+  int status() const;
+
+  void received(Receive& receive) override;
+
+ private:
+  enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call };
+  struct Step {
+    explicit Step(Kind step_kind) : kind(step_kind) {}
+    Kind kind;
+    int peer = -1;
+    uint32_t tag = 0;
+    const void* source = nullptr;
+    void* target = nullptr;
+    size_t bytes = 0;  // elements for Reduce
+    int op = 0;
+    int type = 0;
+    const std::vector<uint8_t>* vector = nullptr;
+    Receive receive;
+    std::function<int()> function;
+    int waiting_for = 0;  // dependencies not yet done
+    std::vector<StepId> dependents;
+  };
+
+  static Step message(Kind kind, int peer, uint32_t tag);
+  StepId add(Step step, const Deps& deps);
+  uint64_t message_tag(uint32_t tag) const;
+  // Under mutex_: issue ready steps until none is left.
+  void run_ready();
+  int issue(Step& step, StepId id);  // 1 when still in flight
+  int receive_status(const Receive& receive) const;
+  void finish(StepId id, int status);
+  void record_failure(int status, const std::string& message);
+
+  Messenger& messenger_;
+  std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
+  uint64_t sequence_;
+  std::mutex mutex_;
+  std::deque<Step> steps_;  // a deque: posted receives point into it
+  std::vector<StepId> ready_;
+  size_t remaining_ = 0;
+  std::deque<std::vector<uint8_t>> scratch_;
+  int status_ = 0;
+  std::string message_;
+  std::atomic<bool> done_{false};
+};
+
+}  // namespace remora::coll
