@@ -25,6 +25,14 @@ int AmDispatcher::register_handler(AmHandler handler, void* context, int* handle
   handlers_[id] = Entry{handler, context};
   handler_count_.store(id + 1, std::memory_order_release);
   *handler_id = id;
+  // Held messages for this handler arrived before anything now in the inbox: they go first.
+  std::lock_guard inbox(inbox_mutex_);
+  for (auto held = unregistered_.rbegin(); held != unregistered_.rend(); ++held) {
+    if (held->handler != id) continue;
+    inbox_.push_front(std::move(*held));
+    inbox_size_.fetch_add(1, std::memory_order_release);
+  }
+  std::erase_if(unregistered_, [id](const Message& m) { return m.handler == id; });
   return REMORA_SUCCESS;
 }
 
@@ -64,13 +72,14 @@ bool AmDispatcher::dispatch() {
         inbox_.pop_front();
         inbox_size_.fetch_sub(1, std::memory_order_release);
       }
-      if (message.handler < 0 || message.handler >= handler_count()) {
-        // Ranks registered different handlers: a program error that would lose the message.
-        log(LogLevel::Error,
-            "active message from rank %d for handler %d, which this rank has not registered "
-            "(%d handlers): every rank must register the same handlers in the same order",
-            message.source, message.handler, handler_count());
-        continue;
+      if (message.handler >= handler_count()) {
+        // Not registered here yet: hold it. Decided under the inbox lock, which
+        // register_handler takes after publishing the new count, so none is stranded.
+        std::lock_guard lock(inbox_mutex_);
+        if (message.handler >= handler_count()) {
+          unregistered_.push_back(std::move(message));
+          continue;
+        }
       }
       const Entry entry = handlers_[message.handler];
       running_handler = true;

@@ -61,6 +61,9 @@ class AmDispatcher {
   std::vector<Partial> partial_;  // per source; consumer side only
   std::mutex inbox_mutex_;
   std::deque<Message> inbox_;
+  // Messages for handlers this rank has not registered yet (a peer finished start-up first):
+  // kept, and moved to the front of the inbox when their handler is registered.
+  std::deque<Message> unregistered_;
   std::atomic<size_t> inbox_size_{0};
   std::mutex dispatch_mutex_;
   std::mutex register_mutex_;

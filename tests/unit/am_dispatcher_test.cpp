@@ -65,6 +65,29 @@ TEST(AmDispatcher, HandlersNeverNest) {
   EXPECT_FALSE(AmDispatcher::in_handler());
 }
 
+TEST(AmDispatcher, MessagesForAHandlerNotYetRegisteredWaitForItInOrder) {
+  AmDispatcher dispatcher(2);
+  Received first, second;
+  int id = -1;
+  ASSERT_EQ(dispatcher.register_handler(record, &first, &id), REMORA_SUCCESS);
+  // Handler 1 is not registered yet (a peer finished start-up before this rank did).
+  dispatcher.accept_chunk(1, 1, true, true, 2, "m1", 2);
+  dispatcher.accept_chunk(1, 0, true, true, 2, "x1", 2);
+  EXPECT_TRUE(dispatcher.dispatch());
+  EXPECT_EQ(first.messages.size(), 1u);
+  EXPECT_TRUE(second.messages.empty());
+  dispatcher.accept_chunk(1, 1, true, true, 2, "m2", 2);  // in the inbox when 1 is registered
+  ASSERT_EQ(dispatcher.register_handler(record, &second, &id), REMORA_SUCCESS);
+  ASSERT_EQ(id, 1);
+  dispatcher.accept_chunk(1, 1, true, true, 2, "m3", 2);
+  EXPECT_TRUE(dispatcher.dispatch());
+  ASSERT_EQ(second.messages.size(), 3u);
+  EXPECT_EQ(second.messages[0].second, "m1");
+  EXPECT_EQ(second.messages[1].second, "m2");
+  EXPECT_EQ(second.messages[2].second, "m3");
+  EXPECT_FALSE(dispatcher.pending());
+}
+
 TEST(AmDispatcher, HandlerIdsAreGivenOutInOrderUpToTheLimit) {
   AmDispatcher dispatcher(1);
   Received received;
