@@ -9,5 +9,6 @@
 #include "remora/status.h"
 #include "remora/types.h"
 #include "remora/version.h"
+#include "remora/win.h"
 
 #endif /* REMORA_H */

@@ -90,6 +90,10 @@ int initialize(int* argc, char*** argv) {
   if (status != REMORA_SUCCESS) return status;
   status = coll::Barrier::create(*runtime->transport, config.barrier, &runtime->barrier);
   if (status != REMORA_SUCCESS) return status;
+  status = rma::WindowRegistry::create(
+      *runtime->transport, [barrier = runtime->barrier.get()] { return barrier->run(); },
+      &runtime->windows);
+  if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();
   return REMORA_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include "core/config.hpp"
 #include "progress/progress_engine.hpp"
 #include "remora/segment.h"
+#include "rma/window_registry.hpp"
 #include "transport/shm/shm_transport.hpp"
 
 struct remora_segment_s {
@@ -25,6 +26,7 @@ struct Runtime {
   std::unique_ptr<progress::ProgressEngine> progress;
   std::unique_ptr<coll::Barrier> barrier;
   std::unordered_set<remora_segment_s*> segments;  // live handles, to reject stale ones
+  std::unique_ptr<rma::WindowRegistry> windows;     // destroyed first: unmaps window memory
 };
 
 int initialize(int* argc, char*** argv);

@@ -1,3 +1,13 @@
 # Sources of the rma layer (windows, epochs, accumulate strategies).
 target_sources(remora_objects PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/reduce_op.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_op.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/window_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/waiter_set.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rw_lock.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lock_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/native_atomics.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/owner_computes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/window.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp)

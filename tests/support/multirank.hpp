@@ -7,6 +7,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "remora.h"
@@ -48,4 +49,14 @@ inline void progress_and_yield() {
     if (require_status_ < 0)                                                          \
       remora_test::fail_check(__FILE__, __LINE__, #call, "-> %s: %s",                 \
                               remora_strerror(require_status_), remora_last_error()); \
+  } while (0)
+
+// Requires a Remora call to fail with `code` and a message containing `fragment`.
+#define REQUIRE_ERROR(call, code, fragment)                                                    \
+  do {                                                                                         \
+    const int require_error_status_ = (call);                                                  \
+    REQUIRE(require_error_status_ == (code), "-> %d (%s), expected %s", require_error_status_, \
+            remora_last_error(), #code);                                                       \
+    REQUIRE(std::strstr(remora_last_error(), (fragment)) != nullptr,                           \
+            "message \"%s\" lacks \"%s\"", remora_last_error(), (fragment));                   \
   } while (0)

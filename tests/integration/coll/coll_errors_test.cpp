@@ -7,15 +7,6 @@
 
 #include "multirank.hpp"
 
-#define REQUIRE_ERROR(call, code, fragment)                                                    \
-  do {                                                                                         \
-    const int require_error_status_ = (call);                                                  \
-    REQUIRE(require_error_status_ == (code), "-> %d (%s), expected %s", require_error_status_, \
-            remora_last_error(), #code);                                                       \
-    REQUIRE(std::strstr(remora_last_error(), (fragment)) != nullptr,                           \
-            "message \"%s\" lacks \"%s\"", remora_last_error(), (fragment));                   \
-  } while (0)
-
 namespace {
 
 void local_errors(remora_comm_t world, int rank, int size) {

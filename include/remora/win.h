@@ -1,0 +1,123 @@
+/* Windows: memory that every rank exposes for one-sided access (put, get, accumulates) inside
+ * synchronisation epochs, as in MPI-3 RMA.
+ *
+ * A window is allocated collectively; each rank contributes its own number of bytes and its own
+ * displacement unit. An operation addresses rank `target`'s memory at byte offset
+ * disp * disp_unit(target). Operations are only allowed inside an access epoch to the target:
+ *   active target:  remora_win_fence ... remora_win_fence
+ *   passive target: remora_win_lock(target) ... remora_win_unlock(target), or
+ *                   remora_win_lock_all ... remora_win_unlock_all
+ *
+ * Accumulates (accumulate, get_accumulate, fetch_and_op, compare_and_swap) are atomic per
+ * element: concurrent accumulates with the same element type on the same locations never lose
+ * an update, whichever ranks issue them. Accumulates from one origin to one target are applied
+ * in the order they were issued. See docs/rma.md.
+ *
+ * Results (get, get_accumulate, fetch_and_op, compare_and_swap) are valid when the call
+ * returns. Puts and accumulates are complete at the target after remora_win_flush, the end of
+ * the epoch, or (for a fence epoch) the closing fence. */
+#ifndef REMORA_WIN_H
+#define REMORA_WIN_H
+
+#include <stddef.h>
+
+#include "remora/export.h"
+#include "remora/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct remora_win_s* remora_win_t;
+
+/* Lock types of remora_win_lock. */
+#define REMORA_LOCK_EXCLUSIVE 1
+#define REMORA_LOCK_SHARED 2
+
+/* Assertions (bit flags) of remora_win_fence, remora_win_lock and remora_win_lock_all. */
+#define REMORA_MODE_NOCHECK 1    /* lock: no conflicting lock is held or requested */
+#define REMORA_MODE_NOSTORE 2    /* fence: no local stores to the window since the last sync */
+#define REMORA_MODE_NOPUT 4      /* fence: no puts/accumulates to this rank until the next sync */
+#define REMORA_MODE_NOPRECEDE 8  /* fence: no operations to complete (same on every rank) */
+#define REMORA_MODE_NOSUCCEED 16 /* fence: no operations follow (same on every rank) */
+
+/* Accumulate strategies (info key acc_strategy, environment REMORA_ACC_STRATEGY). */
+typedef enum remora_acc_strategy {
+  REMORA_ACC_AUTO = 0,   /* native for aligned elements of up to 8 bytes, else caller */
+  REMORA_ACC_NATIVE = 1, /* CPU atomics per element; 16-byte elements use the lock table */
+  REMORA_ACC_CALLER = 2, /* the origin locks the target range, reads, computes, writes back */
+  REMORA_ACC_OWNER = 3   /* the target's progress engine applies the update (active message) */
+} remora_acc_strategy_t;
+
+/* Collective. Allocates bytes (may differ per rank, may be 0) of window memory on every rank,
+ * addressed in units of disp_unit bytes (>= 1, may differ per rank). info is NULL or a list of
+ * comma-separated key=value pairs that override the REMORA_* defaults and must be the same on
+ * every rank:
+ *   acc_strategy=auto|native|caller|owner      (REMORA_ACC_STRATEGY)
+ *   acc_lock_stripes=<count>                    (REMORA_ACC_LOCK_STRIPES; 1 = whole window)
+ *   acc_lock_granularity=<bytes>                (REMORA_ACC_LOCK_GRANULARITY)
+ * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
+REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
+                                   remora_win_t* win);
+/* Collective. Fails (without freeing) while this rank holds a lock or has operations in an
+ * unfinished fence epoch. Sets *win to NULL. */
+REMORA_API int remora_win_free(remora_win_t* win);
+
+/* Queries: this rank's memory, any rank's size and displacement unit, the strategy in use. */
+REMORA_API int remora_win_base(remora_win_t win, void** base);
+REMORA_API int remora_win_size(remora_win_t win, int rank, size_t* bytes);
+REMORA_API int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit);
+REMORA_API int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy);
+
+/* Contiguous transfers of count elements of type to/from target's memory at disp. */
+REMORA_API int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin,
+                              size_t count, remora_datatype_t type);
+REMORA_API int remora_win_get(remora_win_t win, int target, size_t disp, void* result, size_t count,
+                              remora_datatype_t type);
+
+/* target[i] = target[i] op origin[i], atomically per element. alpha points to one element of
+ * type for REMORA_OP_SCALED_SUM and must be NULL for every other op. */
+REMORA_API int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
+                                     size_t count, remora_datatype_t type, remora_op_t op,
+                                     const void* alpha);
+/* As accumulate, and result[i] receives target[i] before the update (REMORA_OP_NO_OP: an
+ * atomic read; origin may then be NULL). */
+REMORA_API int remora_win_get_accumulate(remora_win_t win, int target, size_t disp,
+                                         const void* origin, void* result, size_t count,
+                                         remora_datatype_t type, remora_op_t op, const void* alpha);
+/* get_accumulate of one element (not REMORA_OP_SCALED_SUM). */
+REMORA_API int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp,
+                                       const void* origin, void* result, remora_datatype_t type,
+                                       remora_op_t op);
+/* One element of an integer type: stores *origin if the target equals *compare; *result
+ * receives the previous value either way. */
+REMORA_API int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp,
+                                           const void* origin, const void* compare, void* result,
+                                           remora_datatype_t type);
+
+/* Active target. Collective. Completes this rank's operations and those targeting it, and
+ * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
+REMORA_API int remora_win_fence(remora_win_t win, int assert_flags);
+
+/* Passive target. lock_type is REMORA_LOCK_EXCLUSIVE or REMORA_LOCK_SHARED; assert_flags is 0
+ * or REMORA_MODE_NOCHECK. unlock completes every operation to target. */
+REMORA_API int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flags);
+REMORA_API int remora_win_unlock(remora_win_t win, int target);
+REMORA_API int remora_win_lock_all(remora_win_t win, int assert_flags);
+REMORA_API int remora_win_unlock_all(remora_win_t win);
+
+/* Inside a passive-target epoch: remote completion (flush) or local completion (flush_local:
+ * the origin buffers may be reused) of the operations issued so far. */
+REMORA_API int remora_win_flush(remora_win_t win, int target);
+REMORA_API int remora_win_flush_all(remora_win_t win);
+REMORA_API int remora_win_flush_local(remora_win_t win, int target);
+REMORA_API int remora_win_flush_local_all(remora_win_t win);
+
+/* Synchronises this rank's view of its own window memory (loads/stores) with remote accesses. */
+REMORA_API int remora_win_sync(remora_win_t win);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMORA_WIN_H */

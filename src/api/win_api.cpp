@@ -1,0 +1,346 @@
+// C API: windows (remora/win.h). Validates every argument, then hands over to rma::Window,
+// which checks the epoch state.
+#include <limits>
+
+#include "api/runtime.hpp"
+#include "core/error.hpp"
+#include "remora/win.h"
+#include "rma/reduce_op.hpp"
+#include "rma/window_registry.hpp"
+
+using remora::fail;
+using remora::api::check_pointer;
+using remora::api::check_rank;
+using remora::api::enter;
+using remora::api::Runtime;
+using remora::rma::Window;
+
+namespace {
+
+int enter_window(const char* function, remora_win_t win, Window** window,
+                 Runtime** runtime_out = nullptr) {
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (win == nullptr) return fail(REMORA_ERR_ARG, "%s: win is NULL", function);
+  *window = runtime->windows->find(win);
+  if (*window == nullptr)
+    return fail(REMORA_ERR_ARG, "%s: win=%p is not a live window (freed, or never allocated)",
+                function, static_cast<void*>(win));
+  if (runtime_out != nullptr) *runtime_out = runtime;
+  return REMORA_SUCCESS;
+}
+
+// Blocking synchronisation waits for other ranks, which a handler must never do.
+int enter_sync(const char* function, remora_win_t win, Window** window) {
+  if (int status = enter_window(function, win, window)) return status;
+  return remora::api::check_not_in_handler(function);
+}
+
+// win and target are valid.
+int enter_target(const char* function, remora_win_t win, int target, Window** window) {
+  Runtime* runtime = nullptr;
+  if (int status = enter_window(function, win, window, &runtime)) return status;
+  return check_rank(function, "target", target, *runtime);
+}
+
+// Synchronisation calls: check the handle (and target), refuse blocking calls inside a
+// handler, then let the window check its epoch state.
+int call_on_window(const char* function, remora_win_t win, int (Window::*call)(const char*),
+                   bool blocking) {
+  Window* window = nullptr;
+  if (int status =
+          blocking ? enter_sync(function, win, &window) : enter_window(function, win, &window))
+    return status;
+  return (window->*call)(function);
+}
+
+int call_on_target(const char* function, remora_win_t win, int target,
+                   int (Window::*call)(const char*, int), bool blocking) {
+  Window* window = nullptr;
+  if (int status = enter_target(function, win, target, &window)) return status;
+  if (blocking)
+    if (int status = remora::api::check_not_in_handler(function)) return status;
+  return (window->*call)(function, target);
+}
+
+// Collective or lock-taking calls with assertions.
+int call_blocking(const char* function, remora_win_t win, int (Window::*call)(const char*, int),
+                  int assert_flags) {
+  Window* window = nullptr;
+  if (int status = enter_sync(function, win, &window)) return status;
+  return (window->*call)(function, assert_flags);
+}
+
+// *out = window->query(rank), for the per-rank queries.
+int query_rank(const char* function, remora_win_t win, int rank, const char* out_name, size_t* out,
+               size_t (Window::*query)(int) const) {
+  Window* window = nullptr;
+  Runtime* runtime = nullptr;
+  if (int status = enter_window(function, win, &window, &runtime)) return status;
+  if (int status = check_rank(function, "rank", rank, *runtime)) return status;
+  if (int status = check_pointer(function, out_name, out)) return status;
+  *out = (window->*query)(rank);
+  return REMORA_SUCCESS;
+}
+
+int check_type(const char* function, int type) {
+  if (remora::rma::datatype_size(type) == 0)
+    return fail(REMORA_ERR_ARG, "%s: type=%d is not a remora_datatype_t", function, type);
+  return REMORA_SUCCESS;
+}
+
+// Checks (target already checked) that count elements of type at disp lie inside target's window;
+// *offset receives the byte offset.
+int check_target_range(const char* function, const Window& window, int target, size_t disp,
+                       size_t count, int type, uint64_t* offset) {
+  if (int status = check_type(function, type)) return status;
+  const size_t unit = window.disp_unit(target), element = remora::rma::datatype_size(type);
+  const size_t size = window.size(target);
+  const size_t limit = std::numeric_limits<size_t>::max();
+  const bool overflow = (unit != 0 && disp > limit / unit) || count > limit / element ||
+                        disp * unit > limit - count * element;
+  if (overflow || disp * unit + count * element > size)
+    return fail(
+        REMORA_ERR_RANGE,
+        "%s: disp=%zu count=%zu (REMORA_%s) lies outside target %d's window of %zu bytes "
+        "(disp_unit %zu)%s",
+        function, disp, count, remora::rma::datatype_name(type), target, size, unit,
+        disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
+  *offset = disp * unit;
+  return REMORA_SUCCESS;
+}
+
+// Common checks of put and get: *offset and *bytes receive the target range.
+int prepare_transfer(const char* function, remora_win_t win, int target, size_t disp, size_t count,
+                     int type, const void* buffer, const char* buffer_name, Window** window,
+                     uint64_t* offset, size_t* bytes) {
+  if (int status = enter_target(function, win, target, window)) return status;
+  if (int status = check_target_range(function, **window, target, disp, count, type, offset))
+    return status;
+  if (count > 0)
+    if (int status = check_pointer(function, buffer_name, buffer)) return status;
+  *bytes = count * remora::rma::datatype_size(type);
+  return REMORA_SUCCESS;
+}
+
+// Common checks of the accumulate family; fills args except result and compare.
+int prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+                       const void* origin, size_t count, int type, int op, const void* alpha,
+                       Window** window, remora::rma::AccArgs* args) {
+  if (int status = enter_target(function, win, target, window)) return status;
+  if (int status = check_target_range(function, **window, target, disp, count, type, &args->offset))
+    return status;
+  if (int status = remora::rma::check_op(function, op, type)) return status;
+  if (count > 0 && op != REMORA_OP_NO_OP)
+    if (int status = check_pointer(function, "origin", origin)) return status;
+  if (op == REMORA_OP_SCALED_SUM && alpha == nullptr)
+    return fail(REMORA_ERR_ARG, "%s: alpha is NULL but op=REMORA_OP_SCALED_SUM needs it", function);
+  if (op != REMORA_OP_SCALED_SUM && alpha != nullptr)
+    return fail(REMORA_ERR_ARG, "%s: alpha=%p is given but op=REMORA_OP_%s does not use it",
+                function, alpha, remora::rma::op_name(op));
+  args->target = target;
+  args->origin = origin;
+  args->count = count;
+  args->type = type;
+  args->op = op;
+  args->alpha = alpha;
+  return REMORA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
+                        remora_win_t* win) {
+  constexpr const char* function = "remora_win_allocate";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_pointer(function, "win", win)) return status;
+  if (int status = remora::api::check_not_in_handler(function)) return status;
+  if (bytes > SIZE_MAX / 2)
+    return fail(REMORA_ERR_ARG,
+                "%s: bytes=%zu is too large (a negative value converted to size_t?)", function,
+                bytes);
+  if (disp_unit == 0 || disp_unit > SIZE_MAX / 2)
+    return fail(REMORA_ERR_ARG, "%s: disp_unit=%zu must be at least 1 (and not negative)", function,
+                disp_unit);
+  remora::rma::WindowOptions options;
+  if (int status = remora::rma::parse_window_options(function, runtime->config, info, &options))
+    return status;
+  Window* window = nullptr;
+  if (int status = runtime->windows->allocate(function, bytes, disp_unit, options, &window))
+    return status;
+  if (base != nullptr) *base = window->base();
+  *win = window;
+  return REMORA_SUCCESS;
+}
+
+int remora_win_free(remora_win_t* win) {
+  constexpr const char* function = "remora_win_free";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_pointer(function, "win", win)) return status;
+  Window* window = nullptr;
+  if (int status = enter_sync(function, *win, &window)) return status;
+  if (int status = runtime->windows->free(function, window)) return status;
+  *win = nullptr;
+  return REMORA_SUCCESS;
+}
+
+int remora_win_base(remora_win_t win, void** base) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_base", win, &window)) return status;
+  if (int status = check_pointer("remora_win_base", "base", base)) return status;
+  *base = window->base();
+  return REMORA_SUCCESS;
+}
+
+int remora_win_size(remora_win_t win, int rank, size_t* bytes) {
+  return query_rank("remora_win_size", win, rank, "bytes", bytes, &Window::size);
+}
+
+int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit) {
+  return query_rank("remora_win_disp_unit", win, rank, "disp_unit", disp_unit, &Window::disp_unit);
+}
+
+int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_acc_strategy", win, &window)) return status;
+  if (int status = check_pointer("remora_win_acc_strategy", "strategy", strategy)) return status;
+  *strategy = static_cast<remora_acc_strategy_t>(window->options().strategy);
+  return REMORA_SUCCESS;
+}
+
+int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
+                   remora_datatype_t type) {
+  Window* window = nullptr;
+  uint64_t offset = 0;
+  size_t bytes = 0;
+  if (int status = prepare_transfer("remora_win_put", win, target, disp, count, type, origin,
+                                    "origin", &window, &offset, &bytes))
+    return status;
+  return window->put("remora_win_put", target, offset, origin, bytes);
+}
+
+int remora_win_get(remora_win_t win, int target, size_t disp, void* result, size_t count,
+                   remora_datatype_t type) {
+  Window* window = nullptr;
+  uint64_t offset = 0;
+  size_t bytes = 0;
+  if (int status = prepare_transfer("remora_win_get", win, target, disp, count, type, result,
+                                    "result", &window, &offset, &bytes))
+    return status;
+  return window->get("remora_win_get", target, offset, result, bytes);
+}
+
+int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
+                          size_t count, remora_datatype_t type, remora_op_t op, const void* alpha) {
+  constexpr const char* function = "remora_win_accumulate";
+  Window* window = nullptr;
+  remora::rma::AccArgs args;
+  if (int status = prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha,
+                                      &window, &args))
+    return status;
+  return window->accumulate(function, args);
+}
+
+int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
+                              void* result, size_t count, remora_datatype_t type, remora_op_t op,
+                              const void* alpha) {
+  constexpr const char* function = "remora_win_get_accumulate";
+  Window* window = nullptr;
+  remora::rma::AccArgs args;
+  if (int status = prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha,
+                                      &window, &args))
+    return status;
+  if (count > 0)
+    if (int status = check_pointer(function, "result", result)) return status;
+  args.result = result;
+  return window->accumulate(function, args);
+}
+
+int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
+                            void* result, remora_datatype_t type, remora_op_t op) {
+  constexpr const char* function = "remora_win_fetch_and_op";
+  if (op == REMORA_OP_SCALED_SUM)
+    return fail(REMORA_ERR_ARG,
+                "%s: op=REMORA_OP_SCALED_SUM is not available here (use "
+                "remora_win_get_accumulate, which takes alpha)",
+                function);
+  Window* window = nullptr;
+  remora::rma::AccArgs args;
+  if (int status = prepare_accumulate(function, win, target, disp, origin, 1, type, op, nullptr,
+                                      &window, &args))
+    return status;
+  if (int status = check_pointer(function, "result", result)) return status;
+  args.result = result;
+  return window->accumulate(function, args);
+}
+
+int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,
+                                const void* compare, void* result, remora_datatype_t type) {
+  constexpr const char* function = "remora_win_compare_and_swap";
+  Window* window = nullptr;
+  remora::rma::AccArgs args;
+  if (int status = prepare_accumulate(function, win, target, disp, origin, 1, type,
+                                      REMORA_OP_REPLACE, nullptr, &window, &args))
+    return status;
+  if (type < REMORA_INT8 || type > REMORA_UINT64)
+    return fail(REMORA_ERR_ARG, "%s: type=REMORA_%s is not an integer type", function,
+                remora::rma::datatype_name(type));
+  if (int status = check_pointer(function, "compare", compare)) return status;
+  if (int status = check_pointer(function, "result", result)) return status;
+  args.compare = compare;
+  args.result = result;
+  return window->accumulate(function, args);
+}
+
+int remora_win_fence(remora_win_t win, int assert_flags) {
+  return call_blocking("remora_win_fence", win, &Window::fence, assert_flags);
+}
+
+int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flags) {
+  constexpr const char* function = "remora_win_lock";
+  Window* window = nullptr;
+  if (int status = enter_target(function, win, target, &window)) return status;
+  if (int status = remora::api::check_not_in_handler(function)) return status;
+  return window->lock(function, lock_type, target, assert_flags);
+}
+
+int remora_win_unlock(remora_win_t win, int target) {
+  return call_on_target("remora_win_unlock", win, target, &Window::unlock, true);
+}
+
+int remora_win_lock_all(remora_win_t win, int assert_flags) {
+  return call_blocking("remora_win_lock_all", win, &Window::lock_all, assert_flags);
+}
+
+int remora_win_unlock_all(remora_win_t win) {
+  return call_on_window("remora_win_unlock_all", win, &Window::unlock_all, true);
+}
+
+int remora_win_flush(remora_win_t win, int target) {
+  return call_on_target("remora_win_flush", win, target, &Window::flush, false);
+}
+
+int remora_win_flush_all(remora_win_t win) {
+  return call_on_window("remora_win_flush_all", win, &Window::flush_all, false);
+}
+
+int remora_win_flush_local(remora_win_t win, int target) {
+  return call_on_target("remora_win_flush_local", win, target, &Window::flush_local, false);
+}
+
+int remora_win_flush_local_all(remora_win_t win) {
+  return call_on_window("remora_win_flush_local_all", win, &Window::flush_local_all, false);
+}
+
+int remora_win_sync(remora_win_t win) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_sync", win, &window)) return status;
+  window->sync();
+  return REMORA_SUCCESS;
+}
+
+}  // extern "C"

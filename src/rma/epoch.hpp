@@ -1,0 +1,64 @@
+// The origin side of a window's synchronisation: which access epochs are open, so that every
+// operation and synchronisation call can be checked before it touches anything. Misuse (an
+// operation outside an epoch, conflicting modes, unlock without lock, ...) is reported as
+// REMORA_ERR_STATE with a message naming the function and the target.
+//
+// As in MPI, a fence that does not assert NOSUCCEED opens an epoch only if operations follow:
+// until the first operation, the window may still be locked (which closes the fence epoch).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace remora::rma {
+
+enum class LockMode : uint8_t { None, Shared, Exclusive };
+
+class EpochState {
+ public:
+  explicit EpochState(int nranks) : locks_(static_cast<size_t>(nranks), LockMode::None) {}
+
+  int check_access(const char* function, int target) const;
+  void note_operation() {
+    if (fence_open_) fence_used_ = true;
+  }
+
+  int check_fence(const char* function, int assert_flags) const;
+  void fenced(int assert_flags);
+
+  // Passive target. begin_* check and close an unused fence epoch.
+  int begin_lock(const char* function, int target);
+  void locked(int target, LockMode mode) {
+    locks_[static_cast<size_t>(target)] = mode;
+    ++locks_held_;
+  }
+  LockMode lock_mode(int target) const { return locks_[static_cast<size_t>(target)]; }
+  int check_unlock(const char* function, int target) const;
+  void unlocked(int target) {
+    locks_[static_cast<size_t>(target)] = LockMode::None;
+    --locks_held_;
+  }
+  int begin_lock_all(const char* function);
+  void locked_all() { lock_all_ = true; }
+  int check_unlock_all(const char* function) const;
+  void unlocked_all() { lock_all_ = false; }
+  // flush*: target -1 means any passive epoch will do.
+  int check_passive(const char* function, int target) const;
+
+  int check_free(const char* function) const;
+
+ private:
+  bool passive_to(int target) const {
+    return lock_all_ || locks_[static_cast<size_t>(target)] != LockMode::None;
+  }
+  int check_fence_unused(const char* function) const;
+
+  bool fence_open_ = false;  // a fence without NOSUCCEED was the last synchronisation
+  bool fence_used_ = false;  // ... and operations were issued since
+  bool lock_all_ = false;
+  std::vector<LockMode> locks_;
+  int locks_held_ = 0;
+};
+
+}  // namespace remora::rma

@@ -1,0 +1,25 @@
+// Accumulates with CPU atomics, one element at a time, directly on the target's mapped memory
+// (std::atomic_ref: a compare-and-swap loop around apply_op, exchange for REPLACE, load for
+// NO_OP). Only for elements of 1, 2, 4 or 8 bytes at an aligned address: those are lock-free
+// and therefore atomic across processes. 16-byte elements are not (libatomic would use a
+// lock private to each process), so they go through the lock table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace remora::rma {
+
+// Whether an element of type at byte offset (of a page-aligned part) can use CPU atomics.
+bool native_capable(int type, uint64_t offset);
+
+// target[i] op= origin[i] for i < count, each element atomically; result[i] (if not null)
+// receives the previous value. origin may be null for REMORA_OP_NO_OP.
+void native_accumulate(int op, int type, void* target, const void* origin, void* result,
+                       size_t count, const void* alpha);
+
+// Stores *origin if *target equals *compare (bitwise); *result receives the previous value.
+void native_compare_swap(int type, void* target, const void* origin, const void* compare,
+                         void* result);
+
+}  // namespace remora::rma

@@ -1,0 +1,51 @@
+// Owner-computes accumulates (paper 000): the origin sends the operation and its data in an
+// active message; the target's progress engine applies it under the target's lock table (the
+// same locks as caller-computes, so the two paths interoperate) and replies with the previous
+// values, or with an empty acknowledgement that completes the request for flush/unlock/fence.
+// Messages from one origin to one target are delivered in order, so accumulates from one
+// origin are applied at the target in the order they were issued.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "transport/transport.hpp"
+
+namespace remora::rma {
+
+class Window;
+struct AccArgs;
+
+class OwnerComputes {
+ public:
+  // Registers the request and reply handlers: every rank must create it at the same point.
+  static int create(transport::Transport& transport, std::unique_ptr<OwnerComputes>* out);
+
+  // Windows that requests may address, by id.
+  void attach(Window* window);
+  void detach(Window* window);
+
+  // Sends args to args.target; returns once every result has arrived (at once without one).
+  int send(Window& window, const AccArgs& args);
+
+ private:
+  explicit OwnerComputes(transport::Transport& transport) : transport_(transport) {}
+  static void on_request(int source, const void* payload, size_t bytes, void* context);
+  static void on_reply(int source, const void* payload, size_t bytes, void* context);
+  Window* find(uint64_t id);
+
+  transport::Transport& transport_;
+  int request_handler_ = -1;
+  int reply_handler_ = -1;
+  // Released by send() after it prepared its reply state, acquired by on_reply(): an
+  // in-process edge for what already happens before through the target, which checkers such
+  // as ThreadSanitizer cannot see across processes.
+  std::atomic<uint64_t> requests_sent_{0};
+  std::mutex mutex_;  // handlers on the progress thread look windows up concurrently
+  std::unordered_map<uint64_t, Window*> windows_;
+};
+
+}  // namespace remora::rma

@@ -1,0 +1,72 @@
+// The layout of a window's sync segment (one part per rank, in that rank's memory): the
+// passive-target lock word, the window's creation parameters (read by every rank), the
+// registry of ranks waiting for one of the part's locks, and the accumulate lock table.
+// Every word is accessed with the transport's remote atomics, so the protocol works wherever
+// the transport does; on shared memory each is a CPU atomic and needs no message.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "transport/transport.hpp"
+
+namespace remora::rma {
+
+struct SyncLayout {
+  static constexpr size_t kLockWord = 0;
+  static constexpr size_t kDispUnit = 8;
+  static constexpr size_t kStrategy = 16;
+  static constexpr size_t kLockStripes = 24;
+  static constexpr size_t kLockGranularity = 32;
+  static constexpr size_t kWaiterTotal = 40;  // threads of all ranks waiting for a lock here
+  static constexpr size_t kHeaderBytes = 64;
+  static constexpr size_t kStripeBytes = 64;  // one cache line per stripe: no false sharing
+
+  int nranks;
+  uint64_t stripes;
+
+  // Threads of `rank` that wait for a lock of this part.
+  size_t waiter_count(int rank) const { return kHeaderBytes + 8 * static_cast<size_t>(rank); }
+  size_t stripes_begin() const {
+    const size_t end = waiter_count(nranks);
+    return (end + kStripeBytes - 1) / kStripeBytes * kStripeBytes;
+  }
+  size_t stripe(uint64_t index) const {
+    return stripes_begin() + static_cast<size_t>(index) * kStripeBytes;
+  }
+  size_t bytes() const { return stripe(stripes); }
+};
+
+// One 64-bit word of a rank's part of a segment, used through the transport's atomics.
+// Shared-memory atomics cannot fail, so results are returned directly.
+class SyncWord {
+ public:
+  SyncWord(transport::Transport& transport, const transport::Segment& segment, int rank,
+           size_t offset)
+      : transport_(transport), segment_(segment), rank_(rank), offset_(offset) {}
+
+  uint64_t fetch_add(uint64_t value) const {
+    uint64_t old = 0;
+    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::FetchAdd, value, 0, &old);
+    return old;
+  }
+  uint64_t load() const { return fetch_add(0); }
+  void store(uint64_t value) const {
+    uint64_t old = 0;
+    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::Swap, value, 0, &old);
+  }
+  bool compare_swap(uint64_t expected, uint64_t desired) const {
+    uint64_t old = 0;
+    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::CompareSwap, desired, expected,
+                      &old);
+    return old == expected;
+  }
+
+ private:
+  transport::Transport& transport_;
+  const transport::Segment& segment_;
+  int rank_;
+  size_t offset_;
+};
+
+}  // namespace remora::rma

@@ -1,0 +1,274 @@
+#include "rma/window.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "rma/lock_table.hpp"
+#include "rma/native_atomics.hpp"
+#include "rma/owner_computes.hpp"
+#include "rma/reduce_op.hpp"
+#include "rma/rw_lock.hpp"
+
+namespace remora::rma {
+
+Window::Window(const WindowServices& services, uint64_t id, const WindowOptions& options)
+    : transport_(*services.transport),
+      barrier_(services.barrier),
+      owner_(*services.owner),
+      id_(id),
+      options_(options),
+      disp_units_(static_cast<size_t>(transport_.size())),
+      epoch_(transport_.size()),
+      lock_checked_(static_cast<size_t>(transport_.size())),
+      owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {}
+
+Window::~Window() {
+  owner_.detach(this);
+  delete data_;
+  delete sync_;
+}
+
+int Window::create(const char* function, const WindowServices& services, uint64_t id, size_t bytes,
+                   size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out) {
+  std::unique_ptr<Window> window(new Window(services, id, options));
+  transport::Transport& transport = window->transport_;
+  if (int status = transport.allocate_segment(bytes, &window->data_)) return status;
+  if (int status = transport.allocate_segment(window->layout().bytes(), &window->sync_))
+    return status;
+  // Requests may arrive as soon as a faster rank leaves the exchange's barrier.
+  window->owner_.attach(window.get());
+  if (int status = window->exchange_parameters(function, disp_unit)) {
+    // Every rank saw the same disagreement, so freeing stays collective.
+    transport.free_segment(window->sync_);
+    transport.free_segment(window->data_);
+    window->sync_ = window->data_ = nullptr;
+    return status;
+  }
+  *out = std::move(window);
+  return REMORA_SUCCESS;
+}
+
+int Window::exchange_parameters(const char* function, size_t disp_unit) {
+  const int me = transport_.rank();
+  auto word = [this](int rank, size_t offset) {
+    return SyncWord(transport_, *sync_, rank, offset);
+  };
+  word(me, SyncLayout::kDispUnit).store(disp_unit);
+  word(me, SyncLayout::kStrategy).store(static_cast<uint64_t>(options_.strategy));
+  word(me, SyncLayout::kLockStripes).store(options_.lock_stripes);
+  word(me, SyncLayout::kLockGranularity).store(options_.lock_granularity);
+  if (int status = barrier_()) return status;
+  auto options_of = [&word](int rank) {
+    return WindowOptions{static_cast<AccStrategy>(word(rank, SyncLayout::kStrategy).load()),
+                         word(rank, SyncLayout::kLockStripes).load(),
+                         word(rank, SyncLayout::kLockGranularity).load()};
+  };
+  const WindowOptions first = options_of(0);
+  for (int rank = 0; rank < transport_.size(); ++rank) {
+    disp_units_[static_cast<size_t>(rank)] = word(rank, SyncLayout::kDispUnit).load();
+    const WindowOptions theirs = options_of(rank);
+    if (theirs == first) continue;
+    auto describe = [](const WindowOptions& o) {
+      return format("acc_strategy=%s acc_lock_stripes=%llu acc_lock_granularity=%llu",
+                    strategy_name(o.strategy), static_cast<unsigned long long>(o.lock_stripes),
+                    static_cast<unsigned long long>(o.lock_granularity));
+    };
+    return fail(REMORA_ERR_ARG, "%s: info differs between ranks: rank %d has %s, rank 0 has %s",
+                function, rank, describe(theirs).c_str(), describe(first).c_str());
+  }
+  return REMORA_SUCCESS;
+}
+
+int Window::free(const char* function) {
+  if (int status = epoch_.check_free(function)) return status;
+  if (int status = complete_all()) return status;
+  // Nobody still accesses this rank's memory, nor will after this.
+  if (int status = barrier_()) return status;
+  int status = transport_.free_segment(sync_);
+  sync_ = nullptr;
+  const int data_status = transport_.free_segment(data_);
+  data_ = nullptr;
+  return status != REMORA_SUCCESS ? status : data_status;
+}
+
+int Window::put(const char* function, int target, uint64_t offset, const void* origin,
+                size_t bytes) {
+  if (int status = epoch_.check_access(function, target)) return status;
+  epoch_.note_operation();
+  if (target == transport_.rank()) touch_local_edge();
+  return transport_.put(*data_, target, offset, origin, bytes);
+}
+
+int Window::get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
+  if (int status = epoch_.check_access(function, target)) return status;
+  epoch_.note_operation();
+  if (target == transport_.rank()) touch_local_edge();
+  return transport_.get(*data_, target, offset, result, bytes);
+}
+
+// All ranks choose the same path for a given location and type, so the paths never race.
+bool Window::uses_native(int type, uint64_t offset, int target) const {
+  const bool allowed =
+      options_.strategy == AccStrategy::Native || options_.strategy == AccStrategy::Auto;
+  return allowed && native_capable(type, offset) && transport_.address(*data_, target) != nullptr;
+}
+
+int Window::accumulate(const char* function, const AccArgs& args) {
+  if (int status = epoch_.check_access(function, args.target)) return status;
+  epoch_.note_operation();
+  if (args.count == 0) return REMORA_SUCCESS;
+  if (uses_native(args.type, args.offset, args.target)) {
+    void* target = static_cast<uint8_t*>(transport_.address(*data_, args.target)) + args.offset;
+    if (args.compare != nullptr)
+      native_compare_swap(args.type, target, args.origin, args.compare, args.result);
+    else
+      native_accumulate(args.op, args.type, target, args.origin, args.result, args.count,
+                        args.alpha);
+    return REMORA_SUCCESS;
+  }
+  if (options_.strategy == AccStrategy::Owner && args.target != transport_.rank())
+    return owner_.send(*this, args);
+  return apply_locked(args);
+}
+
+int Window::apply_locked(const AccArgs& args) {
+  const size_t bytes = args.count * datatype_size(args.type);
+  LockTable table(transport_, *sync_, layout(), options_.lock_granularity, args.target);
+  std::vector<uint64_t> held;
+  if (int status = table.lock(args.offset, bytes, &held)) return status;
+  if (args.target == transport_.rank()) touch_local_edge();
+  std::vector<unsigned char> current(bytes);
+  transport_.get(*data_, args.target, args.offset, current.data(), bytes);
+  if (args.result != nullptr) std::memcpy(args.result, current.data(), bytes);
+  if (args.compare != nullptr) {
+    if (std::memcmp(current.data(), args.compare, bytes) == 0)
+      transport_.put(*data_, args.target, args.offset, args.origin, bytes);
+  } else if (args.op != REMORA_OP_NO_OP) {
+    apply_op(args.op, args.type, current.data(), args.origin, args.count, args.alpha);
+    transport_.put(*data_, args.target, args.offset, current.data(), bytes);
+  }
+  transport_.flush(args.target);  // the update is visible before the stripes are released
+  if (args.target == transport_.rank()) touch_local_edge();
+  table.unlock(held);
+  return REMORA_SUCCESS;
+}
+
+int Window::complete(int target) {
+  std::atomic<uint64_t>& pending = owner_pending_[static_cast<size_t>(target)];
+  if (int status = transport_.wait_until(
+          [&pending] { return pending.load(std::memory_order_acquire) == 0; }))
+    return status;
+  return transport_.flush(target);
+}
+
+int Window::complete_all() {
+  const int size = transport_.size();
+  if (int status = transport_.wait_until([this, size] {
+        for (int target = 0; target < size; ++target)
+          if (owner_pending_[static_cast<size_t>(target)].load(std::memory_order_acquire) != 0)
+            return false;
+        return true;
+      }))
+    return status;
+  return transport_.flush_all();
+}
+
+// Immediate fence (paper 001): complete own operations, then one barrier that both ends the
+// previous epoch everywhere and starts the next. Only NOPRECEDE together with NOSUCCEED has
+// nothing to end and nothing to start, so it skips the barrier; NOSTORE and NOPUT need no
+// work on shared memory (the barrier already orders local stores and remote updates).
+int Window::fence(const char* function, int assert_flags) {
+  if (int status = epoch_.check_fence(function, assert_flags)) return status;
+  if (int status = complete_all()) return status;
+  constexpr int kNothingToSynchronise = REMORA_MODE_NOPRECEDE | REMORA_MODE_NOSUCCEED;
+  if ((assert_flags & kNothingToSynchronise) != kNothingToSynchronise)
+    if (int status = barrier_()) return status;
+  epoch_.fenced(assert_flags);
+  sync();  // the updates of the ended epoch are visible to this rank's loads
+  return REMORA_SUCCESS;
+}
+
+int Window::lock(const char* function, int lock_type, int target, int assert_flags) {
+  if (lock_type != REMORA_LOCK_EXCLUSIVE && lock_type != REMORA_LOCK_SHARED)
+    return fail(REMORA_ERR_ARG,
+                "%s: lock_type=%d is neither REMORA_LOCK_EXCLUSIVE nor REMORA_LOCK_SHARED",
+                function, lock_type);
+  if ((assert_flags & ~REMORA_MODE_NOCHECK) != 0)
+    return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
+                function, assert_flags);
+  if (int status = epoch_.begin_lock(function, target)) return status;
+  const bool check = (assert_flags & REMORA_MODE_NOCHECK) == 0;
+  if (check) {
+    RwLock word(transport_, *sync_, layout(), target);
+    const int status =
+        lock_type == REMORA_LOCK_EXCLUSIVE ? word.lock_exclusive() : word.lock_shared();
+    if (status != REMORA_SUCCESS) return status;
+  }
+  lock_checked_[static_cast<size_t>(target)] = check;
+  epoch_.locked(target,
+                lock_type == REMORA_LOCK_EXCLUSIVE ? LockMode::Exclusive : LockMode::Shared);
+  return REMORA_SUCCESS;
+}
+
+int Window::unlock(const char* function, int target) {
+  if (int status = epoch_.check_unlock(function, target)) return status;
+  if (int status = complete(target)) return status;
+  if (lock_checked_[static_cast<size_t>(target)]) {
+    RwLock word(transport_, *sync_, layout(), target);
+    if (epoch_.lock_mode(target) == LockMode::Exclusive)
+      word.unlock_exclusive();
+    else
+      word.unlock_shared();
+  }
+  epoch_.unlocked(target);
+  return REMORA_SUCCESS;
+}
+
+int Window::lock_all(const char* function, int assert_flags) {
+  if ((assert_flags & ~REMORA_MODE_NOCHECK) != 0)
+    return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
+                function, assert_flags);
+  if (int status = epoch_.begin_lock_all(function)) return status;
+  lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
+  if (lock_all_checked_)
+    for (int target = 0; target < transport_.size(); ++target)
+      if (int status = RwLock(transport_, *sync_, layout(), target).lock_shared()) return status;
+  epoch_.locked_all();
+  return REMORA_SUCCESS;
+}
+
+int Window::unlock_all(const char* function) {
+  if (int status = epoch_.check_unlock_all(function)) return status;
+  if (int status = complete_all()) return status;
+  if (lock_all_checked_)
+    for (int target = 0; target < transport_.size(); ++target)
+      RwLock(transport_, *sync_, layout(), target).unlock_shared();
+  epoch_.unlocked_all();
+  return REMORA_SUCCESS;
+}
+
+int Window::flush(const char* function, int target) {
+  if (int status = epoch_.check_passive(function, target)) return status;
+  return complete(target);
+}
+
+int Window::flush_all(const char* function) {
+  if (int status = epoch_.check_passive(function, -1)) return status;
+  return complete_all();
+}
+
+// Every operation has copied its origin buffer (or delivered its result) when it returns.
+int Window::flush_local(const char* function, int target) {
+  return epoch_.check_passive(function, target);
+}
+
+int Window::flush_local_all(const char* function) {
+  return epoch_.check_passive(function, -1);
+}
+
+void Window::sync() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  touch_local_edge();
+}
+
+}  // namespace remora::rma

@@ -1,0 +1,124 @@
+// A window: one data segment (the memory ranks expose) and one sync segment (lock word,
+// creation parameters, waiter registry and accumulate lock table; see sync_layout.hpp), plus
+// this rank's epoch state. Operations and synchronisation assume validated arguments (the C
+// API checks ranks, ranges, types and ops) but check the epoch state themselves.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "rma/epoch.hpp"
+#include "rma/sync_layout.hpp"
+#include "rma/window_options.hpp"
+#include "transport/transport.hpp"
+
+// The C handle: every window is one, so a live handle converts to its Window.
+struct remora_win_s {};
+
+namespace remora::rma {
+
+class OwnerComputes;
+
+// One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
+// (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
+struct AccArgs {
+  int target = 0;
+  uint64_t offset = 0;
+  const void* origin = nullptr;
+  const void* compare = nullptr;
+  void* result = nullptr;
+  size_t count = 0;
+  int type = 0;
+  int op = 0;
+  const void* alpha = nullptr;
+};
+
+// What a window needs from the layers around it: the transport, a barrier over all ranks
+// (provided by the caller, since the collectives sit above this layer) and the owner-computes
+// channel.
+struct WindowServices {
+  transport::Transport* transport;
+  std::function<int()> barrier;
+  OwnerComputes* owner;
+};
+
+class Window : public remora_win_s {
+ public:
+  // Collective: every rank passes the same id and options (checked: all fail if they differ).
+  static int create(const char* function, const WindowServices& services, uint64_t id, size_t bytes,
+                    size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out);
+  // Not collective: releases this rank's mappings (teardown, failed creation).
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  // Collective. Fails without freeing while this rank has an epoch with pending operations.
+  int free(const char* function);
+
+  uint64_t id() const { return id_; }
+  int rank() const { return transport_.rank(); }
+  void* base() const { return transport_.address(*data_, transport_.rank()); }
+  size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
+  size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
+  const WindowOptions& options() const { return options_; }
+
+  int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
+  int get(const char* function, int target, uint64_t offset, void* result, size_t bytes);
+  int accumulate(const char* function, const AccArgs& args);
+
+  // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
+  // the caller-computes strategy and by the owner-computes handler (at the target itself).
+  int apply_locked(const AccArgs& args);
+  // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
+  void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
+  void owner_done(int target) {
+    owner_pending_[static_cast<size_t>(target)].fetch_sub(1, std::memory_order_release);
+  }
+
+  int fence(const char* function, int assert_flags);
+  int lock(const char* function, int lock_type, int target, int assert_flags);
+  int unlock(const char* function, int target);
+  int lock_all(const char* function, int assert_flags);
+  int unlock_all(const char* function);
+  int flush(const char* function, int target);
+  int flush_all(const char* function);
+  int flush_local(const char* function, int target);
+  int flush_local_all(const char* function);
+  void sync();
+
+ private:
+  Window(const WindowServices& services, uint64_t id, const WindowOptions& options);
+  // Publishes this rank's parameters, then reads everyone's and checks they agree.
+  int exchange_parameters(const char* function, size_t disp_unit);
+  SyncLayout layout() const { return SyncLayout{transport_.size(), options_.lock_stripes}; }
+  bool uses_native(int type, uint64_t offset, int target) const;
+  // Remote completion of this rank's operations to target (all targets).
+  int complete(int target);
+  int complete_all();
+
+  transport::Transport& transport_;
+  std::function<int()> barrier_;
+  OwnerComputes& owner_;
+  uint64_t id_;
+  WindowOptions options_;
+  transport::Segment* data_ = nullptr;
+  transport::Segment* sync_ = nullptr;
+  std::vector<size_t> disp_units_;
+  EpochState epoch_;
+  std::vector<bool> lock_checked_;  // per target: the lock word was taken (not NOCHECK)
+  bool lock_all_checked_ = false;
+  std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
+  // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
+  // each lock-table update of this rank's own memory: an in-process edge between the application
+  // thread's loads and stores of its memory and the progress thread's owner-computes updates. The
+  // causal chain through other ranks already orders them, but ThreadSanitizer cannot see across
+  // processes.
+  void touch_local_edge() { local_edge_.fetch_add(1, std::memory_order_acq_rel); }
+  std::atomic<uint64_t> local_edge_{0};
+};
+
+}  // namespace remora::rma

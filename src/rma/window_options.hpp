@@ -1,0 +1,36 @@
+// Per-window choices: the accumulate strategy and the shape of the accumulate lock table.
+// Defaults come from REMORA_* variables; a window's info string overrides them. Every rank of
+// a window must use the same options (checked at creation), so that all accumulates to a
+// location take paths that are atomic with respect to each other.
+#pragma once
+
+#include <cstdint>
+
+#include "core/config.hpp"
+#include "remora/win.h"
+
+namespace remora::rma {
+
+enum class AccStrategy : uint64_t {
+  Auto = REMORA_ACC_AUTO,
+  Native = REMORA_ACC_NATIVE,
+  Caller = REMORA_ACC_CALLER,
+  Owner = REMORA_ACC_OWNER
+};
+
+struct WindowOptions {
+  AccStrategy strategy = AccStrategy::Auto;
+  uint64_t lock_stripes = 256;      // stripes in the lock table (1 = whole window)
+  uint64_t lock_granularity = 256;  // bytes per stripe before the next one begins
+
+  bool operator==(const WindowOptions&) const = default;
+};
+
+const char* strategy_name(AccStrategy strategy);
+
+// Defaults from the configuration, then `key=value,key=value` pairs from info (may be NULL).
+// Fails with REMORA_ERR_ARG naming function, the key and its value.
+int parse_window_options(const char* function, const Config& config, const char* info,
+                         WindowOptions* options);
+
+}  // namespace remora::rma

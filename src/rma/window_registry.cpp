@@ -1,0 +1,36 @@
+#include "rma/window_registry.hpp"
+
+namespace remora::rma {
+
+int WindowRegistry::create(transport::Transport& transport, std::function<int()> barrier,
+                           std::unique_ptr<WindowRegistry>* out) {
+  std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
+  if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
+  registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get()};
+  *out = std::move(registry);
+  return REMORA_SUCCESS;
+}
+
+int WindowRegistry::allocate(const char* function, size_t bytes, size_t disp_unit,
+                             const WindowOptions& options, Window** window) {
+  std::unique_ptr<Window> created;
+  if (int status =
+          Window::create(function, services_, next_id_++, bytes, disp_unit, options, &created))
+    return status;
+  *window = created.get();
+  windows_[created.get()] = std::move(created);
+  return REMORA_SUCCESS;
+}
+
+int WindowRegistry::free(const char* function, Window* window) {
+  if (int status = window->free(function)) return status;
+  windows_.erase(window);
+  return REMORA_SUCCESS;
+}
+
+Window* WindowRegistry::find(const remora_win_s* handle) const {
+  auto found = windows_.find(handle);
+  return found == windows_.end() ? nullptr : found->second.get();
+}
+
+}  // namespace remora::rma

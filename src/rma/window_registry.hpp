@@ -1,0 +1,36 @@
+// This process's windows: creates and frees them (collectively, in the same order on every
+// rank, which gives each the same id everywhere), tells live handles from stale ones, and owns
+// the owner-computes channel that finds windows by id.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+#include "rma/owner_computes.hpp"
+#include "rma/window.hpp"
+
+namespace remora::rma {
+
+class WindowRegistry {
+ public:
+  // barrier: a barrier over all ranks (the collectives sit above this layer).
+  static int create(transport::Transport& transport, std::function<int()> barrier,
+                    std::unique_ptr<WindowRegistry>* out);
+
+  int allocate(const char* function, size_t bytes, size_t disp_unit, const WindowOptions& options,
+               Window** window);
+  // Collective; on failure the window stays live.
+  int free(const char* function, Window* window);
+  // The window behind a handle, or nullptr if it is not a live window of this process.
+  Window* find(const remora_win_s* handle) const;
+
+ private:
+  WindowRegistry() = default;
+  WindowServices services_{};
+  std::unique_ptr<OwnerComputes> owner_;
+  std::unordered_map<const remora_win_s*, std::unique_ptr<Window>> windows_;
+  uint64_t next_id_ = 0;
+};
+
+}  // namespace remora::rma

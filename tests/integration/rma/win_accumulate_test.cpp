@@ -1,0 +1,256 @@
+// Accumulate atomicity under contention, for the strategy chosen by REMORA_ACC_STRATEGY: all
+// ranks accumulate many times into the same (or overlapping) locations of one target and the
+// results are exact, for every op and a sample of types; get_accumulate with NO_OP racing
+// REPLACE sees element-wise consistent values; REPLACE through fetch_and_op is an exchange
+// (each value written is read back exactly once).
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "multirank.hpp"
+
+namespace {
+
+int rank_, size_;
+constexpr int kRounds = 150;
+constexpr size_t kCount = 5;  // elements per accumulate: several stripes with small granularity
+constexpr size_t kWindowBytes = 512;
+
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
+// All ranks accumulate `operand(rank)` with op into kCount elements at byte 64 of `target`'s
+// window, kRounds times (alternating accumulate and get_accumulate); the target then finds
+// expected() in each element.
+template <typename T>
+void contend(remora_win_t win, int target, remora_datatype_t type, remora_op_t op, T initial,
+             const std::function<T(int)>& operand, const T* alpha, T expected, const char* what) {
+  constexpr size_t disp = 64;  // bytes: the window's disp_unit is 1
+  unsigned char* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  T* elements = reinterpret_cast<T*>(base + disp);
+  if (rank_ == target)
+    for (size_t i = 0; i < kCount; ++i) elements[i] = initial;
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+
+  std::vector<T> origin(kCount, operand(rank_)), previous(kCount);
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    if (round % 2 == 0)
+      REQUIRE_OK(remora_win_accumulate(win, target, disp, origin.data(), kCount, type, op, alpha));
+    else
+      REQUIRE_OK(remora_win_get_accumulate(win, target, disp, origin.data(), previous.data(),
+                                           kCount, type, op, alpha));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target)
+    for (size_t i = 0; i < kCount; ++i)
+      REQUIRE(elements[i] == expected, "%s: element %zu wrong", what, i);
+  REQUIRE_OK(remora_barrier());
+}
+
+template <typename T>
+T repeat(T value, long times, const std::function<T(T, T)>& combine, T start) {
+  for (long i = 0; i < times; ++i) start = combine(start, value);
+  return start;
+}
+
+void every_op(remora_win_t win, int target) {
+  const long total = long{size_} * kRounds;
+  // Sums (integer sums wrap, floating sums of small integers are exact).
+  contend<int8_t>(
+      win, target, REMORA_INT8, REMORA_OP_SUM, 0, [](int) { return int8_t{1}; }, nullptr,
+      static_cast<int8_t>(static_cast<uint8_t>(total % 256)), "SUM INT8");
+  contend<int32_t>(
+      win, target, REMORA_INT32, REMORA_OP_SUM, 7, [](int r) { return r + 1; }, nullptr,
+      static_cast<int32_t>(7 + kRounds * size_ * (size_ + 1) / 2), "SUM INT32");
+  contend<uint64_t>(
+      win, target, REMORA_UINT64, REMORA_OP_SUM, 0, [](int) { return ~0ull; }, nullptr,
+      0ull - static_cast<uint64_t>(total), "SUM UINT64");
+  contend<float>(
+      win, target, REMORA_FLOAT, REMORA_OP_SUM, 0.f, [](int) { return 1.f; }, nullptr,
+      static_cast<float>(total), "SUM FLOAT");
+  contend<double>(
+      win, target, REMORA_DOUBLE, REMORA_OP_SUM, 0., [](int) { return 0.5; }, nullptr,
+      0.5 * static_cast<double>(total), "SUM DOUBLE");
+  contend<cfloat>(
+      win, target, REMORA_FLOAT_COMPLEX, REMORA_OP_SUM, {}, [](int) { return cfloat(1, -2); },
+      nullptr, cfloat(static_cast<float>(total), -2.f * static_cast<float>(total)),
+      "SUM FLOAT_COMPLEX");
+  contend<cdouble>(
+      win, target, REMORA_DOUBLE_COMPLEX, REMORA_OP_SUM, {}, [](int) { return cdouble(1, 3); },
+      nullptr, cdouble(static_cast<double>(total), 3. * static_cast<double>(total)),
+      "SUM DOUBLE_COMPLEX");
+  // Products: wrap-around for integers, powers of two for doubles.
+  contend<uint32_t>(
+      win, target, REMORA_UINT32, REMORA_OP_PROD, 1, [](int) { return 3u; }, nullptr,
+      repeat<uint32_t>(
+          3u, total, [](uint32_t a, uint32_t b) { return a * b; }, 1u),
+      "PROD UINT32");
+  contend<double>(
+      win, target, REMORA_DOUBLE, REMORA_OP_PROD, 1., [](int) { return 2.; }, nullptr,
+      repeat<double>(
+          2., total, [](double a, double b) { return a * b; }, 1.),
+      "PROD DOUBLE");
+  // Orderings.
+  contend<int16_t>(
+      win, target, REMORA_INT16, REMORA_OP_MIN, 0,
+      [](int r) { return static_cast<int16_t>(-3 * r - 1); }, nullptr,
+      static_cast<int16_t>(-3 * (size_ - 1) - 1), "MIN INT16");
+  contend<double>(
+      win, target, REMORA_DOUBLE, REMORA_OP_MAX, -1., [](int r) { return r * 1.5; }, nullptr,
+      (size_ - 1) * 1.5, "MAX DOUBLE");
+  // Bitwise.
+  uint64_t all_bits = 0, parity = 0;
+  for (int r = 0; r < size_; ++r) all_bits |= 1ull << (3 * r);
+  for (int r = 0; r < size_; ++r) parity ^= (kRounds % 2) ? (0x9e3779b97f4a7c15ull * (r + 1)) : 0;
+  contend<uint64_t>(
+      win, target, REMORA_UINT64, REMORA_OP_BOR, 0, [](int r) { return 1ull << (3 * r); }, nullptr,
+      all_bits, "BOR UINT64");
+  contend<uint64_t>(
+      win, target, REMORA_UINT64, REMORA_OP_BAND, ~0ull, [](int r) { return ~(1ull << (3 * r)); },
+      nullptr, ~all_bits, "BAND UINT64");
+  contend<uint64_t>(
+      win, target, REMORA_UINT64, REMORA_OP_BXOR, 0,
+      [](int r) { return 0x9e3779b97f4a7c15ull * (r + 1); }, nullptr, parity, "BXOR UINT64");
+  // Logical: LXOR with 1 flips once per update, so the result is the parity of all updates.
+  contend<int8_t>(
+      win, target, REMORA_INT8, REMORA_OP_LXOR, 0, [](int) { return int8_t{1}; }, nullptr,
+      static_cast<int8_t>(total % 2), "LXOR INT8");
+  contend<uint16_t>(
+      win, target, REMORA_UINT16, REMORA_OP_LAND, 5,
+      [](int r) { return static_cast<uint16_t>(r == size_ - 1 ? 0 : 9); }, nullptr, 0,
+      "LAND UINT16");
+  contend<int32_t>(
+      win, target, REMORA_INT32, REMORA_OP_LOR, 0, [](int r) { return r == 0 ? 4 : 0; }, nullptr, 1,
+      "LOR INT32");
+  // Scaled sums.
+  const int64_t alpha64 = 3;
+  contend<int64_t>(
+      win, target, REMORA_INT64, REMORA_OP_SCALED_SUM, 1, [](int) { return -2; }, &alpha64,
+      1 - 6 * total, "SCALED_SUM INT64");
+  const cdouble alphac(0, 1);  // i * (1 + 0i) = i
+  contend<cdouble>(
+      win, target, REMORA_DOUBLE_COMPLEX, REMORA_OP_SCALED_SUM, {},
+      [](int) { return cdouble(1, 0); }, &alphac, cdouble(0, static_cast<double>(total)),
+      "SCALED_SUM DOUBLE_COMPLEX");
+}
+
+// Ranks accumulate into ranges shifted by rank % 3 elements: each element ends with
+// kRounds times the number of ranks whose range covers it.
+void overlapping_ranges(remora_win_t win, int target) {
+  int64_t* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  constexpr size_t kSpan = 7;
+  if (rank_ == target)
+    for (size_t i = 0; i < kSpan + 2; ++i) base[i] = 0;
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  const std::vector<int64_t> ones(kSpan, 1);
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round)
+    REQUIRE_OK(remora_win_accumulate(win, target, 8 * static_cast<size_t>(rank_ % 3), ones.data(),
+                                     kSpan, REMORA_INT64, REMORA_OP_SUM, nullptr));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target)
+    for (size_t i = 0; i < kSpan + 2; ++i) {
+      int64_t covering = 0;
+      for (int r = 0; r < size_; ++r) covering += (i >= size_t(r % 3) && i < r % 3 + kSpan);
+      REQUIRE(base[i] == covering * kRounds, "overlap element %zu: %lld", i, (long long)base[i]);
+    }
+  REQUIRE_OK(remora_barrier());
+}
+
+// fetch_and_op REPLACE is an exchange: the values read back plus the final value are exactly
+// the values written plus the initial one (checked through their sum and sum of squares).
+void replace_is_exchange(remora_win_t win, int target) {
+  REQUIRE_OK(remora_barrier());
+  int64_t sums[2] = {0, 0};
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    const int64_t token = 1 + rank_ * kRounds + round;
+    int64_t previous = 0;
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, 8 * 40, &token, &previous, REMORA_INT64,
+                                       REMORA_OP_REPLACE));
+    sums[0] += previous;
+    sums[1] += previous * previous;
+  }
+  REQUIRE_OK(remora_win_flush_all(win));
+  REQUIRE_OK(remora_barrier());
+  if (rank_ == target) {  // the final value counts as read
+    int64_t last = 0;
+    REQUIRE_OK(remora_win_get(win, target, 8 * 40, &last, 1, REMORA_INT64));
+    sums[0] += last;
+    sums[1] += last * last;
+  }
+  REQUIRE_OK(
+      remora_win_accumulate(win, target, 8 * 41, sums, 2, REMORA_INT64, REMORA_OP_SUM, nullptr));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target) {
+    const int64_t tokens = int64_t{size_} * kRounds;
+    int64_t* base = nullptr;
+    REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+    REQUIRE(base[41] == tokens * (tokens + 1) / 2, "sum of exchanged values %lld",
+            (long long)base[41]);
+    REQUIRE(base[42] == tokens * (tokens + 1) * (2 * tokens + 1) / 6, "sum of squares %lld",
+            (long long)base[42]);
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
+// Writers replace all elements with (v, -v) for a fresh v; readers atomically read them
+// (get_accumulate NO_OP): each element must be some (v, -v), never a torn mix.
+void atomic_read_races_replace(remora_win_t win, int target) {
+  constexpr size_t kElements = 8;
+  const size_t disp = 128;
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  std::vector<cdouble> values(kElements), seen(kElements);
+  for (int round = 0; round < kRounds; ++round) {
+    if (rank_ % 2 == 0) {
+      const double v = rank_ * 1000.0 + round + 1;
+      values.assign(kElements, cdouble(v, -v));
+      REQUIRE_OK(remora_win_accumulate(win, target, disp, values.data(), kElements,
+                                       REMORA_DOUBLE_COMPLEX, REMORA_OP_REPLACE, nullptr));
+    }
+    REQUIRE_OK(remora_win_get_accumulate(win, target, disp, nullptr, seen.data(), kElements,
+                                         REMORA_DOUBLE_COMPLEX, REMORA_OP_NO_OP, nullptr));
+    for (const cdouble& element : seen)
+      REQUIRE(element.real() == -element.imag(), "torn element (%g, %g)", element.real(),
+              element.imag());
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  rank_ = remora_rank();
+  size_ = remora_size();
+  // The default lock table, and a small one whose stripes are narrower than an accumulate
+  // (ranges wrap around the table).
+  for (const char* info :
+       {static_cast<const char*>(nullptr), "acc_lock_stripes=3,acc_lock_granularity=16"}) {
+    remora_win_t win;
+    REQUIRE_OK(remora_win_allocate(kWindowBytes, 1, info, nullptr, &win));
+    const int target = size_ - 1;
+    every_op(win, target);
+    overlapping_ranges(win, 0);
+    replace_is_exchange(win, target);
+    atomic_read_races_replace(win, 0);
+    REQUIRE_OK(remora_win_free(&win));
+  }
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}

@@ -1,0 +1,138 @@
+// Every misuse of windows returns the right error with a message, on every rank at once (so
+// that the collective calls stay matched), and leaves the window usable.
+#include <cstdint>
+#include <cstdio>
+
+#include "multirank.hpp"
+
+namespace {
+
+int rank_, size_;
+
+void allocation_errors() {
+  remora_win_t win = nullptr;
+  REQUIRE_ERROR(remora_win_allocate(8, 1, nullptr, nullptr, nullptr), REMORA_ERR_ARG,
+                "win is NULL");
+  REQUIRE_ERROR(remora_win_allocate(8, 0, nullptr, nullptr, &win), REMORA_ERR_ARG, "disp_unit=0");
+  REQUIRE_ERROR(remora_win_allocate(SIZE_MAX, 1, nullptr, nullptr, &win), REMORA_ERR_ARG, "bytes=");
+  REQUIRE_ERROR(remora_win_allocate(8, 1, "colour=blue", nullptr, &win), REMORA_ERR_ARG,
+                "info key 'colour'");
+  REQUIRE_ERROR(remora_win_allocate(8, 1, "acc_strategy=magic", nullptr, &win), REMORA_ERR_ARG,
+                "acc_strategy='magic'");
+  REQUIRE_ERROR(remora_win_allocate(8, 1, "acc_lock_stripes=0", nullptr, &win), REMORA_ERR_ARG,
+                "acc_lock_stripes='0'");
+  REQUIRE_ERROR(remora_win_allocate(8, 1, "acc_strategy", nullptr, &win), REMORA_ERR_ARG,
+                "key=value");
+  if (size_ > 1) {  // collective: every rank learns that the info differs
+    char info[64];
+    std::snprintf(info, sizeof info, "acc_lock_stripes=%d", rank_ == size_ - 1 ? 2 : 1);
+    REQUIRE_ERROR(remora_win_allocate(8, 1, info, nullptr, &win), REMORA_ERR_ARG,
+                  "info differs between ranks");
+  }
+  // Per-window override of the default strategy.
+  REQUIRE_OK(remora_win_allocate(8, 1, "acc_strategy=owner", nullptr, &win));
+  remora_acc_strategy_t strategy = REMORA_ACC_AUTO;
+  REQUIRE_OK(remora_win_acc_strategy(win, &strategy));
+  REQUIRE(strategy == REMORA_ACC_OWNER, "strategy %d", strategy);
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+void operation_errors(remora_win_t win) {
+  const int64_t value = 1;
+  int64_t result = 0;
+  const double dvalue = 1;
+  double dresult = 0;
+  // Outside any epoch.
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &value, 1, REMORA_INT64), REMORA_ERR_STATE,
+                "no access epoch to target=0");
+  REQUIRE_ERROR(remora_win_fetch_and_op(win, 0, 0, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+                REMORA_ERR_STATE, "remora_win_fetch_and_op: no access epoch");
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  // Arguments.
+  REQUIRE_ERROR(remora_win_put(win, size_, 0, &value, 1, REMORA_INT64), REMORA_ERR_RANK, "target=");
+  REQUIRE_ERROR(remora_win_put(win, 0, 4, &value, 1, REMORA_INT64), REMORA_ERR_RANGE, "disp=4");
+  REQUIRE_ERROR(remora_win_get(win, 0, 0, &result, 5, REMORA_INT64), REMORA_ERR_RANGE, "count=5");
+  REQUIRE_ERROR(remora_win_get(win, 0, SIZE_MAX, &result, 1, REMORA_INT64), REMORA_ERR_RANGE,
+                "negative");
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, nullptr, 1, REMORA_INT64), REMORA_ERR_ARG,
+                "origin is NULL");
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &value, 1, static_cast<remora_datatype_t>(13)),
+                REMORA_ERR_ARG, "type=13");
+  REQUIRE_ERROR(
+      remora_win_accumulate(win, 0, 0, &dvalue, 1, REMORA_DOUBLE, REMORA_OP_BAND, nullptr),
+      REMORA_ERR_ARG, "REMORA_OP_BAND is not valid for type=REMORA_DOUBLE");
+  REQUIRE_ERROR(
+      remora_win_accumulate(win, 0, 0, &value, 1, REMORA_INT64, REMORA_OP_SCALED_SUM, nullptr),
+      REMORA_ERR_ARG, "alpha is NULL");
+  REQUIRE_ERROR(remora_win_accumulate(win, 0, 0, &value, 1, REMORA_INT64, REMORA_OP_SUM, &value),
+                REMORA_ERR_ARG, "does not use it");
+  REQUIRE_ERROR(
+      remora_win_fetch_and_op(win, 0, 0, &value, &result, REMORA_INT64, REMORA_OP_SCALED_SUM),
+      REMORA_ERR_ARG, "SCALED_SUM");
+  REQUIRE_ERROR(remora_win_compare_and_swap(win, 0, 0, &dvalue, &dvalue, &dresult, REMORA_DOUBLE),
+                REMORA_ERR_ARG, "not an integer type");
+  REQUIRE_ERROR(remora_win_get_accumulate(win, 0, 0, &value, nullptr, 1, REMORA_INT64,
+                                          REMORA_OP_SUM, nullptr),
+                REMORA_ERR_ARG, "result is NULL");
+  // Conflicting synchronisation.
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0), REMORA_ERR_STATE,
+                "already locked by remora_win_lock_all");
+  REQUIRE_ERROR(remora_win_lock_all(win, 0), REMORA_ERR_STATE, "already open");
+  REQUIRE_ERROR(remora_win_fence(win, 0), REMORA_ERR_STATE, "passive-target epoch is open");
+  REQUIRE_ERROR(remora_win_unlock(win, 0), REMORA_ERR_STATE, "use remora_win_unlock_all");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "still locked");
+  REQUIRE_OK(remora_win_unlock_all(win));
+}
+
+void synchronisation_errors(remora_win_t win) {
+  const int64_t value = 1;
+  REQUIRE_ERROR(remora_win_unlock(win, 0), REMORA_ERR_STATE, "target=0 is not locked");
+  REQUIRE_ERROR(remora_win_unlock_all(win), REMORA_ERR_STATE, "was not called");
+  REQUIRE_ERROR(remora_win_flush(win, 0), REMORA_ERR_STATE, "flush needs a passive epoch");
+  REQUIRE_ERROR(remora_win_flush_all(win), REMORA_ERR_STATE, "no passive-target epoch");
+  REQUIRE_ERROR(remora_win_flush_local(win, 0), REMORA_ERR_STATE, "not locked");
+  REQUIRE_ERROR(remora_win_lock(win, 3, 0, 0), REMORA_ERR_ARG, "lock_type=3");
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 64), REMORA_ERR_ARG, "assert_flags=64");
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, -1, 0), REMORA_ERR_RANK, "target=-1");
+  REQUIRE_ERROR(remora_win_fence(win, 1 << 10), REMORA_ERR_ARG, "assert_flags=1024");
+  // Locking twice; locking while a lock is held conflicts with lock_all and fence.
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0), REMORA_ERR_STATE,
+                "already locked by this rank");
+  REQUIRE_ERROR(remora_win_lock_all(win, 0), REMORA_ERR_STATE, "holds 1 lock");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "still locked");
+  REQUIRE_OK(remora_win_unlock(win, 0));
+  // A fence epoch with operations conflicts with locks, NOPRECEDE and free.
+  REQUIRE_OK(remora_win_fence(win, 0));
+  REQUIRE_OK(remora_win_put(win, rank_, 0, &value, 1, REMORA_INT64));
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0), REMORA_ERR_STATE,
+                "fence epoch with operations");
+  REQUIRE_ERROR(remora_win_fence(win, REMORA_MODE_NOPRECEDE), REMORA_ERR_STATE, "NOPRECEDE");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "pending");
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  // A fence without operations after it may be followed by a lock.
+  REQUIRE_OK(remora_win_fence(win, 0));
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, rank_, REMORA_MODE_NOCHECK));
+  REQUIRE_OK(remora_win_flush_local(win, rank_));
+  REQUIRE_OK(remora_win_unlock(win, rank_));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  rank_ = remora_rank();
+  size_ = remora_size();
+  allocation_errors();
+  remora_win_t win;
+  REQUIRE_OK(remora_win_allocate(32, 8, nullptr, nullptr, &win));
+  operation_errors(win);
+  synchronisation_errors(win);
+  remora_win_t stale = win;
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+  REQUIRE_ERROR(remora_win_fence(stale, 0), REMORA_ERR_ARG, "not a live window");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_ARG, "win is NULL");
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}

@@ -1,0 +1,84 @@
+// CPU-atomic accumulates agree with the reference kernels of reduce_op and stay exact under
+// contention between threads.
+#include "rma/native_atomics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::rma {
+namespace {
+
+const int kNativeTypes[] = {REMORA_INT8,  REMORA_INT16,  REMORA_INT32,        REMORA_INT64,
+                            REMORA_UINT8, REMORA_UINT16, REMORA_UINT32,       REMORA_UINT64,
+                            REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX};
+
+TEST(NativeAtomics, CapabilityBySizeAndAlignment) {
+  EXPECT_TRUE(native_capable(REMORA_INT8, 3));
+  EXPECT_TRUE(native_capable(REMORA_INT32, 8));
+  EXPECT_FALSE(native_capable(REMORA_INT32, 6));
+  EXPECT_TRUE(native_capable(REMORA_FLOAT_COMPLEX, 16));
+  EXPECT_FALSE(native_capable(REMORA_DOUBLE_COMPLEX, 0));  // not lock-free across processes
+  EXPECT_FALSE(native_capable(0, 0));
+}
+
+TEST(NativeAtomics, MatchesReferenceKernelsForEveryValidOp) {
+  std::mt19937_64 random(11);
+  constexpr size_t kCount = 6;
+  for (int type : kNativeTypes) {
+    const size_t size = datatype_size(type);
+    for (int op = REMORA_OP_SUM; op <= REMORA_OP_SCALED_SUM; ++op) {
+      if (check_op("test", op, type) != REMORA_SUCCESS) continue;
+      alignas(8) unsigned char target[kCount * 8], reference[kCount * 8], origin[kCount * 8],
+          previous[kCount * 8], alpha[8];
+      for (size_t i = 0; i < kCount * size; ++i) {
+        target[i] = static_cast<unsigned char>(random() % 7);  // small values: finite floats
+        origin[i] = static_cast<unsigned char>(random() % 7);
+      }
+      for (size_t i = 0; i < size; ++i) alpha[i] = static_cast<unsigned char>(i == 0 ? 2 : 0);
+      std::memcpy(reference, target, kCount * size);
+      const void* alpha_arg = op == REMORA_OP_SCALED_SUM ? alpha : nullptr;
+      apply_op(op, type, reference, origin, kCount, alpha_arg);
+      std::vector<unsigned char> before(target, target + kCount * size);
+      native_accumulate(op, type, target, origin, previous, kCount, alpha_arg);
+      EXPECT_EQ(std::memcmp(target, reference, kCount * size), 0)
+          << datatype_name(type) << " " << op_name(op);
+      EXPECT_EQ(std::memcmp(previous, before.data(), kCount * size), 0)
+          << datatype_name(type) << " " << op_name(op);
+    }
+  }
+}
+
+TEST(NativeAtomics, CompareSwapStoresOnlyOnMatch) {
+  alignas(8) int16_t target = 5, result = 0;
+  const int16_t origin = 9, wrong = 4, right = 5;
+  native_compare_swap(REMORA_INT16, &target, &origin, &wrong, &result);
+  EXPECT_EQ(target, 5);
+  EXPECT_EQ(result, 5);
+  native_compare_swap(REMORA_INT16, &target, &origin, &right, &result);
+  EXPECT_EQ(target, 9);
+  EXPECT_EQ(result, 5);
+}
+
+TEST(NativeAtomics, ConcurrentSumsOfSmallElementsAreExact) {
+  constexpr int kThreads = 4, kRounds = 20000;
+  alignas(8) uint16_t counters[4] = {0, 0, 0, 0};  // neighbours share a word: no tearing
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&counters] {
+      const uint16_t ones[4] = {1, 1, 1, 1};
+      for (int i = 0; i < kRounds; ++i)
+        native_accumulate(REMORA_OP_SUM, REMORA_UINT16, counters, ones, nullptr, 4, nullptr);
+    });
+  for (auto& thread : threads) thread.join();
+  for (uint16_t counter : counters) EXPECT_EQ(counter, static_cast<uint16_t>(kThreads * kRounds));
+}
+
+}  // namespace
+}  // namespace remora::rma

@@ -1,0 +1,55 @@
+// Every window function fails cleanly, naming itself, before remora_init (a job of one rank,
+// no launcher).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "remora.h"
+
+namespace {
+
+void expect_not_initialized(int status, const char* function) {
+  EXPECT_EQ(status, REMORA_ERR_NOT_INITIALIZED) << function;
+  EXPECT_NE(std::string(remora_last_error()).find(function), std::string::npos)
+      << remora_last_error();
+}
+
+TEST(WinApiBeforeInit, EveryCallFailsWithNotInitialized) {
+  remora_win_t win = nullptr;
+  void* base = nullptr;
+  size_t bytes = 0;
+  int64_t value = 0, result = 0;
+  remora_acc_strategy_t strategy;
+  expect_not_initialized(remora_win_allocate(8, 1, nullptr, &base, &win), "remora_win_allocate");
+  expect_not_initialized(remora_win_free(&win), "remora_win_free");
+  expect_not_initialized(remora_win_base(win, &base), "remora_win_base");
+  expect_not_initialized(remora_win_size(win, 0, &bytes), "remora_win_size");
+  expect_not_initialized(remora_win_disp_unit(win, 0, &bytes), "remora_win_disp_unit");
+  expect_not_initialized(remora_win_acc_strategy(win, &strategy), "remora_win_acc_strategy");
+  expect_not_initialized(remora_win_put(win, 0, 0, &value, 1, REMORA_INT64), "remora_win_put");
+  expect_not_initialized(remora_win_get(win, 0, 0, &value, 1, REMORA_INT64), "remora_win_get");
+  expect_not_initialized(
+      remora_win_accumulate(win, 0, 0, &value, 1, REMORA_INT64, REMORA_OP_SUM, nullptr),
+      "remora_win_accumulate");
+  expect_not_initialized(remora_win_get_accumulate(win, 0, 0, &value, &result, 1, REMORA_INT64,
+                                                   REMORA_OP_SUM, nullptr),
+                         "remora_win_get_accumulate");
+  expect_not_initialized(
+      remora_win_fetch_and_op(win, 0, 0, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+      "remora_win_fetch_and_op");
+  expect_not_initialized(
+      remora_win_compare_and_swap(win, 0, 0, &value, &value, &result, REMORA_INT64),
+      "remora_win_compare_and_swap");
+  expect_not_initialized(remora_win_fence(win, 0), "remora_win_fence");
+  expect_not_initialized(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0), "remora_win_lock");
+  expect_not_initialized(remora_win_unlock(win, 0), "remora_win_unlock");
+  expect_not_initialized(remora_win_lock_all(win, 0), "remora_win_lock_all");
+  expect_not_initialized(remora_win_unlock_all(win), "remora_win_unlock_all");
+  expect_not_initialized(remora_win_flush(win, 0), "remora_win_flush");
+  expect_not_initialized(remora_win_flush_all(win), "remora_win_flush_all");
+  expect_not_initialized(remora_win_flush_local(win, 0), "remora_win_flush_local");
+  expect_not_initialized(remora_win_flush_local_all(win), "remora_win_flush_local_all");
+  expect_not_initialized(remora_win_sync(win), "remora_win_sync");
+}
+
+}  // namespace

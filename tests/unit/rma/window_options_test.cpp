@@ -1,0 +1,50 @@
+// Window info strings: defaults from the configuration, overrides, and rejected input.
+#include "rma/window_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace remora::rma {
+namespace {
+
+TEST(WindowOptions, DefaultsComeFromTheConfiguration) {
+  Config config = default_config();
+  config.acc_strategy = "owner";
+  config.acc_lock_stripes = 7;
+  WindowOptions options;
+  ASSERT_EQ(parse_window_options("f", config, nullptr, &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.strategy, AccStrategy::Owner);
+  EXPECT_EQ(options.lock_stripes, 7u);
+  EXPECT_EQ(options.lock_granularity, 256u);
+}
+
+TEST(WindowOptions, InfoOverridesDefaults) {
+  WindowOptions options;
+  ASSERT_EQ(parse_window_options("f", default_config(),
+                                 "acc_strategy=caller,,acc_lock_stripes=1,acc_lock_granularity=64",
+                                 &options),
+            REMORA_SUCCESS);
+  EXPECT_EQ(options.strategy, AccStrategy::Caller);
+  EXPECT_EQ(options.lock_stripes, 1u);
+  EXPECT_EQ(options.lock_granularity, 64u);
+  EXPECT_STREQ(strategy_name(options.strategy), "caller");
+}
+
+TEST(WindowOptions, RejectsMalformedInfoNamingIt) {
+  WindowOptions options;
+  for (const char* info :
+       {"acc_strategy=fast", "acc_lock_stripes=-1", "acc_lock_stripes=99999999",
+        "acc_lock_granularity=8", "acc_lock_granularity=1x", "speed=11", "acc_strategy"}) {
+    EXPECT_EQ(parse_window_options("remora_win_allocate", default_config(), info, &options),
+              REMORA_ERR_ARG)
+        << info;
+    EXPECT_NE(std::string(last_error()).find("remora_win_allocate: info"), std::string::npos)
+        << last_error();
+  }
+}
+
+}  // namespace
+}  // namespace remora::rma
