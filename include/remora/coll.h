@@ -50,7 +50,8 @@ typedef enum remora_coll_algorithm {
   REMORA_COLL_RING,
   REMORA_COLL_RABENSEIFNER,
   REMORA_COLL_BRUCK,
-  REMORA_COLL_PAIRWISE
+  REMORA_COLL_PAIRWISE,
+  REMORA_COLL_APPLICATION_BYPASS
 } remora_coll_algorithm_t;
 
 /* ---- Communicators ---- */
@@ -108,8 +109,14 @@ REMORA_API int remora_ibcast(void* buffer, size_t count, remora_datatype_t type,
                              remora_comm_t comm, remora_coll_algorithm_t algorithm,
                              remora_request_t* request);
 
-/* algorithms: binomial. sendbuf may be REMORA_IN_PLACE at the root; recvbuf matters only
- * there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR. */
+/* algorithms: binomial, application_bypass. sendbuf may be REMORA_IN_PLACE at the root;
+ * recvbuf matters only there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR.
+ * application_bypass (up to REMORA_BYPASS_EAGER_BYTES; binomial above): a non-root rank
+ * returns without waiting for late children (sendbuf is copied, so it may be reused at once)
+ * and the reduction completes later through progress: on the progress thread with
+ * REMORA_PROGRESS=thread, else inside this rank's later Remora calls (the next collective,
+ * remora_barrier, remora_progress, remora_finalize). With manual progress a rank that never
+ * calls Remora again stalls its parent. The root's remora_reduce waits for the result. */
 REMORA_API int remora_reduce(const void* sendbuf, void* recvbuf, size_t count,
                              remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
                              remora_coll_algorithm_t algorithm);

@@ -316,10 +316,11 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
 }
 
 // reduce, allreduce, scan and exscan: count elements in, count elements out.
-int reduction(const char* function, Operation operation, const void* sendbuf, void* recvbuf,
-              size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
-              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
-              const std::function<void(Schedule&, const CollectiveArgs&, Algorithm)>& build) {
+int reduction(
+    const char* function, Operation operation, const void* sendbuf, void* recvbuf, size_t count,
+    remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
+    remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
+    const std::function<void(Runtime&, Schedule&, const CollectiveArgs&, Algorithm)>& build) {
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
@@ -337,7 +338,9 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
   args.count = count;
   return call.launch(
       operation, count * args.extent,
-      [&args, &build](Schedule& schedule, Algorithm chosen) { build(schedule, args, chosen); },
+      [&args, &build, &call](Schedule& schedule, Algorithm chosen) {
+        build(*call.runtime, schedule, args, chosen);
+      },
       request);
 }
 
@@ -515,16 +518,19 @@ int group_subset(const char* function, remora_group_t group, int n, const int* r
   return REMORA_SUCCESS;
 }
 
-void reduce_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+void reduce_builder(Runtime& runtime, Schedule& schedule, const CollectiveArgs& args,
+                    Algorithm chosen) {
+  if (chosen == Algorithm::ApplicationBypass)
+    return runtime.collectives->bypass_reduce().build(schedule, args);
   remora::coll::build_reduce(schedule, args);
 }
-void allreduce_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm chosen) {
+void allreduce_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm chosen) {
   remora::coll::build_allreduce(schedule, args, chosen);
 }
-void scan_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+void scan_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm) {
   remora::coll::build_scan(schedule, args, false);
 }
-void exscan_builder(Schedule& schedule, const CollectiveArgs& args, Algorithm) {
+void exscan_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm) {
   remora::coll::build_scan(schedule, args, true);
 }
 

@@ -102,8 +102,10 @@ int finalize() {
   Runtime* runtime = nullptr;
   if (int status = enter("remora_finalize", &runtime); status != REMORA_SUCCESS) return status;
   if (int status = check_not_in_handler("remora_finalize"); status != REMORA_SUCCESS) return status;
+  // Reductions this rank delegated to the progress engine are forwarded before anyone leaves.
+  int status = runtime->collectives->complete_bypass();
   // Nobody leaves while another rank may still access its memory or send to it.
-  int status = runtime->barrier->run();
+  if (status == REMORA_SUCCESS) status = runtime->barrier->run();
   // Messages sent before everyone entered finalize are delivered, not dropped.
   while (status == REMORA_SUCCESS && runtime->progress->poll()) {
   }

@@ -8,12 +8,12 @@ namespace {
 constexpr const char* kNames[kAlgorithmCount] = {
     "auto",       "dissemination",     "binomial",           "binary", "flat",
     "sequential", "scatter_allgather", "recursive_doubling", "ring",   "rabenseifner",
-    "bruck",      "pairwise"};
+    "bruck",      "pairwise",          "application_bypass"};
 
 using A = Algorithm;
 constexpr A kBarrier[] = {A::Dissemination};
 constexpr A kBcast[] = {A::Binomial, A::ScatterAllgather};
-constexpr A kReduce[] = {A::Binomial};
+constexpr A kReduce[] = {A::Binomial, A::ApplicationBypass};
 constexpr A kAllreduce[] = {A::RecursiveDoubling, A::Ring, A::Rabenseifner};
 constexpr A kRing[] = {A::Ring};
 constexpr A kGather[] = {A::Binomial, A::Binary, A::Flat, A::Sequential};

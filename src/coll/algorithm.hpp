@@ -34,8 +34,9 @@ enum class Algorithm {
   Rabenseifner,
   Bruck,
   Pairwise,
+  ApplicationBypass,
 };
-constexpr int kAlgorithmCount = static_cast<int>(Algorithm::Pairwise) + 1;
+constexpr int kAlgorithmCount = static_cast<int>(Algorithm::ApplicationBypass) + 1;
 
 const char* algorithm_name(Algorithm algorithm);  // "recursive_doubling"
 const char* operation_name(Operation operation);  // "allreduce"

@@ -16,14 +16,18 @@ Collectives::Collectives(transport::Transport& transport, progress::ProgressEngi
 int Collectives::create(transport::Transport& transport, progress::ProgressEngine& progress,
                         const Config& config, std::unique_ptr<Collectives>* out) {
   std::unique_ptr<Collectives> collectives(new Collectives(transport, progress));
-  if (int status = Messenger::create(transport, &collectives->messenger_)) return status;
+  const MessengerOptions messaging{config.rndv_bytes, config.single_copy != "off"};
+  if (int status = Messenger::create(transport, messaging, &collectives->messenger_)) return status;
+  const BypassOptions bypass{config.bypass_eager_bytes,
+                             static_cast<uint64_t>(config.bypass_delay_us)};
+  if (int status =
+          BypassReduce::create(transport, *collectives->messenger_, bypass, &collectives->bypass_))
+    return status;
   // The values were checked against the allowed names when the configuration was parsed.
   const std::pair<Operation, const std::string&> variables[] = {
-      {Operation::Bcast, config.bcast},
-      {Operation::Allreduce, config.allreduce},
-      {Operation::Gather, config.gather},
-      {Operation::Scatter, config.scatter},
-      {Operation::Alltoall, config.alltoall}};
+      {Operation::Bcast, config.bcast},         {Operation::Reduce, config.reduce},
+      {Operation::Allreduce, config.allreduce}, {Operation::Gather, config.gather},
+      {Operation::Scatter, config.scatter},     {Operation::Alltoall, config.alltoall}};
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
   std::vector<int> everyone(static_cast<size_t>(transport.size()));
@@ -42,6 +46,11 @@ std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator
 int Collectives::wait(const Schedule& schedule) {
   if (int status = progress_.wait([&schedule] { return schedule.done(); })) return status;
   return schedule.status();
+}
+
+int Collectives::complete_bypass() {
+  if (int status = progress_.wait([this] { return bypass_->pending() == 0; })) return status;
+  return bypass_->take_failure();
 }
 
 int Collectives::run(const std::shared_ptr<Schedule>& schedule) {

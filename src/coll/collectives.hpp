@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "coll/algorithm.hpp"
+#include "coll/bypass_reduce.hpp"
 #include "coll/communicator.hpp"
 #include "coll/context_ids.hpp"
 #include "coll/handle_table.hpp"
@@ -33,6 +34,10 @@ class Collectives {
   int wait_until(const F& ready) {
     return progress_.wait(ready);
   }
+  BypassReduce& bypass_reduce() { return *bypass_; }
+  // Waits until every application-bypass reduction this rank delegated is forwarded (finalize
+  // calls it); returns a failure met while completing one.
+  int complete_bypass();
   // The algorithm for a call: the requested one, else REMORA_<OPERATION>, else the default.
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes, int size) const;
 
@@ -58,6 +63,7 @@ class Collectives {
   transport::Transport& transport_;
   progress::ProgressEngine& progress_;
   std::unique_ptr<Messenger> messenger_;
+  std::unique_ptr<BypassReduce> bypass_;
   std::shared_ptr<ContextIds> contexts_;
   std::shared_ptr<Communicator> world_;
   Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};

@@ -7,9 +7,11 @@
 namespace remora::coll {
 namespace {
 
+enum Kind : uint32_t { kEager = 0, kReadyToSend, kDone, kRefused };
+
 struct WireHeader {
   uint32_t context;
-  uint32_t reserved;
+  uint32_t kind;
   uint64_t tag;
 };
 
@@ -30,10 +32,24 @@ void fill(Receive& receive, std::vector<uint8_t>&& data) {
   *receive.dynamic = std::move(data);
 }
 
+template <typename Body>
+std::vector<uint8_t> control_message(const WireHeader& header, const Body& body) {
+  std::vector<uint8_t> message(sizeof header + sizeof body);
+  std::memcpy(message.data(), &header, sizeof header);
+  std::memcpy(message.data() + sizeof header, &body, sizeof body);
+  return message;
+}
+
 }  // namespace
 
-int Messenger::create(transport::Transport& transport, std::unique_ptr<Messenger>* out) {
-  std::unique_ptr<Messenger> messenger(new Messenger(transport));
+Messenger::Messenger(transport::Transport& transport, const MessengerOptions& options)
+    : transport_(transport),
+      options_(options),
+      eager_only_(static_cast<size_t>(transport.size()), false) {}
+
+int Messenger::create(transport::Transport& transport, const MessengerOptions& options,
+                      std::unique_ptr<Messenger>* out) {
+  std::unique_ptr<Messenger> messenger(new Messenger(transport, options));
   const int status =
       transport.am_register(&Messenger::on_message, messenger.get(), &messenger->handler_);
   if (status != REMORA_SUCCESS) return status;
@@ -46,6 +62,7 @@ Messenger::~Messenger() {
   for (auto& [key, receives] : posted_)
     for (Receive* receive : receives)
       std::shared_ptr<ReceiveOwner> owner = std::move(receive->owner);
+  pending_sends_.clear();
 }
 
 size_t Messenger::max_bytes() const {
@@ -56,31 +73,115 @@ int Messenger::send(int target, uint32_t context, uint64_t tag, const void* data
   if (bytes > max_bytes())
     return fail(REMORA_ERR_UNSUPPORTED,
                 "a collective message of %zu bytes exceeds the largest active message (%zu bytes, "
-                "REMORA_AM_MAX_BYTES); messages this large need the rendezvous protocol",
+                "REMORA_AM_MAX_BYTES) and cannot go by rendezvous (REMORA_RNDV_BYTES, and the "
+                "receiver must be allowed to read the sender's memory)",
                 bytes, max_bytes());
   std::vector<uint8_t> message(sizeof(WireHeader) + bytes);
-  const WireHeader header{context, 0, tag};
+  const WireHeader header{context, kEager, tag};
   std::memcpy(message.data(), &header, sizeof header);
   if (bytes > 0) std::memcpy(message.data() + sizeof header, data, bytes);
   return transport_.am_send(target, handler_, message.data(), message.size());
 }
 
-bool Messenger::post(Receive* receive) {
-  std::vector<uint8_t> data;
+int Messenger::start_send(int target, uint32_t context, uint64_t tag, const void* data,
+                          size_t bytes, std::shared_ptr<SendOwner> owner, int step) {
+  if (bytes <= options_.rendezvous_bytes) return send(target, context, tag, data, bytes);
+  uint64_t id = 0;
+  bool eager = false;
   {
     std::lock_guard lock(mutex_);
-    auto waiting = unexpected_.find(receive->key);
-    if (waiting == unexpected_.end()) {
+    eager = eager_only_[static_cast<size_t>(target)];
+    if (!eager) {
+      id = next_send_id_++;
+      pending_sends_.emplace(
+          id, PendingSend{target, context, tag, data, bytes, std::move(owner), step});
+    }
+  }
+  if (eager) return send(target, context, tag, data, bytes);
+  const ReadyToSend body{reinterpret_cast<uintptr_t>(data), bytes, id};
+  const auto message = control_message(WireHeader{context, kReadyToSend, tag}, body);
+  const int status = transport_.am_send(target, handler_, message.data(), message.size());
+  if (status != REMORA_SUCCESS) {
+    std::lock_guard lock(mutex_);
+    pending_sends_.erase(id);
+    return status;
+  }
+  return kPending;
+}
+
+bool Messenger::post(Receive* receive) {
+  Unexpected waiting;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = unexpected_.find(receive->key);
+    if (found == unexpected_.end()) {
       posted_[receive->key].push_back(receive);
       return false;
     }
-    data = std::move(waiting->second.front());
-    waiting->second.pop_front();
-    if (waiting->second.empty()) unexpected_.erase(waiting);
+    waiting = std::move(found->second.front());
+    found->second.pop_front();
+    if (found->second.empty()) unexpected_.erase(found);
   }
-  fill(*receive, std::move(data));
+  if (waiting.rendezvous) {
+    if (!read_rendezvous(*receive, waiting.source, waiting.header)) return false;
+  } else {
+    fill(*receive, std::move(waiting.data));
+  }
   receive->owner.reset();  // the caller holds the owner; nobody will call it back
   return true;
+}
+
+bool Messenger::read_rendezvous(Receive& receive, int source, const ReadyToSend& header) {
+  const auto bytes = static_cast<size_t>(header.bytes);
+  receive.arrived_bytes = bytes;
+  const bool fits = receive.dynamic != nullptr || receive.bytes == bytes;  // else: mismatch
+  if (fits && bytes > 0) {
+    void* target = receive.buffer;
+    if (receive.dynamic != nullptr) {
+      receive.dynamic->resize(bytes);
+      target = receive.dynamic->data();
+    }
+    const int status =
+        options_.single_copy
+            ? transport_.read_private(
+                  source, reinterpret_cast<const void*>(static_cast<uintptr_t>(header.address)),
+                  target, bytes)
+            : REMORA_ERR_UNSUPPORTED;
+    if (status == REMORA_ERR_UNSUPPORTED) {
+      {
+        std::lock_guard lock(mutex_);
+        posted_[receive.key].push_front(&receive);
+      }
+      answer(source, kRefused, header.id);
+      return false;
+    }
+    receive.failure = status;
+  }
+  answer(source, kDone, header.id);
+  return true;
+}
+
+void Messenger::answer(int source, uint32_t kind, uint64_t id) {
+  const auto message = control_message(WireHeader{0, kind, 0}, id);
+  // A failed answer means the job is being torn down; the sender's wait reports that.
+  transport_.am_send(source, handler_, message.data(), message.size());
+}
+
+void Messenger::answered(uint32_t kind, uint64_t id) {
+  PendingSend send_state;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = pending_sends_.find(id);
+    if (found == pending_sends_.end()) return;
+    send_state = std::move(found->second);
+    pending_sends_.erase(found);
+    if (kind == kRefused) eager_only_[static_cast<size_t>(send_state.target)] = true;
+  }
+  int status = REMORA_SUCCESS;
+  if (kind == kRefused)
+    status = send(send_state.target, send_state.context, send_state.tag, send_state.data,
+                  send_state.bytes);
+  send_state.owner->sent(send_state.step, status);
 }
 
 void Messenger::on_message(int source, const void* payload, size_t bytes, void* context) {
@@ -92,13 +193,23 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
   std::memcpy(&header, payload, sizeof header);
   const auto* data = static_cast<const uint8_t*>(payload) + sizeof header;
   const size_t data_bytes = bytes - sizeof header;
+  if (header.kind == kDone || header.kind == kRefused) {
+    uint64_t id = 0;
+    std::memcpy(&id, data, sizeof id);
+    return answered(header.kind, id);
+  }
+  Unexpected arrived;
+  arrived.rendezvous = header.kind == kReadyToSend;
+  arrived.source = source;
+  if (arrived.rendezvous) std::memcpy(&arrived.header, data, sizeof arrived.header);
   const MessageKey key{header.context, source, header.tag};
   Receive* receive = nullptr;
   {
     std::lock_guard lock(mutex_);
     auto posted = posted_.find(key);
     if (posted == posted_.end()) {
-      unexpected_[key].emplace_back(data, data + data_bytes);
+      if (!arrived.rendezvous) arrived.data.assign(data, data + data_bytes);
+      unexpected_[key].push_back(std::move(arrived));
       return;
     }
     receive = posted->second.front();
@@ -107,7 +218,11 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
   }
   // The receive is ours alone now: fill it and tell its owner outside the lock, so the owner
   // may post further receives.
-  fill(*receive, data, data_bytes);
+  if (arrived.rendezvous) {
+    if (!read_rendezvous(*receive, source, arrived.header)) return;
+  } else {
+    fill(*receive, data, data_bytes);
+  }
   std::shared_ptr<ReceiveOwner> owner = std::move(receive->owner);
   owner->received(*receive);
 }

@@ -1,11 +1,16 @@
 // Tagged point-to-point messages for collective schedules, on one active-message handler.
 //
-// A message is matched to a receive on (context, source, tag). Every message is eager: the
+// A message is matched to a receive on (context, source, tag). Small messages are eager: the
 // sender's am_send returns once the payload is copied out (the transport chunks large payloads
-// and applies back-pressure). At the receiver a message finds either a posted receive, which
-// gets the data at once, or waits in the unexpected queue until one is posted. Messages with the
-// same key match in the order they were sent (the transport keeps one sender's messages in
-// order); collectives never have two in flight with the same key.
+// and applies back-pressure). Above REMORA_RNDV_BYTES a send may go by rendezvous: the sender
+// sends only a ready-to-send header with its buffer's address; the receiver, once a receive
+// matches, reads the data straight from the sender's memory (Transport::read_private) and
+// replies "done", which completes the sender's send. A receiver that cannot read (the OS
+// forbids it) replies "refused" and the sender sends the data eagerly instead, and to that
+// rank from then on. At the receiver a message (or header) finds either a posted receive or
+// waits in the unexpected queue until one is posted. Messages with the same key match in the
+// order they were sent (the transport keeps one sender's messages in order); collectives never
+// have two in flight with the same key.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +49,13 @@ class ReceiveOwner {
   virtual void received(Receive& receive) = 0;
 };
 
+// Told when a rendezvous send is complete (the receiver has read the data, or it went eagerly).
+class SendOwner {
+ public:
+  virtual ~SendOwner() = default;
+  virtual void sent(int step, int status) = 0;
+};
+
 struct Receive {
   MessageKey key;
   void* buffer = nullptr;  // exactly `bytes` are expected here...
@@ -52,31 +64,72 @@ struct Receive {
   std::shared_ptr<ReceiveOwner> owner;      // kept alive while the receive is posted
   int step = -1;                            // the owner's name for this receive
   size_t arrived_bytes = 0;                 // the size of the message that matched
+  int failure = 0;  // a failed single-copy read (the thread's last error says why)
+};
+
+struct MessengerOptions {
+  size_t rendezvous_bytes = SIZE_MAX;  // larger messages of start_send go by rendezvous
+  bool single_copy = true;             // false: refuse every rendezvous (as if the OS forbade it)
 };
 
 class Messenger {
  public:
-  static int create(transport::Transport& transport, std::unique_ptr<Messenger>* out);
+  static int create(transport::Transport& transport, const MessengerOptions& options,
+                    std::unique_ptr<Messenger>* out);
   ~Messenger();
   Messenger(const Messenger&) = delete;
   Messenger& operator=(const Messenger&) = delete;
 
+  // Eager: complete on return, so data may go away at once.
   int send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes);
+  // Like send, except that above the rendezvous threshold it may return kPending: data must
+  // then stay valid and unchanged until owner->sent(step, status) is called.
+  static constexpr int kPending = 1;
+  int start_send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes,
+                 std::shared_ptr<SendOwner> owner, int step);
   // Returns true when a message was already waiting: it is copied into the receive and the
   // owner is not called. Otherwise the owner's received() runs when the message arrives.
   bool post(Receive* receive);
   size_t max_bytes() const;
 
  private:
-  explicit Messenger(transport::Transport& transport) : transport_(transport) {}
+  struct ReadyToSend {  // a rendezvous header's body
+    uint64_t address = 0, bytes = 0, id = 0;
+  };
+  struct Unexpected {
+    std::vector<uint8_t> data;  // an eager message...
+    bool rendezvous = false;    // ...or a ready-to-send header from source
+    int source = -1;
+    ReadyToSend header;
+  };
+  struct PendingSend {
+    int target = -1;
+    uint32_t context = 0;
+    uint64_t tag = 0;
+    const void* data = nullptr;
+    size_t bytes = 0;
+    std::shared_ptr<SendOwner> owner;
+    int step = -1;
+  };
+
+  Messenger(transport::Transport& transport, const MessengerOptions& options);
   static void on_message(int source, const void* payload, size_t bytes, void* context);
   void deliver(int source, const void* payload, size_t bytes);
+  // Reads a matched rendezvous message into receive and tells the sender. False when the read
+  // is refused: the receive is posted again (first in line) and the data will come eagerly.
+  bool read_rendezvous(Receive& receive, int source, const ReadyToSend& header);
+  void answer(int source, uint32_t kind, uint64_t id);
+  void answered(uint32_t kind, uint64_t id);  // at the sender: done or refused
 
   transport::Transport& transport_;
+  const MessengerOptions options_;
   int handler_ = -1;
   std::mutex mutex_;
   std::unordered_map<MessageKey, std::deque<Receive*>, MessageKeyHash> posted_;
-  std::unordered_map<MessageKey, std::deque<std::vector<uint8_t>>, MessageKeyHash> unexpected_;
+  std::unordered_map<MessageKey, std::deque<Unexpected>, MessageKeyHash> unexpected_;
+  std::unordered_map<uint64_t, PendingSend> pending_sends_;
+  uint64_t next_send_id_ = 0;
+  std::vector<bool> eager_only_;  // per target: it refused a rendezvous once
 };
 
 }  // namespace remora::coll

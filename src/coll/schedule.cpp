@@ -95,8 +95,8 @@ std::vector<uint8_t>* Schedule::scratch_vector() {
   return &scratch_.emplace_back();
 }
 
-uint64_t Schedule::message_tag(uint32_t tag) const {
-  return sequence_ << kStepTagBits | tag;
+uint64_t Schedule::message_tag(uint64_t sequence, uint32_t tag) {
+  return sequence << kStepTagBits | tag;
 }
 
 void Schedule::start() {
@@ -112,19 +112,55 @@ void Schedule::run_ready() {
   while (!ready_.empty()) {
     const StepId id = ready_.back();
     ready_.pop_back();
-    const int status = issue(steps_[static_cast<size_t>(id)], id);
+    Step& step = steps_[static_cast<size_t>(id)];
+    if (overwrites_pending_send(step)) {
+      parked_.push_back(id);
+      continue;
+    }
+    const int status = issue(step, id);
     if (status != kInFlight) finish(id, status);
   }
 }
 
+bool Schedule::overwrites_pending_send(const Step& step) const {
+  if (sending_.empty()) return false;
+  const uint8_t* begin = nullptr;
+  size_t bytes = 0;
+  if (step.kind == Kind::Recv && step.receive.dynamic == nullptr) {
+    begin = static_cast<const uint8_t*>(step.receive.buffer);
+    bytes = step.receive.bytes;
+  } else if (step.kind == Kind::Reduce) {
+    begin = static_cast<const uint8_t*>(step.target);
+    bytes = step.bytes * rma::datatype_size(step.type);
+  } else if (step.kind == Kind::Copy) {
+    begin = static_cast<const uint8_t*>(step.target);
+    bytes = step.bytes;
+  }
+  if (bytes == 0) return false;
+  for (StepId id : sending_) {
+    const Step& send = steps_[static_cast<size_t>(id)];
+    const auto* source = static_cast<const uint8_t*>(send.source);
+    if (begin < source + send.bytes && source < begin + bytes) return true;
+  }
+  return false;
+}
+
 int Schedule::issue(Step& step, StepId id) {
   switch (step.kind) {
-    case Kind::Send:
-      return messenger_.send(comm_->world_rank(step.peer), comm_->context(), message_tag(step.tag),
-                             step.source, step.bytes);
     case Kind::SendVector:
-      return messenger_.send(comm_->world_rank(step.peer), comm_->context(), message_tag(step.tag),
-                             step.vector->data(), step.vector->size());
+      // The algorithms fill a sent vector before the send and never touch it after, so it
+      // stays in place for a rendezvous like any other buffer.
+      step.source = step.vector->data();
+      step.bytes = step.vector->size();
+      [[fallthrough]];
+    case Kind::Send: {
+      const int status = messenger_.start_send(comm_->world_rank(step.peer), comm_->context(),
+                                               message_tag(step.tag), step.source, step.bytes,
+                                               shared_from_this(), id);
+      if (status != Messenger::kPending) return status;
+      sending_.push_back(id);
+      return kInFlight;
+    }
     case Kind::Recv:
       step.receive.key =
           MessageKey{comm_->context(), comm_->world_rank(step.peer), message_tag(step.tag)};
@@ -146,6 +182,7 @@ int Schedule::issue(Step& step, StepId id) {
 }
 
 int Schedule::receive_status(const Receive& receive) const {
+  if (receive.failure != REMORA_SUCCESS) return receive.failure;
   if (receive.dynamic != nullptr || receive.arrived_bytes == receive.bytes) return REMORA_SUCCESS;
   return fail(REMORA_ERR_ARG,
               "mismatched counts: rank %d of the communicator expected %zu bytes from its rank %d "
@@ -157,6 +194,16 @@ int Schedule::receive_status(const Receive& receive) const {
 void Schedule::received(Receive& receive) {
   std::lock_guard lock(mutex_);
   finish(receive.step, receive_status(receive));
+  run_ready();
+}
+
+void Schedule::sent(int step, int status) {
+  std::lock_guard lock(mutex_);
+  std::erase(sending_, step);
+  finish(step, status);
+  // Steps held back for this send may go now (those still overlapping another one park again).
+  ready_.insert(ready_.end(), parked_.begin(), parked_.end());
+  parked_.clear();
   run_ready();
 }
 

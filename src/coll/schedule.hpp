@@ -5,8 +5,11 @@
 //
 // start() issues every step without dependencies. A receive completes inside the messenger's
 // handler, on whichever thread runs it (the progress thread in thread mode), and issues the
-// steps it releases right there. All state changes happen under the schedule's mutex; done()
-// is an atomic flag that waiters read without it.
+// steps it releases right there. A rendezvous send completes likewise, once the receiver has
+// read the data in place; until then a ready step that would write into the send's buffer is
+// held back (the algorithms were written for eager sends, which never needed that
+// dependency). All state changes happen under the schedule's mutex; done() is an atomic flag
+// that waiters read without it.
 #pragma once
 
 #include <atomic>
@@ -23,7 +26,9 @@
 
 namespace remora::coll {
 
-class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<Schedule> {
+class Schedule final : public ReceiveOwner,
+                       public SendOwner,
+                       public std::enable_shared_from_this<Schedule> {
  public:
   using StepId = int;
   // Steps this one waits for; negative ids are ignored (convenient for "no previous step").
@@ -36,13 +41,19 @@ class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<
   Schedule& operator=(const Schedule&) = delete;
 
   const Communicator& comm() const { return *comm_; }
+  const std::shared_ptr<Communicator>& shared_comm() const { return comm_; }
+  // The collective's sequence number on its communicator (the same on every member).
+  uint64_t sequence() const { return sequence_; }
+  // The tag on the wire of step tag `tag` of collective `sequence`.
+  static uint64_t message_tag(uint64_t sequence, uint32_t tag);
   int rank() const { return comm_->rank(); }
   int size() const { return comm_->size(); }
 
   // Building, before start(). tag tells apart the messages of one collective between the same
   // two ranks; both sides must use the same one.
   StepId send(int peer, uint32_t tag, const void* data, size_t bytes, const Deps& deps = {});
-  // Sends whatever the vector holds when the step is issued.
+  // Sends whatever the vector holds when the step is issued; it must not change after that
+  // until the collective completes (a rendezvous reads it in place).
   StepId send_vector(int peer, uint32_t tag, const std::vector<uint8_t>* data,
                      const Deps& deps = {});
   // Receives exactly `bytes` (another size is reported as mismatched counts).
@@ -68,6 +79,7 @@ class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<
   int status() const;
 
   void received(Receive& receive) override;
+  void sent(int step, int status) override;
 
  private:
   enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call };
@@ -90,11 +102,14 @@ class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<
 
   static Step message(Kind kind, int peer, uint32_t tag);
   StepId add(Step step, const Deps& deps);
-  uint64_t message_tag(uint32_t tag) const;
+  uint64_t message_tag(uint32_t tag) const { return message_tag(sequence_, tag); }
   // Under mutex_: issue ready steps until none is left.
   void run_ready();
   int issue(Step& step, StepId id);  // 1 when still in flight
   int receive_status(const Receive& receive) const;
+  // Whether step would write memory that a rendezvous send still in flight reads from (the
+  // receiver reads it in place): such a step waits until the send is done.
+  bool overwrites_pending_send(const Step& step) const;
   void finish(StepId id, int status);
   void record_failure(int status, const std::string& message);
 
@@ -104,6 +119,8 @@ class Schedule final : public ReceiveOwner, public std::enable_shared_from_this<
   std::mutex mutex_;
   std::deque<Step> steps_;  // a deque: posted receives point into it
   std::vector<StepId> ready_;
+  std::vector<StepId> sending_;  // rendezvous sends in flight
+  std::vector<StepId> parked_;   // ready steps held back by overwrites_pending_send
   size_t remaining_ = 0;
   std::deque<std::vector<uint8_t>> scratch_;
   int status_ = 0;

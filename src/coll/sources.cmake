@@ -9,6 +9,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/records.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collectives.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bypass_reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/bcast.cpp

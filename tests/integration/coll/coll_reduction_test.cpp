@@ -17,6 +17,8 @@ using coll_test::input;
 using coll_test::same;
 
 constexpr size_t kCounts[] = {0, 1, 7, 1000};
+constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {REMORA_COLL_AUTO,
+                                                         REMORA_COLL_APPLICATION_BYPASS};
 constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
     REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER};
 
@@ -58,16 +60,20 @@ void allreduce(const Case& c, size_t count) {
   }
 }
 
+// The send buffer dies right after each call: an application-bypass reduce that returned early
+// must have copied it.
 template <typename T>
 void reduce(const Case& c, size_t count) {
-  for (int root : {0, c.size - 1}) {
-    for (bool in_place : {false, true}) {
-      std::vector<T> send = inputs<T>(c, count), recv(count);
-      const bool place = in_place && c.rank == root;
-      if (place) recv = send;
-      REQUIRE_OK(remora_reduce(place ? REMORA_IN_PLACE : send.data(), recv.data(), count, c.type,
-                               c.op, root, c.comm, REMORA_COLL_AUTO));
-      if (c.rank == root) expect_fold(c, "reduce", recv, count, 0, c.size - 1);
+  for (remora_coll_algorithm_t algorithm : kReduceAlgorithms) {
+    for (int root : {0, c.size - 1, c.size / 2}) {
+      for (bool in_place : {false, true}) {
+        std::vector<T> send = inputs<T>(c, count), recv(count);
+        const bool place = in_place && c.rank == root;
+        if (place) recv = send;
+        REQUIRE_OK(remora_reduce(place ? REMORA_IN_PLACE : send.data(), recv.data(), count, c.type,
+                                 c.op, root, c.comm, algorithm));
+        if (c.rank == root) expect_fold(c, "reduce", recv, count, 0, c.size - 1);
+      }
     }
   }
 }

@@ -1,0 +1,245 @@
+#include "coll/bypass_reduce.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "coll/algorithms/common.hpp"
+#include "coll/schedule.hpp"
+#include "coll/tree.hpp"
+#include "core/error.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::coll {
+namespace {
+
+struct WireHeader {
+  uint32_t context;
+  uint32_t reserved;
+  uint64_t instance;
+};
+constexpr size_t kHeader = sizeof(WireHeader);
+constexpr size_t kNoSlot = static_cast<size_t>(-1);
+
+}  // namespace
+
+// The state of one reduction delegated to the progress engine (the paper's descriptor).
+struct BypassReduce::Descriptor {
+  std::shared_ptr<Communicator> comm;  // keeps the context id reserved until forwarded
+  uint32_t context = 0;
+  uint64_t instance = 0;
+  int parent = -1;  // world rank
+  bool parent_is_root = false;
+  int op = 0, type = 0;
+  size_t count = 0, bytes = 0;
+  bool ordered = false;          // floating point: fold in a fixed order (reproducible)
+  std::vector<uint8_t> message;  // room for the header, then the running result
+  std::vector<int> children;     // world ranks, in folding order (smallest subtree first)
+  std::vector<bool> arrived;
+  std::vector<std::vector<uint8_t>> held;  // arrived out of order, not yet folded
+  size_t folded = 0;
+
+  uint8_t* result() { return message.data() + kHeader; }
+  bool complete() const { return folded == children.size(); }
+  size_t slot_of(int source) const {
+    const auto found = std::find(children.begin(), children.end(), source);
+    return found == children.end() ? kNoSlot : static_cast<size_t>(found - children.begin());
+  }
+};
+
+size_t BypassReduce::KeyHash::operator()(const Key& key) const {
+  return std::hash<uint64_t>()(key.instance * 0x9e3779b97f4a7c15ULL ^
+                               (uint64_t{key.context} << 32 | static_cast<uint32_t>(key.source)));
+}
+
+int BypassReduce::create(transport::Transport& transport, Messenger& messenger,
+                         const BypassOptions& options, std::unique_ptr<BypassReduce>* out) {
+  std::unique_ptr<BypassReduce> bypass(new BypassReduce(transport, messenger, options));
+  const int status =
+      transport.am_register(&BypassReduce::on_message, bypass.get(), &bypass->handler_);
+  if (status != REMORA_SUCCESS) return status;
+  *out = std::move(bypass);
+  return REMORA_SUCCESS;
+}
+
+BypassReduce::BypassReduce(transport::Transport& transport, Messenger& messenger,
+                           const BypassOptions& options)
+    : transport_(transport), messenger_(messenger), options_(options) {}
+
+BypassReduce::~BypassReduce() = default;
+
+void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
+  // Every rank sees the same size and limits, so all take the same branch.
+  const size_t bytes = args.count * args.extent;
+  const size_t eager = std::min(options_.eager_bytes, messenger_.max_bytes());
+  if (schedule.rank() == args.root || bytes > eager) return build_reduce(schedule, args);
+  schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(), args] {
+    return contribute(comm, instance, args);
+  });
+}
+
+int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t instance,
+                             const CollectiveArgs& args) {
+  const int size = comm->size();
+  const int me = relative_rank(comm->rank(), args.root, size);
+  const TreeNode node = tree_node(TreeShape::Binomial, me, size);
+  const auto world = [&](int relative) {
+    return comm->world_rank(absolute_rank(relative, args.root, size));
+  };
+  // The caller may reuse its buffer as soon as we return: the input is copied here.
+  auto d = std::make_unique<Descriptor>();
+  d->context = comm->context();
+  d->instance = instance;
+  d->parent = world(node.parent);
+  d->parent_is_root = node.parent == 0;
+  d->bytes = args.count * args.extent;
+  d->message.resize(kHeader + d->bytes);
+  if (d->bytes > 0) std::memcpy(d->result(), input_of(args), d->bytes);
+  if (node.children.empty()) {  // a leaf
+    forward(*d);
+    return take_failure();
+  }
+  d->comm = comm;
+  d->op = args.op;
+  d->type = args.type;
+  d->count = args.count;
+  d->ordered = is_floating(args.type);
+  for (auto child = node.children.rbegin(); child != node.children.rend(); ++child)
+    d->children.push_back(world(*child));
+  d->arrived.assign(d->children.size(), false);
+  d->held.resize(d->children.size());
+  created_.fetch_add(1, std::memory_order_relaxed);
+
+  const Key key{comm->context(), instance, -1};
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t slot = 0; slot < d->children.size(); ++slot) {
+      auto early = unexpected_.find(Key{key.context, instance, d->children[slot]});
+      if (early == unexpected_.end()) continue;
+      accept(*d, slot, early->second.data(), early->second.size(), &early->second);
+      unexpected_.erase(early);
+    }
+    if (!d->complete()) {
+      pending_.fetch_add(1, std::memory_order_release);
+      descriptors_.emplace(key, std::move(d));
+    }
+  }
+  if (d != nullptr) {  // every child was early
+    forward(*d);
+    return take_failure();
+  }
+  // Something is pending now, so it is worth a poll (and only now): children whose data sits
+  // in the transport's queue are folded in without a round trip through the progress engine.
+  transport_.poll();
+  if (options_.delay_us > 0) {
+    // The paper's optional delay: give late children a chance to arrive while we still poll.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(options_.delay_us);
+    while (is_pending(key) && std::chrono::steady_clock::now() < deadline) transport_.poll();
+  }
+  if (is_pending(key)) returned_early_.fetch_add(1, std::memory_order_relaxed);
+  return take_failure();
+}
+
+void BypassReduce::on_message(int source, const void* payload, size_t bytes, void* context) {
+  static_cast<BypassReduce*>(context)->deliver(source, payload, bytes);
+}
+
+// The asynchronous part (the paper's Fig. 5): a late child is folded in straight from the
+// packet; an early one is kept in the unexpected queue.
+void BypassReduce::deliver(int source, const void* payload, size_t bytes) {
+  WireHeader header;
+  std::memcpy(&header, payload, kHeader);
+  const auto* data = static_cast<const uint8_t*>(payload) + kHeader;
+  const size_t data_bytes = bytes - kHeader;
+  std::unique_ptr<Descriptor> finished;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = descriptors_.find(Key{header.context, header.instance, -1});
+    const size_t slot = found == descriptors_.end() ? kNoSlot : found->second->slot_of(source);
+    if (slot == kNoSlot || found->second->arrived[slot]) {
+      unexpected_[Key{header.context, header.instance, source}].assign(data, data + data_bytes);
+      return;
+    }
+    accept(*found->second, slot, data, data_bytes, nullptr);
+    if (!found->second->complete()) return;
+    finished = std::move(found->second);
+    descriptors_.erase(found);
+    // Before the send: once the parent has the result, nothing here may still count as pending.
+    pending_.fetch_sub(1, std::memory_order_release);
+  }
+  forward(*finished);
+}
+
+void BypassReduce::accept(Descriptor& d, size_t slot, const uint8_t* data, size_t bytes,
+                          std::vector<uint8_t>* storage) {
+  d.arrived[slot] = true;
+  if (bytes != d.bytes) {
+    // Counted as folded so that the reduction still completes and nobody waits forever.
+    record_failure(fail(REMORA_ERR_ARG,
+                        "mismatched counts: an application-bypass reduce expected %zu bytes from "
+                        "world rank %d but was sent %zu",
+                        d.bytes, d.children[slot], bytes));
+    if (!d.ordered) ++d.folded;
+    fold_in_order(d);
+    return;
+  }
+  if (!d.ordered || slot == d.folded) {
+    if (bytes > 0) rma::apply_op(d.op, d.type, d.result(), data, d.count);
+    ++d.folded;
+  } else if (storage != nullptr) {
+    d.held[slot] = std::move(*storage);
+  } else {
+    d.held[slot].assign(data, data + bytes);
+  }
+  fold_in_order(d);
+}
+
+void BypassReduce::fold_in_order(Descriptor& d) {
+  if (!d.ordered) return;
+  while (d.folded < d.children.size() && d.arrived[d.folded]) {
+    std::vector<uint8_t>& data = d.held[d.folded];
+    if (d.bytes > 0 && data.size() == d.bytes)
+      rma::apply_op(d.op, d.type, d.result(), data.data(), d.count);
+    data = {};
+    ++d.folded;
+  }
+}
+
+int BypassReduce::forward(Descriptor& d) {
+  int status = REMORA_SUCCESS;
+  if (d.parent_is_root) {
+    // The root runs the standard schedule: an ordinary message with its receive's tag.
+    status = messenger_.send(d.parent, d.context, Schedule::message_tag(d.instance, 0), d.result(),
+                             d.bytes);
+  } else {
+    const WireHeader header{d.context, 0, d.instance};
+    std::memcpy(d.message.data(), &header, kHeader);
+    status = transport_.am_send(d.parent, handler_, d.message.data(), d.message.size());
+  }
+  if (status != REMORA_SUCCESS) record_failure(status);
+  return status;
+}
+
+bool BypassReduce::is_pending(const Key& key) {
+  std::lock_guard lock(mutex_);
+  return descriptors_.count(key) != 0;
+}
+
+void BypassReduce::record_failure(int status) {
+  std::lock_guard lock(failure_mutex_);
+  if (failure_ != REMORA_SUCCESS) return;  // the first failure explains the rest
+  failure_ = status;
+  failure_message_ = last_error();
+}
+
+int BypassReduce::take_failure() {
+  std::lock_guard lock(failure_mutex_);
+  if (failure_ == REMORA_SUCCESS) return REMORA_SUCCESS;
+  const int status = failure_;
+  failure_ = REMORA_SUCCESS;
+  return fail(status, "an application-bypass reduce failed while completing in the background: %s",
+              failure_message_.c_str());
+}
+
+}  // namespace remora::coll
