@@ -51,7 +51,10 @@ typedef enum remora_coll_algorithm {
   REMORA_COLL_RABENSEIFNER,
   REMORA_COLL_BRUCK,
   REMORA_COLL_PAIRWISE,
-  REMORA_COLL_APPLICATION_BYPASS
+  REMORA_COLL_APPLICATION_BYPASS,
+  /* Makes every int a valid value of the type, so a bad value from a caller is reported as
+   * an error instead of being undefined behaviour in C++. Not an algorithm. */
+  REMORA_COLL_ALGORITHM_ENUM_RANGE_ = 0x7fffffff
 } remora_coll_algorithm_t;
 
 /* ---- Communicators ---- */

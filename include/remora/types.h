@@ -24,6 +24,9 @@ typedef enum remora_datatype {
   REMORA_DOUBLE,
   REMORA_FLOAT_COMPLEX,  /* two floats: real, imaginary (C99 float _Complex layout) */
   REMORA_DOUBLE_COMPLEX, /* two doubles */
+  /* Makes every int a valid value of the type, so a bad value from a caller is reported as
+   * an error instead of being undefined behaviour in C++. Not an element type. */
+  REMORA_DATATYPE_ENUM_RANGE_ = 0x7fffffff
 } remora_datatype_t;
 
 typedef enum remora_op {
@@ -40,6 +43,9 @@ typedef enum remora_op {
   REMORA_OP_REPLACE,    /* target = origin */
   REMORA_OP_NO_OP,      /* target unchanged (an atomic read in get_accumulate) */
   REMORA_OP_SCALED_SUM, /* target += alpha * origin (AXPY); alpha has the element type */
+  /* Makes every int a valid value of the type, so a bad value from a caller is reported as
+   * an error instead of being undefined behaviour in C++. Not an operator. */
+  REMORA_OP_ENUM_RANGE_ = 0x7fffffff
 } remora_op_t;
 
 /* *bytes = the size of one element of type. */

@@ -46,7 +46,10 @@ typedef enum remora_acc_strategy {
   REMORA_ACC_AUTO = 0,   /* native for aligned elements of up to 8 bytes, else caller */
   REMORA_ACC_NATIVE = 1, /* CPU atomics per element; 16-byte elements use the lock table */
   REMORA_ACC_CALLER = 2, /* the origin locks the target range, reads, computes, writes back */
-  REMORA_ACC_OWNER = 3   /* the target's progress engine applies the update (active message) */
+  REMORA_ACC_OWNER = 3,  /* the target's progress engine applies the update (active message) */
+  /* Makes every int a valid value of the type, so a bad value from a caller is reported as
+   * an error instead of being undefined behaviour in C++. Not an accumulate strategy. */
+  REMORA_ACC_STRATEGY_ENUM_RANGE_ = 0x7fffffff
 } remora_acc_strategy_t;
 
 /* Collective. Allocates bytes (may differ per rank, may be 0) of window memory on every rank,
