@@ -1,0 +1,154 @@
+// Accumulate bandwidth (paper 000, Fig. 2-4): remora_win_accumulate of doubles with
+// REMORA_OP_SUM, 8 B .. 1 MiB in steps of 4, one window per accumulate strategy (info
+// acc_strategy=owner|caller|native|auto), plus remora_win_put on the auto window for reference.
+//   2 ranks:  rank 0 -> rank 1 inside lock_all/unlock_all; a batch is K accumulates back to
+//             back followed by one remora_win_flush; metric MBps = bytes * K / batch time
+//             (median over batches). Rank 1 waits in remora_barrier meanwhile.
+//   3+ ranks: `contended_<strategy>`: every rank (rank 0 included) accumulates onto the same
+//             bytes of rank 0; metric MBps = aggregate (all ranks' bytes / slowest rank's
+//             batch time) and MBps_per_rank (the median rank-0 figure).
+// Rank 0's window memory receives an exact count check at the end of every strategy.
+// Usage: remorarun -n 2|4 ./acc_bandwidth [--csv] [--iterations K] [--batches B]
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/bench_common.hpp"
+#include "remora.h"
+
+namespace {
+
+constexpr size_t kMaxBytes = size_t{1} << 20;
+constexpr size_t kBytesPerBatch = size_t{16} << 20;  // caps iterations for large messages
+const char* const kStrategies[] = {"owner", "caller", "native", "auto"};
+
+int iterations_for(size_t bytes, int iterations) {
+  const auto by_volume = static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 4));
+  return std::min(iterations, by_volume);
+}
+
+remora_comm_t world() {
+  remora_comm_t comm = nullptr;
+  bench::check(remora_comm_world(&comm), "remora_comm_world");
+  return comm;
+}
+
+double max_over_ranks(double value) {
+  double result = 0;
+  bench::check(
+      remora_allreduce(&value, &result, 1, REMORA_DOUBLE, REMORA_OP_MAX, world(), REMORA_COLL_AUTO),
+      "remora_allreduce");
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  bench::Options options;
+  if (!bench::start(&argc, &argv, 2, &exit_code) ||
+      !bench::parse_options(argc, argv,
+                            "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)",
+                            &options, &exit_code)) {
+    remora_finalize();
+    return exit_code;
+  }
+  const int rank = remora_rank();
+  const int ranks = remora_size();
+  const bool contended = ranks > 2;
+  const int target = contended ? 0 : 1;
+  const int iterations = bench::iterations_or(options, 4000);
+  bench::Report report(options.csv);
+  const size_t max_count = kMaxBytes / sizeof(double);
+  const std::vector<double> source(max_count, 1.0);
+
+  for (const char* strategy : kStrategies) {
+    const std::string info = std::string("acc_strategy=") + strategy;
+    remora_win_t win = nullptr;
+    void* base = nullptr;
+    bench::check(remora_win_allocate(kMaxBytes, sizeof(double), info.c_str(), &base, &win),
+                 "remora_win_allocate");
+    const bool active = contended || rank == 0;  // ranks that accumulate
+    const std::string variant =
+        bench::with_progress(contended ? std::string("contended_") + strategy : strategy);
+    double expected_first = 0;  // accumulates that touched element 0 of the target (per origin)
+
+    for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
+      const size_t count = bytes / sizeof(double);
+      const int n = iterations_for(bytes, iterations);
+      std::vector<double> mbps, slowest_us;
+      if (active) bench::check(remora_win_lock_all(win, 0), "remora_win_lock_all");
+      for (int batch = -1; batch < options.batches; ++batch) {
+        if (contended) bench::check(remora_barrier(), "remora_barrier");
+        const double start = bench::now_us();
+        if (active) {
+          for (int i = 0; i < n; ++i)
+            bench::check(remora_win_accumulate(win, target, 0, source.data(), count, REMORA_DOUBLE,
+                                               REMORA_OP_SUM, nullptr),
+                         "remora_win_accumulate");
+          bench::check(remora_win_flush(win, target), "remora_win_flush");
+        }
+        const double elapsed = bench::now_us() - start;
+        if (batch >= 0) {
+          mbps.push_back(static_cast<double>(bytes) * n / elapsed);
+          slowest_us.push_back(contended ? max_over_ranks(elapsed) : elapsed);
+        } else if (contended) {
+          max_over_ranks(elapsed);  // keep the collective calls matched
+        }
+      }
+      if (active) bench::check(remora_win_unlock_all(win), "remora_win_unlock_all");
+      expected_first += static_cast<double>(n) * (options.batches + 1);
+      if (rank == 0) {
+        if (contended) {
+          std::vector<double> aggregate;
+          for (double us : slowest_us)
+            aggregate.push_back(static_cast<double>(bytes) * n * ranks / us);
+          report.add("acc_bandwidth", variant, ranks, bytes, "MBps", bench::median(aggregate));
+          report.add("acc_bandwidth", variant, ranks, bytes, "MBps_per_rank", bench::median(mbps));
+        } else {
+          report.add("acc_bandwidth", variant, ranks, bytes, "MBps", bench::median(mbps));
+        }
+      }
+      bench::check(remora_barrier(), "remora_barrier");
+    }
+
+    // Every accumulate added 1.0 to element 0 of the target.
+    if (rank == target) {
+      const double want = expected_first * (contended ? ranks : 1);
+      if (static_cast<const double*>(base)[0] != want)
+        remora_abort(1, "acc_bandwidth: the target's element 0 has the wrong sum");
+    }
+    bench::check(remora_barrier(), "remora_barrier");
+
+    // Reference: remora_win_put on the same window (2 ranks only), same batching.
+    if (!contended && std::string(strategy) == "auto") {
+      for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
+        const int n = iterations_for(bytes, iterations);
+        if (rank == 0) {
+          std::vector<double> mbps;
+          bench::check(remora_win_lock_all(win, 0), "remora_win_lock_all");
+          for (int batch = -1; batch < options.batches; ++batch) {
+            const double start = bench::now_us();
+            for (int i = 0; i < n; ++i)
+              bench::check(
+                  remora_win_put(win, 1, 0, source.data(), bytes / sizeof(double), REMORA_DOUBLE),
+                  "remora_win_put");
+            bench::check(remora_win_flush(win, 1), "remora_win_flush");
+            const double elapsed = bench::now_us() - start;
+            if (batch >= 0) mbps.push_back(static_cast<double>(bytes) * n / elapsed);
+          }
+          bench::check(remora_win_unlock_all(win), "remora_win_unlock_all");
+          report.add("acc_bandwidth", bench::with_progress("put"), ranks, bytes, "MBps",
+                     bench::median(mbps));
+        }
+        bench::check(remora_barrier(), "remora_barrier");
+      }
+    }
+    bench::check(remora_win_free(&win), "remora_win_free");
+  }
+
+  report.print();
+  bench::check(remora_finalize(), "remora_finalize");
+  return 0;
+}

@@ -1,0 +1,189 @@
+// Lock(exclusive)-put-unlock time, rank 0 -> rank 1, for n = 8, 256, 1024, 65536 8-byte longs
+// (paper 001, Table 1). Variants (metric `us`: median time per lock-put-unlock; bytes = 8n):
+//   raw        the cost floor: take a CAS spin flag in rank 1's part of a remora segment through
+//              the direct pointer from remora_segment_pointer, memcpy into rank 1's part,
+//              release the flag; all inline in one loop
+//   raw_win    the same through separate (non-inlined) lock/put/unlock functions taking
+//              MPI-like arguments and a window-like struct (base, lock word and displacement
+//              unit looked up per target), as the paper's OpenMP 2-4 programs
+//   immediate  remora_win_lock(EXCLUSIVE) + remora_win_put + remora_win_unlock (Remora's
+//              immediate passive-target synchronisation)
+// plus `immediate/raw` (metric `ratio`) for n = 8. The paper's `deferred` lock does not exist in
+// Remora yet, so there is no such variant.
+// Usage: remorarun -n 2 ./lock_put_unlock [--csv] [--iterations K] [--batches B]
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/bench_common.hpp"
+#include "remora.h"
+
+namespace {
+
+constexpr size_t kLongs[] = {8, 256, 1024, 65536};
+constexpr size_t kMaxLongs = 65536;
+constexpr size_t kFlagBytes = 64;                    // the flag gets a cache line of its own
+constexpr size_t kBytesPerBatch = size_t{64} << 20;  // caps iterations for large transfers
+
+int iterations_for(size_t bytes, int iterations) {
+  const auto by_volume = static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 16));
+  return std::min(iterations, by_volume);
+}
+
+// A window-like structure for the raw_win variant: per-rank base, lock word, displacement unit.
+struct RawWin {
+  std::vector<unsigned char*> base;
+  std::vector<uint64_t*> lock;
+  std::vector<size_t> disp_unit;
+};
+
+__attribute__((noinline)) int raw_win_lock(RawWin* win, int lock_type, int target,
+                                           int assert_flags) {
+  if (lock_type != REMORA_LOCK_EXCLUSIVE || (assert_flags & ~REMORA_MODE_NOCHECK) != 0) return -1;
+  std::atomic_ref<uint64_t> flag(*win->lock[static_cast<size_t>(target)]);
+  for (;;) {
+    uint64_t expected = 0;
+    if (flag.compare_exchange_weak(expected, 1, std::memory_order_acquire,
+                                   std::memory_order_relaxed))
+      return 0;
+    while (flag.load(std::memory_order_relaxed) != 0) {
+    }
+  }
+}
+
+__attribute__((noinline)) int raw_win_put(RawWin* win, int target, size_t disp, const void* origin,
+                                          size_t count, size_t element_bytes) {
+  const auto t = static_cast<size_t>(target);
+  std::memcpy(win->base[t] + disp * win->disp_unit[t], origin, count * element_bytes);
+  return 0;
+}
+
+__attribute__((noinline)) int raw_win_unlock(RawWin* win, int target) {
+  std::atomic_ref<uint64_t>(*win->lock[static_cast<size_t>(target)])
+      .store(0, std::memory_order_release);
+  return 0;
+}
+
+void verify(const void* data, const std::vector<uint64_t>& source, size_t longs,
+            const char* variant) {
+  if (std::memcmp(data, source.data(), longs * sizeof(uint64_t)) != 0) {
+    const std::string message =
+        std::string("lock_put_unlock: rank 1 does not hold the data of variant ") + variant;
+    remora_abort(1, message.c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  bench::Options options;
+  if (!bench::start(&argc, &argv, 2, &exit_code) ||
+      !bench::parse_options(argc, argv,
+                            "lock_put_unlock: lock-put-unlock rank 0 -> rank 1 (paper 001 Table 1)",
+                            &options, &exit_code)) {
+    remora_finalize();
+    return exit_code;
+  }
+  const int rank = remora_rank();
+  const int ranks = remora_size();
+  const int iterations = bench::iterations_or(options, 20000);
+  bench::Report report(options.csv);
+  const size_t max_bytes = kMaxLongs * sizeof(uint64_t);
+
+  // Raw variants: rank 1's segment part = flag line + data.
+  remora_segment_t segment = nullptr;
+  bench::check(remora_segment_allocate(rank == 1 ? kFlagBytes + max_bytes : 0, &segment),
+               "remora_segment_allocate");
+  // Remora variant: rank 1's window holds the data, displacement unit 8.
+  remora_win_t win = nullptr;
+  void* win_base = nullptr;
+  bench::check(
+      remora_win_allocate(rank == 1 ? max_bytes : 0, sizeof(uint64_t), nullptr, &win_base, &win),
+      "remora_win_allocate");
+
+  void* remote = nullptr;
+  bench::check(remora_segment_pointer(segment, 1, &remote), "remora_segment_pointer");
+  auto* flag_word = static_cast<uint64_t*>(remote);
+  auto* data = static_cast<unsigned char*>(remote) + kFlagBytes;
+  RawWin raw_win;
+  raw_win.base.assign(static_cast<size_t>(ranks), nullptr);
+  raw_win.lock.assign(static_cast<size_t>(ranks), nullptr);
+  raw_win.disp_unit.assign(static_cast<size_t>(ranks), sizeof(uint64_t));
+  raw_win.base[1] = data;
+  raw_win.lock[1] = flag_word;
+
+  std::vector<uint64_t> source(kMaxLongs);
+  auto nothing = [] {};
+  double raw8 = 0, immediate8 = 0;
+
+  for (size_t longs : kLongs) {
+    const size_t bytes = longs * sizeof(uint64_t);
+    const int n = iterations_for(bytes, iterations);
+    for (size_t i = 0; i < longs; ++i) source[i] = longs * 1000003 + i;
+
+    // raw
+    if (rank == 0) {
+      std::atomic_ref<uint64_t> flag(*flag_word);
+      auto us = bench::time_batches(options.batches, n, nothing, [&](int) {
+        for (;;) {
+          uint64_t expected = 0;
+          if (flag.compare_exchange_weak(expected, 1, std::memory_order_acquire,
+                                         std::memory_order_relaxed))
+            break;
+        }
+        std::memcpy(data, source.data(), bytes);
+        flag.store(0, std::memory_order_release);
+      });
+      report.add_latency("lock_put_unlock", "raw", ranks, bytes, us);
+      if (longs == 8) raw8 = bench::median(us);
+    }
+    bench::check(remora_barrier(), "remora_barrier");
+    if (rank == 1) verify(data, source, longs, "raw");
+    bench::check(remora_barrier(), "remora_barrier");
+
+    // raw_win
+    for (size_t i = 0; i < longs; ++i) source[i] = longs * 7919 + i;
+    if (rank == 0) {
+      auto us = bench::time_batches(options.batches, n, nothing, [&](int) {
+        if (raw_win_lock(&raw_win, REMORA_LOCK_EXCLUSIVE, 1, 0) != 0 ||
+            raw_win_put(&raw_win, 1, 0, source.data(), longs, sizeof(uint64_t)) != 0 ||
+            raw_win_unlock(&raw_win, 1) != 0)
+          remora_abort(1, "lock_put_unlock: raw_win failed");
+      });
+      report.add_latency("lock_put_unlock", "raw_win", ranks, bytes, us);
+    }
+    bench::check(remora_barrier(), "remora_barrier");
+    if (rank == 1) verify(data, source, longs, "raw_win");
+    bench::check(remora_barrier(), "remora_barrier");
+
+    // immediate (Remora)
+    for (size_t i = 0; i < longs; ++i) source[i] = longs * 104729 + i;
+    const std::string variant = bench::with_progress("immediate");
+    if (rank == 0) {
+      auto us = bench::time_batches(options.batches, n, nothing, [&](int) {
+        bench::check(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 1, 0), "remora_win_lock");
+        bench::check(remora_win_put(win, 1, 0, source.data(), longs, REMORA_INT64),
+                     "remora_win_put");
+        bench::check(remora_win_unlock(win, 1), "remora_win_unlock");
+      });
+      report.add_latency("lock_put_unlock", variant, ranks, bytes, us);
+      if (longs == 8) immediate8 = bench::median(us);
+    }
+    bench::check(remora_barrier(), "remora_barrier");
+    if (rank == 1) verify(win_base, source, longs, "immediate");
+    bench::check(remora_barrier(), "remora_barrier");
+  }
+
+  if (rank == 0)
+    report.add("lock_put_unlock", bench::with_progress("immediate") + "/raw", ranks, 64, "ratio",
+               immediate8 / raw8);
+  report.print();
+  bench::check(remora_win_free(&win), "remora_win_free");
+  bench::check(remora_segment_free(&segment), "remora_segment_free");
+  bench::check(remora_finalize(), "remora_finalize");
+  return 0;
+}
