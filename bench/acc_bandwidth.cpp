@@ -47,13 +47,10 @@ double max_over_ranks(double value) {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv,
-                            "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2,
+                    "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)", &options,
+                    &exit_code))
     return exit_code;
-  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const bool contended = ranks > 2;

@@ -67,14 +67,11 @@ std::string variant_name() {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv,
-                            "bench_am: active-message ping-pong rank 0 <-> rank 1 (half "
-                            "round trip); variant from REMORA_PROGRESS",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2,
+                    "bench_am: active-message ping-pong rank 0 <-> rank 1 (half "
+                    "round trip); variant from REMORA_PROGRESS",
+                    &options, &exit_code))
     return exit_code;
-  }
   static PingPong state;  // handlers may still run on the progress thread until finalize
   state.rank = remora_rank();
   const int ranks = remora_size();

@@ -8,12 +8,9 @@
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 1, &exit_code) ||
-      !bench::parse_options(argc, argv, "bench_barrier: barrier latency (REMORA_BARRIER)", &options,
-                            &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 1, "bench_barrier: barrier latency (REMORA_BARRIER)", &options,
+                    &exit_code))
     return exit_code;
-  }
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, ranks > 2 ? 300 : 2000);
   bench::Report report(options.csv);

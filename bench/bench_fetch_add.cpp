@@ -21,12 +21,9 @@ constexpr size_t kTimes = 64;   // rank 0: one double per rank, each rank's batc
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv, "bench_fetch_add: remote and contended fetch-add latency",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2, "bench_fetch_add: remote and contended fetch-add latency",
+                    &options, &exit_code))
     return exit_code;
-  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, 10000);

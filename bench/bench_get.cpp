@@ -18,12 +18,9 @@ constexpr size_t kBytesPerBatch = size_t{32} << 20;  // caps iterations for larg
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv, "bench_get: get latency rank 0 <- rank 1", &options,
-                            &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2, "bench_get: get latency rank 0 <- rank 1", &options,
+                    &exit_code))
     return exit_code;
-  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, 10000);

@@ -29,12 +29,9 @@ int iterations_for(size_t bytes, int iterations) {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv, "bench_put: put latency/bandwidth rank 0 -> rank 1",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2, "bench_put: put latency/bandwidth rank 0 -> rank 1", &options,
+                    &exit_code))
     return exit_code;
-  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, 10000);

@@ -81,13 +81,10 @@ void verify(const void* data, const std::vector<uint64_t>& source, size_t longs,
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv,
-                            "lock_put_unlock: lock-put-unlock rank 0 -> rank 1 (paper 001 Table 1)",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2,
+                    "lock_put_unlock: lock-put-unlock rank 0 -> rank 1 (paper 001 Table 1)",
+                    &options, &exit_code))
     return exit_code;
-  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, 20000);

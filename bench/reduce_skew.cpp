@@ -176,14 +176,11 @@ class Bench {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bench::Options options;
-  if (!bench::start(&argc, &argv, 2, &exit_code) ||
-      !bench::parse_options(argc, argv,
-                            "reduce_skew: application-bypass vs binomial reduce, CPU time under "
-                            "random skew and latency without skew (paper 002)",
-                            &options, &exit_code)) {
-    remora_finalize();
+  if (!bench::begin(&argc, &argv, 2,
+                    "reduce_skew: application-bypass vs binomial reduce, CPU time under "
+                    "random skew and latency without skew (paper 002)",
+                    &options, &exit_code))
     return exit_code;
-  }
   remora_comm_t world = REMORA_COMM_NULL;
   bench::check(remora_comm_world(&world), "remora_comm_world");
   const int base = bench::iterations_or(options, 200);

@@ -97,6 +97,7 @@ void check(int status, const char* what) {
   remora_abort(1, message);
 }
 
+namespace {
 bool start(int* argc, char*** argv, int min_ranks, int* exit_code) {
   const int status = remora_init(argc, argv);
   if (status != REMORA_SUCCESS) {
@@ -112,6 +113,16 @@ bool start(int* argc, char*** argv, int min_ranks, int* exit_code) {
     return false;
   }
   return true;
+}
+}  // namespace
+
+bool begin(int* argc, char*** argv, int min_ranks, const char* description, Options* options,
+           int* exit_code) {
+  if (start(argc, argv, min_ranks, exit_code) &&
+      parse_options(*argc, *argv, description, options, exit_code))
+    return true;
+  remora_finalize();
+  return false;
 }
 
 std::string env_or(const char* name, const char* fallback) {

@@ -27,9 +27,12 @@ int iterations_or(const Options& options, int default_iterations);
 // Aborts the whole job with Remora's last error message when status is negative.
 void check(int status, const char* what);
 
-// Starts Remora and checks that the job has at least min_ranks ranks (prints why not).
-// Returns false when the caller should finalize and exit with *exit_code.
-bool start(int* argc, char*** argv, int min_ranks, int* exit_code);
+// The start of every benchmark: remora_init, a check that the job has at least min_ranks
+// ranks, and the command line (description heads the usage text). Returns false, with Remora
+// finalized and *exit_code set, when main should return at once (too few ranks, --help, a bad
+// argument).
+bool begin(int* argc, char*** argv, int min_ranks, const char* description, Options* options,
+           int* exit_code);
 
 // The value of an environment variable, or fallback when unset or empty.
 std::string env_or(const char* name, const char* fallback);

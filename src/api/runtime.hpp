@@ -26,7 +26,7 @@ struct Runtime {
   std::unique_ptr<progress::ProgressEngine> progress;
   std::unique_ptr<coll::Barrier> barrier;
   std::unordered_set<remora_segment_s*> segments;  // live handles, to reject stale ones
-  std::unique_ptr<rma::WindowRegistry> windows;     // destroyed first: unmaps window memory
+  std::unique_ptr<rma::WindowRegistry> windows;    // destroyed first: unmaps window memory
 };
 
 int initialize(int* argc, char*** argv);
