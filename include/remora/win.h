@@ -52,6 +52,15 @@ typedef enum remora_acc_strategy {
   REMORA_ACC_STRATEGY_ENUM_RANGE_ = 0x7fffffff
 } remora_acc_strategy_t;
 
+/* Implementations of fence and lock/unlock (paper 001; info keys fence and lock, environment
+ * REMORA_RMA_FENCE and REMORA_RMA_LOCK). */
+typedef enum remora_sync_impl {
+  REMORA_SYNC_IMMEDIATE = 0, /* synchronise at once, operations complete as issued */
+  REMORA_SYNC_DEFERRED = 1,  /* queue operations; all the work happens at the closing call */
+  /* Makes every int a valid value of the type (see above). Not an implementation. */
+  REMORA_SYNC_IMPL_ENUM_RANGE_ = 0x7fffffff
+} remora_sync_impl_t;
+
 /* Collective. Allocates bytes (may differ per rank, may be 0) of window memory on every rank,
  * addressed in units of disp_unit bytes (>= 1, may differ per rank). info is NULL or a list of
  * comma-separated key=value pairs that override the REMORA_* defaults and must be the same on
@@ -59,6 +68,8 @@ typedef enum remora_acc_strategy {
  *   acc_strategy=auto|native|caller|owner      (REMORA_ACC_STRATEGY)
  *   acc_lock_stripes=<count>                    (REMORA_ACC_LOCK_STRIPES; 1 = whole window)
  *   acc_lock_granularity=<bytes>                (REMORA_ACC_LOCK_GRANULARITY)
+ *   fence=immediate|deferred                    (REMORA_RMA_FENCE)
+ *   lock=immediate|deferred                     (REMORA_RMA_LOCK)
  * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
 REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                                    remora_win_t* win);
@@ -71,6 +82,9 @@ REMORA_API int remora_win_base(remora_win_t win, void** base);
 REMORA_API int remora_win_size(remora_win_t win, int rank, size_t* bytes);
 REMORA_API int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit);
 REMORA_API int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy);
+/* The fence and lock implementations of the window (either pointer may be NULL). */
+REMORA_API int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence,
+                                    remora_sync_impl_t* lock);
 
 /* Contiguous transfers of count elements of type to/from target's memory at disp. */
 REMORA_API int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin,

@@ -1,4 +1,5 @@
 #include "api/runtime.hpp"
+#include "api/world_reduce_scatter.hpp"
 
 #include <unistd.h>
 
@@ -92,6 +93,9 @@ int initialize(int* argc, char*** argv) {
   if (status != REMORA_SUCCESS) return status;
   status = rma::WindowRegistry::create(
       *runtime->transport, [barrier = runtime->barrier.get()] { return barrier->run(); },
+      [collectives = runtime->collectives.get()](const uint64_t* counts, uint64_t* mine) {
+        return world_reduce_scatter_sum(*collectives, counts, mine);
+      },
       &runtime->windows);
   if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();

@@ -212,6 +212,14 @@ int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy) {
   return REMORA_SUCCESS;
 }
 
+int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence, remora_sync_impl_t* lock) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_sync_impl", win, &window)) return status;
+  if (fence != nullptr) *fence = static_cast<remora_sync_impl_t>(window->options().fence);
+  if (lock != nullptr) *lock = static_cast<remora_sync_impl_t>(window->options().lock);
+  return REMORA_SUCCESS;
+}
+
 int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
                    remora_datatype_t type) {
   Window* window = nullptr;

@@ -24,6 +24,9 @@ class EpochState {
     if (fence_open_) fence_used_ = true;
   }
 
+  // An operation now belongs to a fence epoch (else to a passive-target one).
+  bool fence_open() const { return fence_open_; }
+
   int check_fence(const char* function, int assert_flags) const;
   void fenced(int assert_flags);
 

@@ -9,5 +9,8 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/owner_computes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/op_queue.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_fence.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp)

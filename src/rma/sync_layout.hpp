@@ -19,6 +19,8 @@ struct SyncLayout {
   static constexpr size_t kLockStripes = 24;
   static constexpr size_t kLockGranularity = 32;
   static constexpr size_t kWaiterTotal = 40;  // threads of all ranks waiting for a lock here
+  static constexpr size_t kFenceDone = 48;    // operations completed here by deferred fences
+  static constexpr size_t kSyncImpls = 56;    // fence implementation | lock implementation << 1
   static constexpr size_t kHeaderBytes = 64;
   static constexpr size_t kStripeBytes = 64;  // one cache line per stripe: no false sharing
 

@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "rma/deferred_fence.hpp"
+#include "rma/deferred_lock.hpp"
 #include "rma/lock_table.hpp"
 #include "rma/native_atomics.hpp"
 #include "rma/owner_computes.hpp"
@@ -14,13 +16,18 @@ namespace remora::rma {
 Window::Window(const WindowServices& services, uint64_t id, const WindowOptions& options)
     : transport_(*services.transport),
       barrier_(services.barrier),
+      reduce_scatter_(services.reduce_scatter),
       owner_(*services.owner),
       id_(id),
       options_(options),
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
       lock_checked_(static_cast<size_t>(transport_.size())),
-      owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {}
+      owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {
+  if (options_.fence == SyncImpl::Deferred)
+    deferred_fence_ = std::make_unique<DeferredFence>(*this);
+  if (options_.lock == SyncImpl::Deferred) deferred_lock_ = std::make_unique<DeferredLock>(*this);
+}
 
 Window::~Window() {
   owner_.detach(this);
@@ -57,11 +64,15 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
   word(me, SyncLayout::kStrategy).store(static_cast<uint64_t>(options_.strategy));
   word(me, SyncLayout::kLockStripes).store(options_.lock_stripes);
   word(me, SyncLayout::kLockGranularity).store(options_.lock_granularity);
+  word(me, SyncLayout::kSyncImpls)
+      .store(static_cast<uint64_t>(options_.fence) | static_cast<uint64_t>(options_.lock) << 1);
   if (int status = barrier_()) return status;
   auto options_of = [&word](int rank) {
+    const uint64_t impls = word(rank, SyncLayout::kSyncImpls).load();
     return WindowOptions{static_cast<AccStrategy>(word(rank, SyncLayout::kStrategy).load()),
                          word(rank, SyncLayout::kLockStripes).load(),
-                         word(rank, SyncLayout::kLockGranularity).load()};
+                         word(rank, SyncLayout::kLockGranularity).load(),
+                         static_cast<SyncImpl>(impls & 1), static_cast<SyncImpl>(impls >> 1 & 1)};
   };
   const WindowOptions first = options_of(0);
   for (int rank = 0; rank < transport_.size(); ++rank) {
@@ -69,9 +80,11 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
     const WindowOptions theirs = options_of(rank);
     if (theirs == first) continue;
     auto describe = [](const WindowOptions& o) {
-      return format("acc_strategy=%s acc_lock_stripes=%llu acc_lock_granularity=%llu",
-                    strategy_name(o.strategy), static_cast<unsigned long long>(o.lock_stripes),
-                    static_cast<unsigned long long>(o.lock_granularity));
+      return format(
+          "acc_strategy=%s acc_lock_stripes=%llu acc_lock_granularity=%llu fence=%s lock=%s",
+          strategy_name(o.strategy), static_cast<unsigned long long>(o.lock_stripes),
+          static_cast<unsigned long long>(o.lock_granularity), sync_impl_name(o.fence),
+          sync_impl_name(o.lock));
     };
     return fail(REMORA_ERR_ARG, "%s: info differs between ranks: rank %d has %s, rank 0 has %s",
                 function, rank, describe(theirs).c_str(), describe(first).c_str());
@@ -91,10 +104,35 @@ int Window::free(const char* function) {
   return status != REMORA_SUCCESS ? status : data_status;
 }
 
+OpQueue* Window::deferral(int target) {
+  if (epoch_.fence_open()) return deferred_fence_ ? &deferred_fence_->queue() : nullptr;
+  return deferred_lock_ ? deferred_lock_->pending(target) : nullptr;
+}
+
+int Window::execute(const QueuedOp& op) {
+  switch (op.kind) {
+    case OpKind::Put:
+      return do_put(op.target, op.offset, op.origin, op.bytes);
+    case OpKind::Get:
+      return do_get(op.target, op.offset, op.result, op.bytes);
+    case OpKind::Accumulate:
+      return do_accumulate(op.acc);
+  }
+  return REMORA_ERR_INTERNAL;
+}
+
 int Window::put(const char* function, int target, uint64_t offset, const void* origin,
                 size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  if (OpQueue* queue = deferral(target)) {
+    queue->push_put(target, offset, origin, bytes);
+    return REMORA_SUCCESS;
+  }
+  return do_put(target, offset, origin, bytes);
+}
+
+int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes) {
   if (target == transport_.rank()) touch_local_edge();
   return transport_.put(*data_, target, offset, origin, bytes);
 }
@@ -102,6 +140,14 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
 int Window::get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  if (OpQueue* queue = deferral(target)) {
+    queue->push_get(target, offset, result, bytes);
+    return REMORA_SUCCESS;
+  }
+  return do_get(target, offset, result, bytes);
+}
+
+int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
   if (target == transport_.rank()) touch_local_edge();
   return transport_.get(*data_, target, offset, result, bytes);
 }
@@ -117,6 +163,14 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   if (int status = epoch_.check_access(function, args.target)) return status;
   epoch_.note_operation();
   if (args.count == 0) return REMORA_SUCCESS;
+  if (OpQueue* queue = deferral(args.target)) {
+    queue->push_accumulate(args);
+    return REMORA_SUCCESS;
+  }
+  return do_accumulate(args);
+}
+
+int Window::do_accumulate(const AccArgs& args) {
   if (uses_native(args.type, args.offset, args.target)) {
     void* target = static_cast<uint8_t*>(transport_.address(*data_, args.target)) + args.offset;
     if (args.compare != nullptr)
@@ -179,6 +233,11 @@ int Window::complete_all() {
 // work on shared memory (the barrier already orders local stores and remote updates).
 int Window::fence(const char* function, int assert_flags) {
   if (int status = epoch_.check_fence(function, assert_flags)) return status;
+  if (deferred_fence_) {
+    const int status = deferred_fence_->fence(assert_flags);
+    epoch_.fenced(assert_flags);  // the epoch ended on this rank even if an operation failed
+    return status;
+  }
   if (int status = complete_all()) return status;
   constexpr int kNothingToSynchronise = REMORA_MODE_NOPRECEDE | REMORA_MODE_NOSUCCEED;
   if ((assert_flags & kNothingToSynchronise) != kNothingToSynchronise)
@@ -197,29 +256,44 @@ int Window::lock(const char* function, int lock_type, int target, int assert_fla
     return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
                 function, assert_flags);
   if (int status = epoch_.begin_lock(function, target)) return status;
-  const bool check = (assert_flags & REMORA_MODE_NOCHECK) == 0;
-  if (check) {
-    RwLock word(transport_, *sync_, layout(), target);
-    const int status =
-        lock_type == REMORA_LOCK_EXCLUSIVE ? word.lock_exclusive() : word.lock_shared();
-    if (status != REMORA_SUCCESS) return status;
+  const LockMode mode = lock_type == REMORA_LOCK_EXCLUSIVE ? LockMode::Exclusive : LockMode::Shared;
+  lock_checked_[static_cast<size_t>(target)] = (assert_flags & REMORA_MODE_NOCHECK) == 0;
+  if (deferred_lock_) {
+    epoch_.locked(target, mode);
+    const int status = deferred_lock_->lock(target);
+    if (status != REMORA_SUCCESS) epoch_.unlocked(target);
+    return status;
   }
-  lock_checked_[static_cast<size_t>(target)] = check;
-  epoch_.locked(target,
-                lock_type == REMORA_LOCK_EXCLUSIVE ? LockMode::Exclusive : LockMode::Shared);
+  if (int status = take_lock_word(target, mode)) return status;
+  epoch_.locked(target, mode);
   return REMORA_SUCCESS;
+}
+
+// Both take and release do nothing for a NOCHECK epoch.
+int Window::take_lock_word(int target, LockMode mode) {
+  if (!lock_checked_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  RwLock word(transport_, *sync_, layout(), target);
+  return mode == LockMode::Exclusive ? word.lock_exclusive() : word.lock_shared();
+}
+
+void Window::release_lock_word(int target, LockMode mode) {
+  if (!lock_checked_[static_cast<size_t>(target)]) return;
+  RwLock word(transport_, *sync_, layout(), target);
+  if (mode == LockMode::Exclusive)
+    word.unlock_exclusive();
+  else
+    word.unlock_shared();
 }
 
 int Window::unlock(const char* function, int target) {
   if (int status = epoch_.check_unlock(function, target)) return status;
-  if (int status = complete(target)) return status;
-  if (lock_checked_[static_cast<size_t>(target)]) {
-    RwLock word(transport_, *sync_, layout(), target);
-    if (epoch_.lock_mode(target) == LockMode::Exclusive)
-      word.unlock_exclusive();
-    else
-      word.unlock_shared();
+  if (deferred_lock_) {
+    const int status = deferred_lock_->unlock(target);
+    epoch_.unlocked(target);  // the epoch ended even if an operation failed
+    return status;
   }
+  if (int status = complete(target)) return status;
+  release_lock_word(target, epoch_.lock_mode(target));
   epoch_.unlocked(target);
   return REMORA_SUCCESS;
 }
@@ -249,21 +323,32 @@ int Window::unlock_all(const char* function) {
 
 int Window::flush(const char* function, int target) {
   if (int status = epoch_.check_passive(function, target)) return status;
+  if (deferred_lock_)
+    if (int status = deferred_lock_->force(target)) return status;
   return complete(target);
 }
 
 int Window::flush_all(const char* function) {
   if (int status = epoch_.check_passive(function, -1)) return status;
+  if (deferred_lock_)
+    for (int target = 0; target < transport_.size(); ++target)
+      if (int status = deferred_lock_->force(target)) return status;
   return complete_all();
 }
 
-// Every operation has copied its origin buffer (or delivered its result) when it returns.
+// Every operation has copied its origin buffer (or delivered its result) when it returns;
+// a deferred lock epoch performs its queued operations first.
 int Window::flush_local(const char* function, int target) {
-  return epoch_.check_passive(function, target);
+  if (int status = epoch_.check_passive(function, target)) return status;
+  return deferred_lock_ ? deferred_lock_->force(target) : REMORA_SUCCESS;
 }
 
 int Window::flush_local_all(const char* function) {
-  return epoch_.check_passive(function, -1);
+  if (int status = epoch_.check_passive(function, -1)) return status;
+  if (deferred_lock_)
+    for (int target = 0; target < transport_.size(); ++target)
+      if (int status = deferred_lock_->force(target)) return status;
+  return REMORA_SUCCESS;
 }
 
 void Window::sync() {

@@ -22,6 +22,10 @@ struct remora_win_s {};
 namespace remora::rma {
 
 class OwnerComputes;
+class DeferredFence;
+class DeferredLock;
+class OpQueue;
+struct QueuedOp;
 
 // One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
 // (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
@@ -37,13 +41,15 @@ struct AccArgs {
   const void* alpha = nullptr;
 };
 
-// What a window needs from the layers around it: the transport, a barrier over all ranks
-// (provided by the caller, since the collectives sit above this layer) and the owner-computes
-// channel.
+// What a window needs from the layers around it: the transport, a barrier over all ranks and a
+// reduce-scatter (provided by the caller, since the collectives sit above this layer) and the
+// owner-computes channel.
 struct WindowServices {
   transport::Transport* transport;
   std::function<int()> barrier;
   OwnerComputes* owner;
+  // Sums counts[r] (one uint64 per rank) over all ranks into *mine for r = this rank.
+  std::function<int(const uint64_t* counts, uint64_t* mine)> reduce_scatter;
 };
 
 class Window : public remora_win_s {
@@ -96,12 +102,24 @@ class Window : public remora_win_s {
   int exchange_parameters(const char* function, size_t disp_unit);
   SyncLayout layout() const { return SyncLayout{transport_.size(), options_.lock_stripes}; }
   bool uses_native(int type, uint64_t offset, int target) const;
+  // Deferred implementations (deferred_fence.cpp, deferred_lock.cpp) share these.
+  friend class DeferredFence;
+  friend class DeferredLock;
+  // The queue that defers an operation to target in the current epoch, or nullptr: now.
+  OpQueue* deferral(int target);
+  int execute(const QueuedOp& op);
+  int do_put(int target, uint64_t offset, const void* origin, size_t bytes);
+  int do_get(int target, uint64_t offset, void* result, size_t bytes);
+  int do_accumulate(const AccArgs& args);
+  int take_lock_word(int target, LockMode mode);
+  void release_lock_word(int target, LockMode mode);
   // Remote completion of this rank's operations to target (all targets).
   int complete(int target);
   int complete_all();
 
   transport::Transport& transport_;
   std::function<int()> barrier_;
+  std::function<int(const uint64_t*, uint64_t*)> reduce_scatter_;
   OwnerComputes& owner_;
   uint64_t id_;
   WindowOptions options_;
@@ -111,6 +129,8 @@ class Window : public remora_win_s {
   EpochState epoch_;
   std::vector<bool> lock_checked_;  // per target: the lock word was taken (not NOCHECK)
   bool lock_all_checked_ = false;
+  std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
+  std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
   std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application

@@ -20,6 +20,17 @@ int parse_strategy(const std::string& text, AccStrategy* strategy) {
   return REMORA_ERR_ARG;
 }
 
+constexpr const char* kSyncImplNames[] = {"immediate", "deferred"};
+
+int parse_sync_impl(const std::string& text, SyncImpl* impl) {
+  for (uint64_t i = 0; i < 2; ++i)
+    if (text == kSyncImplNames[i]) {
+      *impl = static_cast<SyncImpl>(i);
+      return REMORA_SUCCESS;
+    }
+  return REMORA_ERR_ARG;
+}
+
 int parse_count(const std::string& text, uint64_t low, uint64_t high, uint64_t* value) {
   if (text.empty() || text[0] == '-' || text[0] == '+') return REMORA_ERR_ARG;
   char* end = nullptr;
@@ -51,10 +62,14 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
       return fail(REMORA_ERR_ARG,
                   "%s: info acc_lock_granularity='%s' is not a byte count in [16, 1073741824]",
                   function, value.c_str());
+  } else if (key == "fence" || key == "lock") {
+    if (parse_sync_impl(value, key == "fence" ? &options->fence : &options->lock) != REMORA_SUCCESS)
+      return fail(REMORA_ERR_ARG, "%s: info %s='%s' is not one of immediate, deferred", function,
+                  key.c_str(), value.c_str());
   } else {
     return fail(REMORA_ERR_ARG,
                 "%s: info key '%s' is unknown (acc_strategy, acc_lock_stripes, "
-                "acc_lock_granularity)",
+                "acc_lock_granularity, fence, lock)",
                 function, key.c_str());
   }
   return REMORA_SUCCESS;
@@ -67,12 +82,19 @@ const char* strategy_name(AccStrategy strategy) {
   return index < 4 ? kStrategyNames[index] : "?";
 }
 
+const char* sync_impl_name(SyncImpl impl) {
+  const auto index = static_cast<uint64_t>(impl);
+  return index < 2 ? kSyncImplNames[index] : "?";
+}
+
 int parse_window_options(const char* function, const Config& config, const char* info,
                          WindowOptions* options) {
   // The configuration was validated at remora_init, so its strategy name parses.
   parse_strategy(config.acc_strategy, &options->strategy);
   options->lock_stripes = static_cast<uint64_t>(config.acc_lock_stripes);
   options->lock_granularity = config.acc_lock_granularity;
+  parse_sync_impl(config.rma_fence, &options->fence);
+  parse_sync_impl(config.rma_lock, &options->lock);
   if (info == nullptr) return REMORA_SUCCESS;
   const std::string text(info);
   size_t start = 0;

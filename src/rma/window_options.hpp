@@ -18,15 +18,24 @@ enum class AccStrategy : uint64_t {
   Owner = REMORA_ACC_OWNER
 };
 
+// Fence and lock/unlock implementations (paper 001).
+enum class SyncImpl : uint64_t {
+  Immediate = REMORA_SYNC_IMMEDIATE,
+  Deferred = REMORA_SYNC_DEFERRED
+};
+
 struct WindowOptions {
   AccStrategy strategy = AccStrategy::Auto;
   uint64_t lock_stripes = 256;      // stripes in the lock table (1 = whole window)
   uint64_t lock_granularity = 256;  // bytes per stripe before the next one begins
+  SyncImpl fence = SyncImpl::Immediate;
+  SyncImpl lock = SyncImpl::Immediate;
 
   bool operator==(const WindowOptions&) const = default;
 };
 
 const char* strategy_name(AccStrategy strategy);
+const char* sync_impl_name(SyncImpl impl);
 
 // Defaults from the configuration, then `key=value,key=value` pairs from info (may be NULL).
 // Fails with REMORA_ERR_ARG naming function, the key and its value.

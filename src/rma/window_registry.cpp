@@ -3,10 +3,12 @@
 namespace remora::rma {
 
 int WindowRegistry::create(transport::Transport& transport, std::function<int()> barrier,
+                           std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
                            std::unique_ptr<WindowRegistry>* out) {
   std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
   if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
-  registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get()};
+  registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get(),
+                                       std::move(reduce_scatter)};
   *out = std::move(registry);
   return REMORA_SUCCESS;
 }

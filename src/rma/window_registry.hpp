@@ -14,8 +14,9 @@ namespace remora::rma {
 
 class WindowRegistry {
  public:
-  // barrier: a barrier over all ranks (the collectives sit above this layer).
+  // barrier and reduce_scatter: over all ranks (the collectives sit above this layer).
   static int create(transport::Transport& transport, std::function<int()> barrier,
+                    std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
                     std::unique_ptr<WindowRegistry>* out);
 
   int allocate(const char* function, size_t bytes, size_t disp_unit, const WindowOptions& options,

@@ -1,0 +1,15 @@
+// A collective the API layer runs for the layers below coll (the rma layer's deferred fence):
+// a reduce-scatter of one uint64 per rank, summed, over the world communicator.
+#pragma once
+
+#include <cstdint>
+
+#include "coll/collectives.hpp"
+
+namespace remora::api {
+
+// *mine = the sum over all ranks of their counts[this rank]. counts has one entry per rank.
+int world_reduce_scatter_sum(coll::Collectives& collectives, const uint64_t* counts,
+                             uint64_t* mine);
+
+}  // namespace remora::api

@@ -1,0 +1,54 @@
+#include "rma/deferred_fence.hpp"
+
+#include "remora/win.h"
+
+namespace remora::rma {
+
+DeferredFence::DeferredFence(Window& window)
+    : window_(window), counts_(static_cast<size_t>(window.transport_.size()), 0) {}
+
+int DeferredFence::fence(int assert_flags) {
+  // NOPRECEDE and NOSUCCEED are the same on every rank (MPI's rule, as for the immediate fence).
+  const bool closes = opened_ && (assert_flags & REMORA_MODE_NOPRECEDE) == 0;
+  opened_ = (assert_flags & REMORA_MODE_NOSUCCEED) == 0;
+  // Opening needs no work: the operations wait for the closing fence, which first learns
+  // that every rank has left this one. NOSTORE and NOPUT need nothing either: local stores
+  // are ordered by the reduce-scatter, remote ones by the completion counters.
+  return closes ? close_epoch() : REMORA_SUCCESS;
+}
+
+int DeferredFence::close_epoch() {
+  transport::Transport& transport = window_.transport_;
+  const int me = transport.rank();
+  queue_.count_targets(&counts_);
+  uint64_t incoming = 0;
+  int status = window_.reduce_scatter_(counts_.data(), &incoming);
+  if (status != REMORA_SUCCESS) {
+    queue_.clear();
+    counts_.assign(counts_.size(), 0);
+    return status;
+  }
+  expected_ += incoming;
+  // Issue order, as the immediate fence would have performed them (accumulate ordering).
+  status = queue_.for_each([this](const QueuedOp& op) { return window_.execute(op); });
+  queue_.clear();
+  // Owner-computes requests are acknowledged and every update is visible before the counters
+  // say so.
+  const int completed = window_.complete_all();
+  if (status == REMORA_SUCCESS) status = completed;
+  for (int target = 0; target < transport.size(); ++target) {
+    uint64_t& count = counts_[static_cast<size_t>(target)];
+    if (count == 0) continue;
+    SyncWord(transport, *window_.sync_, target, SyncLayout::kFenceDone).fetch_add(count);
+    count = 0;
+    if (target != me) transport.wake(target);
+  }
+  const SyncWord done(transport, *window_.sync_, me, SyncLayout::kFenceDone);
+  const uint64_t expected = expected_;
+  const int waited = transport.wait_until([&done, expected] { return done.load() >= expected; });
+  if (status == REMORA_SUCCESS) status = waited;
+  window_.sync();  // the epoch's updates of this rank's memory are visible to its loads
+  return status;
+}
+
+}  // namespace remora::rma

@@ -1,0 +1,54 @@
+#include "rma/deferred_lock.hpp"
+
+namespace remora::rma {
+
+DeferredLock::DeferredLock(Window& window)
+    : window_(window),
+      waiting_(static_cast<size_t>(window.transport_.size()), false),
+      queues_(static_cast<size_t>(window.transport_.size())) {}
+
+int DeferredLock::lock(int target) {
+  if (target == window_.rank())
+    return window_.take_lock_word(target, window_.epoch_.lock_mode(target));
+  waiting_[static_cast<size_t>(target)] = true;
+  return REMORA_SUCCESS;
+}
+
+int DeferredLock::force(int target) {
+  const auto t = static_cast<size_t>(target);
+  if (!waiting_[t]) return REMORA_SUCCESS;
+  if (int status = window_.take_lock_word(target, window_.epoch_.lock_mode(target))) return status;
+  waiting_[t] = false;
+  const int status =
+      queues_[t].for_each_get_last([this](const QueuedOp& op) { return window_.execute(op); });
+  queues_[t].clear();
+  return status;
+}
+
+int DeferredLock::unlock(int target) {
+  const auto t = static_cast<size_t>(target);
+  const LockMode mode = window_.epoch_.lock_mode(target);
+  OpQueue& queue = queues_[t];
+  if (waiting_[t] && queue.empty()) {  // an empty epoch: the lock word is never touched
+    waiting_[t] = false;
+    return REMORA_SUCCESS;
+  }
+  int status = REMORA_SUCCESS;
+  if (waiting_[t] && queue.size() == 1) {
+    // Lock-op-unlock: one step, no queue walk.
+    if ((status = window_.take_lock_word(target, mode))) return status;
+    waiting_[t] = false;
+    status = queue.for_each([this](const QueuedOp& op) { return window_.execute(op); });
+    queue.clear();
+  } else {
+    status = force(target);
+    if (waiting_[t]) return status;  // the lock word could not be taken
+  }
+  // Gets went last: on shared memory they completed on return; owner-computes requests and
+  // the transport's remote completion are waited for here.
+  const int completed = window_.complete(target);
+  window_.release_lock_word(target, mode);
+  return status != REMORA_SUCCESS ? status : completed;
+}
+
+}  // namespace remora::rma

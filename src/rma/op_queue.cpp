@@ -1,0 +1,62 @@
+#include "rma/op_queue.hpp"
+
+#include <cstring>
+
+#include "rma/reduce_op.hpp"
+
+namespace remora::rma {
+
+size_t OpQueue::copy(const void* source, size_t bytes) {
+  if (source == nullptr) return kNone;
+  const size_t at = data_.size();
+  data_.resize(at + bytes);
+  if (bytes > 0) std::memcpy(data_.data() + at, source, bytes);
+  return at;
+}
+
+void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t bytes) {
+  Entry entry;
+  entry.op.target = target;
+  entry.op.offset = offset;
+  entry.op.bytes = bytes;
+  entry.origin = copy(origin, bytes);
+  ops_.push_back(entry);
+}
+
+void OpQueue::push_get(int target, uint64_t offset, void* result, size_t bytes) {
+  Entry entry;
+  entry.op.kind = OpKind::Get;
+  entry.op.target = target;
+  entry.op.offset = offset;
+  entry.op.bytes = bytes;
+  entry.op.result = result;
+  ops_.push_back(entry);
+}
+
+void OpQueue::push_accumulate(const AccArgs& args) {
+  Entry entry;
+  entry.op.kind = OpKind::Accumulate;
+  entry.op.target = args.target;
+  entry.op.acc = args;
+  const size_t element = datatype_size(args.type);
+  entry.origin = copy(args.origin, args.count * element);
+  entry.compare = copy(args.compare, element);
+  entry.alpha = copy(args.alpha, element);
+  ops_.push_back(entry);
+}
+
+QueuedOp OpQueue::resolve(const Entry& entry) const {
+  QueuedOp op = entry.op;
+  auto at = [this](size_t offset) -> const void* {
+    return offset == kNone ? nullptr : data_.data() + offset;
+  };
+  if (op.kind == OpKind::Put) op.origin = at(entry.origin);
+  if (op.kind == OpKind::Accumulate) {
+    op.acc.origin = at(entry.origin);
+    op.acc.compare = at(entry.compare);
+    op.acc.alpha = at(entry.alpha);
+  }
+  return op;
+}
+
+}  // namespace remora::rma

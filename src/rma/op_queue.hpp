@@ -1,0 +1,90 @@
+// Operations of a deferred epoch (paper 001 §3.1 and §5.1), queued at the origin until the call
+// that closes the epoch performs them. The origin data of puts and accumulates (and compare and
+// alpha values) is copied into the queue, so origin buffers may be reused as soon as the call
+// returns — the same contract as the immediate implementations. Gets and the results of the
+// accumulate family are written when the operation is performed: valid only after the epoch is
+// closed (fence, unlock, flush), as MPI says.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rma/window.hpp"
+
+namespace remora::rma {
+
+enum class OpKind : uint8_t { Put, Get, Accumulate };
+
+// A queued operation. Pointers to origin data point into the queue's copy while it is performed.
+struct QueuedOp {
+  OpKind kind = OpKind::Put;
+  int target = 0;
+  uint64_t offset = 0;           // put and get: bytes into the target's window
+  size_t bytes = 0;              // put and get
+  const void* origin = nullptr;  // put
+  void* result = nullptr;        // get
+  AccArgs acc;                   // accumulate family (it has its own target and offset)
+};
+
+// The operations in issue order. Clearing keeps the storage, so a steady stream of epochs
+// allocates nothing.
+class OpQueue {
+ public:
+  void push_put(int target, uint64_t offset, const void* origin, size_t bytes);
+  void push_get(int target, uint64_t offset, void* result, size_t bytes);
+  void push_accumulate(const AccArgs& args);
+
+  bool empty() const { return ops_.empty(); }
+  size_t size() const { return ops_.size(); }
+  void clear() {
+    ops_.clear();
+    data_.clear();
+  }
+
+  // Calls perform(op) for every operation in issue order; returns the first failure, after
+  // still performing the rest (the epoch must end for every rank).
+  template <typename F>
+  int for_each(const F& perform) const {
+    int first = 0;
+    for (const Entry& entry : ops_) keep_first(&first, perform(resolve(entry)));
+    return first;
+  }
+
+  // The same in the get-last order of paper 001 §5.1: puts and accumulates in issue order,
+  // then the gets in issue order. Only plain gets move: accumulate-family operations with
+  // results keep MPI's accumulate ordering. MPI leaves a get that conflicts with a put of the
+  // same epoch undefined, so the reordering is invisible to correct programs.
+  template <typename F>
+  int for_each_get_last(const F& perform) const {
+    int first = 0;
+    for (const Entry& entry : ops_)
+      if (entry.op.kind != OpKind::Get) keep_first(&first, perform(resolve(entry)));
+    for (const Entry& entry : ops_)
+      if (entry.op.kind == OpKind::Get) keep_first(&first, perform(resolve(entry)));
+    return first;
+  }
+
+  // counts[t] += the number of operations to target t (counts has one entry per rank).
+  void count_targets(std::vector<uint64_t>* counts) const {
+    for (const Entry& entry : ops_) ++(*counts)[static_cast<size_t>(entry.op.target)];
+  }
+
+ private:
+  static constexpr size_t kNone = ~size_t{0};
+  // Copied data is addressed by offset into data_, which may move while the queue grows.
+  struct Entry {
+    QueuedOp op;
+    size_t origin = kNone, compare = kNone, alpha = kNone;
+  };
+  size_t copy(const void* source, size_t bytes);
+  QueuedOp resolve(const Entry& entry) const;
+  static void keep_first(int* first, int status) {
+    if (*first == 0) *first = status;
+  }
+
+  std::vector<Entry> ops_;
+  std::vector<unsigned char> data_;
+};
+
+}  // namespace remora::rma

@@ -1,0 +1,339 @@
+// The deferred fence and deferred lock (paper 001), on windows created with
+// info "fence=deferred,lock=deferred" (the accumulate strategy comes from REMORA_ACC_STRATEGY):
+// puts, gets and accumulates are visible at the end of each epoch, origin buffers may be
+// reused at once, accumulates stay atomic under contention, every fence assert and a fence
+// that both closes and opens, exclusive deferred locks exclude, shared ones overlap, a lock
+// on the own window is held at once, lock_all stays usable, and misuse is still reported.
+#include <cstdint>
+#include <vector>
+
+#include "multirank.hpp"
+
+namespace {
+
+int rank_, size_;
+constexpr const char* kDeferred = "fence=deferred,lock=deferred";
+
+int64_t value(int writer, int target, int round) {
+  return 1000000 * round + 1000 * writer + target + 1;
+}
+
+// The window: slot w (int64, disp_unit 8) of every rank belongs to writer w; then scratch slots.
+constexpr size_t kScratch = 16;
+size_t slots() {
+  return static_cast<size_t>(size_) + kScratch;
+}
+size_t scratch(size_t i) {
+  return static_cast<size_t>(size_) + i;
+}
+
+remora_win_t allocate(const char* info, int64_t** base) {
+  remora_win_t win = nullptr;
+  REQUIRE_OK(remora_win_allocate(8 * slots(), 8, info, reinterpret_cast<void**>(base), &win));
+  return win;
+}
+
+// Puts value(me, t, round) into slot me of every target, from one variable that is overwritten
+// right after each put: the queued put must have copied it.
+void put_everywhere(remora_win_t win, int round) {
+  int64_t v = 0;
+  for (int t = 0; t < size_; ++t) {
+    v = value(rank_, t, round);
+    REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
+    v = -1;
+  }
+}
+
+void check_all_slots(const int64_t* base, int round) {
+  for (int w = 0; w < size_; ++w)
+    REQUIRE(base[w] == value(w, rank_, round), "round %d: slot %d holds %lld", round, w,
+            (long long)base[w]);
+}
+
+// Gets every target's writer slots into *got (valid only after the epoch closes).
+void get_everywhere(remora_win_t win, std::vector<int64_t>* got) {
+  got->assign(static_cast<size_t>(size_ * size_), -7);
+  for (int t = 0; t < size_; ++t)
+    REQUIRE_OK(remora_win_get(win, t, 0, got->data() + t * size_, static_cast<size_t>(size_),
+                              REMORA_INT64));
+}
+
+void check_got(const std::vector<int64_t>& got, int round) {
+  for (int t = 0; t < size_; ++t)
+    for (int w = 0; w < size_; ++w) {
+      const int64_t v = got[static_cast<size_t>(t * size_ + w)];
+      REQUIRE(v == value(w, t, round), "round %d: get of target %d slot %d: %lld", round, t, w,
+              (long long)v);
+    }
+}
+
+// Every fence assert, fences that both close and open, and the state after NOSUCCEED.
+void fence_epochs() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  remora_sync_impl_t fence = REMORA_SYNC_IMMEDIATE, lock = REMORA_SYNC_IMMEDIATE;
+  REQUIRE_OK(remora_win_sync_impl(win, &fence, &lock));
+  REQUIRE(fence == REMORA_SYNC_DEFERRED && lock == REMORA_SYNC_DEFERRED);
+  std::vector<int64_t> got;
+
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOPRECEDE));  // opens only
+  put_everywhere(win, 1);
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSTORE));  // closes and opens
+  check_all_slots(base, 1);
+  get_everywhere(win, &got);
+  REQUIRE_OK(remora_win_fence(win, 0));  // closes the gets' epoch and opens the next
+  check_got(got, 1);
+  put_everywhere(win, 2);
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOPUT));  // nobody puts in the next epoch
+  check_all_slots(base, 2);
+  get_everywhere(win, &got);
+  REQUIRE_OK(remora_win_fence(win, 0));
+  check_got(got, 2);
+  // NOPRECEDE after operations is an error (on every rank alike); the epoch stays open.
+  put_everywhere(win, 3);
+  REQUIRE_ERROR(remora_win_fence(win, REMORA_MODE_NOPRECEDE), REMORA_ERR_STATE, "NOPRECEDE");
+  // An epoch with operations cannot be left for a lock, nor the window freed.
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0), REMORA_ERR_STATE, "fence epoch");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "pending");
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));  // closes only
+  check_all_slots(base, 3);
+  const int64_t v = 0;
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &v, 1, REMORA_INT64), REMORA_ERR_STATE, "no access");
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOPRECEDE | REMORA_MODE_NOSUCCEED));
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &v, 1, REMORA_INT64), REMORA_ERR_STATE, "no access");
+  // A fresh epoch after NOSUCCEED, and an empty epoch between two fences.
+  REQUIRE_OK(remora_win_fence(win, 0));
+  REQUIRE_OK(remora_win_fence(win, 0));
+  put_everywhere(win, 4);
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  check_all_slots(base, 4);
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// All ranks accumulate into the same slots of every target within fence epochs; the owners
+// check exact totals, and the fetched values of one origin increase (accumulate ordering).
+void fence_accumulates() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  constexpr int kEpochs = 3, kPerEpoch = 40;
+  const int64_t mine = rank_ + 1;
+  const int64_t all = int64_t{size_} * (size_ + 1) / 2;  // sum of (r + 1)
+  std::vector<int64_t> fetched(static_cast<size_t>(size_ * kPerEpoch));
+  REQUIRE_OK(remora_win_fence(win, 0));
+  for (int epoch = 1; epoch <= kEpochs; ++epoch) {
+    for (int i = 0; i < kPerEpoch; ++i)
+      for (int t = 0; t < size_; ++t) {
+        REQUIRE_OK(remora_win_accumulate(win, t, scratch(0), &mine, 1, REMORA_INT64, REMORA_OP_SUM,
+                                         nullptr));
+        const int64_t one = 1;
+        REQUIRE_OK(remora_win_fetch_and_op(win, t, scratch(1), &one,
+                                           &fetched[static_cast<size_t>(t * kPerEpoch + i)],
+                                           REMORA_INT64, REMORA_OP_SUM));
+      }
+    REQUIRE_OK(remora_win_fence(win, 0));
+    REQUIRE(base[scratch(0)] == epoch * kPerEpoch * all, "epoch %d: sum %lld", epoch,
+            (long long)base[scratch(0)]);
+    const int64_t total = int64_t{epoch} * kPerEpoch * size_;
+    REQUIRE(base[scratch(1)] == total, "epoch %d: fetch_and_op count %lld", epoch,
+            (long long)base[scratch(1)]);
+    for (int t = 0; t < size_; ++t)
+      for (int i = 0; i < kPerEpoch; ++i) {
+        const int64_t f = fetched[static_cast<size_t>(t * kPerEpoch + i)];
+        REQUIRE(f >= total - kPerEpoch * size_ && f < total, "epoch %d: fetched %lld", epoch,
+                (long long)f);
+        if (i > 0)
+          REQUIRE(f > fetched[static_cast<size_t>(t * kPerEpoch + i - 1)],
+                  "fetched values of one origin do not increase");
+      }
+  }
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// Puts and gets at the end of deferred lock epochs, exclusive and shared.
+void lock_visibility() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  for (int t = 0; t < size_; ++t) {
+    const int target = (rank_ + t) % size_;
+    REQUIRE_OK(remora_win_lock(win, t % 2 ? REMORA_LOCK_SHARED : REMORA_LOCK_EXCLUSIVE, target, 0));
+    int64_t v = value(rank_, target, 5);
+    REQUIRE_OK(remora_win_put(win, target, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
+    v = -1;  // the single-operation path copied it too
+    REQUIRE_OK(remora_win_unlock(win, target));
+  }
+  REQUIRE_OK(remora_barrier());
+  check_all_slots(base, 5);
+  // Several operations per epoch: put into a scratch slot, get all writer slots (get-last).
+  std::vector<int64_t> got(static_cast<size_t>(size_ * size_), -7);
+  for (int t = 0; t < size_; ++t) {
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, t, 0));
+    REQUIRE_OK(remora_win_get(win, t, 0, got.data() + t * size_, static_cast<size_t>(size_),
+                              REMORA_INT64));
+    const int64_t v = rank_;
+    REQUIRE_OK(
+        remora_win_accumulate(win, t, scratch(2), &v, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_unlock(win, t));
+  }
+  check_got(got, 5);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE(base[scratch(2)] == int64_t{size_} * (size_ - 1) / 2, "sum %lld",
+          (long long)base[scratch(2)]);
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// Exclusive deferred locks on rank 0 exclude: a plain get + put counter (the flush forces the
+// lock and the get; the put follows under the held lock) and rank 0's own local increments
+// (a lock on the own window is held at once) add up exactly. A second counter is bumped by
+// single-accumulate epochs (the lock-op-unlock path), a third by epochs of a put then a get of
+// the same scratch slot, which must read back the own put (the get goes last).
+void exclusive_locks_exclude() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  constexpr int kRounds = 60;
+  for (int round = 0; round < kRounds; ++round) {
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0));
+    if (rank_ == 0) {
+      ++base[scratch(3)];  // local store under the lock on the own window
+    } else {
+      int64_t counter = -1;
+      REQUIRE_OK(remora_win_get(win, 0, scratch(3), &counter, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_flush(win, 0));
+      ++counter;
+      REQUIRE_OK(remora_win_put(win, 0, scratch(3), &counter, 1, REMORA_INT64));
+    }
+    REQUIRE_OK(remora_win_unlock(win, 0));
+
+    const int64_t one = 1;
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0));
+    REQUIRE_OK(
+        remora_win_accumulate(win, 0, scratch(4), &one, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_unlock(win, 0));
+
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0));
+    const int64_t me = value(rank_, 0, round);
+    int64_t read = -1;
+    REQUIRE_OK(remora_win_get(win, 0, scratch(5), &read, 1, REMORA_INT64));  // performed last
+    REQUIRE_OK(remora_win_put(win, 0, scratch(5), &me, 1, REMORA_INT64));
+    REQUIRE_OK(remora_win_unlock(win, 0));
+    if (rank_ != 0)  // rank 0's lock on its own window is immediate: no reordering there
+      REQUIRE(read == me, "round %d: read %lld after my put of %lld", round, (long long)read,
+              (long long)me);
+  }
+  REQUIRE_OK(remora_barrier());
+  if (rank_ == 0) {
+    REQUIRE(base[scratch(3)] == int64_t{size_} * kRounds, "counter %lld",
+            (long long)base[scratch(3)]);
+    REQUIRE(base[scratch(4)] == int64_t{size_} * kRounds, "accumulated %lld",
+            (long long)base[scratch(4)]);
+  }
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// Shared deferred locks are granted concurrently: every rank forces its shared lock with a
+// flush and holds it until all ranks have arrived (a hang here means they were not).
+void shared_locks_overlap() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const int64_t one = 1;
+  int64_t arrived = 0;
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
+  REQUIRE_OK(remora_win_flush(win, 0));  // the lock is held from here
+  REQUIRE_OK(
+      remora_win_fetch_and_op(win, 0, scratch(6), &one, &arrived, REMORA_INT64, REMORA_OP_SUM));
+  REQUIRE_OK(remora_win_flush(win, 0));
+  while (arrived < size_) {
+    remora_test::progress_and_yield();
+    REQUIRE_OK(remora_win_fetch_and_op(win, 0, scratch(6), nullptr, &arrived, REMORA_INT64,
+                                       REMORA_OP_NO_OP));
+    REQUIRE_OK(remora_win_flush(win, 0));
+  }
+  REQUIRE_OK(remora_win_unlock(win, 0));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// lock_all stays immediate in a deferred-lock window; flush_local and flush_all force
+// deferred epochs to several targets at once.
+void lock_all_and_flush_all() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  int64_t v = value(rank_, 0, 6);
+  for (int t = 0; t < size_; ++t) {
+    v = value(rank_, t, 6);
+    REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  check_all_slots(base, 6);
+  REQUIRE_OK(remora_barrier());
+  for (int t = 0; t < size_; ++t) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, t, 0));
+  std::vector<int64_t> got(static_cast<size_t>(size_ * size_), -7);
+  for (int t = 0; t < size_; ++t)
+    REQUIRE_OK(remora_win_get(win, t, 0, got.data() + t * size_, static_cast<size_t>(size_),
+                              REMORA_INT64));
+  REQUIRE_OK(remora_win_flush_local_all(win));
+  check_got(got, 6);
+  got.assign(got.size(), -7);
+  for (int t = 0; t < size_; ++t)
+    REQUIRE_OK(remora_win_get(win, t, 0, got.data() + t * size_, static_cast<size_t>(size_),
+                              REMORA_INT64));
+  REQUIRE_OK(remora_win_flush_all(win));
+  check_got(got, 6);
+  for (int t = 0; t < size_; ++t) REQUIRE_OK(remora_win_unlock(win, t));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+void misuse() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const int64_t v = 1;
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &v, 1, REMORA_INT64), REMORA_ERR_STATE, "no access");
+  REQUIRE_ERROR(remora_win_unlock(win, 0), REMORA_ERR_STATE, "not locked");
+  REQUIRE_ERROR(remora_win_flush(win, 0), REMORA_ERR_STATE, "not locked");
+  // A queued operation in a deferred lock epoch: the window cannot be freed, nor locked twice.
+  const int target = (rank_ + 1) % size_;
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, target, 0));
+  REQUIRE_OK(remora_win_put(win, target, scratch(7), &v, 1, REMORA_INT64));
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, target, 0), REMORA_ERR_STATE,
+                "already locked");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "still locked");
+  REQUIRE_ERROR(remora_win_fence(win, 0), REMORA_ERR_STATE, "passive-target");
+  REQUIRE_OK(remora_win_unlock(win, target));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE(base[scratch(7)] == 1, "the queued put of the refused calls' epoch is missing");
+  REQUIRE_OK(remora_win_free(&win));
+
+  remora_win_t bad = nullptr;
+  REQUIRE_ERROR(remora_win_allocate(64, 8, "fence=lazy", nullptr, &bad), REMORA_ERR_ARG,
+                "fence='lazy'");
+  REQUIRE_ERROR(remora_win_allocate(64, 8, "lock=soon", nullptr, &bad), REMORA_ERR_ARG,
+                "lock='soon'");
+  REQUIRE_ERROR(remora_win_sync_impl(nullptr, nullptr, nullptr), REMORA_ERR_ARG, "win is NULL");
+  if (size_ > 1) {  // all ranks see the disagreement and fail alike
+    const char* info = rank_ == 0 ? "fence=deferred" : "fence=immediate";
+    REQUIRE_ERROR(remora_win_allocate(64, 8, info, nullptr, &bad), REMORA_ERR_ARG, "info differs");
+    info = rank_ == size_ - 1 ? "lock=deferred" : "lock=immediate";
+    REQUIRE_ERROR(remora_win_allocate(64, 8, info, nullptr, &bad), REMORA_ERR_ARG, "lock=");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  rank_ = remora_rank();
+  size_ = remora_size();
+  fence_epochs();
+  fence_accumulates();
+  lock_visibility();
+  exclusive_locks_exclude();
+  shared_locks_overlap();
+  lock_all_and_flush_all();
+  misuse();
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}
