@@ -46,5 +46,22 @@ TEST(WindowOptions, RejectsMalformedInfoNamingIt) {
   }
 }
 
+TEST(WindowOptions, SyncImplementations) {
+  Config config = default_config();
+  WindowOptions options;
+  ASSERT_EQ(parse_window_options("f", config, nullptr, &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.fence, SyncImpl::Immediate);  // the documented defaults
+  EXPECT_EQ(options.lock, SyncImpl::Immediate);
+  config.rma_fence = "deferred";
+  ASSERT_EQ(parse_window_options("f", config, "lock=deferred", &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.fence, SyncImpl::Deferred);
+  EXPECT_EQ(options.lock, SyncImpl::Deferred);
+  ASSERT_EQ(parse_window_options("f", config, "fence=immediate", &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.fence, SyncImpl::Immediate);
+  EXPECT_STREQ(sync_impl_name(options.lock), "immediate");
+  for (const char* info : {"fence=later", "lock=", "fence=Deferred"})
+    EXPECT_EQ(parse_window_options("f", config, info, &options), REMORA_ERR_ARG) << info;
+}
+
 }  // namespace
 }  // namespace remora::rma
