@@ -8,8 +8,9 @@
 //              unit looked up per target), as the paper's OpenMP 2-4 programs
 //   immediate  remora_win_lock(EXCLUSIVE) + remora_win_put + remora_win_unlock (Remora's
 //              immediate passive-target synchronisation)
-// plus `immediate/raw` (metric `ratio`) for n = 8. The paper's `deferred` lock does not exist in
-// Remora yet, so there is no such variant.
+//   deferred   the same on a window with info lock=deferred (paper 001 §5.1: lock returns at
+//              once, the single put is queued, unlock does lock-put-unlock in one step)
+// plus `immediate/raw` and `deferred/raw` (metric `ratio`) for n = 8.
 // Usage: remorarun -n 2 ./lock_put_unlock [--csv] [--iterations K] [--batches B]
 #include <algorithm>
 #include <atomic>
@@ -102,6 +103,12 @@ int main(int argc, char** argv) {
       remora_win_allocate(rank == 1 ? max_bytes : 0, sizeof(uint64_t), nullptr, &win_base, &win),
       "remora_win_allocate");
 
+  remora_win_t win_deferred = nullptr;
+  void* deferred_base = nullptr;
+  bench::check(remora_win_allocate(rank == 1 ? max_bytes : 0, sizeof(uint64_t), "lock=deferred",
+                                   &deferred_base, &win_deferred),
+               "remora_win_allocate");
+
   void* remote = nullptr;
   bench::check(remora_segment_pointer(segment, 1, &remote), "remora_segment_pointer");
   auto* flag_word = static_cast<uint64_t*>(remote);
@@ -115,7 +122,7 @@ int main(int argc, char** argv) {
 
   std::vector<uint64_t> source(kMaxLongs);
   auto nothing = [] {};
-  double raw8 = 0, immediate8 = 0;
+  double raw8 = 0, immediate8 = 0, deferred8 = 0;
 
   for (size_t longs : kLongs) {
     const size_t bytes = longs * sizeof(uint64_t);
@@ -157,29 +164,37 @@ int main(int argc, char** argv) {
     if (rank == 1) verify(data, source, longs, "raw_win");
     bench::check(remora_barrier(), "remora_barrier");
 
-    // immediate (Remora)
-    for (size_t i = 0; i < longs; ++i) source[i] = longs * 104729 + i;
-    const std::string variant = bench::with_progress("immediate");
-    if (rank == 0) {
-      auto us = bench::time_batches(options.batches, n, nothing, [&](int) {
-        bench::check(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 1, 0), "remora_win_lock");
-        bench::check(remora_win_put(win, 1, 0, source.data(), longs, REMORA_INT64),
-                     "remora_win_put");
-        bench::check(remora_win_unlock(win, 1), "remora_win_unlock");
-      });
-      report.add_latency("lock_put_unlock", variant, ranks, bytes, us);
-      if (longs == 8) immediate8 = bench::median(us);
-    }
-    bench::check(remora_barrier(), "remora_barrier");
-    if (rank == 1) verify(win_base, source, longs, "immediate");
-    bench::check(remora_barrier(), "remora_barrier");
+    // immediate and deferred (Remora): the same calls on windows of either implementation
+    auto remora_variant = [&](remora_win_t w, void* w_base, const char* name, size_t seed,
+                              double* at8) {
+      for (size_t i = 0; i < longs; ++i) source[i] = longs * seed + i;
+      if (rank == 0) {
+        auto us = bench::time_batches(options.batches, n, nothing, [&](int) {
+          bench::check(remora_win_lock(w, REMORA_LOCK_EXCLUSIVE, 1, 0), "remora_win_lock");
+          bench::check(remora_win_put(w, 1, 0, source.data(), longs, REMORA_INT64),
+                       "remora_win_put");
+          bench::check(remora_win_unlock(w, 1), "remora_win_unlock");
+        });
+        report.add_latency("lock_put_unlock", bench::with_progress(name), ranks, bytes, us);
+        if (longs == 8) *at8 = bench::median(us);
+      }
+      bench::check(remora_barrier(), "remora_barrier");
+      if (rank == 1) verify(w_base, source, longs, name);
+      bench::check(remora_barrier(), "remora_barrier");
+    };
+    remora_variant(win, win_base, "immediate", 104729, &immediate8);
+    remora_variant(win_deferred, deferred_base, "deferred", 130363, &deferred8);
   }
 
-  if (rank == 0)
+  if (rank == 0) {
     report.add("lock_put_unlock", bench::with_progress("immediate") + "/raw", ranks, 64, "ratio",
                immediate8 / raw8);
+    report.add("lock_put_unlock", bench::with_progress("deferred") + "/raw", ranks, 64, "ratio",
+               deferred8 / raw8);
+  }
   report.print();
   bench::check(remora_win_free(&win), "remora_win_free");
+  bench::check(remora_win_free(&win_deferred), "remora_win_free");
   bench::check(remora_segment_free(&segment), "remora_segment_free");
   bench::check(remora_finalize(), "remora_finalize");
   return 0;

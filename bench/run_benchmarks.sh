@@ -17,6 +17,7 @@
 #                                          REMORA_WAIT_YIELDS=0
 #   barrier (2..8 ranks) REMORA_BARRIER=dissemination and =central, each with
 #                        REMORA_PROGRESS=manual and =thread
+#   lock_put_unlock (2 ranks), fence_cost (2, 4, 8 ranks)   REMORA_PROGRESS=manual
 set -u
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -28,7 +29,8 @@ shift
 launcher="$build/tools/remorarun/remorarun"
 bin="$build/bench"
 header="bench,variant,ranks,bytes,metric,value"
-for program in "$launcher" "$bin"/bench_{put,get,am,fetch_add,barrier}; do
+for program in "$launcher" "$bin"/bench_{put,get,am,fetch_add,barrier} "$bin"/lock_put_unlock \
+  "$bin"/fence_cost; do
   if [ ! -x "$program" ]; then
     echo "$0: $program is missing: build it first (ninja -C $build)" >&2
     exit 2
@@ -83,6 +85,8 @@ for progress in manual thread; do
     done
   done
 done
+run 2 lock_put_unlock REMORA_PROGRESS=manual
+for ranks in 2 4 8; do run $ranks fence_cost REMORA_PROGRESS=manual; done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failures -ne 0 ]; then
   echo "$0: $failures run(s) failed" >&2

@@ -1,5 +1,6 @@
 #include "rma/op_queue.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "rma/reduce_op.hpp"
@@ -8,9 +9,16 @@ namespace remora::rma {
 
 size_t OpQueue::copy(const void* source, size_t bytes) {
   if (source == nullptr) return kNone;
-  const size_t at = data_.size();
-  data_.resize(at + bytes);
-  if (bytes > 0) std::memcpy(data_.data() + at, source, bytes);
+  const size_t at = data_used_;
+  if (at + bytes > data_capacity_) {
+    const size_t capacity = std::max({at + bytes, 2 * data_capacity_, size_t{256}});
+    std::unique_ptr<unsigned char[]> grown(new unsigned char[capacity]);
+    if (at > 0) std::memcpy(grown.get(), data_.get(), at);
+    data_ = std::move(grown);
+    data_capacity_ = capacity;
+  }
+  if (bytes > 0) std::memcpy(data_.get() + at, source, bytes);
+  data_used_ = at + bytes;
   return at;
 }
 
@@ -48,7 +56,7 @@ void OpQueue::push_accumulate(const AccArgs& args) {
 QueuedOp OpQueue::resolve(const Entry& entry) const {
   QueuedOp op = entry.op;
   auto at = [this](size_t offset) -> const void* {
-    return offset == kNone ? nullptr : data_.data() + offset;
+    return offset == kNone ? nullptr : data_.get() + offset;
   };
   if (op.kind == OpKind::Put) op.origin = at(entry.origin);
   if (op.kind == OpKind::Accumulate) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "rma/window.hpp"
@@ -39,7 +40,7 @@ class OpQueue {
   size_t size() const { return ops_.size(); }
   void clear() {
     ops_.clear();
-    data_.clear();
+    data_used_ = 0;
   }
 
   // Calls perform(op) for every operation in issue order; returns the first failure, after
@@ -84,7 +85,9 @@ class OpQueue {
   }
 
   std::vector<Entry> ops_;
-  std::vector<unsigned char> data_;
+  // Copied origin data, grown by doubling and never zero-filled (a std::vector would be).
+  std::unique_ptr<unsigned char[]> data_;
+  size_t data_used_ = 0, data_capacity_ = 0;
 };
 
 }  // namespace remora::rma
