@@ -97,16 +97,19 @@ int check_target_range(const char* function, const Window& window, int target, s
   const size_t unit = window.disp_unit(target), element = remora::rma::datatype_size(type);
   const size_t size = window.size(target);
   const size_t limit = std::numeric_limits<size_t>::max();
-  const bool overflow = (unit != 0 && disp > limit / unit) || count > limit / element ||
-                        disp * unit > limit - count * element;
-  if (overflow || disp * unit + count * element > size)
+  // Overflow checks without divisions: this runs on every operation.
+  size_t start = 0, length = 0, end = 0;
+  const bool overflow = __builtin_mul_overflow(disp, unit, &start) ||
+                        __builtin_mul_overflow(count, element, &length) ||
+                        __builtin_add_overflow(start, length, &end);
+  if (overflow || end > size)
     return fail(
         REMORA_ERR_RANGE,
         "%s: disp=%zu count=%zu (REMORA_%s) lies outside target %d's window of %zu bytes "
         "(disp_unit %zu)%s",
         function, disp, count, remora::rma::datatype_name(type), target, size, unit,
         disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
-  *offset = disp * unit;
+  *offset = start;
   return REMORA_SUCCESS;
 }
 

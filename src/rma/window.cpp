@@ -209,9 +209,11 @@ int Window::apply_locked(const AccArgs& args) {
 
 int Window::complete(int target) {
   std::atomic<uint64_t>& pending = owner_pending_[static_cast<size_t>(target)];
-  if (int status = transport_.wait_until(
-          [&pending] { return pending.load(std::memory_order_acquire) == 0; }))
-    return status;
+  // Nothing in flight (the common case) needs no wait loop, whose set-up reads the clock.
+  if (pending.load(std::memory_order_acquire) != 0)
+    if (int status = transport_.wait_until(
+            [&pending] { return pending.load(std::memory_order_acquire) == 0; }))
+      return status;
   return transport_.flush(target);
 }
 

@@ -20,17 +20,22 @@ int WindowRegistry::allocate(const char* function, size_t bytes, size_t disp_uni
           Window::create(function, services_, next_id_++, bytes, disp_unit, options, &created))
     return status;
   *window = created.get();
+  if (recent_.size() < kRecent) recent_.push_back(created.get());
   windows_[created.get()] = std::move(created);
   return REMORA_SUCCESS;
 }
 
 int WindowRegistry::free(const char* function, Window* window) {
   if (int status = window->free(function)) return status;
+  std::erase(recent_, window);
   windows_.erase(window);
   return REMORA_SUCCESS;
 }
 
 Window* WindowRegistry::find(const remora_win_s* handle) const {
+  for (Window* window : recent_)
+    if (window == handle) return window;
+  if (windows_.size() <= recent_.size()) return nullptr;
   auto found = windows_.find(handle);
   return found == windows_.end() ? nullptr : found->second.get();
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "rma/owner_computes.hpp"
 #include "rma/window.hpp"
@@ -31,6 +32,10 @@ class WindowRegistry {
   WindowServices services_{};
   std::unique_ptr<OwnerComputes> owner_;
   std::unordered_map<const remora_win_s*, std::unique_ptr<Window>> windows_;
+  // The first live windows, searched before the hash table: a program rarely has more, and a
+  // short scan costs less than hashing on every operation's handle check.
+  static constexpr size_t kRecent = 8;
+  std::vector<Window*> recent_;
   uint64_t next_id_ = 0;
 };
 

@@ -7,8 +7,9 @@
 
 namespace remora::transport {
 namespace {
-thread_local bool running_handler = false;
-}
+// initial-exec: a direct TLS access, no __tls_get_addr call on every blocking API call.
+[[gnu::tls_model("initial-exec")]] thread_local bool running_handler = false;
+}  // namespace
 
 AmDispatcher::AmDispatcher(int nranks) : partial_(static_cast<size_t>(nranks)) {}
 
