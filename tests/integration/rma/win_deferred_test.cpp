@@ -321,6 +321,24 @@ void misuse() {
   }
 }
 
+// Many live windows (more than the registry's short list of recent handles): every handle is
+// found, freed ones are rejected.
+void many_windows() {
+  constexpr int kWindows = 12;
+  remora_win_t wins[kWindows];
+  int64_t* bases[kWindows];
+  for (int i = 0; i < kWindows; ++i) wins[i] = allocate(i % 2 ? kDeferred : nullptr, &bases[i]);
+  for (int i = kWindows - 1; i >= 0; --i) {
+    void* base = nullptr;
+    REQUIRE_OK(remora_win_base(wins[i], &base));
+    REQUIRE(base == bases[i], "window %d", i);
+  }
+  remora_win_t stale = wins[3];
+  for (int i = 0; i < kWindows; ++i) REQUIRE_OK(remora_win_free(&wins[i]));
+  void* base = nullptr;
+  REQUIRE_ERROR(remora_win_base(stale, &base), REMORA_ERR_ARG, "not a live window");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -334,6 +352,7 @@ int main(int argc, char** argv) {
   shared_locks_overlap();
   lock_all_and_flush_all();
   misuse();
+  many_windows();
   REQUIRE_OK(remora_finalize());
   return 0;
 }
