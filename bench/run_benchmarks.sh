@@ -17,6 +17,8 @@
 #                                          REMORA_WAIT_YIELDS=0
 #   barrier (2..8 ranks) REMORA_BARRIER=dissemination and =central, each with
 #                        REMORA_PROGRESS=manual and =thread
+#   progress_overlap (2, 4 ranks)  REMORA_PROGRESS=manual, =thread and =ghost (the mode is
+#                        process-wide: one run per mode; variants are <progress>/<strategy>)
 set -u
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -28,7 +30,7 @@ shift
 launcher="$build/tools/remorarun/remorarun"
 bin="$build/bench"
 header="bench,variant,ranks,bytes,metric,value"
-for program in "$launcher" "$bin"/bench_{put,get,am,fetch_add,barrier}; do
+for program in "$launcher" "$bin"/bench_{put,get,am,fetch_add,barrier} "$bin"/progress_overlap; do
   if [ ! -x "$program" ]; then
     echo "$0: $program is missing: build it first (ninja -C $build)" >&2
     exit 2
@@ -82,6 +84,9 @@ for progress in manual thread; do
       run $ranks bench_barrier REMORA_BARRIER=$barrier REMORA_PROGRESS=$progress
     done
   done
+done
+for progress in manual thread ghost; do
+  for ranks in 2 4; do run $ranks progress_overlap REMORA_PROGRESS=$progress; done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failures -ne 0 ]; then
