@@ -2,9 +2,11 @@
 // calls Remora: served by the target's progress thread (REMORA_PROGRESS=thread) or by the
 // node's ghost process (REMORA_PROGRESS=ghost). Not run with manual progress, where they
 // would wait for the target's next call (that is the point of the other two modes).
-//   phase 1: rank 0 only reads its own memory until the origins' counter says every update
-//            arrived; the origins do lock - accumulate - fetch_and_op - unlock, alternating
-//            exclusive and shared locks; the sums are exact.
+//   phase 1: the origins do lock - accumulate - fetch_and_op - unlock, alternating exclusive
+//            and shared locks, then each adds 1 to a "done" word of rank 0 (a segment, not the
+//            window: its fetch-add is a CPU atomic, so rank 0 may watch it with atomic loads
+//            while its window memory is being updated). Rank 0 only watches that word until
+//            every origin is done; then (win_sync, its first call since) the sums are exact.
 //   phase 2: the target accumulates into the same elements too (its own updates take the
 //            lock table directly, the others' go through the agent): no update is lost.
 #include <atomic>
@@ -59,19 +61,28 @@ int main(int argc, char** argv) {
   int64_t origin_sum = 0;  // of every origin's value, ranks 1..size-1
   for (int r = 1; r < size; ++r) origin_sum += r;
 
+  remora_segment_t done_segment = nullptr;
+  REQUIRE_OK(remora_segment_allocate(sizeof(int64_t), &done_segment));
+  void* done_word = nullptr;
+  REQUIRE_OK(remora_segment_pointer(done_segment, rank, &done_word));
+  std::atomic_ref<int64_t> done(*static_cast<int64_t*>(done_word));
+
   // Phase 1: the target computes.
   REQUIRE_OK(remora_barrier());
   if (rank != kTarget) {
-    origin_rounds(win, rank, size);
+    origin_rounds(win, rank, size);  // every unlock waited for its updates' completion
+    REQUIRE_OK(remora_fetch_add(done_segment, kTarget, 0, 1, nullptr));
   } else {
-    const int64_t expected = static_cast<int64_t>(size - 1) * kRounds;
     const auto deadline = std::chrono::steady_clock::now() + kPatience;
-    while (load(base, kCounter) != expected) {
+    while (done.load(std::memory_order_acquire) != size - 1) {
       REQUIRE(std::chrono::steady_clock::now() < deadline,
-              "only %lld of %lld updates arrived while the target computed",
-              static_cast<long long>(load(base, kCounter)), static_cast<long long>(expected));
+              "only %lld of %d origins completed while the target computed",
+              static_cast<long long>(done.load()), size - 1);
       std::this_thread::yield();  // "computing" politely: 2 cores, up to 8 ranks
     }
+    REQUIRE_OK(remora_win_sync(win));
+    REQUIRE(load(base, kCounter) == static_cast<int64_t>(size - 1) * kRounds, "the counter is %lld",
+            static_cast<long long>(load(base, kCounter)));
     for (size_t i = 0; i < kCount; ++i)
       REQUIRE(load(base, i * 8) == kRounds * origin_sum, "element %zu is %lld, expected %lld", i,
               static_cast<long long>(load(base, i * 8)),
@@ -93,5 +104,6 @@ int main(int argc, char** argv) {
       REQUIRE(load(base, i * 8) == kRounds * (origin_sum + size), "phase 2: element %zu is %lld", i,
               static_cast<long long>(load(base, i * 8)));
   REQUIRE_OK(remora_win_free(&win));
+  REQUIRE_OK(remora_segment_free(&done_segment));
   return remora_finalize() == REMORA_SUCCESS ? 0 : 1;
 }
