@@ -18,6 +18,8 @@
 #   barrier (2..8 ranks) REMORA_BARRIER=dissemination and =central, each with
 #                        REMORA_PROGRESS=manual and =thread
 #   lock_put_unlock (2 ranks), fence_cost (2, 4, 8 ranks)   REMORA_PROGRESS=manual
+#   progress_overlap (2, 4 ranks)  REMORA_PROGRESS=manual, =thread and =ghost (the mode is
+#                        process-wide: one run per mode; variants are <progress>/<strategy>)
 set -u
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -30,7 +32,7 @@ launcher="$build/tools/remorarun/remorarun"
 bin="$build/bench"
 header="bench,variant,ranks,bytes,metric,value"
 for program in "$launcher" "$bin"/bench_{put,get,am,fetch_add,barrier} "$bin"/lock_put_unlock \
-  "$bin"/fence_cost; do
+  "$bin"/fence_cost "$bin"/progress_overlap; do
   if [ ! -x "$program" ]; then
     echo "$0: $program is missing: build it first (ninja -C $build)" >&2
     exit 2
@@ -87,6 +89,9 @@ for progress in manual thread; do
 done
 run 2 lock_put_unlock REMORA_PROGRESS=manual
 for ranks in 2 4 8; do run $ranks fence_cost REMORA_PROGRESS=manual; done
+for progress in manual thread ghost; do
+  for ranks in 2 4; do run $ranks progress_overlap REMORA_PROGRESS=$progress; done
+done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failures -ne 0 ]; then
   echo "$0: $failures run(s) failed" >&2

@@ -1,7 +1,8 @@
 # remora_add_multirank_test(<name>
 #     SOURCES <file>...              test program sources (or TARGET <existing executable>)
 #     RANKS <n>...                   rank counts to run it at
-#     [PROGRESS <mode>...]           progress modes (default: manual thread)
+#     [PROGRESS <mode>...]           progress modes: manual, thread, ghost (default: manual
+#                                    thread); ghost runs the node's ghost process as well
 #     [LABELS <label>...]            CTest labels (shm and np<N> are added)
 #     [ARGS <arg>...]                program arguments
 #     [TIMEOUT <seconds>]            per run (default 120); remorarun --timeout enforces it too
@@ -23,6 +24,12 @@ function(remora_add_multirank_test name)
   if(NOT arg_PROGRESS)
     set(arg_PROGRESS manual thread)
   endif()
+  foreach(mode IN LISTS arg_PROGRESS)
+    if(NOT mode MATCHES "^(manual|thread|ghost)$")
+      message(FATAL_ERROR "remora_add_multirank_test(${name}): PROGRESS ${mode} is not one of "
+                          "manual, thread, ghost")
+    endif()
+  endforeach()
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 120)
   endif()

@@ -135,7 +135,8 @@ std::string progress_mode() {
 }
 
 std::string with_progress(const std::string& variant) {
-  return progress_mode() == "thread" ? variant + "_progress_thread" : variant;
+  const std::string mode = progress_mode();
+  return mode == "manual" ? variant : variant + "_progress_" + mode;
 }
 
 std::vector<size_t> sizes(size_t first, size_t last, size_t factor) {

@@ -37,11 +37,11 @@ bool begin(int* argc, char*** argv, int min_ranks, const char* description, Opti
 // The value of an environment variable, or fallback when unset or empty.
 std::string env_or(const char* name, const char* fallback);
 
-// REMORA_PROGRESS as the benchmarks label it: "manual" (the default) or "thread".
+// REMORA_PROGRESS as the benchmarks label it: "manual" (the default), "thread" or "ghost".
 std::string progress_mode();
 
-// Appends "_progress_thread" to variant when REMORA_PROGRESS=thread, so that runs of the same
-// benchmark under both progress modes stay apart in one combined CSV.
+// Appends "_progress_<mode>" to variant unless REMORA_PROGRESS is manual, so that runs of the
+// same benchmark under several progress modes stay apart in one combined CSV.
 std::string with_progress(const std::string& variant);
 
 // Message sizes from first to last (inclusive), multiplying by factor; last is always included.

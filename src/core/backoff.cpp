@@ -10,8 +10,9 @@ WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus) {
     policy.oversubscribed = true;
   else if (config.oversubscribed == "no")
     policy.oversubscribed = false;
-  else
-    policy.oversubscribed = ranks_on_node * threads_per_rank > cpus;
+  else  // the node's ghost process (REMORA_PROGRESS=ghost) is one more runnable process
+    policy.oversubscribed =
+        ranks_on_node * threads_per_rank + (config.progress == "ghost" ? 1 : 0) > cpus;
   const long long spin_us =
       policy.oversubscribed ? config.wait_spin_oversubscribed_us : config.wait_spin_us;
   policy.spin_ns = static_cast<uint64_t>(spin_us) * 1000;

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "progress/serve_loop.hpp"
 
 namespace remora::progress {
 
@@ -11,8 +12,11 @@ int parse_mode(const std::string& name, Mode* mode) {
     *mode = Mode::Manual;
   } else if (name == "thread") {
     *mode = Mode::Thread;
+  } else if (name == "ghost") {
+    *mode = Mode::Ghost;
   } else {
-    return fail(REMORA_ERR_CONFIG, "REMORA_PROGRESS='%s' is malformed: expected manual or thread",
+    return fail(REMORA_ERR_CONFIG,
+                "REMORA_PROGRESS='%s' is malformed: expected manual, thread or ghost",
                 name.c_str());
   }
   return REMORA_SUCCESS;
@@ -43,21 +47,8 @@ void ProgressEngine::stop() {
   thread_.join();
 }
 
-// Polls while messages keep arriving; once idle, waits with the common policy, which ends in a
-// sleep on the rank's wake word that senders (and stop()) interrupt.
 void ProgressEngine::run() {
-  while (!stopping_.load(std::memory_order_acquire)) {
-    bool woke = false;
-    transport_.wait_until(
-        [this, &woke] { return woke || stopping_.load(std::memory_order_acquire); },
-        [this, &woke] { return woke = transport_.poll(); }, transport::Sleeper::ProgressThread);
-    if (transport_.aborting()) {
-      // Nothing more can complete; sleep until finalize or the launcher ends the process.
-      transport_.sleep(
-          100000000, [this] { return stopping_.load(std::memory_order_acquire); },
-          transport::Sleeper::ProgressThread);
-    }
-  }
+  serve_until(transport_, stopping_);
 }
 
 }  // namespace remora::progress

@@ -1,7 +1,10 @@
 // The progress engine: who runs the transport's poll() and when.
 //   manual: only inside Remora calls (every wait polls) and remora_progress();
 //   thread: additionally a progress thread per rank that polls while there is work and sleeps
-//           on the rank's wake word while idle (asking to be woken only then).
+//           on the rank's wake word while idle (asking to be woken only then);
+//   ghost:  no thread; the node's ghost process serves the work other ranks' passive-target
+//           operations need from this rank (owner-computes accumulates), see serve_loop.hpp
+//           and rma/ghost_service.hpp. This rank's own calls still poll as in manual mode.
 #pragma once
 
 #include <atomic>
@@ -12,7 +15,7 @@
 
 namespace remora::progress {
 
-enum class Mode { Manual, Thread };
+enum class Mode { Manual, Thread, Ghost };
 
 int parse_mode(const std::string& name, Mode* mode);
 

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "rma/owner_protocol.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/window.hpp"
 
@@ -14,39 +15,12 @@ namespace remora::rma {
 namespace {
 
 constexpr size_t kMaxChunkBytes = 64 * 1024;  // per message: bounds the target's lock hold time
-constexpr size_t kMaxElementBytes = 16;
-
-struct RequestHeader {
-  uint64_t window_id;
-  uint64_t offset;  // bytes, at the target
-  uint64_t count;
-  uint64_t token;          // the origin's ReplyWait, or 0 when no result is wanted
-  uint64_t result_offset;  // bytes into the origin's result buffer
-  int32_t type;
-  int32_t op;
-  int32_t compare_swap;  // payload: origin element, then compare element
-  int32_t has_alpha;
-  unsigned char alpha[kMaxElementBytes];
-};
-
-struct ReplyHeader {
-  uint64_t window_id;
-  uint64_t token;
-  uint64_t result_offset;
-};
 
 // Lives on the origin's stack while it waits for the results of one operation.
 struct ReplyWait {
   std::atomic<uint64_t> remaining{0};
   unsigned char* result = nullptr;
 };
-
-template <typename T>
-T read_header(const void* payload) {
-  T header;
-  std::memcpy(&header, payload, sizeof header);
-  return header;
-}
 
 }  // namespace
 
@@ -81,19 +55,28 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
   const bool compare_swap = args.compare != nullptr;
   const bool has_origin = compare_swap || args.op != REMORA_OP_NO_OP;
   const size_t limit = std::min(kMaxChunkBytes, transport_.am_max_bytes());
-  if (limit < sizeof(RequestHeader) + 2 * element)
+  if (limit < sizeof(OwnerRequest) + 2 * element)
     return fail(REMORA_ERR_CONFIG,
                 "remora_win_accumulate: REMORA_AM_MAX_BYTES=%zu is too small for owner-computes "
                 "accumulates (at least %zu)",
-                transport_.am_max_bytes(), sizeof(RequestHeader) + 2 * element);
-  const size_t chunk_count = (limit - sizeof(RequestHeader)) / element;
+                transport_.am_max_bytes(), sizeof(OwnerRequest) + 2 * element);
+  const size_t chunk_count = (limit - sizeof(OwnerRequest)) / element;
+  // With ghost progress the node's ghost serves the target (it applies the request under the
+  // same lock table); otherwise the target's own progress engine does.
+  const int ghost = transport_.ghost_of(args.target);
+  const int agent = ghost >= 0 ? ghost : args.target;
+  const int handler = ghost >= 0 ? kGhostOwnerComputesHandler : request_handler_;
 
   ReplyWait wait;
   wait.result = static_cast<unsigned char*>(args.result);
   if (args.result != nullptr) wait.remaining = (args.count + chunk_count - 1) / chunk_count;
 
-  RequestHeader header{};
+  OwnerRequest header{};
   header.window_id = window.id();
+  header.data_segment = window.data_segment().id;
+  header.sync_segment = window.sync_segment().id;
+  header.target = args.target;
+  header.reply_handler = reply_handler_;
   header.token = args.result != nullptr ? reinterpret_cast<uintptr_t>(&wait) : 0;
   header.type = args.type;
   header.op = args.op;
@@ -117,8 +100,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
     if (compare_swap) std::memcpy(payload.data() + sizeof header + element, args.compare, element);
     window.owner_sent(args.target);
     requests_sent_.fetch_add(1, std::memory_order_release);
-    if (int status =
-            transport_.am_send(args.target, request_handler_, payload.data(), payload.size()))
+    if (int status = transport_.am_send(agent, handler, payload.data(), payload.size()))
       return status;
   }
   if (args.result == nullptr) return REMORA_SUCCESS;
@@ -128,42 +110,28 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
 
 void OwnerComputes::on_request(int source, const void* payload, size_t bytes, void* context) {
   auto* self = static_cast<OwnerComputes*>(context);
-  if (bytes < sizeof(RequestHeader)) return;  // not ours: only send() builds requests
-  const auto header = read_header<RequestHeader>(payload);
-  Window* window = self->find(header.window_id);
-  if (window == nullptr) {
-    log(LogLevel::Error, "owner-computes request from rank %d for unknown window %llu", source,
-        static_cast<unsigned long long>(header.window_id));
-    return;
-  }
-  const size_t element = datatype_size(header.type);
-  const auto* data = static_cast<const unsigned char*>(payload) + sizeof header;
-  std::vector<unsigned char> result(header.token != 0 ? header.count * element : 0);
-  AccArgs args;
-  args.target = window->rank();
-  args.offset = header.offset;
-  args.origin = data;
-  args.compare = header.compare_swap != 0 ? data + element : nullptr;
-  args.result = header.token != 0 ? result.data() : nullptr;
-  args.count = header.count;
-  args.type = header.type;
-  args.op = header.op;
-  args.alpha = header.has_alpha != 0 ? header.alpha : nullptr;
-  window->apply_locked(args);
-
-  const ReplyHeader reply{header.window_id, header.token, header.result_offset};
-  std::vector<unsigned char> message(sizeof reply + result.size());
-  std::memcpy(message.data(), &reply, sizeof reply);
-  if (!result.empty()) std::memcpy(message.data() + sizeof reply, result.data(), result.size());
-  self->transport_.am_send(source, self->reply_handler_, message.data(), message.size());
+  serve_owner_request(self->transport_, source, payload, bytes,
+                      [self, source](const OwnerRequest& request, const AccArgs& args) {
+                        Window* window = self->find(request.window_id);
+                        if (window == nullptr) {
+                          log(LogLevel::Error,
+                              "owner-computes request from rank %d for unknown window %llu", source,
+                              static_cast<unsigned long long>(request.window_id));
+                          return false;
+                        }
+                        window->apply_locked(args);
+                        return true;
+                      });
 }
 
-void OwnerComputes::on_reply(int source, const void* payload, size_t bytes, void* context) {
+void OwnerComputes::on_reply(int, const void* payload, size_t bytes, void* context) {
   auto* self = static_cast<OwnerComputes*>(context);
-  if (bytes < sizeof(ReplyHeader)) return;
-  const auto reply = read_header<ReplyHeader>(payload);
+  OwnerReply reply;
+  if (bytes < sizeof reply) return;
+  std::memcpy(&reply, payload, sizeof reply);
   self->requests_sent_.load(std::memory_order_acquire);
-  if (Window* window = self->find(reply.window_id)) window->owner_done(source);
+  if (Window* window = self->find(reply.window_id))
+    window->owner_done(static_cast<int>(reply.target));
   if (reply.token == 0) return;
   auto* wait = reinterpret_cast<ReplyWait*>(static_cast<uintptr_t>(reply.token));
   std::memcpy(wait->result + reply.result_offset,

@@ -27,10 +27,11 @@ struct SyncLayout {
   int nranks;
   uint64_t stripes;
 
-  // Threads of `rank` that wait for a lock of this part.
+  // Threads of `rank` that wait for a lock of this part; rank == nranks is the node's ghost
+  // process (REMORA_PROGRESS=ghost), which takes lock-table stripes on the ranks' behalf.
   size_t waiter_count(int rank) const { return kHeaderBytes + 8 * static_cast<size_t>(rank); }
   size_t stripes_begin() const {
-    const size_t end = waiter_count(nranks);
+    const size_t end = waiter_count(nranks + 1);
     return (end + kStripeBytes - 1) / kStripeBytes * kStripeBytes;
   }
   size_t stripe(uint64_t index) const {

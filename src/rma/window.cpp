@@ -6,6 +6,7 @@
 #include "rma/deferred_fence.hpp"
 #include "rma/deferred_lock.hpp"
 #include "rma/lock_table.hpp"
+#include "rma/locked_update.hpp"
 #include "rma/native_atomics.hpp"
 #include "rma/owner_computes.hpp"
 #include "rma/reduce_op.hpp"
@@ -186,25 +187,9 @@ int Window::do_accumulate(const AccArgs& args) {
 }
 
 int Window::apply_locked(const AccArgs& args) {
-  const size_t bytes = args.count * datatype_size(args.type);
-  LockTable table(transport_, *sync_, layout(), options_.lock_granularity, args.target);
-  std::vector<uint64_t> held;
-  if (int status = table.lock(args.offset, bytes, &held)) return status;
-  if (args.target == transport_.rank()) touch_local_edge();
-  std::vector<unsigned char> current(bytes);
-  transport_.get(*data_, args.target, args.offset, current.data(), bytes);
-  if (args.result != nullptr) std::memcpy(args.result, current.data(), bytes);
-  if (args.compare != nullptr) {
-    if (std::memcmp(current.data(), args.compare, bytes) == 0)
-      transport_.put(*data_, args.target, args.offset, args.origin, bytes);
-  } else if (args.op != REMORA_OP_NO_OP) {
-    apply_op(args.op, args.type, current.data(), args.origin, args.count, args.alpha);
-    transport_.put(*data_, args.target, args.offset, current.data(), bytes);
-  }
-  transport_.flush(args.target);  // the update is visible before the stripes are released
-  if (args.target == transport_.rank()) touch_local_edge();
-  table.unlock(held);
-  return REMORA_SUCCESS;
+  const WindowMemory memory{&transport_, data_, sync_, layout(), options_.lock_granularity,
+                            &local_edge_};
+  return rma::apply_locked(memory, args);
 }
 
 int Window::complete(int target) {

@@ -71,6 +71,9 @@ class Window : public remora_win_s {
   size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
+  // For the node's ghost process, which finds them by Segment::id.
+  const transport::Segment& data_segment() const { return *data_; }
+  const transport::Segment& sync_segment() const { return *sync_; }
 
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get(const char* function, int target, uint64_t offset, void* result, size_t bytes);

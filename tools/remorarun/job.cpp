@@ -131,8 +131,48 @@ void Job::exec_child(int rank, int stdout_write, int stderr_write, pid_t launche
   _exit(127);
 }
 
+bool Job::spawn_ghost(pid_t launcher) {
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0) {
+    start_teardown(1, std::string("cannot start the ghost process: cannot find remorarun "
+                                  "itself (/proc/self/exe): ") +
+                          std::strerror(errno));
+    return false;
+  }
+  self[length] = '\0';
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // like a rank: dies with the launcher
+    if (getppid() != launcher) _exit(127);
+    if (signal_fd_ >= 0) close(signal_fd_);
+    restore_signals();
+    std::vector<std::string> env = child_environment(block_->ghost());
+    std::vector<char*> envp;
+    for (auto& entry : env) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    char name[] = "remorarun";
+    std::string option = kGhostOption;
+    char* argv[] = {name, option.data(), nullptr};
+    execve(self, argv, envp.data());
+    std::fprintf(stderr, "remorarun: cannot execute the ghost process '%s': %s\n", self,
+                 std::strerror(errno));
+    _exit(127);
+  }
+  if (pid < 0) {
+    start_teardown(
+        1, std::string("cannot start the ghost process: fork failed: ") + std::strerror(errno));
+    return false;
+  }
+  ghost_pid_ = pid;
+  ghost_alive_ = true;
+  return true;
+}
+
 bool Job::spawn_all() {
   const pid_t launcher = getpid();
+  if (block_->ghost() >= 0 && !spawn_ghost(launcher)) return false;
   for (int rank = 0; rank < options_.nranks; ++rank) {
     int stdout_write = -1, stderr_write = -1;
     if (options_.tag_output) {
@@ -259,6 +299,24 @@ void Job::on_rank_exit(int rank, int status) {
   start_teardown(code, message);
 }
 
+void Job::on_ghost_exit(int status) {
+  ghost_alive_ = false;
+  if (tearing_down_ || ghost_stopped_) return;  // expected: we are stopping it
+  const std::string who = "the ghost process (pid " + std::to_string(ghost_pid_) + ")";
+  std::string how = "exited";
+  int code = 1;
+  if (WIFSIGNALED(status)) {
+    how = "was killed by signal " + signal_description(WTERMSIG(status));
+    code = 128 + WTERMSIG(status);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    code = WEXITSTATUS(status);
+    how = "exited with code " + std::to_string(code);
+  }
+  start_teardown(code, who + " " + how +
+                           " (REMORA_PROGRESS=ghost): owner-computes accumulates cannot "
+                           "complete without it; stopping the job");
+}
+
 void Job::reap_children() {
   while (true) {
     int status = 0;
@@ -266,6 +324,7 @@ void Job::reap_children() {
     if (pid <= 0) return;  // 0: none exited yet; -1/ECHILD: none left
     const auto found = rank_of_pid_.find(pid);
     if (found != rank_of_pid_.end()) on_rank_exit(found->second, status);
+    if (pid == ghost_pid_) on_ghost_exit(status);
   }
 }
 
@@ -313,6 +372,10 @@ void Job::check_deadlines(Clock::time_point now) {
     signal_alive(SIGKILL);
     killed_ = true;
   }
+  if (alive_ == 0 && ghost_alive_ && !ghost_stopped_) {
+    kill(ghost_pid_, SIGTERM);  // the job has ended: nobody needs the ghost any more
+    ghost_stopped_ = true;
+  }
   if (alive_ == 0 && !drain_deadline_) drain_deadline_ = now + kDrainGrace;
   if (alive_ == 0 && drain_deadline_ && now >= *drain_deadline_) forwarder_.close_all();
 }
@@ -328,7 +391,7 @@ int Job::run() {
   std::vector<pollfd> fds;
   // During a teardown, also wait (at most until the SIGKILL deadline) for processes the ranks
   // started that ignore SIGTERM.
-  while (alive_ > 0 || !forwarder_.all_closed() ||
+  while (alive_ > 0 || ghost_alive_ || !forwarder_.all_closed() ||
          (tearing_down_ && !killed_ && stragglers_remain())) {
     fds.clear();
     fds.push_back(pollfd{signal_fd_, POLLIN, 0});
@@ -339,12 +402,13 @@ int Job::run() {
       if (!tearing_down_) start_teardown(1, "stopping the job");
       signal_alive(SIGKILL);
       killed_ = true;
-      while (alive_ > 0) {  // blocking reap: SIGKILL cannot be ignored
+      while (alive_ > 0 || ghost_alive_) {  // blocking reap: SIGKILL cannot be ignored
         int status = 0;
         const pid_t pid = waitpid(-1, &status, 0);
         if (pid < 0) break;
         const auto found = rank_of_pid_.find(pid);
         if (found != rank_of_pid_.end()) on_rank_exit(found->second, status);
+        if (pid == ghost_pid_) on_ghost_exit(status);
       }
       forwarder_.close_all();
       break;

@@ -39,6 +39,9 @@ class Job {
   bool setup_signals();
   void restore_signals();
   bool spawn_all();
+  // REMORA_PROGRESS=ghost: the node's ghost process, remorarun itself with kGhostOption.
+  bool spawn_ghost(pid_t launcher);
+  void on_ghost_exit(int status);
   [[noreturn]] void exec_child(int rank, int stdout_write, int stderr_write, pid_t launcher);
   std::vector<std::string> child_environment(int rank) const;
 
@@ -59,6 +62,9 @@ class Job {
   std::vector<Rank> ranks_;
   std::unordered_map<pid_t, int> rank_of_pid_;
   int alive_ = 0;
+  pid_t ghost_pid_ = -1;
+  bool ghost_alive_ = false;
+  bool ghost_stopped_ = false;  // SIGTERM sent because every rank has exited
   OutputForwarder forwarder_;
 
   int signal_fd_ = -1;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/ghost_process.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "job.hpp"
@@ -73,6 +74,11 @@ int main(int argc, char** argv) {
   remorarun::Options options;
   std::string error;
   if (!remorarun::parse_options(argc, argv, &options, &error)) return usage_error(error);
+  if (options.ghost) {
+    remora::api::run_ghost_process();  // returns only if start-up fails
+    std::fprintf(stderr, "remorarun: the ghost process cannot start: %s\n", remora::last_error());
+    return 1;
+  }
   if (options.help) {
     std::fputs(remorarun::usage_text().c_str(), stdout);
     return 0;
@@ -106,10 +112,11 @@ int main(int argc, char** argv) {
   const std::string job_id = make_job_id();
   ShmSweep sweep(job_id);
   remora::shm::ControlBlock block;
-  if (remora::shm::ControlBlock::create(options.nranks, job_id,
-                                        static_cast<uint32_t>(config.am_queue_slots),
-                                        static_cast<uint32_t>(config.am_slot_bytes),
-                                        /*in_memfd=*/true, &block) != REMORA_SUCCESS) {
+  if (remora::shm::ControlBlock::create(
+          options.nranks, job_id, static_cast<uint32_t>(config.am_queue_slots),
+          static_cast<uint32_t>(config.am_slot_bytes),
+          /*in_memfd=*/true, &block,
+          /*ghosts=*/config.progress == "ghost" ? 1 : 0) != REMORA_SUCCESS) {
     std::fprintf(stderr, "remorarun: cannot create the job's control block: %s\n",
                  remora::last_error());
     return 1;

@@ -73,6 +73,10 @@ std::string usage_text() {
 }
 
 bool parse_options(int argc, char** argv, Options* options, std::string* error) {
+  if (argc == 2 && argv[1] == std::string(kGhostOption)) {  // started by a launcher, alone
+    options->ghost = true;
+    return true;
+  }
   bool have_ranks = false;
   int index = 1;
   for (; index < argc; ++index) {

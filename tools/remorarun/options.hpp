@@ -10,6 +10,9 @@ constexpr int kMaxRanks = 4096;
 
 enum class HelpConfig { None, Text, Markdown };
 
+// The internal option with which remorarun starts itself as a job's ghost process.
+constexpr const char* kGhostOption = "--ghost-process";
+
 struct Options {
   int nranks = 0;
   bool tag_output = false;
@@ -17,6 +20,7 @@ struct Options {
   std::string timeout_text;    // as given, for messages
   bool help = false;
   HelpConfig help_config = HelpConfig::None;
+  bool ghost = false;  // internal: run as the job's ghost process (REMORA_PROGRESS=ghost)
   std::vector<std::string> command;  // program and its arguments
 };
 

@@ -32,15 +32,16 @@ size_t queue_stride(int nranks, uint32_t slots, uint32_t slot_bytes) {
 
 }  // namespace
 
-size_t ControlBlock::bytes_needed(int nranks, uint32_t queue_slots, uint32_t slot_bytes) {
-  return queues_offset(nranks) +
-         static_cast<size_t>(nranks) * queue_stride(nranks, queue_slots, slot_bytes);
+size_t ControlBlock::bytes_needed(int endpoints, uint32_t queue_slots, uint32_t slot_bytes) {
+  return queues_offset(endpoints) +
+         static_cast<size_t>(endpoints) * queue_stride(endpoints, queue_slots, slot_bytes);
 }
 
 int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_slots,
-                         uint32_t slot_bytes, bool in_memfd, ControlBlock* out) {
+                         uint32_t slot_bytes, bool in_memfd, ControlBlock* out, int ghosts) {
   if (nranks <= 0) return fail(REMORA_ERR_ARG, "control block: nranks=%d must be positive", nranks);
-  const size_t bytes = bytes_needed(nranks, queue_slots, slot_bytes);
+  const int endpoints = nranks + ghosts;
+  const size_t bytes = bytes_needed(endpoints, queue_slots, slot_bytes);
   int fd = -1;
   void* memory = nullptr;
   if (in_memfd) {
@@ -71,8 +72,9 @@ int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_s
   header->slot_bytes = slot_bytes;
   header->total_bytes = bytes;
   header->ranks_offset = ranks_offset();
-  header->queues_offset = queues_offset(nranks);
-  header->queue_stride = queue_stride(nranks, queue_slots, slot_bytes);
+  header->queues_offset = queues_offset(endpoints);
+  header->queue_stride = queue_stride(endpoints, queue_slots, slot_bytes);
+  header->ghosts = ghosts;
   std::snprintf(header->job_id, sizeof(header->job_id), "%s", job_id.c_str());
   header->aborting.store(0, std::memory_order_relaxed);
   header->abort_rank = -1;
@@ -83,7 +85,7 @@ int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_s
   out->header_ = header;
   out->mapped_bytes_ = bytes;
   out->fd_ = fd;
-  for (int r = 0; r < nranks; ++r) {
+  for (int r = 0; r < endpoints; ++r) {
     auto* slot = new (&out->rank(r)) RankSlot();
     slot->pid.store(0, std::memory_order_relaxed);
     slot->state.store(static_cast<uint32_t>(RankState::Launched), std::memory_order_relaxed);
@@ -157,7 +159,7 @@ RankSlot& ControlBlock::rank(int r) const {
 AmQueue ControlBlock::queue(int r) const {
   auto* base = reinterpret_cast<uint8_t*>(header_) + header_->queues_offset +
                static_cast<size_t>(r) * header_->queue_stride;
-  return AmQueue(base, header_->nranks, header_->queue_slots, header_->slot_bytes);
+  return AmQueue(base, endpoints(), header_->queue_slots, header_->slot_bytes);
 }
 
 bool ControlBlock::record_abort(int rank, int code, const char* message) {
@@ -197,7 +199,7 @@ void ControlBlock::wake(int r, WakeTarget target) const {
 }
 
 void ControlBlock::wake_all(WakeTarget target) const {
-  for (int r = 0; r < header_->nranks; ++r) wake(r, target);
+  for (int r = 0; r < endpoints(); ++r) wake(r, target);
 }
 
 }  // namespace remora::shm

@@ -15,7 +15,7 @@
 namespace remora::shm {
 
 constexpr uint64_t kControlMagic = 0x52454d4f5241434bull;  // "REMORACK"
-constexpr uint32_t kControlVersion = 1;
+constexpr uint32_t kControlVersion = 2;
 
 enum class RankState : uint32_t {
   Launched = 0,   // started, remora_init not yet called
@@ -52,6 +52,9 @@ struct ControlHeader {
   uint64_t ranks_offset;
   uint64_t queues_offset;
   uint64_t queue_stride;
+  // Endpoints after the ranks: 1 when a ghost process serves the node (REMORA_PROGRESS=ghost).
+  // It has a slot and a queue like a rank, at index nranks.
+  int32_t ghosts;
   char job_id[64];
   // Abort record: the first rank (or the launcher, rank -1) to claim `aborting` fills it.
   alignas(64) std::atomic<uint32_t> aborting;
@@ -65,12 +68,13 @@ struct ControlHeader {
 
 class ControlBlock {
  public:
-  static size_t bytes_needed(int nranks, uint32_t queue_slots, uint32_t slot_bytes);
+  static size_t bytes_needed(int endpoints, uint32_t queue_slots, uint32_t slot_bytes);
 
-  // Creates and initialises a block for nranks ranks: in a memfd whose descriptor survives
-  // exec (for the launcher), or in private shared memory (a job of one rank).
+  // Creates and initialises a block for nranks ranks (and `ghosts` ghost endpoints): in a
+  // memfd whose descriptor survives exec (for the launcher), or in private shared memory (a
+  // job of one rank).
   static int create(int nranks, const std::string& job_id, uint32_t queue_slots,
-                    uint32_t slot_bytes, bool in_memfd, ControlBlock* out);
+                    uint32_t slot_bytes, bool in_memfd, ControlBlock* out, int ghosts = 0);
   // Maps a block created by the launcher and checks that it is one.
   static int attach(int fd, ControlBlock* out);
 
@@ -84,6 +88,9 @@ class ControlBlock {
   bool valid() const { return header_ != nullptr; }
   int fd() const { return fd_; }
   int nranks() const { return header_->nranks; }
+  // Ranks and ghosts: every slot and queue. ghost(): the ghost's index, or -1.
+  int endpoints() const { return header_->nranks + header_->ghosts; }
+  int ghost() const { return header_->ghosts > 0 ? header_->nranks : -1; }
   std::string job_id() const { return header_->job_id; }
   ControlHeader& header() const { return *header_; }
   RankSlot& rank(int r) const;
@@ -94,7 +101,8 @@ class ControlBlock {
   // A one-line description of the abort record ("rank 2 called remora_abort(3): ...").
   std::string abort_description() const;
 
-  // Wakes rank r's sleepers of the given kind, if any sleep; wake_all does it for every rank.
+  // Wakes endpoint r's sleepers of the given kind, if any sleep; wake_all does it for every
+  // endpoint (ranks and ghost).
   void wake(int r, WakeTarget target) const;
   void wake_all(WakeTarget target) const;
 

@@ -17,40 +17,22 @@
 namespace remora::shm {
 namespace {
 
-constexpr size_t kPageBytes = 4096;
 constexpr size_t kDrainBatch = 256;
 
 // Set while a thread waits for space in a receive queue: it may then only drain, not run
 // handlers (which could try to send to the same target again).
 thread_local int waiting_for_space = 0;
 
-struct ShmSegment final : transport::Segment {
-  uint8_t* base = nullptr;
-  size_t mapped_bytes = 0;
-  std::vector<size_t> offsets;
-  ~ShmSegment() override {
-    if (base != nullptr) munmap(base, mapped_bytes);
-  }
-};
-
-const ShmSegment& as_shm(const transport::Segment& segment) {
-  return static_cast<const ShmSegment&>(segment);
-}
-
 uint8_t* part(const transport::Segment& segment, int rank, size_t offset) {
-  const ShmSegment& shm = as_shm(segment);
+  const auto& shm = static_cast<const ShmSegment&>(segment);
   return shm.base + shm.offsets[static_cast<size_t>(rank)] + offset;
-}
-
-size_t round_up(size_t value, size_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
 }
 
 }  // namespace
 
 int ShmTransport::create(ControlBlock block, int rank, const Config& config,
                          std::unique_ptr<ShmTransport>* out) {
-  if (rank < 0 || rank >= block.nranks())
+  if (rank < 0 || rank >= block.endpoints())
     return fail(REMORA_ERR_CONFIG, "REMORA_RANK=%d is outside the job's %d ranks", rank,
                 block.nranks());
   out->reset(new ShmTransport(std::move(block), rank, config));
@@ -62,11 +44,15 @@ ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config)
       rank_(rank),
       size_(block_.nranks()),
       am_max_bytes_(std::min<uint64_t>(config.am_max_bytes, UINT32_MAX)),
-      send_mutexes_(new std::mutex[static_cast<size_t>(block_.nranks())]),
-      dispatcher_(block_.nranks()) {
-  for (int r = 0; r < size_; ++r) {
-    local_ranks_.push_back(r);
-    queues_.push_back(block_.queue(r));
+      send_mutexes_(new std::mutex[static_cast<size_t>(block_.endpoints())]),
+      dispatcher_(block_.endpoints()),
+      ghost_(block_.ghost()) {
+  for (int r = 0; r < size_; ++r) local_ranks_.push_back(r);
+  for (int r = 0; r < block_.endpoints(); ++r) queues_.push_back(block_.queue(r));
+  if (rank_ == ghost_) {  // the ghost process: its first handler maps the ranks' segments
+    ghost_segments_ = std::make_unique<GhostSegmentTable>(block_);
+    int id = -1;
+    dispatcher_.register_handler(GhostSegmentTable::on_message, ghost_segments_.get(), &id);
   }
   policy_ = make_wait_policy(config, size_, available_cpus());
   block_.rank(rank_).pid.store(getpid(), std::memory_order_release);
@@ -91,55 +77,56 @@ int ShmTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
   if (status != REMORA_SUCCESS) return status;
 
   auto shm = std::make_unique<ShmSegment>();
-  size_t total = 0;
-  for (uint64_t s : sizes) {
-    shm->bytes.push_back(static_cast<size_t>(s));
-    shm->offsets.push_back(total);
-    total += round_up(static_cast<size_t>(s), kPageBytes);  // no two ranks share a page
-  }
-  shm->mapped_bytes = std::max(total, kPageBytes);
-  const std::string name = format("/remora-%s-s%llu", block_.job_id().c_str(),
-                                  static_cast<unsigned long long>(segments_allocated_++));
+  shm->lay_out(sizes);
+  shm->id = segments_allocated_++;
+  const std::string name = segment_object_name(block_.job_id(), shm->id);
 
-  // Rank 0 creates the object; everyone maps it; rank 0 unlinks it once all have mapped it,
-  // so nothing is left behind even if a rank dies later. Errors travel in the all-gathers.
-  auto map_object = [&](int flags) -> int {
-    const int fd = shm_open(name.c_str(), flags, 0600);
-    if (fd < 0) return errno;
-    if ((flags & O_CREAT) && ftruncate(fd, static_cast<off_t>(shm->mapped_bytes)) != 0) {
-      const int error = errno;
-      close(fd);
-      return error;
-    }
-    void* memory = mmap(nullptr, shm->mapped_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    const int error = errno;
-    close(fd);
-    if (memory == MAP_FAILED) return error;
-    shm->base = static_cast<uint8_t*>(memory);
-    return 0;
-  };
+  // Rank 0 creates the object; everyone (and the node's ghost) maps it; rank 0 unlinks it once
+  // all have mapped it, so nothing is left behind even if a rank dies later. Errors travel in
+  // the all-gathers.
+  auto map_object = [&](int flags) -> int { return shm->map(name, flags); };
   std::vector<uint64_t> errors;
   status = allgather(rank_ == 0 ? static_cast<uint64_t>(map_object(O_CREAT | O_EXCL | O_RDWR)) : 0,
                      &errors);
-  if (status == REMORA_SUCCESS && errors[0] == 0)
-    status = allgather(rank_ == 0 ? 0 : static_cast<uint64_t>(map_object(O_RDWR)), &errors);
+  const bool created = status == REMORA_SUCCESS && errors[0] == 0;
+  if (created)  // meanwhile rank 0 hands the object to the ghost, if any
+    status = allgather(
+        static_cast<uint64_t>(rank_ == 0 ? share_with_ghost(*shm) : map_object(O_RDWR)), &errors);
   if (rank_ == 0) shm_unlink(name.c_str());
   if (status != REMORA_SUCCESS) return status;
   for (int r = 0; r < size_; ++r) {
     const auto error = static_cast<int>(errors[static_cast<size_t>(r)]);
-    if (error != 0)
-      return fail(error == ENOMEM || error == ENOSPC ? REMORA_ERR_NOMEM : REMORA_ERR_SYSTEM,
-                  "remora_segment_allocate: rank %d could not map %zu bytes of shared memory "
-                  "(%s): %s",
-                  r, shm->mapped_bytes, name.c_str(), std::strerror(error));
+    if (error == 0) continue;
+    const std::string who = r == 0 && created ? "the ghost process" : format("rank %d", r);
+    return fail(error == ENOMEM || error == ENOSPC ? REMORA_ERR_NOMEM : REMORA_ERR_SYSTEM,
+                "remora_segment_allocate: %s could not map %zu bytes of shared memory (%s): %s",
+                who.c_str(), shm->mapped_bytes, name.c_str(), std::strerror(error));
   }
   *segment = shm.release();
   return REMORA_SUCCESS;
 }
 
+int ShmTransport::share_with_ghost(const transport::Segment& segment) {
+  if (ghost_ < 0) return 0;
+  const std::vector<uint8_t> message = ghost_share_message(static_cast<const ShmSegment&>(segment));
+  if (am_send(ghost_, kGhostSegmentHandler, message.data(), message.size()) != REMORA_SUCCESS)
+    return ECANCELED;
+  const std::atomic<uint64_t>& answer = block_.rank(ghost_).exchange;
+  const uint64_t id = segment.id;
+  if (wait_until([&answer, id] {
+        return ghost_acknowledged(answer.load(std::memory_order_acquire), id);
+      }) != REMORA_SUCCESS)
+    return ECANCELED;  // the job is aborting
+  return ghost_error(answer.load(std::memory_order_acquire));
+}
+
 int ShmTransport::free_segment(transport::Segment* segment) {
   // Nobody may still be accessing the memory when it goes away.
   const int status = node_barrier();
+  if (status == REMORA_SUCCESS && rank_ == 0 && ghost_ >= 0) {
+    const std::vector<uint8_t> message = ghost_forget_message(segment->id);
+    am_send(ghost_, kGhostSegmentHandler, message.data(), message.size());
+  }
   delete segment;
   return status;
 }

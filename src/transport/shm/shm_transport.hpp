@@ -12,13 +12,15 @@
 #include "core/config.hpp"
 #include "transport/am_dispatcher.hpp"
 #include "transport/shm/control_block.hpp"
+#include "transport/shm/ghost_segments.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::shm {
 
 class ShmTransport final : public transport::Transport {
  public:
-  // Takes over an attached (or created) control block; rank is this process's rank in it.
+  // Takes over an attached (or created) control block; rank is this process's rank in it, or
+  // the block's ghost index for the node's ghost process.
   static int create(ControlBlock block, int rank, const Config& config,
                     std::unique_ptr<ShmTransport>* out);
   ~ShmTransport() override;
@@ -63,6 +65,11 @@ class ShmTransport final : public transport::Transport {
 
   int node_barrier() override;
 
+  int ghost_of(int) const override { return ghost_; }
+  const transport::Segment* shared_segment(uint64_t id) const override {
+    return ghost_segments_ ? ghost_segments_->find(id) : nullptr;
+  }
+
   ControlBlock& control_block() { return block_; }
 
  private:
@@ -73,6 +80,8 @@ class ShmTransport final : public transport::Transport {
   int wait_for_space(int target, AmQueue& queue);
   // Bootstrap all-gather of one value per rank through the control block.
   int allgather(uint64_t value, std::vector<uint64_t>* values);
+  // Rank 0: hands a new segment to the node's ghost and waits for its answer (an errno value).
+  int share_with_ghost(const transport::Segment& segment);
 
   ControlBlock block_;
   int rank_;
@@ -85,6 +94,8 @@ class ShmTransport final : public transport::Transport {
   std::unique_ptr<std::mutex[]> send_mutexes_;  // per target: keeps a message's chunks together
   transport::AmDispatcher dispatcher_;
   uint64_t segments_allocated_ = 0;
+  int ghost_ = -1;                                     // the ghost's endpoint, or -1
+  std::unique_ptr<GhostSegmentTable> ghost_segments_;  // on the ghost itself
 };
 
 }  // namespace remora::shm

@@ -86,8 +86,41 @@ def job_ids(run):
     return {job for job, _, _ in run.announcements() if job != "?"}
 
 
+def job_processes(job):
+    """Pids of live processes started for the job (ranks and the ghost): REMORA_JOB_ID=job."""
+    marker = f"REMORA_JOB_ID={job}".encode() + b"\0"
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                if marker not in environ.read() + b"\0":
+                    continue
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    continue
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        found.append(int(entry))
+    return found
+
+
+def ghost_pids(job):
+    """The job's ghost process (REMORA_PROGRESS=ghost): remorarun --ghost-process."""
+    pids = []
+    for pid in job_processes(job):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"--ghost-process" in cmdline.read():
+                    pids.append(pid)
+        except OSError:
+            pass
+    return pids
+
+
 def check_no_leftovers(run, expect_job=True):
-    """No rank process alive, no /dev/shm object of the job left."""
+    """No rank or ghost process alive, no /dev/shm object of the job left."""
     jobs = job_ids(run)
     if expect_job:
         check(len(jobs) == 1, f"expected one job id in the ranks' output, found {sorted(jobs)}")
@@ -104,6 +137,8 @@ def check_no_leftovers(run, expect_job=True):
             pass
         check(not alive, f"rank {rank} (pid {pid}) is still there after remorarun exited")
     for job in jobs:
+        survivors = job_processes(job)
+        check(not survivors, f"processes of job {job} still alive: {survivors}")
         left = [n for n in os.listdir("/dev/shm") if n.startswith(f"remora-{job}-")]
         check(not left, f"shared-memory objects of job {job} left in /dev/shm: {left}")
 
@@ -186,6 +221,20 @@ def case_tag_output(args):
     check_no_leftovers(plain)
 
 
+def case_ghost_killed(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    check(run.wait_for_announcements(RANKS, MAX_SECONDS),
+          "the ranks did not all start (no job=... line from each)")
+    jobs = job_ids(run)
+    ghosts = ghost_pids(next(iter(jobs))) if len(jobs) == 1 else []
+    check(len(ghosts) == 1, f"expected one ghost process of the job, found {ghosts}")
+    time.sleep(0.3)  # the ranks are now busy with owner-computes accumulates
+    for pid in ghosts:
+        os.kill(pid, signal.SIGKILL)
+    expect(run, 128 + signal.SIGKILL, ["ghost process", "SIGKILL"])
+    check_no_leftovers(run)
+
+
 def case_usage(args):
     r = args.remorarun
     bad = [
@@ -234,6 +283,7 @@ CASES = {
     "timeout": case_timeout,
     "sigterm": case_sigterm,
     "tag-output": case_tag_output,
+    "ghost-killed": case_ghost_killed,
     "usage": case_usage,
 }
 

@@ -1,0 +1,42 @@
+#include "api/ghost_process.hpp"
+
+#include <atomic>
+#include <memory>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "progress/serve_loop.hpp"
+#include "rma/ghost_service.hpp"
+#include "transport/shm/shm_transport.hpp"
+
+namespace remora::api {
+
+int run_ghost_process() {
+  Config config;
+  std::vector<std::string> warnings;  // the ranks report them
+  if (int status = parse_config(process_environment(), &config, &warnings)) return status;
+  set_log_level(config.log.c_str());
+  if (config.control_fd < 0)
+    return fail(REMORA_ERR_CONFIG,
+                "the ghost process needs REMORA_CONTROL_FD: remorarun starts it");
+  shm::ControlBlock block;
+  if (int status = shm::ControlBlock::attach(static_cast<int>(config.control_fd), &block))
+    return status;
+  const int ghost = block.ghost();
+  if (ghost < 0) return fail(REMORA_ERR_CONFIG, "the job's control block has no ghost slot");
+  set_log_rank(ghost);
+  std::unique_ptr<shm::ShmTransport> transport;
+  if (int status = shm::ShmTransport::create(std::move(block), ghost, config, &transport))
+    return status;
+  transport->control_block().rank(ghost).state.store(static_cast<uint32_t>(shm::RankState::Running),
+                                                     std::memory_order_release);
+  // The transport registered its own handler; the services follow in their fixed order.
+  std::unique_ptr<rma::GhostService> rma_service;
+  if (int status = rma::GhostService::create(*transport, &rma_service)) return status;
+  const std::atomic<bool> never{false};
+  progress::serve_until(*transport, never);
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::api

@@ -1,0 +1,12 @@
+// The node's ghost process (REMORA_PROGRESS=ghost, after Casper): remorarun starts it next to
+// the ranks with the same environment. It attaches to the job's control block as the ghost
+// endpoint, registers the services the ranks address there, and serves them, asleep while
+// idle, until the launcher ends it (SIGTERM once every rank has exited, or the job's teardown).
+#pragma once
+
+namespace remora::api {
+
+// Returns only if start-up fails: then a negative status, with the reason in last_error().
+int run_ghost_process();
+
+}  // namespace remora::api

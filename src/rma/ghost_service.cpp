@@ -1,0 +1,48 @@
+#include "rma/ghost_service.hpp"
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "rma/locked_update.hpp"
+#include "rma/owner_protocol.hpp"
+#include "rma/window.hpp"
+
+namespace remora::rma {
+
+int GhostService::create(transport::Transport& transport, std::unique_ptr<GhostService>* out) {
+  std::unique_ptr<GhostService> service(new GhostService(transport));
+  int id = -1;
+  if (int status = transport.am_register(on_request, service.get(), &id)) return status;
+  if (id != kGhostOwnerComputesHandler)
+    return fail(REMORA_ERR_INTERNAL,
+                "ghost: the owner-computes handler got id %d, the ranks address %d", id,
+                kGhostOwnerComputesHandler);
+  *out = std::move(service);
+  return REMORA_SUCCESS;
+}
+
+void GhostService::on_request(int source, const void* payload, size_t bytes, void* context) {
+  transport::Transport& transport = static_cast<GhostService*>(context)->transport_;
+  serve_owner_request(
+      transport, source, payload, bytes,
+      [&transport, source](const OwnerRequest& request, const AccArgs& args) {
+        const transport::Segment* data = transport.shared_segment(request.data_segment);
+        const transport::Segment* sync = transport.shared_segment(request.sync_segment);
+        if (data == nullptr || sync == nullptr) {
+          log(LogLevel::Error,
+              "ghost: owner-computes request from rank %d for window %llu, whose segments "
+              "were never shared with the ghost",
+              source, static_cast<unsigned long long>(request.window_id));
+          return false;
+        }
+        // The target published its lock-table geometry in its sync part at creation.
+        const SyncWord stripes(transport, *sync, request.target, SyncLayout::kLockStripes);
+        const SyncWord granularity(transport, *sync, request.target, SyncLayout::kLockGranularity);
+        const WindowMemory memory{
+            &transport,         data,   sync, SyncLayout{transport.size(), stripes.load()},
+            granularity.load(), nullptr};
+        apply_locked(memory, args);
+        return true;
+      });
+}
+
+}  // namespace remora::rma

@@ -1,0 +1,31 @@
+// The lock-table path of an accumulate: lock the stripes of the target range, read, compute,
+// write back, unlock. Used by the caller-computes strategy (at the origin), by the
+// owner-computes handler (at the target) and by the node's ghost process (on behalf of the
+// target), so all three exclude each other through the same locks in the target's sync part.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "rma/sync_layout.hpp"
+#include "transport/transport.hpp"
+
+namespace remora::rma {
+
+struct AccArgs;
+
+// What the lock-table path needs of a window: its two segments and lock-table geometry.
+struct WindowMemory {
+  transport::Transport* transport;
+  const transport::Segment* data;
+  const transport::Segment* sync;
+  SyncLayout layout;
+  uint64_t granularity;
+  // Touched around updates of this process's own part (see Window::touch_local_edge); may be
+  // null.
+  std::atomic<uint64_t>* local_edge;
+};
+
+int apply_locked(const WindowMemory& memory, const AccArgs& args);
+
+}  // namespace remora::rma
