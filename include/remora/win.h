@@ -4,7 +4,8 @@
  * A window is allocated collectively; each rank contributes its own number of bytes and its own
  * displacement unit. An operation addresses rank `target`'s memory at byte offset
  * disp * disp_unit(target). Operations are only allowed inside an access epoch to the target:
- *   active target:  remora_win_fence ... remora_win_fence
+ *   active target:  remora_win_fence ... remora_win_fence, or
+ *                   remora_win_start(group) ... remora_win_complete (targets in group)
  *   passive target: remora_win_lock(target) ... remora_win_unlock(target), or
  *                   remora_win_lock_all ... remora_win_unlock_all
  *
@@ -21,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "remora/coll.h"
 #include "remora/export.h"
 #include "remora/types.h"
 
@@ -34,8 +36,9 @@ typedef struct remora_win_s* remora_win_t;
 #define REMORA_LOCK_EXCLUSIVE 1
 #define REMORA_LOCK_SHARED 2
 
-/* Assertions (bit flags) of remora_win_fence, remora_win_lock and remora_win_lock_all. */
-#define REMORA_MODE_NOCHECK 1    /* lock: no conflicting lock is held or requested */
+/* Assertions (bit flags) of remora_win_fence, remora_win_lock, remora_win_lock_all,
+ * remora_win_post and remora_win_start. */
+#define REMORA_MODE_NOCHECK 1    /* lock: no conflicting lock; start: the posts already happened */
 #define REMORA_MODE_NOSTORE 2    /* fence: no local stores to the window since the last sync */
 #define REMORA_MODE_NOPUT 4      /* fence: no puts/accumulates to this rank until the next sync */
 #define REMORA_MODE_NOPRECEDE 8  /* fence: no operations to complete (same on every rank) */
@@ -59,6 +62,7 @@ typedef enum remora_acc_strategy {
  *   acc_strategy=auto|native|caller|owner      (REMORA_ACC_STRATEGY)
  *   acc_lock_stripes=<count>                    (REMORA_ACC_LOCK_STRIPES; 1 = whole window)
  *   acc_lock_granularity=<bytes>                (REMORA_ACC_LOCK_GRANULARITY)
+ *   pscw=immediate|deferred                     (REMORA_RMA_PSCW; may differ per rank)
  * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
 REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                                    remora_win_t* win);
@@ -101,6 +105,27 @@ REMORA_API int remora_win_compare_and_swap(remora_win_t win, int target, size_t 
 /* Active target. Collective. Completes this rank's operations and those targeting it, and
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
 REMORA_API int remora_win_fence(remora_win_t win, int assert_flags);
+
+/* Generalised active target (post-start-complete-wait). Groups hold ranks of the window (the
+ * world); they are read during the call and may be freed afterwards. Empty groups are allowed.
+ *   post(group):   opens an exposure epoch to the origins in group (assert_flags: 0 or
+ *                  NOCHECK | NOSTORE | NOPUT, which need no work on shared memory).
+ *   start(group):  opens an access epoch to the targets in group; operations may address only
+ *                  them. start may be called before the matching post. With info pscw=immediate
+ *                  (REMORA_RMA_PSCW) it waits until every target has posted; with pscw=deferred
+ *                  it returns at once and operations are queued (origin buffers copied; get and
+ *                  get_accumulate results are valid only after complete) until complete.
+ *                  NOCHECK: the matching posts have already happened (nothing waits or queues).
+ *   complete:      ends the access epoch: operations are complete at their targets, which are
+ *                  told so.
+ *   wait:          ends the exposure epoch once every origin of the post group has completed.
+ *   test:          as wait without blocking: *flag = 1 (epoch ended) or 0 (still open).
+ * Mixing with fence or lock epochs is an error (REMORA_ERR_STATE). */
+REMORA_API int remora_win_post(remora_group_t group, int assert_flags, remora_win_t win);
+REMORA_API int remora_win_start(remora_group_t group, int assert_flags, remora_win_t win);
+REMORA_API int remora_win_complete(remora_win_t win);
+REMORA_API int remora_win_wait(remora_win_t win);
+REMORA_API int remora_win_test(remora_win_t win, int* flag);
 
 /* Passive target. lock_type is REMORA_LOCK_EXCLUSIVE or REMORA_LOCK_SHARED; assert_flags is 0
  * or REMORA_MODE_NOCHECK. unlock completes every operation to target. */

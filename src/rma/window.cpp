@@ -6,6 +6,7 @@
 #include "rma/lock_table.hpp"
 #include "rma/native_atomics.hpp"
 #include "rma/owner_computes.hpp"
+#include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/rw_lock.hpp"
 
@@ -20,6 +21,7 @@ Window::Window(const WindowServices& services, uint64_t id, const WindowOptions&
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
       lock_checked_(static_cast<size_t>(transport_.size())),
+      pscw_(std::make_unique<Pscw>(*this)),
       owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {}
 
 Window::~Window() {
@@ -95,6 +97,7 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
                 size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  if (pscw_->defers()) return pscw_->defer_put(target, offset, origin, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.put(*data_, target, offset, origin, bytes);
 }
@@ -102,6 +105,7 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
 int Window::get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  if (pscw_->defers()) return pscw_->defer_get(target, offset, result, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.get(*data_, target, offset, result, bytes);
 }
@@ -117,6 +121,7 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   if (int status = epoch_.check_access(function, args.target)) return status;
   epoch_.note_operation();
   if (args.count == 0) return REMORA_SUCCESS;
+  if (pscw_->defers()) return pscw_->defer_accumulate(args);
   if (uses_native(args.type, args.offset, args.target)) {
     void* target = static_cast<uint8_t*>(transport_.address(*data_, args.target)) + args.offset;
     if (args.compare != nullptr)

@@ -22,6 +22,7 @@ struct remora_win_s {};
 namespace remora::rma {
 
 class OwnerComputes;
+class Pscw;
 
 // One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
 // (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
@@ -89,8 +90,10 @@ class Window : public remora_win_s {
   int flush_local(const char* function, int target);
   int flush_local_all(const char* function);
   void sync();
+  Pscw& pscw() { return *pscw_; }
 
  private:
+  friend class Pscw;
   Window(const WindowServices& services, uint64_t id, const WindowOptions& options);
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
@@ -111,6 +114,7 @@ class Window : public remora_win_s {
   EpochState epoch_;
   std::vector<bool> lock_checked_;  // per target: the lock word was taken (not NOCHECK)
   bool lock_all_checked_ = false;
+  std::unique_ptr<Pscw> pscw_;
   std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application

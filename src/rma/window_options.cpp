@@ -30,6 +30,12 @@ int parse_count(const std::string& text, uint64_t low, uint64_t high, uint64_t* 
   return REMORA_SUCCESS;
 }
 
+int parse_pscw(const std::string& text, PscwMode* mode) {
+  if (text != "immediate" && text != "deferred") return REMORA_ERR_ARG;
+  *mode = text == "immediate" ? PscwMode::Immediate : PscwMode::Deferred;
+  return REMORA_SUCCESS;
+}
+
 // Applies one key=value pair.
 int apply_pair(const char* function, const std::string& pair, WindowOptions* options) {
   const size_t equals = pair.find('=');
@@ -51,10 +57,14 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
       return fail(REMORA_ERR_ARG,
                   "%s: info acc_lock_granularity='%s' is not a byte count in [16, 1073741824]",
                   function, value.c_str());
+  } else if (key == "pscw") {
+    if (parse_pscw(value, &options->pscw) != REMORA_SUCCESS)
+      return fail(REMORA_ERR_ARG, "%s: info pscw='%s' is not one of immediate, deferred", function,
+                  value.c_str());
   } else {
     return fail(REMORA_ERR_ARG,
                 "%s: info key '%s' is unknown (acc_strategy, acc_lock_stripes, "
-                "acc_lock_granularity)",
+                "acc_lock_granularity, pscw)",
                 function, key.c_str());
   }
   return REMORA_SUCCESS;
@@ -73,6 +83,7 @@ int parse_window_options(const char* function, const Config& config, const char*
   parse_strategy(config.acc_strategy, &options->strategy);
   options->lock_stripes = static_cast<uint64_t>(config.acc_lock_stripes);
   options->lock_granularity = config.acc_lock_granularity;
+  parse_pscw(config.rma_pscw, &options->pscw);
   if (info == nullptr) return REMORA_SUCCESS;
   const std::string text(info);
   size_t start = 0;

@@ -18,10 +18,15 @@ enum class AccStrategy : uint64_t {
   Owner = REMORA_ACC_OWNER
 };
 
+// Post-start-complete-wait (pscw.hpp): start waits for the posts (immediate), or returns at
+// once and queues operations until complete (deferred, paper 001).
+enum class PscwMode : uint64_t { Immediate, Deferred };
+
 struct WindowOptions {
   AccStrategy strategy = AccStrategy::Auto;
-  uint64_t lock_stripes = 256;      // stripes in the lock table (1 = whole window)
-  uint64_t lock_granularity = 256;  // bytes per stripe before the next one begins
+  uint64_t lock_stripes = 256;          // stripes in the lock table (1 = whole window)
+  uint64_t lock_granularity = 256;      // bytes per stripe before the next one begins
+  PscwMode pscw = PscwMode::Immediate;  // per rank: the two modes interoperate
 
   bool operator==(const WindowOptions&) const = default;
 };

@@ -50,6 +50,12 @@ TEST(WinApiBeforeInit, EveryCallFailsWithNotInitialized) {
   expect_not_initialized(remora_win_flush_local(win, 0), "remora_win_flush_local");
   expect_not_initialized(remora_win_flush_local_all(win), "remora_win_flush_local_all");
   expect_not_initialized(remora_win_sync(win), "remora_win_sync");
+  int flag = 0;
+  expect_not_initialized(remora_win_post(REMORA_GROUP_NULL, 0, win), "remora_win_post");
+  expect_not_initialized(remora_win_start(REMORA_GROUP_NULL, 0, win), "remora_win_start");
+  expect_not_initialized(remora_win_complete(win), "remora_win_complete");
+  expect_not_initialized(remora_win_wait(win), "remora_win_wait");
+  expect_not_initialized(remora_win_test(win, &flag), "remora_win_test");
 }
 
 }  // namespace
