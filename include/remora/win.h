@@ -102,6 +102,27 @@ REMORA_API int remora_win_compare_and_swap(remora_win_t win, int target, size_t 
                                            const void* origin, const void* compare, void* result,
                                            remora_datatype_t type);
 
+/* Request-based operations: as put, get, accumulate and get_accumulate, and *request receives a
+ * request for remora_request_test / wait / waitall / waitany / testall (remora/coll.h). Only
+ * inside a passive-target epoch to target (lock or lock_all), else REMORA_ERR_STATE. The request
+ * completes at local completion (rput, raccumulate: origin may be reused) or when result holds
+ * the data (rget, rget_accumulate); remote completion needs flush or unlock as usual. On shared
+ * memory every operation reaches that point before it returns, so the request is already
+ * complete; it stays valid (and reports success) after flush, unlock or unlock_all until it is
+ * waited for or tested. On failure *request is REMORA_REQUEST_NULL. */
+REMORA_API int remora_win_rput(remora_win_t win, int target, size_t disp, const void* origin,
+                               size_t count, remora_datatype_t type, remora_request_t* request);
+REMORA_API int remora_win_rget(remora_win_t win, int target, size_t disp, void* result,
+                               size_t count, remora_datatype_t type, remora_request_t* request);
+REMORA_API int remora_win_raccumulate(remora_win_t win, int target, size_t disp,
+                                      const void* origin, size_t count, remora_datatype_t type,
+                                      remora_op_t op, const void* alpha,
+                                      remora_request_t* request);
+REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t disp,
+                                          const void* origin, void* result, size_t count,
+                                          remora_datatype_t type, remora_op_t op,
+                                          const void* alpha, remora_request_t* request);
+
 /* Active target. Collective. Completes this rank's operations and those targeting it, and
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
 REMORA_API int remora_win_fence(remora_win_t win, int assert_flags);

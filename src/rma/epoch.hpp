@@ -44,6 +44,7 @@ class EpochState {
   void locked_all() { lock_all_ = true; }
   int check_unlock_all(const char* function) const;
   void unlocked_all() { lock_all_ = false; }
+  bool passive(int target) const { return passive_to(target); }
   // flush*: target -1 means any passive epoch will do.
   int check_passive(const char* function, int target) const;
 

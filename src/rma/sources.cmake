@@ -13,4 +13,5 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_pscw_api.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_pscw_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_request_api.cpp)

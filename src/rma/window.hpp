@@ -91,6 +91,8 @@ class Window : public remora_win_s {
   int flush_local_all(const char* function);
   void sync();
   Pscw& pscw() { return *pscw_; }
+  // Whether target is locked by this rank (lock or lock_all).
+  bool in_passive_epoch(int target) const { return epoch_.passive(target); }
 
  private:
   friend class Pscw;

@@ -37,6 +37,13 @@ inline void progress_and_yield() {
 
 }  // namespace remora_test
 
+namespace remora_test {
+
+// remora_init, then this rank and the job size.
+inline void init(int* argc, char*** argv, int* rank, int* size);
+
+}  // namespace remora_test
+
 #define REQUIRE(condition, ...)                                                               \
   do {                                                                                        \
     if (!(condition)) remora_test::fail_check(__FILE__, __LINE__, #condition, ##__VA_ARGS__); \
@@ -60,3 +67,9 @@ inline void progress_and_yield() {
     REQUIRE(std::strstr(remora_last_error(), (fragment)) != nullptr,                           \
             "message \"%s\" lacks \"%s\"", remora_last_error(), (fragment));                   \
   } while (0)
+
+inline void remora_test::init(int* argc, char*** argv, int* rank, int* size) {
+  REQUIRE_OK(remora_init(argc, argv));
+  *rank = remora_rank();
+  *size = remora_size();
+}

@@ -211,9 +211,7 @@ void run(const std::string& info, bool deferred) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  REQUIRE_OK(remora_init(&argc, &argv));
-  rank_ = remora_rank();
-  size_ = remora_size();
+  remora_test::init(&argc, &argv, &rank_, &size_);
   REQUIRE_OK(remora_comm_world(&world_));
   REQUIRE_OK(remora_comm_group(world_, &world_group_));
   const char* mode = std::getenv("REMORA_RMA_PSCW");

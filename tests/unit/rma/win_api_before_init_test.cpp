@@ -56,6 +56,17 @@ TEST(WinApiBeforeInit, EveryCallFailsWithNotInitialized) {
   expect_not_initialized(remora_win_complete(win), "remora_win_complete");
   expect_not_initialized(remora_win_wait(win), "remora_win_wait");
   expect_not_initialized(remora_win_test(win, &flag), "remora_win_test");
+  remora_request_t request;
+  expect_not_initialized(remora_win_rput(win, 0, 0, &value, 1, REMORA_INT64, &request),
+                         "remora_win_rput");
+  expect_not_initialized(remora_win_rget(win, 0, 0, &value, 1, REMORA_INT64, &request),
+                         "remora_win_rget");
+  expect_not_initialized(
+      remora_win_raccumulate(win, 0, 0, &value, 1, REMORA_INT64, REMORA_OP_SUM, nullptr, &request),
+      "remora_win_raccumulate");
+  expect_not_initialized(remora_win_rget_accumulate(win, 0, 0, &value, &result, 1, REMORA_INT64,
+                                                    REMORA_OP_SUM, nullptr, &request),
+                         "remora_win_rget_accumulate");
 }
 
 }  // namespace
