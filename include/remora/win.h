@@ -24,6 +24,7 @@
 
 #include "remora/coll.h"
 #include "remora/export.h"
+#include "remora/layout.h"
 #include "remora/types.h"
 
 #ifdef __cplusplus
@@ -101,6 +102,29 @@ REMORA_API int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp
 REMORA_API int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp,
                                            const void* origin, const void* compare, void* result,
                                            remora_datatype_t type);
+
+/* Non-contiguous transfers (remora/layout.h): origin_layout picks the elements of origin (and of
+ * result, which has the same layout), target_layout those of target's window from disp; the
+ * i-th element of one goes with the i-th of the other. Both layouts must touch the same number
+ * of elements (else REMORA_ERR_ARG); target_layout's extent must lie inside the window (else
+ * REMORA_ERR_RANGE). Each piece that is contiguous on both sides is one contiguous operation,
+ * so accumulates stay atomic per element and ordered as usual. */
+REMORA_API int remora_win_put_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                                     remora_layout_t origin_layout, remora_layout_t target_layout,
+                                     remora_datatype_t type);
+REMORA_API int remora_win_get_layout(remora_win_t win, int target, size_t disp, void* result,
+                                     remora_layout_t result_layout, remora_layout_t target_layout,
+                                     remora_datatype_t type);
+REMORA_API int remora_win_accumulate_layout(remora_win_t win, int target, size_t disp,
+                                            const void* origin, remora_layout_t origin_layout,
+                                            remora_layout_t target_layout, remora_datatype_t type,
+                                            remora_op_t op, const void* alpha);
+REMORA_API int remora_win_get_accumulate_layout(remora_win_t win, int target, size_t disp,
+                                                const void* origin, void* result,
+                                                remora_layout_t origin_layout,
+                                                remora_layout_t target_layout,
+                                                remora_datatype_t type, remora_op_t op,
+                                                const void* alpha);
 
 /* Request-based operations: as put, get, accumulate and get_accumulate, and *request receives a
  * request for remora_request_test / wait / waitall / waitany / testall (remora/coll.h). Only

@@ -9,9 +9,11 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch_pscw.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pscw.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/owner_computes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/win_pscw_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_request_api.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_request_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/layout_api.cpp)

@@ -194,8 +194,7 @@ void misuse(remora_win_t win) {
 
 void run(const std::string& info, bool deferred) {
   remora_win_t win;
-  int64_t* base = nullptr;
-  REQUIRE_OK(remora_win_allocate(8 * 8, 8, info.c_str(), reinterpret_cast<void**>(&base), &win));
+  int64_t* base = remora_test::allocate_int64_window(8, info.c_str(), &win);
   for (int i = 0; i < 8; ++i) base[i] = 0;
   if (rank_ > 0) base[4] = 100 + rank_;
   REQUIRE_OK(remora_barrier());
@@ -216,8 +215,7 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_comm_group(world_, &world_group_));
   const char* mode = std::getenv("REMORA_RMA_PSCW");
   const bool deferred = mode != nullptr && std::string(mode) == "deferred";
-  for (const char* strategy : {"native", "caller", "owner"})
-    run(std::string("acc_strategy=") + strategy, deferred);
+  remora_test::for_each_acc_strategy([deferred](const char* info) { run(info, deferred); });
   // The info key overrides the environment, and ranks may pick different modes.
   run(rank_ % 2 == 0 ? "pscw=deferred" : "pscw=immediate", rank_ % 2 == 0);
   REQUIRE_OK(remora_group_free(&world_group_));

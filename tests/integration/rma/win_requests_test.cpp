@@ -110,8 +110,7 @@ void misuse(remora_win_t win) {
 
 void run(const char* info) {
   remora_win_t win;
-  int64_t* base = nullptr;
-  REQUIRE_OK(remora_win_allocate(kSlots * 8, 8, info, reinterpret_cast<void**>(&base), &win));
+  int64_t* base = remora_test::allocate_int64_window(kSlots, info, &win);
   for (size_t s = 0; s < kSlots; ++s) base[s] = pattern(rank_, s);
   REQUIRE_OK(remora_barrier());
   rget_completed_by_unlock_all(win);
@@ -123,9 +122,5 @@ void run(const char* info) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  remora_test::init(&argc, &argv, &rank_, &size_);
-  for (const char* info : {"acc_strategy=native", "acc_strategy=caller", "acc_strategy=owner"})
-    run(info);
-  REQUIRE_OK(remora_finalize());
-  return 0;
+  return remora_test::run_per_acc_strategy(argc, argv, &rank_, &size_, run);
 }
