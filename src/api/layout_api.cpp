@@ -49,9 +49,12 @@ int find_layout(const char* function, const char* name, remora_layout_t handle,
   return REMORA_SUCCESS;
 }
 
-// Both layouts are live and touch the same number of elements.
+// Remora is initialized (reported first, as by every window call), both layouts are live and
+// they touch the same number of elements.
 int find_pair(const char* function, remora_layout_t origin_handle, const char* origin_name,
               remora_layout_t target_handle, const Layout** origin, const Layout** target) {
+  remora::api::Runtime* runtime = nullptr;
+  if (int status = remora::api::enter(function, &runtime)) return status;
   if (int status = find_layout(function, origin_name, origin_handle, origin)) return status;
   if (int status = find_layout(function, "target_layout", target_handle, target)) return status;
   if ((*origin)->elements() != (*target)->elements())

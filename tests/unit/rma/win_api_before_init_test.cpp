@@ -67,6 +67,31 @@ TEST(WinApiBeforeInit, EveryCallFailsWithNotInitialized) {
   expect_not_initialized(remora_win_rget_accumulate(win, 0, 0, &value, &result, 1, REMORA_INT64,
                                                     REMORA_OP_SUM, nullptr, &request),
                          "remora_win_rget_accumulate");
+  remora_layout_t layout = nullptr;
+  expect_not_initialized(remora_win_put_layout(win, 0, 0, &value, layout, layout, REMORA_INT64),
+                         "remora_win_put_layout");
+  expect_not_initialized(remora_win_get_layout(win, 0, 0, &value, layout, layout, REMORA_INT64),
+                         "remora_win_get_layout");
+  expect_not_initialized(remora_win_accumulate_layout(win, 0, 0, &value, layout, layout,
+                                                      REMORA_INT64, REMORA_OP_SUM, nullptr),
+                         "remora_win_accumulate_layout");
+  expect_not_initialized(
+      remora_win_get_accumulate_layout(win, 0, 0, &value, &result, layout, layout, REMORA_INT64,
+                                       REMORA_OP_SUM, nullptr),
+      "remora_win_get_accumulate_layout");
+}
+
+// Layouts are local objects: they work before remora_init.
+TEST(WinApiBeforeInit, LayoutsNeedNoInit) {
+  remora_layout_t layout = nullptr;
+  ASSERT_EQ(remora_layout_vector(3, 2, 4, &layout), REMORA_SUCCESS);
+  size_t elements = 0, extent = 0;
+  EXPECT_EQ(remora_layout_elements(layout, &elements), REMORA_SUCCESS);
+  EXPECT_EQ(remora_layout_extent(layout, &extent), REMORA_SUCCESS);
+  EXPECT_EQ(elements, 6u);
+  EXPECT_EQ(extent, 10u);
+  EXPECT_EQ(remora_layout_free(&layout), REMORA_SUCCESS);
+  EXPECT_EQ(layout, nullptr);
 }
 
 }  // namespace
