@@ -138,14 +138,13 @@ REMORA_API int remora_win_rput(remora_win_t win, int target, size_t disp, const 
                                size_t count, remora_datatype_t type, remora_request_t* request);
 REMORA_API int remora_win_rget(remora_win_t win, int target, size_t disp, void* result,
                                size_t count, remora_datatype_t type, remora_request_t* request);
-REMORA_API int remora_win_raccumulate(remora_win_t win, int target, size_t disp,
-                                      const void* origin, size_t count, remora_datatype_t type,
-                                      remora_op_t op, const void* alpha,
-                                      remora_request_t* request);
+REMORA_API int remora_win_raccumulate(remora_win_t win, int target, size_t disp, const void* origin,
+                                      size_t count, remora_datatype_t type, remora_op_t op,
+                                      const void* alpha, remora_request_t* request);
 REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t disp,
                                           const void* origin, void* result, size_t count,
-                                          remora_datatype_t type, remora_op_t op,
-                                          const void* alpha, remora_request_t* request);
+                                          remora_datatype_t type, remora_op_t op, const void* alpha,
+                                          remora_request_t* request);
 
 /* Active target. Collective. Completes this rank's operations and those targeting it, and
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
