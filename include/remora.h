@@ -4,6 +4,7 @@
 
 #include "remora/am.h"
 #include "remora/coll.h"
+#include "remora/layout.h"
 #include "remora/runtime.h"
 #include "remora/segment.h"
 #include "remora/status.h"

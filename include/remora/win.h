@@ -4,7 +4,8 @@
  * A window is allocated collectively; each rank contributes its own number of bytes and its own
  * displacement unit. An operation addresses rank `target`'s memory at byte offset
  * disp * disp_unit(target). Operations are only allowed inside an access epoch to the target:
- *   active target:  remora_win_fence ... remora_win_fence
+ *   active target:  remora_win_fence ... remora_win_fence, or
+ *                   remora_win_start(group) ... remora_win_complete (targets in group)
  *   passive target: remora_win_lock(target) ... remora_win_unlock(target), or
  *                   remora_win_lock_all ... remora_win_unlock_all
  *
@@ -21,7 +22,9 @@
 
 #include <stddef.h>
 
+#include "remora/coll.h"
 #include "remora/export.h"
+#include "remora/layout.h"
 #include "remora/types.h"
 
 #ifdef __cplusplus
@@ -34,8 +37,9 @@ typedef struct remora_win_s* remora_win_t;
 #define REMORA_LOCK_EXCLUSIVE 1
 #define REMORA_LOCK_SHARED 2
 
-/* Assertions (bit flags) of remora_win_fence, remora_win_lock and remora_win_lock_all. */
-#define REMORA_MODE_NOCHECK 1    /* lock: no conflicting lock is held or requested */
+/* Assertions (bit flags) of remora_win_fence, remora_win_lock, remora_win_lock_all,
+ * remora_win_post and remora_win_start. */
+#define REMORA_MODE_NOCHECK 1    /* lock: no conflicting lock; start: the posts already happened */
 #define REMORA_MODE_NOSTORE 2    /* fence: no local stores to the window since the last sync */
 #define REMORA_MODE_NOPUT 4      /* fence: no puts/accumulates to this rank until the next sync */
 #define REMORA_MODE_NOPRECEDE 8  /* fence: no operations to complete (same on every rank) */
@@ -70,6 +74,7 @@ typedef enum remora_sync_impl {
  *   acc_lock_granularity=<bytes>                (REMORA_ACC_LOCK_GRANULARITY)
  *   fence=immediate|deferred                    (REMORA_RMA_FENCE)
  *   lock=immediate|deferred                     (REMORA_RMA_LOCK)
+ *   pscw=immediate|deferred                     (REMORA_RMA_PSCW; may differ per rank)
  * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
 REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                                    remora_win_t* win);
@@ -112,9 +117,73 @@ REMORA_API int remora_win_compare_and_swap(remora_win_t win, int target, size_t 
                                            const void* origin, const void* compare, void* result,
                                            remora_datatype_t type);
 
+/* Non-contiguous transfers (remora/layout.h): origin_layout picks the elements of origin (and of
+ * result, which has the same layout), target_layout those of target's window from disp; the
+ * i-th element of one goes with the i-th of the other. Both layouts must touch the same number
+ * of elements (else REMORA_ERR_ARG); target_layout's extent must lie inside the window (else
+ * REMORA_ERR_RANGE). Each piece that is contiguous on both sides is one contiguous operation,
+ * so accumulates stay atomic per element and ordered as usual. */
+REMORA_API int remora_win_put_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                                     remora_layout_t origin_layout, remora_layout_t target_layout,
+                                     remora_datatype_t type);
+REMORA_API int remora_win_get_layout(remora_win_t win, int target, size_t disp, void* result,
+                                     remora_layout_t result_layout, remora_layout_t target_layout,
+                                     remora_datatype_t type);
+REMORA_API int remora_win_accumulate_layout(remora_win_t win, int target, size_t disp,
+                                            const void* origin, remora_layout_t origin_layout,
+                                            remora_layout_t target_layout, remora_datatype_t type,
+                                            remora_op_t op, const void* alpha);
+REMORA_API int remora_win_get_accumulate_layout(remora_win_t win, int target, size_t disp,
+                                                const void* origin, void* result,
+                                                remora_layout_t origin_layout,
+                                                remora_layout_t target_layout,
+                                                remora_datatype_t type, remora_op_t op,
+                                                const void* alpha);
+
+/* Request-based operations: as put, get, accumulate and get_accumulate, and *request receives a
+ * request for remora_request_test / wait / waitall / waitany / testall (remora/coll.h). Only
+ * inside a passive-target epoch to target (lock or lock_all), else REMORA_ERR_STATE. The request
+ * completes at local completion (rput, raccumulate: origin may be reused) or when result holds
+ * the data (rget, rget_accumulate); remote completion needs flush or unlock as usual. On shared
+ * memory every operation reaches that point before it returns, so the request is already
+ * complete; it stays valid (and reports success) after flush, unlock or unlock_all until it is
+ * waited for or tested. On failure *request is REMORA_REQUEST_NULL. */
+REMORA_API int remora_win_rput(remora_win_t win, int target, size_t disp, const void* origin,
+                               size_t count, remora_datatype_t type, remora_request_t* request);
+REMORA_API int remora_win_rget(remora_win_t win, int target, size_t disp, void* result,
+                               size_t count, remora_datatype_t type, remora_request_t* request);
+REMORA_API int remora_win_raccumulate(remora_win_t win, int target, size_t disp, const void* origin,
+                                      size_t count, remora_datatype_t type, remora_op_t op,
+                                      const void* alpha, remora_request_t* request);
+REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t disp,
+                                          const void* origin, void* result, size_t count,
+                                          remora_datatype_t type, remora_op_t op, const void* alpha,
+                                          remora_request_t* request);
+
 /* Active target. Collective. Completes this rank's operations and those targeting it, and
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
 REMORA_API int remora_win_fence(remora_win_t win, int assert_flags);
+
+/* Generalised active target (post-start-complete-wait). Groups hold ranks of the window (the
+ * world); they are read during the call and may be freed afterwards. Empty groups are allowed.
+ *   post(group):   opens an exposure epoch to the origins in group (assert_flags: 0 or
+ *                  NOCHECK | NOSTORE | NOPUT, which need no work on shared memory).
+ *   start(group):  opens an access epoch to the targets in group; operations may address only
+ *                  them. start may be called before the matching post. With info pscw=immediate
+ *                  (REMORA_RMA_PSCW) it waits until every target has posted; with pscw=deferred
+ *                  it returns at once and operations are queued (origin buffers copied; get and
+ *                  get_accumulate results are valid only after complete) until complete.
+ *                  NOCHECK: the matching posts have already happened (nothing waits or queues).
+ *   complete:      ends the access epoch: operations are complete at their targets, which are
+ *                  told so.
+ *   wait:          ends the exposure epoch once every origin of the post group has completed.
+ *   test:          as wait without blocking: *flag = 1 (epoch ended) or 0 (still open).
+ * Mixing with fence or lock epochs is an error (REMORA_ERR_STATE). */
+REMORA_API int remora_win_post(remora_group_t group, int assert_flags, remora_win_t win);
+REMORA_API int remora_win_start(remora_group_t group, int assert_flags, remora_win_t win);
+REMORA_API int remora_win_complete(remora_win_t win);
+REMORA_API int remora_win_wait(remora_win_t win);
+REMORA_API int remora_win_test(remora_win_t win, int* flag);
 
 /* Passive target. lock_type is REMORA_LOCK_EXCLUSIVE or REMORA_LOCK_SHARED; assert_flags is 0
  * or REMORA_MODE_NOCHECK. unlock completes every operation to target. */

@@ -91,7 +91,7 @@ int check_rank_list(const char* function, int n, const int* ranks, const Group& 
 // ---- Requests ----
 
 int find_requests(const char* function, int count, const remora_request_t* requests,
-                  const Runtime& runtime, std::vector<std::shared_ptr<Schedule>>* found) {
+                  const Runtime& runtime, std::vector<std::shared_ptr<remora::Request>>* found) {
   if (count < 0) return fail(REMORA_ERR_ARG, "%s: count=%d is negative", function, count);
   if (count > 0)
     if (int status = remora::api::check_pointer(function, "requests", requests)) return status;
@@ -113,7 +113,7 @@ int find_requests(const char* function, int count, const remora_request_t* reque
 
 // Frees a completed request and returns its status, its message prefixed with function.
 int complete(const char* function, Runtime& runtime, remora_request_t* request,
-             const Schedule& schedule) {
+             const remora::Request& schedule) {
   runtime.collectives->requests.remove(*request);
   *request = REMORA_REQUEST_NULL;
   const int status = schedule.status();
@@ -124,7 +124,7 @@ int complete(const char* function, Runtime& runtime, remora_request_t* request,
 
 // Completes every done request of the list; returns the first failure.
 int complete_all(const char* function, Runtime& runtime, remora_request_t* requests,
-                 const std::vector<std::shared_ptr<Schedule>>& found) {
+                 const std::vector<std::shared_ptr<remora::Request>>& found) {
   int first = REMORA_SUCCESS;
   std::string message;
   for (size_t i = 0; i < found.size(); ++i) {
@@ -536,7 +536,7 @@ void exscan_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Al
 
 int wait_all(const char* function, int count, remora_request_t* requests) {
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<Schedule>> found;
+  std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting(function, &runtime)) return status;
   if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
   const int status = runtime->collectives->wait_until([&found] {
@@ -729,7 +729,7 @@ int remora_group_free(remora_group_t* group) {
 
 int remora_request_test(remora_request_t* request, int* flag) {
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<Schedule>> found;
+  std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_test", &runtime)) return status;
   if (int status = check_out("remora_request_test", "flag", flag)) return status;
   if (int status = remora::api::check_pointer("remora_request_test", "request", request))
@@ -758,7 +758,7 @@ int remora_request_waitall(int count, remora_request_t* requests) {
 
 int remora_request_waitany(int count, remora_request_t* requests, int* index) {
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<Schedule>> found;
+  std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_waitany", &runtime)) return status;
   if (int status = check_out("remora_request_waitany", "index", index)) return status;
   if (int status = find_requests("remora_request_waitany", count, requests, *runtime, &found))
@@ -782,7 +782,7 @@ int remora_request_waitany(int count, remora_request_t* requests, int* index) {
 
 int remora_request_testall(int count, remora_request_t* requests, int* flag) {
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<Schedule>> found;
+  std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_testall", &runtime)) return status;
   if (int status = check_out("remora_request_testall", "flag", flag)) return status;
   if (int status = find_requests("remora_request_testall", count, requests, *runtime, &found))

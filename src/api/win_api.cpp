@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "api/runtime.hpp"
+#include "api/win_checks.hpp"
 #include "core/error.hpp"
 #include "remora/win.h"
 #include "rma/reduce_op.hpp"
@@ -355,3 +356,29 @@ int remora_win_sync(remora_win_t win) {
 }
 
 }  // extern "C"
+
+namespace remora::api {
+
+int win_enter(const char* function, remora_win_t win, Window** window, Runtime** runtime_out) {
+  return enter_window(function, win, window, runtime_out);
+}
+
+int win_enter_blocking(const char* function, remora_win_t win, Window** window) {
+  return enter_sync(function, win, window);
+}
+
+int win_prepare_transfer(const char* function, remora_win_t win, int target, size_t disp,
+                         size_t count, int type, const void* buffer, const char* buffer_name,
+                         Window** window, uint64_t* offset, size_t* bytes) {
+  return prepare_transfer(function, win, target, disp, count, type, buffer, buffer_name, window,
+                          offset, bytes);
+}
+
+int win_prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+                           const void* origin, size_t count, int type, int op, const void* alpha,
+                           Window** window, remora::rma::AccArgs* args) {
+  return prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha, window,
+                            args);
+}
+
+}  // namespace remora::api

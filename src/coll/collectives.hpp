@@ -12,6 +12,7 @@
 #include "coll/messaging.hpp"
 #include "coll/schedule.hpp"
 #include "core/config.hpp"
+#include "core/request.hpp"
 #include "progress/progress_engine.hpp"
 
 namespace remora::coll {
@@ -51,7 +52,7 @@ class Collectives {
 
   HandleTable<Communicator> communicators;
   HandleTable<Group> groups;
-  HandleTable<Schedule> requests;
+  HandleTable<Request> requests;  // schedules and request-based RMA operations
 
  private:
   Collectives(transport::Transport& transport, progress::ProgressEngine& progress);

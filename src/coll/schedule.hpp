@@ -23,10 +23,12 @@
 
 #include "coll/communicator.hpp"
 #include "coll/messaging.hpp"
+#include "core/request.hpp"
 
 namespace remora::coll {
 
-class Schedule final : public ReceiveOwner,
+class Schedule final : public Request,
+                       public ReceiveOwner,
                        public SendOwner,
                        public std::enable_shared_from_this<Schedule> {
  public:
@@ -73,10 +75,10 @@ class Schedule final : public ReceiveOwner,
 
   // Issues the steps that are ready. The schedule must be owned by a shared_ptr.
   void start();
-  bool done() const { return done_.load(std::memory_order_acquire); }
+  bool done() const override { return done_.load(std::memory_order_acquire); }
   // Once done(): REMORA_SUCCESS, or the first failure, whose message becomes the calling
   // thread's last error.
-  int status() const;
+  int status() const override;
 
   void received(Receive& receive) override;
   void sent(int step, int status) override;

@@ -7,6 +7,7 @@ namespace remora::rma {
 
 int EpochState::check_access(const char* function, int target) const {
   if (fence_open_ || passive_to(target)) return REMORA_SUCCESS;
+  if (access_open_) return check_start_member(function, target);
   return fail(REMORA_ERR_STATE,
               "%s: no access epoch to target=%d is open (call remora_win_fence, "
               "remora_win_lock or remora_win_lock_all first)",
@@ -23,6 +24,7 @@ int EpochState::check_fence(const char* function, int assert_flags) const {
   if (locks_held_ > 0 || lock_all_)
     return fail(REMORA_ERR_STATE, "%s: a passive-target epoch is open (%s); unlock before fencing",
                 function, lock_all_ ? "remora_win_lock_all" : "remora_win_lock");
+  if (int status = check_pscw_closed(function)) return status;
   if ((assert_flags & REMORA_MODE_NOPRECEDE) && fence_used_)
     return fail(REMORA_ERR_STATE,
                 "%s: assert_flags=%d asserts NOPRECEDE but operations were issued since the last "
@@ -47,6 +49,7 @@ int EpochState::check_fence_unused(const char* function) const {
 
 int EpochState::begin_lock(const char* function, int target) {
   if (int status = check_fence_unused(function)) return status;
+  if (int status = check_no_access_epoch(function)) return status;
   if (lock_all_)
     return fail(REMORA_ERR_STATE, "%s: target=%d is already locked by remora_win_lock_all",
                 function, target);
@@ -65,6 +68,7 @@ int EpochState::check_unlock(const char* function, int target) const {
 
 int EpochState::begin_lock_all(const char* function) {
   if (int status = check_fence_unused(function)) return status;
+  if (int status = check_no_access_epoch(function)) return status;
   if (lock_all_) return fail(REMORA_ERR_STATE, "%s: remora_win_lock_all is already open", function);
   if (locks_held_ > 0)
     return fail(REMORA_ERR_STATE, "%s: this rank holds %d lock(s) from remora_win_lock", function,
@@ -96,7 +100,7 @@ int EpochState::check_free(const char* function) const {
                 "%s: operations issued since the last fence are pending; call remora_win_fence "
                 "first",
                 function);
-  return REMORA_SUCCESS;
+  return check_pscw_closed(function);
 }
 
 }  // namespace remora::rma

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace remora::rma {
@@ -46,10 +47,24 @@ class EpochState {
   void locked_all() { lock_all_ = true; }
   int check_unlock_all(const char* function) const;
   void unlocked_all() { lock_all_ = false; }
+  bool passive(int target) const { return passive_to(target); }
   // flush*: target -1 means any passive epoch will do.
   int check_passive(const char* function, int target) const;
 
   int check_free(const char* function) const;
+
+  // Post-start-complete-wait (epoch_pscw.cpp). start_members: by world rank, in the group.
+  int begin_start(const char* function);
+  void started(std::vector<bool> start_members) {
+    start_members_ = std::move(start_members);
+    access_open_ = true;
+  }
+  int check_complete(const char* function) const;
+  void completed() { access_open_ = false; }
+  int begin_post(const char* function);
+  void posted() { exposure_open_ = true; }
+  int check_wait(const char* function) const;
+  void waited() { exposure_open_ = false; }
 
  private:
   bool passive_to(int target) const {
@@ -62,6 +77,12 @@ class EpochState {
   bool lock_all_ = false;
   std::vector<LockMode> locks_;
   int locks_held_ = 0;
+  bool access_open_ = false;    // between remora_win_start and remora_win_complete
+  bool exposure_open_ = false;  // between remora_win_post and remora_win_wait / test
+  std::vector<bool> start_members_;
+  int check_pscw_closed(const char* function) const;
+  int check_no_access_epoch(const char* function) const;
+  int check_start_member(const char* function, int target) const;
 };
 
 }  // namespace remora::rma

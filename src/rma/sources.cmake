@@ -7,6 +7,9 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/lock_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/native_atomics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/epoch_pscw.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pscw.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/owner_computes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/owner_protocol.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locked_update.cpp
@@ -16,4 +19,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/deferred_fence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/deferred_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_pscw_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/win_request_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/layout_api.cpp)

@@ -37,7 +37,12 @@ struct SyncLayout {
   size_t stripe(uint64_t index) const {
     return stripes_begin() + static_cast<size_t>(index) * kStripeBytes;
   }
-  size_t bytes() const { return stripe(stripes); }
+  // Post-start-complete-wait (pscw.hpp), after the stripes: monotonic counters, never reset.
+  // In an origin's part, word r counts the exposure epochs rank r opened to it (post); in a
+  // target's part, word r counts the access epochs rank r closed to it (complete).
+  size_t pscw_posts_from(int rank) const { return stripe(stripes) + 8 * static_cast<size_t>(rank); }
+  size_t pscw_completes_from(int rank) const { return pscw_posts_from(nranks + rank); }
+  size_t bytes() const { return pscw_posts_from(2 * nranks); }
 };
 
 // One 64-bit word of a rank's part of a segment, used through the transport's atomics.

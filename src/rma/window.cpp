@@ -9,6 +9,7 @@
 #include "rma/locked_update.hpp"
 #include "rma/native_atomics.hpp"
 #include "rma/owner_computes.hpp"
+#include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/rw_lock.hpp"
 
@@ -24,6 +25,7 @@ Window::Window(const WindowServices& services, uint64_t id, const WindowOptions&
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
       lock_checked_(static_cast<size_t>(transport_.size())),
+      pscw_(std::make_unique<Pscw>(*this)),
       owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {
   if (options_.fence == SyncImpl::Deferred)
     deferred_fence_ = std::make_unique<DeferredFence>(*this);
@@ -106,6 +108,7 @@ int Window::free(const char* function) {
 }
 
 OpQueue* Window::deferral(int target) {
+  if (OpQueue* queue = pscw_->deferral()) return queue;
   if (epoch_.fence_open()) return deferred_fence_ ? &deferred_fence_->queue() : nullptr;
   return deferred_lock_ ? deferred_lock_->pending(target) : nullptr;
 }

@@ -26,6 +26,7 @@ class DeferredFence;
 class DeferredLock;
 class OpQueue;
 struct QueuedOp;
+class Pscw;
 
 // One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
 // (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
@@ -98,8 +99,17 @@ class Window : public remora_win_s {
   int flush_local(const char* function, int target);
   int flush_local_all(const char* function);
   void sync();
+  Pscw& pscw() { return *pscw_; }
+  // Whether target is locked by this rank (lock or lock_all).
+  bool in_passive_epoch(int target) const { return epoch_.passive(target); }
+  // Request-based operations are complete when made: in a deferred lock epoch the queue to
+  // target is performed now, as flush does.
+  int perform_deferred(const char* function, int target) {
+    return deferral(target) != nullptr ? flush(function, target) : 0;
+  }
 
  private:
+  friend class Pscw;
   Window(const WindowServices& services, uint64_t id, const WindowOptions& options);
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
@@ -134,6 +144,7 @@ class Window : public remora_win_s {
   bool lock_all_checked_ = false;
   std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
+  std::unique_ptr<Pscw> pscw_;
   std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application

@@ -62,14 +62,17 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
       return fail(REMORA_ERR_ARG,
                   "%s: info acc_lock_granularity='%s' is not a byte count in [16, 1073741824]",
                   function, value.c_str());
-  } else if (key == "fence" || key == "lock") {
-    if (parse_sync_impl(value, key == "fence" ? &options->fence : &options->lock) != REMORA_SUCCESS)
+  } else if (key == "fence" || key == "lock" || key == "pscw") {
+    SyncImpl* impl = key == "fence" ? &options->fence
+                     : key == "lock" ? &options->lock
+                                     : &options->pscw;
+    if (parse_sync_impl(value, impl) != REMORA_SUCCESS)
       return fail(REMORA_ERR_ARG, "%s: info %s='%s' is not one of immediate, deferred", function,
                   key.c_str(), value.c_str());
   } else {
     return fail(REMORA_ERR_ARG,
                 "%s: info key '%s' is unknown (acc_strategy, acc_lock_stripes, "
-                "acc_lock_granularity, fence, lock)",
+                "acc_lock_granularity, fence, lock, pscw)",
                 function, key.c_str());
   }
   return REMORA_SUCCESS;
@@ -95,6 +98,7 @@ int parse_window_options(const char* function, const Config& config, const char*
   options->lock_granularity = config.acc_lock_granularity;
   parse_sync_impl(config.rma_fence, &options->fence);
   parse_sync_impl(config.rma_lock, &options->lock);
+  parse_sync_impl(config.rma_pscw, &options->pscw);
   if (info == nullptr) return REMORA_SUCCESS;
   const std::string text(info);
   size_t start = 0;

@@ -30,6 +30,10 @@ struct WindowOptions {
   uint64_t lock_granularity = 256;  // bytes per stripe before the next one begins
   SyncImpl fence = SyncImpl::Immediate;
   SyncImpl lock = SyncImpl::Immediate;
+  // Post-start-complete-wait (pscw.hpp): start waits for the posts (immediate), or returns at
+  // once and queues operations until complete (deferred). Per rank: the two modes interoperate,
+  // so it is not compared between ranks at creation.
+  SyncImpl pscw = SyncImpl::Immediate;
 
   bool operator==(const WindowOptions&) const = default;
 };

@@ -50,6 +50,48 @@ TEST(WinApiBeforeInit, EveryCallFailsWithNotInitialized) {
   expect_not_initialized(remora_win_flush_local(win, 0), "remora_win_flush_local");
   expect_not_initialized(remora_win_flush_local_all(win), "remora_win_flush_local_all");
   expect_not_initialized(remora_win_sync(win), "remora_win_sync");
+  int flag = 0;
+  expect_not_initialized(remora_win_post(REMORA_GROUP_NULL, 0, win), "remora_win_post");
+  expect_not_initialized(remora_win_start(REMORA_GROUP_NULL, 0, win), "remora_win_start");
+  expect_not_initialized(remora_win_complete(win), "remora_win_complete");
+  expect_not_initialized(remora_win_wait(win), "remora_win_wait");
+  expect_not_initialized(remora_win_test(win, &flag), "remora_win_test");
+  remora_request_t request;
+  expect_not_initialized(remora_win_rput(win, 0, 0, &value, 1, REMORA_INT64, &request),
+                         "remora_win_rput");
+  expect_not_initialized(remora_win_rget(win, 0, 0, &value, 1, REMORA_INT64, &request),
+                         "remora_win_rget");
+  expect_not_initialized(
+      remora_win_raccumulate(win, 0, 0, &value, 1, REMORA_INT64, REMORA_OP_SUM, nullptr, &request),
+      "remora_win_raccumulate");
+  expect_not_initialized(remora_win_rget_accumulate(win, 0, 0, &value, &result, 1, REMORA_INT64,
+                                                    REMORA_OP_SUM, nullptr, &request),
+                         "remora_win_rget_accumulate");
+  remora_layout_t layout = nullptr;
+  expect_not_initialized(remora_win_put_layout(win, 0, 0, &value, layout, layout, REMORA_INT64),
+                         "remora_win_put_layout");
+  expect_not_initialized(remora_win_get_layout(win, 0, 0, &value, layout, layout, REMORA_INT64),
+                         "remora_win_get_layout");
+  expect_not_initialized(remora_win_accumulate_layout(win, 0, 0, &value, layout, layout,
+                                                      REMORA_INT64, REMORA_OP_SUM, nullptr),
+                         "remora_win_accumulate_layout");
+  expect_not_initialized(
+      remora_win_get_accumulate_layout(win, 0, 0, &value, &result, layout, layout, REMORA_INT64,
+                                       REMORA_OP_SUM, nullptr),
+      "remora_win_get_accumulate_layout");
+}
+
+// Layouts are local objects: they work before remora_init.
+TEST(WinApiBeforeInit, LayoutsNeedNoInit) {
+  remora_layout_t layout = nullptr;
+  ASSERT_EQ(remora_layout_vector(3, 2, 4, &layout), REMORA_SUCCESS);
+  size_t elements = 0, extent = 0;
+  EXPECT_EQ(remora_layout_elements(layout, &elements), REMORA_SUCCESS);
+  EXPECT_EQ(remora_layout_extent(layout, &extent), REMORA_SUCCESS);
+  EXPECT_EQ(elements, 6u);
+  EXPECT_EQ(extent, 10u);
+  EXPECT_EQ(remora_layout_free(&layout), REMORA_SUCCESS);
+  EXPECT_EQ(layout, nullptr);
 }
 
 }  // namespace

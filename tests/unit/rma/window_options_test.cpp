@@ -33,6 +33,20 @@ TEST(WindowOptions, InfoOverridesDefaults) {
   EXPECT_STREQ(strategy_name(options.strategy), "caller");
 }
 
+TEST(WindowOptions, PscwModeFromConfigurationAndInfo) {
+  Config config = default_config();
+  WindowOptions options;
+  ASSERT_EQ(parse_window_options("f", config, nullptr, &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.pscw, SyncImpl::Immediate);
+  config.rma_pscw = "deferred";
+  ASSERT_EQ(parse_window_options("f", config, nullptr, &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.pscw, SyncImpl::Deferred);
+  ASSERT_EQ(parse_window_options("f", config, "pscw=immediate", &options), REMORA_SUCCESS);
+  EXPECT_EQ(options.pscw, SyncImpl::Immediate);
+  EXPECT_EQ(parse_window_options("f", config, "pscw=lazy", &options), REMORA_ERR_ARG);
+  EXPECT_NE(std::string(last_error()).find("pscw='lazy'"), std::string::npos) << last_error();
+}
+
 TEST(WindowOptions, RejectsMalformedInfoNamingIt) {
   WindowOptions options;
   for (const char* info :

@@ -1,0 +1,30 @@
+// The argument checks of the window API (defined in win_api.cpp), shared by the entry points
+// in the other win_*_api.cpp files so that every call validates the same way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "api/runtime.hpp"
+#include "remora/win.h"
+#include "rma/window.hpp"
+
+namespace remora::api {
+
+// win is a live window; *runtime_out (if not null) receives the runtime.
+int win_enter(const char* function, remora_win_t win, rma::Window** window,
+              Runtime** runtime_out = nullptr);
+// As win_enter, and refuses to run inside an active-message handler (the call may block).
+int win_enter_blocking(const char* function, remora_win_t win, rma::Window** window);
+// Put and get: win and target are valid, count elements of type at disp lie in target's window
+// and buffer is not NULL when count > 0. *offset and *bytes receive the target range.
+int win_prepare_transfer(const char* function, remora_win_t win, int target, size_t disp,
+                         size_t count, int type, const void* buffer, const char* buffer_name,
+                         rma::Window** window, uint64_t* offset, size_t* bytes);
+// The accumulate family: as above, and op valid for type, alpha given exactly for SCALED_SUM.
+// Fills args except result and compare.
+int win_prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+                           const void* origin, size_t count, int type, int op, const void* alpha,
+                           rma::Window** window, rma::AccArgs* args);
+
+}  // namespace remora::api

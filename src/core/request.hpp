@@ -1,0 +1,18 @@
+// What the C API's request handles stand for: any operation that completes in the background
+// (a collective's schedule, a request-based RMA operation). remora_request_test/wait and the
+// other request calls work on this interface, whichever layer made the request.
+#pragma once
+
+namespace remora {
+
+class Request {
+ public:
+  virtual ~Request() = default;
+  // True once the operation is complete; never false again afterwards.
+  virtual bool done() const = 0;
+  // Once done(): REMORA_SUCCESS, or the failure, whose message becomes the calling thread's
+  // last error.
+  virtual int status() const = 0;
+};
+
+}  // namespace remora
