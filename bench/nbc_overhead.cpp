@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   remora_comm_t world = REMORA_COMM_NULL;
   bench::check(remora_comm_world(&world), "remora_comm_world");
   const int ranks = remora_size();
-  const int repetitions = bench::iterations_or(options, 11);
+  const int repetitions = bench::iterations_or(options, 5);
   bench::Report report(options.csv);
   const std::string progress = bench::progress_mode();
   double units_per_us = 0;

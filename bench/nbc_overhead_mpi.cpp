@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     ok = bench::parse_options(argc, argv, description.c_str(), &options, &exit_code, rank == 0);
   }
   if (ok) {
-    const int repetitions = bench::iterations_or(options, 11);
+    const int repetitions = bench::iterations_or(options, 5);
     bench::Report report(options.csv);
     MpiBackend calibration(Operation::Gather, ranks);
     const double units_per_us = nbc::calibrate(calibration);

@@ -168,7 +168,7 @@ const char* method_usage() {
   return "  --test-every L   comma list of k: test the collective every k work units while\n"
          "                   computing, or `never` (default never,10)\n"
          "  --max-bytes N    largest message size (default 1048576); sizes 1, 4, 16, ... N\n"
-         "  --iterations R   repetitions per point (default 11); --batches is ignored\n";
+         "  --iterations R   repetitions per point (default 5); --batches is ignored\n";
 }
 
 }  // namespace nbc

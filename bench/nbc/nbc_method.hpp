@@ -53,7 +53,7 @@ double calibrate(Backend& backend);
 
 // Step 3 runs once per entry of test_every: test every k units; 0: never.
 struct Point {
-  int repetitions = 11;
+  int repetitions = 5;
   std::vector<long> test_every{0};
   double units_per_us = 1;
 };

@@ -199,6 +199,11 @@ int Schedule::receive_status(const Receive& receive) const {
               receive.arrived_bytes);
 }
 
+size_t Schedule::held_back() {
+  std::lock_guard lock(mutex_);
+  return parked_.size();
+}
+
 void Schedule::received(Receive& receive) {
   std::lock_guard lock(mutex_);
   finish(receive.step, receive_status(receive));

@@ -81,6 +81,9 @@ class Schedule final : public ReceiveOwner,
   // thread's last error.
   int status() const;
 
+  // Steps held back now because they would overwrite a rendezvous send in flight (for tests).
+  size_t held_back();
+
   void received(Receive& receive) override;
   void sent(int step, int status) override;
 
