@@ -95,7 +95,7 @@ if [ -x "$bin/nbc_overhead_mpi" ] && command -v mpiexec > /dev/null; then
   # The MPI library's own launcher; Open MPI needs --oversubscribe for 4 ranks on 2 cores.
   echo "# mpiexec -n 4 nbc_overhead_mpi" >&2
   mpi_flags=()
-  if mpiexec --version 2>&1 | grep -q "Open MPI"; then
+  if mpiexec --version 2>&1 | grep -qiE "open ?mpi|openrte"; then
     mpi_flags=(--oversubscribe)
     [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   fi
