@@ -20,6 +20,10 @@
 #   lock_put_unlock (2 ranks), fence_cost (2, 4, 8 ranks)   REMORA_PROGRESS=manual
 #   progress_overlap (2, 4 ranks)  REMORA_PROGRESS=manual, =thread and =ghost (the mode is
 #                        process-wide: one run per mode; variants are <progress>/<strategy>)
+#   nbc_overhead (4 ranks)  REMORA_PROGRESS=manual and =thread; nbc_overhead_mpi (4 ranks,
+#                        under mpiexec) when it was built
+#   coll_algorithms (2, 4, 8 ranks); its bcast at 2 ranks again with REMORA_RNDV_BYTES=0
+#                        (every message by rendezvous) and =1G (every message eager)
 set -u
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -56,7 +60,7 @@ run() {
     # REMORA_RANK is set by remorarun in each rank's environment.
     command=(/bin/sh -c 'exec taskset -c $((REMORA_RANK % '"$cpus"')) "$0" "$@"' "$bin/$program")
   fi
-  output=$(env "$@" "$launcher" -n "$ranks" --timeout 120 "${command[@]}" --csv "${options[@]}")
+  output=$(env "$@" "$launcher" -n "$ranks" --timeout 120 "${command[@]}" --csv "${options[@]}" "${program_args[@]}")
   status=$?
   if [ $status -ne 0 ] || [ "$(printf '%s\n' "$output" | head -n 1)" != "$header" ]; then
     echo "$0: FAILED (exit status $status): $* remorarun -n $ranks $program" >&2
@@ -67,9 +71,10 @@ run() {
 }
 
 options=("$@")
+program_args=()  # extra arguments of the next run() only
 # The variants below set what they vary; clear it first so the caller's environment cannot
 # mislabel a run.
-unset REMORA_PROGRESS REMORA_BARRIER REMORA_WAIT_SPIN_US REMORA_WAIT_YIELDS
+unset REMORA_PROGRESS REMORA_BARRIER REMORA_WAIT_SPIN_US REMORA_WAIT_YIELDS REMORA_RNDV_BYTES
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg), BENCH_PIN=${BENCH_PIN:-0}" >&2
 echo "$header"
 for progress in manual thread; do
@@ -92,6 +97,28 @@ for ranks in 2 4 8; do run $ranks fence_cost REMORA_PROGRESS=manual; done
 for progress in manual thread ghost; do
   for ranks in 2 4; do run $ranks progress_overlap REMORA_PROGRESS=$progress; done
 done
+for progress in manual thread; do
+  run 4 nbc_overhead REMORA_PROGRESS=$progress
+done
+if [ -x "$bin/nbc_overhead_mpi" ] && command -v mpiexec > /dev/null; then
+  # The MPI library's own launcher; Open MPI needs --oversubscribe for 4 ranks on 2 cores.
+  echo "# mpiexec -n 4 nbc_overhead_mpi" >&2
+  mpi_flags=()
+  if mpiexec --version 2>&1 | grep -qiE "open ?mpi|openrte"; then
+    mpi_flags=(--oversubscribe)
+    [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  fi
+  if output=$(timeout 300 mpiexec "${mpi_flags[@]}" -n 4 "$bin/nbc_overhead_mpi" --csv "${options[@]}"); then
+    printf '%s\n' "$output" | tail -n +2
+  else
+    echo "$0: FAILED: mpiexec -n 4 nbc_overhead_mpi" >&2
+    failures=$((failures + 1))
+  fi
+fi
+for ranks in 2 4 8; do run $ranks coll_algorithms; done
+program_args=(--ops bcast)
+for rndv in 0 1G; do run 2 coll_algorithms REMORA_RNDV_BYTES=$rndv; done
+program_args=()
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failures -ne 0 ]; then
   echo "$0: $failures run(s) failed" >&2

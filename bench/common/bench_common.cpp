@@ -55,7 +55,11 @@ std::string format_value(double value, bool csv) {
 
 bool parse_options(int argc, char** argv, const char* description, Options* options,
                    int* exit_code) {
-  const bool talk = remora_rank() == 0;
+  return parse_options(argc, argv, description, options, exit_code, remora_rank() == 0);
+}
+
+bool parse_options(int argc, char** argv, const char* description, Options* options, int* exit_code,
+                   bool talk) {
   const char* program = argc > 0 ? argv[0] : "bench";
   if (const char* slash = std::strrchr(program, '/')) program = slash + 1;
   for (int i = 1; i < argc; ++i) {
@@ -82,6 +86,24 @@ bool parse_options(int argc, char** argv, const char* description, Options* opti
     }
     ++i;
   }
+  return true;
+}
+
+bool take_extra_options(int* argc, char** argv, const std::vector<ExtraOption>& extras) {
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    auto extra = std::find_if(extras.begin(), extras.end(), [&](const ExtraOption& option) {
+      return std::strcmp(argv[i], option.name) == 0;
+    });
+    if (extra == extras.end()) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= *argc) return false;
+    *extra->value = argv[++i];
+  }
+  *argc = kept;
+  argv[kept] = nullptr;
   return true;
 }
 
@@ -177,7 +199,11 @@ void Report::add_latency(const std::string& bench, const std::string& variant, i
 }
 
 void Report::print() {
-  if (remora_rank() != 0) {
+  print(remora_rank() == 0);
+}
+
+void Report::print(bool leader) {
+  if (!leader) {
     rows_.clear();
     return;
   }

@@ -20,6 +20,17 @@ struct Options {
 // the function returns false; the caller then finalizes and exits (status in *exit_code).
 bool parse_options(int argc, char** argv, const char* description, Options* options,
                    int* exit_code);
+// The same for a program that does not run Remora (leader: the rank that prints messages).
+bool parse_options(int argc, char** argv, const char* description, Options* options, int* exit_code,
+                   bool leader);
+
+// A program's own options "--name value": removes each such pair from argv (before
+// bench::begin, whose parser rejects them) and stores the value. False when a value is missing.
+struct ExtraOption {
+  const char* name;  // "--ops"
+  std::string* value;
+};
+bool take_extra_options(int* argc, char** argv, const std::vector<ExtraOption>& extras);
 
 // Iterations per batch: the --iterations value, or default_iterations.
 int iterations_or(const Options& options, int default_iterations);
@@ -72,6 +83,8 @@ class Report {
                    const std::vector<double>& us_per_op);
   // Prints on rank 0, then clears.
   void print();
+  // Prints if leader (a program that does not run Remora says which rank prints), then clears.
+  void print(bool leader);
 
  private:
   struct Row {

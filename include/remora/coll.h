@@ -72,6 +72,25 @@ REMORA_API int remora_comm_create(remora_comm_t comm, remora_group_t group, remo
 /* Local; collectives still running on the communicator complete. Sets *comm to NULL. */
 REMORA_API int remora_comm_free(remora_comm_t* comm);
 
+/* Virtual-rank orders for remora_comm_set_order (paper 004 orders ranks along a Hamiltonian
+ * path of the network). */
+typedef enum remora_rank_order {
+  REMORA_ORDER_IDENTITY = 0, /* rank order */
+  REMORA_ORDER_NODE_AWARE,   /* ranks of a node contiguous, the node's lowest rank first */
+  REMORA_ORDER_REVERSE,      /* size-1, ..., 0 (mainly for testing) */
+  REMORA_ORDER_CUSTOM,       /* the permutation given in ranks */
+  REMORA_ORDER_ENUM_RANGE_ = 0x7fffffff /* not an order: makes every int a valid value */
+} remora_rank_order_t;
+/* The order in which comm's tree and ring algorithms place its ranks: every algorithm except
+ * scan/exscan (whose result depends on rank order) and the application-bypass reduce runs over
+ * positions in this order; results are the same as in rank order (floating-point reductions
+ * may round differently). ranks: for REMORA_ORDER_CUSTOM, comm's size entries, ranks[p] = the
+ * rank at position p (a permutation); else NULL. Local, but every member must set the same
+ * order between the same two collectives of comm. New communicators start with the order of
+ * REMORA_COLL_ORDER (default identity). */
+REMORA_API int remora_comm_set_order(remora_comm_t comm, remora_rank_order_t order,
+                                     const int* ranks);
+
 /* ---- Groups (local objects; ranks are ranks within the group) ---- */
 REMORA_API int remora_comm_group(remora_comm_t comm, remora_group_t* group);
 REMORA_API int remora_group_size(remora_group_t group, int* size);

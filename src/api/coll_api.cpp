@@ -23,6 +23,7 @@ using CommPtr = std::shared_ptr<Communicator>;
 namespace {
 
 static_assert(REMORA_UNDEFINED == Group::kUndefined);
+static_assert(REMORA_ORDER_CUSTOM == static_cast<int>(remora::coll::OrderKind::Custom));
 
 // Enters a call that must not run inside an active-message handler (it may wait).
 int enter_waiting(const char* function, Runtime** runtime) {
@@ -243,12 +244,13 @@ void set_input(const void* send, CollectiveArgs* args) {
 using Build = std::function<void(Schedule&, Algorithm)>;
 
 // Builds and starts the collective; returns its request, or waits for it when request is
-// nullptr (the blocking form).
+// nullptr (the blocking form). args (which build reads) are permuted when comm has a rank order.
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
-           Algorithm requested, size_t bytes, const Build& build, remora_request_t* request) {
+           Algorithm requested, size_t bytes, const Build& build, remora_request_t* request,
+           CollectiveArgs* args) {
   const Algorithm algorithm =
       runtime.collectives->choose(operation, requested, bytes, comm->size());
-  auto schedule = runtime.collectives->new_schedule(comm);
+  auto schedule = runtime.collectives->new_schedule(comm, operation, algorithm, args);
   build(*schedule, algorithm);
   schedule->start();
   if (request != nullptr) {
@@ -280,7 +282,7 @@ struct Call {
     return check_algorithm(function, operation, requested, &algorithm);
   }
   int launch(Operation operation, size_t bytes, const Build& build, remora_request_t* request) {
-    return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request);
+    return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request, &args);
   }
 };
 
@@ -579,6 +581,31 @@ int remora_comm_size(remora_comm_t comm, int* size) {
   if (int status = check_out("remora_comm_size", "size", size)) return status;
   if (int status = find_comm("remora_comm_size", "comm", comm, *runtime, &found)) return status;
   *size = found->size();
+  return REMORA_SUCCESS;
+}
+
+int remora_comm_set_order(remora_comm_t comm, remora_rank_order_t order, const int* ranks) {
+  constexpr const char* function = "remora_comm_set_order";
+  Runtime* runtime = nullptr;
+  CommPtr found;
+  if (int status = remora::api::enter(function, &runtime)) return status;
+  if (int status = find_comm(function, "comm", comm, *runtime, &found)) return status;
+  if (order < REMORA_ORDER_IDENTITY || order > REMORA_ORDER_CUSTOM)
+    return fail(REMORA_ERR_ARG, "%s: order=%d is not a remora_rank_order_t", function,
+                static_cast<int>(order));
+  const bool custom = order == REMORA_ORDER_CUSTOM;
+  if (custom && ranks == nullptr)
+    return fail(REMORA_ERR_ARG, "%s: ranks is NULL with REMORA_ORDER_CUSTOM", function);
+  if (!custom && ranks != nullptr)
+    return fail(REMORA_ERR_ARG, "%s: ranks=%p must be NULL unless order is REMORA_ORDER_CUSTOM",
+                function, static_cast<const void*>(ranks));
+  if (custom && !remora::coll::is_permutation(ranks, found->size()))
+    return fail(REMORA_ERR_ARG,
+                "%s: ranks is not a permutation of the communicator's %d ranks (each of 0..%d "
+                "exactly once)",
+                function, found->size(), found->size() - 1);
+  found->set_order(runtime->collectives->make_order(static_cast<remora::coll::OrderKind>(order),
+                                                    found->group(), ranks));
   return REMORA_SUCCESS;
 }
 

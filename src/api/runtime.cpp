@@ -107,7 +107,9 @@ int finalize() {
   if (int status = enter("remora_finalize", &runtime); status != REMORA_SUCCESS) return status;
   if (int status = check_not_in_handler("remora_finalize"); status != REMORA_SUCCESS) return status;
   // Reductions this rank delegated to the progress engine are forwarded before anyone leaves.
-  int status = runtime->collectives->complete_bypass();
+  int kept = REMORA_SUCCESS;  // a background reduction's failure: reported after the barrier
+  int status = runtime->collectives->complete_bypass(&kept);
+  const std::string kept_message = kept != REMORA_SUCCESS ? last_error() : "";
   // Nobody leaves while another rank may still access its memory or send to it.
   if (status == REMORA_SUCCESS) status = runtime->barrier->run();
   // Messages sent before everyone entered finalize are delivered, not dropped.
@@ -123,6 +125,8 @@ int finalize() {
   delete runtime;
   the_runtime = nullptr;
   finalized = true;
+  if (status == REMORA_SUCCESS && kept != REMORA_SUCCESS)
+    return fail(kept, "%s", kept_message.c_str());
   return status;
 }
 

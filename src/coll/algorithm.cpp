@@ -85,20 +85,29 @@ bool parse_algorithm(const std::string& name, Algorithm* algorithm) {
 }
 
 Algorithm default_algorithm(Operation operation, size_t bytes, int size) {
-  // Latency-bound (small messages, few ranks): trees and recursive doubling; bandwidth-bound:
-  // the algorithms that split the data so every rank sends about bytes * (size - 1) / size.
-  constexpr size_t kLarge = 64 * 1024;
-  const bool large = bytes >= kLarge && static_cast<size_t>(size) <= bytes;
+  // Measured with bench/coll_algorithms at 2, 4 and 8 ranks on one node, shared-memory
+  // transport with single-copy rendezvous (the table and the reasoning: docs/collectives.md,
+  // "Measured defaults"). With two ranks every tree is the same single edge.
+  constexpr size_t KiB = 1024;
+  const bool several = size > 2;
   switch (operation) {
     case Operation::Bcast:
-      return large && size > 2 ? Algorithm::ScatterAllgather : Algorithm::Binomial;
-    case Operation::Allreduce:
-      return large && size > 2 ? Algorithm::Rabenseifner : Algorithm::RecursiveDoubling;
-    case Operation::Gather:
-    case Operation::Scatter:
+      // Each tree edge is one in-place read of the whole message; scatter-allgather's 2(P-1)
+      // smaller messages each cost a wake-up, and never won.
       return Algorithm::Binomial;
+    case Operation::Allreduce:
+      return several && bytes >= 64 * KiB && static_cast<size_t>(size) <= bytes
+                 ? Algorithm::Rabenseifner
+                 : Algorithm::RecursiveDoubling;
+    case Operation::Gather:
+      // Tree gathers copy every block once per level; large blocks go straight to the root.
+      if (size >= 8 && bytes >= 512 * KiB) return Algorithm::Sequential;
+      return several && bytes >= 32 * KiB ? Algorithm::Flat : Algorithm::Binomial;
+    case Operation::Scatter:
+      return several && bytes >= 32 * KiB ? Algorithm::Flat : Algorithm::Binomial;
     case Operation::Alltoall:
-      return bytes <= 256 && size >= 8 ? Algorithm::Bruck : Algorithm::Pairwise;
+      // Bruck's records copy the data log2(P) times and were never reliably faster here.
+      return several && bytes >= 128 * KiB ? Algorithm::Ring : Algorithm::Pairwise;
     default:
       return algorithms_of(operation).front();
   }

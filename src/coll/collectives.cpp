@@ -30,10 +30,14 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
       {Operation::Scatter, config.scatter},     {Operation::Alltoall, config.alltoall}};
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
+  if (config.coll_order == "node_aware") collectives->default_order_ = OrderKind::NodeAware;
+  if (config.coll_order == "reverse") collectives->default_order_ = OrderKind::Reverse;
   std::vector<int> everyone(static_cast<size_t>(transport.size()));
   std::iota(everyone.begin(), everyone.end(), 0);
   collectives->world_ = std::make_shared<Communicator>(Group(std::move(everyone), transport.size()),
                                                        transport.rank(), ContextIds::kWorld);
+  collectives->world_->set_order(
+      collectives->make_order(collectives->default_order_, collectives->world_->group()));
   collectives->communicators.add(collectives->world_);
   *out = std::move(collectives);
   return REMORA_SUCCESS;
@@ -43,14 +47,53 @@ std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator
   return std::make_shared<Schedule>(*messenger_, std::move(comm));
 }
 
+std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm,
+                                                    Operation operation, Algorithm algorithm,
+                                                    CollectiveArgs* args) {
+  std::shared_ptr<const RankOrder> order = comm->order();
+  auto schedule = new_schedule(std::move(comm));
+  if (order != nullptr && follows_order(operation, algorithm)) {
+    schedule->use_order(order);
+    if (args != nullptr) to_positions(operation, *order, args);
+  }
+  return schedule;
+}
+
+std::shared_ptr<const RankOrder> Collectives::make_order(OrderKind kind, const Group& group,
+                                                         const int* custom) const {
+  const int size = group.size();
+  std::vector<int> ranks;
+  switch (kind) {
+    case OrderKind::Identity:
+      return nullptr;
+    case OrderKind::NodeAware: {
+      std::vector<int> node_of;
+      for (int rank = 0; rank < size; ++rank)
+        node_of.push_back(transport_.node_of(group.world_rank(rank)));
+      ranks = node_aware_order(node_of);
+      break;
+    }
+    case OrderKind::Reverse:
+      ranks = reverse_order(size);
+      break;
+    case OrderKind::Custom:
+      ranks.assign(custom, custom + size);
+      break;
+  }
+  auto order = std::make_shared<const RankOrder>(std::move(ranks));
+  return order->identity() ? nullptr : order;
+}
+
 int Collectives::wait(const Schedule& schedule) {
   if (int status = progress_.wait([&schedule] { return schedule.done(); })) return status;
   return schedule.status();
 }
 
-int Collectives::complete_bypass() {
+int Collectives::complete_bypass(int* kept) {
+  *kept = REMORA_SUCCESS;
   if (int status = progress_.wait([this] { return bypass_->pending() == 0; })) return status;
-  return bypass_->take_failure();
+  *kept = bypass_->take_failure();
+  return REMORA_SUCCESS;
 }
 
 int Collectives::run(const std::shared_ptr<Schedule>& schedule) {
@@ -69,12 +112,13 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
 std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {
   contexts_->take(context);
   // The id returns to the pool when the last user (handle or running collective) lets go.
-  return std::shared_ptr<Communicator>(
-      new Communicator(std::move(group), transport_.rank(), context),
-      [contexts = contexts_](Communicator* comm) {
-        contexts->release(comm->context());
-        delete comm;
-      });
+  std::shared_ptr<Communicator> comm(new Communicator(std::move(group), transport_.rank(), context),
+                                     [contexts = contexts_](Communicator* released) {
+                                       contexts->release(released->context());
+                                       delete released;
+                                     });
+  comm->set_order(make_order(default_order_, comm->group()));
+  return comm;
 }
 
 int Collectives::new_context(const std::shared_ptr<Communicator>& parent, bool member,

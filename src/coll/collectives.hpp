@@ -10,12 +10,15 @@
 #include "coll/context_ids.hpp"
 #include "coll/handle_table.hpp"
 #include "coll/messaging.hpp"
+#include "coll/rank_order.hpp"
 #include "coll/schedule.hpp"
 #include "core/config.hpp"
 #include "core/request.hpp"
 #include "progress/progress_engine.hpp"
 
 namespace remora::coll {
+
+struct CollectiveArgs;
 
 class Collectives {
  public:
@@ -29,6 +32,14 @@ class Collectives {
 
   // A collective on comm, to be built and then started.
   std::shared_ptr<Schedule> new_schedule(std::shared_ptr<Communicator> comm);
+  // The same for a call of the C API: when comm has a rank order that the (operation,
+  // algorithm) follows, the schedule runs over positions and args are permuted to match.
+  std::shared_ptr<Schedule> new_schedule(std::shared_ptr<Communicator> comm, Operation operation,
+                                         Algorithm algorithm, CollectiveArgs* args);
+  // The order of kind over group's ranks; nullptr when it is the identity. custom: the ranks
+  // by position for OrderKind::Custom (a permutation, checked by the caller).
+  std::shared_ptr<const RankOrder> make_order(OrderKind kind, const Group& group,
+                                              const int* custom = nullptr) const;
   // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
   int wait(const Schedule& schedule);
   template <typename F>
@@ -37,8 +48,9 @@ class Collectives {
   }
   BypassReduce& bypass_reduce() { return *bypass_; }
   // Waits until every application-bypass reduction this rank delegated is forwarded (finalize
-  // calls it); returns a failure met while completing one.
-  int complete_bypass();
+  // calls it); returns the wait's status, and in *kept a failure met while completing one
+  // (which must not keep the rank from finalize's barrier, or the others would wait for it).
+  int complete_bypass(int* kept);
   // The algorithm for a call: the requested one, else REMORA_<OPERATION>, else the default.
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes, int size) const;
 
@@ -68,6 +80,7 @@ class Collectives {
   std::shared_ptr<ContextIds> contexts_;
   std::shared_ptr<Communicator> world_;
   Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
+  OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
 };
 
 }  // namespace remora::coll

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 #include "coll/group.hpp"
+#include "coll/rank_order.hpp"
 
 namespace remora::coll {
 
@@ -26,11 +28,20 @@ class Communicator {
   // names each collective identically on every member; its messages carry the number.
   uint64_t next_sequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
 
+  // The virtual-rank order its tree and ring algorithms follow (nullptr: rank order). Set by
+  // the application between collectives, the same on every member; a schedule keeps the order
+  // it was built with.
+  std::shared_ptr<const RankOrder> order() const { return std::atomic_load(&order_); }
+  void set_order(std::shared_ptr<const RankOrder> order) {
+    std::atomic_store(&order_, std::move(order));
+  }
+
  private:
   Group group_;
   int rank_;
   uint32_t context_;
   std::atomic<uint64_t> sequence_{0};
+  std::shared_ptr<const RankOrder> order_;
 };
 
 }  // namespace remora::coll

@@ -12,7 +12,15 @@ constexpr unsigned kStepTagBits = 24;
 }  // namespace
 
 Schedule::Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm)
-    : messenger_(messenger), comm_(std::move(comm)), sequence_(comm_->next_sequence()) {}
+    : messenger_(messenger),
+      comm_(std::move(comm)),
+      sequence_(comm_->next_sequence()),
+      rank_(comm_->rank()) {}
+
+void Schedule::use_order(std::shared_ptr<const RankOrder> order) {
+  order_ = std::move(order);
+  rank_ = order_->position_of[static_cast<size_t>(comm_->rank())];
+}
 
 Schedule::StepId Schedule::add(Step step, const Deps& deps) {
   const auto id = static_cast<StepId>(steps_.size());
@@ -25,9 +33,9 @@ Schedule::StepId Schedule::add(Step step, const Deps& deps) {
   return id;
 }
 
-Schedule::Step Schedule::message(Kind kind, int peer, uint32_t tag) {
+Schedule::Step Schedule::message(Kind kind, int peer, uint32_t tag) const {
   Step step(kind);
-  step.peer = peer;
+  step.peer = order_ ? order_->rank_at[static_cast<size_t>(peer)] : peer;  // a rank of comm
   step.tag = tag;
   return step;
 }
@@ -189,6 +197,11 @@ int Schedule::receive_status(const Receive& receive) const {
               "but was sent %zu",
               comm_->rank(), receive.bytes, comm_->group().rank_of(receive.key.source),
               receive.arrived_bytes);
+}
+
+size_t Schedule::held_back() {
+  std::lock_guard lock(mutex_);
+  return parked_.size();
 }
 
 void Schedule::received(Receive& receive) {

@@ -48,8 +48,11 @@ class Schedule final : public Request,
   uint64_t sequence() const { return sequence_; }
   // The tag on the wire of step tag `tag` of collective `sequence`.
   static uint64_t message_tag(uint64_t sequence, uint32_t tag);
-  int rank() const { return comm_->rank(); }
+  // This rank's position: its rank in comm, or its position in the order given to use_order.
+  int rank() const { return rank_; }
   int size() const { return comm_->size(); }
+  // Before building: the steps' peers are positions in order (see coll/rank_order.hpp).
+  void use_order(std::shared_ptr<const RankOrder> order);
 
   // Building, before start(). tag tells apart the messages of one collective between the same
   // two ranks; both sides must use the same one.
@@ -80,6 +83,9 @@ class Schedule final : public Request,
   // thread's last error.
   int status() const override;
 
+  // Steps held back now because they would overwrite a rendezvous send in flight (for tests).
+  size_t held_back();
+
   void received(Receive& receive) override;
   void sent(int step, int status) override;
 
@@ -102,7 +108,7 @@ class Schedule final : public Request,
     std::vector<StepId> dependents;
   };
 
-  static Step message(Kind kind, int peer, uint32_t tag);
+  Step message(Kind kind, int peer, uint32_t tag) const;
   StepId add(Step step, const Deps& deps);
   uint64_t message_tag(uint32_t tag) const { return message_tag(sequence_, tag); }
   // Under mutex_: issue ready steps until none is left.
@@ -118,6 +124,8 @@ class Schedule final : public Request,
   Messenger& messenger_;
   std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
   uint64_t sequence_;
+  std::shared_ptr<const RankOrder> order_;  // nullptr: peers are ranks of comm
+  int rank_;
   std::mutex mutex_;
   std::deque<Step> steps_;  // a deque: posted receives point into it
   std::vector<StepId> ready_;

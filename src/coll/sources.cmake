@@ -6,6 +6,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/messaging.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tree.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_order.cpp
   ${CMAKE_CURRENT_LIST_DIR}/records.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collectives.cpp

@@ -6,10 +6,11 @@ namespace remora::coll {
 // shifted so that rank r ends with block r, which it copies out.
 void build_reduce_scatter(Schedule& schedule, const CollectiveArgs& args) {
   const int size = schedule.size(), rank = schedule.rank();
-  std::vector<size_t> displs(args.recv_counts.size());
+  // Back to back in block order, unless given (a rank order permutes the blocks, not the input).
+  std::vector<size_t> displs = args.recv_displs;
   size_t total = 0;
-  for (size_t block = 0; block < displs.size(); ++block) {
-    displs[block] = total;
+  for (size_t block = 0; block < args.recv_counts.size(); ++block) {
+    if (args.recv_displs.empty()) displs.push_back(total);
     total += args.recv_counts[block];
   }
   const Blocks blocks = blocks_of(args.recv_counts, displs, args.extent);

@@ -46,7 +46,13 @@ TEST(Algorithm, DefaultsAreSupportedAndFollowTheMessageSize) {
       }
   EXPECT_EQ(default_algorithm(Operation::Allreduce, 8, 16), Algorithm::RecursiveDoubling);
   EXPECT_EQ(default_algorithm(Operation::Allreduce, 1 << 20, 16), Algorithm::Rabenseifner);
-  EXPECT_EQ(default_algorithm(Operation::Bcast, 1 << 20, 16), Algorithm::ScatterAllgather);
+  EXPECT_EQ(default_algorithm(Operation::Bcast, 1 << 20, 16), Algorithm::Binomial);
+  EXPECT_EQ(default_algorithm(Operation::Gather, 64 << 10, 4), Algorithm::Flat);
+  EXPECT_EQ(default_algorithm(Operation::Gather, 1 << 20, 8), Algorithm::Sequential);
+  EXPECT_EQ(default_algorithm(Operation::Gather, 1 << 20, 2), Algorithm::Binomial);
+  EXPECT_EQ(default_algorithm(Operation::Scatter, 8, 8), Algorithm::Binomial);
+  EXPECT_EQ(default_algorithm(Operation::Alltoall, 8, 8), Algorithm::Pairwise);
+  EXPECT_EQ(default_algorithm(Operation::Alltoall, 1 << 20, 4), Algorithm::Ring);
 }
 
 }  // namespace

@@ -1,0 +1,115 @@
+// The NBCBench method of bench/nbc_overhead on MPI's MPI_Igather and MPI_Ialltoall, so that the
+// MPI library on this machine can be compared side by side with Remora (paper 004 compares
+// against LibNBC on MPI). Built only when CMake finds MPI; run under that MPI's launcher:
+//   mpiexec -n 4 ./nbc_overhead_mpi [--csv] [--iterations R] [--test-every never,10]
+//           [--max-bytes N]
+// Variants: <op>/mpi/<progress>/k<k|never>, progress = "mpi" (the MPI library's own progress:
+// MPICH and Open MPI progress inside MPI calls unless configured otherwise). Same metrics and
+// CSV schema as nbc_overhead; bench name "nbc_overhead".
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/bench_common.hpp"
+#include "nbc/nbc_method.hpp"
+
+namespace {
+
+enum class Operation { Gather, Alltoall };
+
+void check(int status, const char* what) {
+  if (status == MPI_SUCCESS) return;
+  std::fprintf(stderr, "nbc_overhead_mpi: %s failed (%d)\n", what, status);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+class MpiBackend final : public nbc::Backend {
+ public:
+  MpiBackend(Operation operation, int ranks) : operation_(operation), ranks_(ranks) {}
+
+  double now_us() override { return MPI_Wtime() * 1e6; }
+  void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+  double max_over_ranks(double value) override {
+    double result = 0;
+    check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    return result;
+  }
+  void prepare(size_t bytes) override {
+    count_ = static_cast<int>(bytes);
+    buffers_.resize(operation_ == Operation::Alltoall, bytes, ranks_);
+  }
+  void run_blocking() override {
+    if (operation_ == Operation::Gather)
+      check(MPI_Gather(buffers_.send.data(), count_, MPI_BYTE, buffers_.recv.data(), count_,
+                       MPI_BYTE, 0, MPI_COMM_WORLD),
+            "MPI_Gather");
+    else
+      check(MPI_Alltoall(buffers_.send.data(), count_, MPI_BYTE, buffers_.recv.data(), count_,
+                         MPI_BYTE, MPI_COMM_WORLD),
+            "MPI_Alltoall");
+  }
+  void start() override {
+    if (operation_ == Operation::Gather)
+      check(MPI_Igather(buffers_.send.data(), count_, MPI_BYTE, buffers_.recv.data(), count_,
+                        MPI_BYTE, 0, MPI_COMM_WORLD, &request_),
+            "MPI_Igather");
+    else
+      check(MPI_Ialltoall(buffers_.send.data(), count_, MPI_BYTE, buffers_.recv.data(), count_,
+                          MPI_BYTE, MPI_COMM_WORLD, &request_),
+            "MPI_Ialltoall");
+  }
+  void test() override {
+    int flag = 0;
+    check(MPI_Test(&request_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+  }
+  void wait() override { check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait"); }
+
+ private:
+  Operation operation_;
+  int ranks_;
+  int count_ = 0;
+  nbc::Buffers buffers_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  nbc::MethodOptions method;
+  std::string error;
+  int exit_code = 0;
+  bench::Options options;
+  const std::string description =
+      std::string(
+          "nbc_overhead_mpi: overhead of MPI_Igather/MPI_Ialltoall overlapped with "
+          "computation (paper 004 Fig. 3, NBCBench method)\n") +
+      nbc::method_usage();
+  bool ok = nbc::take_options(&argc, argv, &method, &error);
+  if (!ok) {
+    if (rank == 0)
+      std::fprintf(stderr, "nbc_overhead_mpi: %s\n%s", error.c_str(), description.c_str());
+    exit_code = 2;
+  } else {
+    ok = bench::parse_options(argc, argv, description.c_str(), &options, &exit_code, rank == 0);
+  }
+  if (ok) {
+    const int repetitions = bench::iterations_or(options, 5);
+    bench::Report report(options.csv);
+    MpiBackend calibration(Operation::Gather, ranks);
+    const double units_per_us = nbc::calibrate(calibration);
+    MpiBackend gather(Operation::Gather, ranks);
+    nbc::run_sizes(gather, "igather/mpi/mpi", ranks, repetitions, units_per_us, method, &report);
+    MpiBackend alltoall(Operation::Alltoall, ranks);
+    nbc::run_sizes(alltoall, "ialltoall/mpi/mpi", ranks, repetitions, units_per_us, method,
+                   &report);
+    report.print(rank == 0);
+  }
+  MPI_Finalize();
+  return exit_code;
+}
