@@ -3,6 +3,7 @@
 #define REMORA_H
 
 #include "remora/am.h"
+#include "remora/array.h"
 #include "remora/coll.h"
 #include "remora/runtime.h"
 #include "remora/segment.h"

@@ -65,6 +65,8 @@ class Window : public remora_win_s {
   size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
+  // The data segment, for layers above that move strided data with the transport directly.
+  const transport::Segment& data_segment() const { return *data_; }
 
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get(const char* function, int target, uint64_t offset, void* result, size_t bytes);
