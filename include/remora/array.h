@@ -193,6 +193,38 @@ REMORA_API int remora_array_gemm(char transa, char transb, const void* alpha, re
 /* 1 when gemm multiplies local blocks with BLAS, 0 when with the built-in loops. */
 REMORA_API int remora_array_gemm_uses_blas(void);
 
+/* ---- AXPY batch mode (Elemental's AxpyInterface, paper 003 sections II-B and III-A) ----
+ * attach (collective) opens a batch on an array; axpy queues one transfer between a local
+ * buffer and a patch, carried by active messages packed per owner:
+ *   REMORA_AXPY_LOCAL_TO_GLOBAL  patch += alpha * buffer (the owner applies it)
+ *   REMORA_AXPY_GLOBAL_TO_LOCAL  buffer += alpha * patch (the owner sends the data)
+ * Nothing is guaranteed complete before detach (collective), which returns when every rank's
+ * updates are applied and every GLOBAL_TO_LOCAL buffer is filled; until then the buffers must
+ * stay valid and unchanged. How detach learns that no more messages will come:
+ *   REMORA_AXPY_DETACH_EOM  every rank sends an end-of-message to every other rank
+ *   REMORA_AXPY_DETACH_NBX  nonblocking consensus: once all of a rank's messages are
+ *                           acknowledged it joins a nonblocking barrier, serving messages until
+ *                           the barrier completes (paper 003, Algorithm 1).
+ * Do not mix a batch with one-sided operations on the same elements before detach. */
+typedef struct remora_axpy_s* remora_axpy_t;
+typedef enum remora_axpy_detach {
+  REMORA_AXPY_DETACH_EOM = 1,
+  REMORA_AXPY_DETACH_NBX,
+  REMORA_AXPY_DETACH_ENUM_RANGE_ = 0x7fffffff
+} remora_axpy_detach_t;
+typedef enum remora_axpy_direction {
+  REMORA_AXPY_LOCAL_TO_GLOBAL = 1,
+  REMORA_AXPY_GLOBAL_TO_LOCAL,
+  REMORA_AXPY_DIRECTION_ENUM_RANGE_ = 0x7fffffff
+} remora_axpy_direction_t;
+
+REMORA_API int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach,
+                                  remora_axpy_t* batch);
+REMORA_API int remora_axpy(remora_axpy_t batch, remora_axpy_direction_t direction,
+                           const void* alpha, void* buffer, const int64_t* ld, const int64_t* lo,
+                           const int64_t* hi);
+REMORA_API int remora_axpy_detach(remora_axpy_t* batch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "api/array_checks.hpp"
 #include "api/runtime.hpp"
 #include "arrays/array.hpp"
 #include "arrays/collective_ops.hpp"
@@ -20,13 +21,56 @@
 #include "rma/reduce_op.hpp"
 
 using remora::fail;
+using remora::api::check_patch;
 using remora::api::check_pointer;
+using remora::api::check_transfer;
 using remora::api::enter;
 using remora::api::Runtime;
 using remora::arrays::Array;
 using remora::arrays::Distribution;
 using remora::arrays::MutexSet;
 using remora::arrays::Request;
+
+namespace remora::api {
+
+// lo..hi is a non-empty patch inside a.
+int check_patch(const char* function, const Array& a, const int64_t* lo, const int64_t* hi) {
+  if (int status = check_pointer(function, "lo", lo)) return status;
+  if (int status = check_pointer(function, "hi", hi)) return status;
+  for (int d = 0; d < a.ndim(); ++d) {
+    const int64_t dim = a.dist().dims()[static_cast<size_t>(d)];
+    if (lo[d] > hi[d])
+      return fail(REMORA_ERR_ARG, "%s: lo[%d]=%" PRId64 " > hi[%d]=%" PRId64 " (empty patch)",
+                  function, d, lo[d], d, hi[d]);
+    if (lo[d] < 0)
+      return fail(REMORA_ERR_RANGE,
+                  "%s: lo[%d]=%" PRId64 " lies outside dimension %d of array '%s' [0, %" PRId64 ")",
+                  function, d, lo[d], d, a.name().c_str(), dim);
+    if (hi[d] >= dim)
+      return fail(REMORA_ERR_RANGE,
+                  "%s: hi[%d]=%" PRId64 " lies outside dimension %d of array '%s' [0, %" PRId64 ")",
+                  function, d, hi[d], d, a.name().c_str(), dim);
+  }
+  return REMORA_SUCCESS;
+}
+
+// A patch with a buffer and leading dimensions.
+int check_transfer(const char* function, const Array& a, const int64_t* lo, const int64_t* hi,
+                   const void* buffer, const int64_t* ld) {
+  if (int status = check_patch(function, a, lo, hi)) return status;
+  if (int status = check_pointer(function, "buffer", buffer)) return status;
+  if (a.ndim() > 1)
+    if (int status = check_pointer(function, "ld", ld)) return status;
+  for (int d = 0; d + 1 < a.ndim(); ++d)
+    if (ld[d] < hi[d + 1] - lo[d + 1] + 1)
+      return fail(REMORA_ERR_ARG,
+                  "%s: ld[%d]=%" PRId64 " is less than the patch's extent %" PRId64
+                  " in dimension %d",
+                  function, d, ld[d], hi[d + 1] - lo[d + 1] + 1, d + 1);
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::api
 
 namespace {
 
@@ -111,43 +155,6 @@ int publish(const char* function, Runtime& runtime, Distribution dist, int type,
     return status;
   live_arrays().insert(array);
   *out = array;
-  return REMORA_SUCCESS;
-}
-
-// lo..hi is a non-empty patch inside a.
-int check_patch(const char* function, const Array& a, const int64_t* lo, const int64_t* hi) {
-  if (int status = check_pointer(function, "lo", lo)) return status;
-  if (int status = check_pointer(function, "hi", hi)) return status;
-  for (int d = 0; d < a.ndim(); ++d) {
-    const int64_t dim = a.dist().dims()[static_cast<size_t>(d)];
-    if (lo[d] > hi[d])
-      return fail(REMORA_ERR_ARG, "%s: lo[%d]=%" PRId64 " > hi[%d]=%" PRId64 " (empty patch)",
-                  function, d, lo[d], d, hi[d]);
-    if (lo[d] < 0)
-      return fail(REMORA_ERR_RANGE,
-                  "%s: lo[%d]=%" PRId64 " lies outside dimension %d of array '%s' [0, %" PRId64 ")",
-                  function, d, lo[d], d, a.name().c_str(), dim);
-    if (hi[d] >= dim)
-      return fail(REMORA_ERR_RANGE,
-                  "%s: hi[%d]=%" PRId64 " lies outside dimension %d of array '%s' [0, %" PRId64 ")",
-                  function, d, hi[d], d, a.name().c_str(), dim);
-  }
-  return REMORA_SUCCESS;
-}
-
-// A patch with a buffer and leading dimensions.
-int check_transfer(const char* function, const Array& a, const int64_t* lo, const int64_t* hi,
-                   const void* buffer, const int64_t* ld) {
-  if (int status = check_patch(function, a, lo, hi)) return status;
-  if (int status = check_pointer(function, "buffer", buffer)) return status;
-  if (a.ndim() > 1)
-    if (int status = check_pointer(function, "ld", ld)) return status;
-  for (int d = 0; d + 1 < a.ndim(); ++d)
-    if (ld[d] < hi[d + 1] - lo[d + 1] + 1)
-      return fail(REMORA_ERR_ARG,
-                  "%s: ld[%d]=%" PRId64 " is less than the patch's extent %" PRId64
-                  " in dimension %d",
-                  function, d, ld[d], hi[d + 1] - lo[d + 1] + 1, d + 1);
   return REMORA_SUCCESS;
 }
 
