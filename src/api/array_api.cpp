@@ -214,9 +214,35 @@ int find_request(const char* function, remora_array_request_t* handle, Request**
   return REMORA_SUCCESS;
 }
 
-int issue(const char* function, remora_array_request_t* request, int status) {
+// The blocking transfers, named by the entry point that calls them.
+int put(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
+        const void* buffer, const int64_t* ld) {
+  Array* array = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
+  return array->put(lo, hi, buffer, ld);
+}
+
+int get(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
+        const int64_t* ld) {
+  Array* array = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
+  return array->get(lo, hi, buffer, ld);
+}
+
+int acc(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
+        const void* buffer, const int64_t* ld, const void* alpha) {
+  Array* array = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
+  if (int status = check_alpha(function, alpha)) return status;
+  return array->acc(lo, hi, buffer, ld, alpha);
+}
+
+// Wraps the status of a transfer already done in a request (request checked before it).
+int issue(remora_array_request_t* request, int status) {
   if (status < 0) return status;
-  if (int check = check_pointer(function, "request", request)) return check;
   *request = requests().add(status);
   return REMORA_SUCCESS;
 }
@@ -459,45 +485,38 @@ int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_
 
 int remora_array_put(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                      const int64_t* ld) {
-  Array* array = nullptr;
-  if (int status = find_array("remora_array_put", "a", a, &array)) return status;
-  if (int status = check_transfer("remora_array_put", *array, lo, hi, buffer, ld)) return status;
-  return array->put(lo, hi, buffer, ld);
+  return put("remora_array_put", a, lo, hi, buffer, ld);
 }
 
 int remora_array_get(remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
                      const int64_t* ld) {
-  Array* array = nullptr;
-  if (int status = find_array("remora_array_get", "a", a, &array)) return status;
-  if (int status = check_transfer("remora_array_get", *array, lo, hi, buffer, ld)) return status;
-  return array->get(lo, hi, buffer, ld);
+  return get("remora_array_get", a, lo, hi, buffer, ld);
 }
 
 int remora_array_acc(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                      const int64_t* ld, const void* alpha) {
-  Array* array = nullptr;
-  if (int status = find_array("remora_array_acc", "a", a, &array)) return status;
-  if (int status = check_transfer("remora_array_acc", *array, lo, hi, buffer, ld)) return status;
-  if (int status = check_alpha("remora_array_acc", alpha)) return status;
-  return array->acc(lo, hi, buffer, ld, alpha);
+  return acc("remora_array_acc", a, lo, hi, buffer, ld, alpha);
 }
 
 int remora_array_nbput(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
-  if (int status = check_pointer("remora_array_nbput", "request", request)) return status;
-  return issue("remora_array_nbput", request, remora_array_put(a, lo, hi, buffer, ld));
+  constexpr const char* function = "remora_array_nbput";
+  if (int status = check_pointer(function, "request", request)) return status;
+  return issue(request, put(function, a, lo, hi, buffer, ld));
 }
 
 int remora_array_nbget(remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
-  if (int status = check_pointer("remora_array_nbget", "request", request)) return status;
-  return issue("remora_array_nbget", request, remora_array_get(a, lo, hi, buffer, ld));
+  constexpr const char* function = "remora_array_nbget";
+  if (int status = check_pointer(function, "request", request)) return status;
+  return issue(request, get(function, a, lo, hi, buffer, ld));
 }
 
 int remora_array_nbacc(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, const void* alpha, remora_array_request_t* request) {
-  if (int status = check_pointer("remora_array_nbacc", "request", request)) return status;
-  return issue("remora_array_nbacc", request, remora_array_acc(a, lo, hi, buffer, ld, alpha));
+  constexpr const char* function = "remora_array_nbacc";
+  if (int status = check_pointer(function, "request", request)) return status;
+  return issue(request, acc(function, a, lo, hi, buffer, ld, alpha));
 }
 
 int remora_array_wait(remora_array_request_t* request) {
