@@ -134,11 +134,8 @@ void AxpyBatch::handle(int source, const char* payload, size_t bytes) {
           cursor += tile.shape.total_bytes();
         }
       }
-      received_from_[static_cast<size_t>(source)].fetch_add(1);
-      if (detach_ == REMORA_AXPY_DETACH_NBX) {
-        Header ack{Kind::Ack, 0, id_, 0, {}};
-        remora_am_send(source, handler_id, &ack, sizeof ack);
-      }
+      const Header ack{Kind::Ack, 0, id_, 0, {}};
+      served(source, &ack, sizeof ack);
       break;
     }
     case Kind::Request: {
@@ -153,8 +150,7 @@ void AxpyBatch::handle(int source, const char* payload, size_t bytes) {
           reply.insert(reply.end(), base + b, base + b + tile.shape.count[0]);
         });
       }
-      received_from_[static_cast<size_t>(source)].fetch_add(1);
-      remora_am_send(source, handler_id, reply.data(), reply.size());
+      served(source, reply.data(), reply.size());
       break;
     }
     case Kind::Reply: {
@@ -177,6 +173,22 @@ void AxpyBatch::handle(int source, const char* payload, size_t bytes) {
       break;
   }
   (void)bytes;
+}
+
+// The last step of serving a data message. Once the source has its acknowledgement (NBX) or
+// this rank has counted the message (EOM), detach may finish and free the batch, so nothing
+// of the batch is touched afterwards. A reply (Request) is sent in both modes; an
+// acknowledgement of an Update (reply == nullptr... bytes of an Ack) only with NBX.
+void AxpyBatch::served(int source, const void* reply, size_t bytes) {
+  Header kind;
+  std::memcpy(&kind, reply, sizeof kind);
+  const bool nbx = detach_ == REMORA_AXPY_DETACH_NBX;
+  if (!nbx) {
+    if (kind.kind == Kind::Reply) remora_am_send(source, handler_id, reply, bytes);
+    received_from_[static_cast<size_t>(source)].fetch_add(1);
+    return;
+  }
+  remora_am_send(source, handler_id, reply, bytes);
 }
 
 int AxpyBatch::send(int target, std::vector<char>& message) {

@@ -41,6 +41,7 @@ class AxpyBatch : public remora_axpy_s {
     std::vector<char> alpha;
   };
   int send(int target, std::vector<char>& message);
+  void served(int source, const void* reply, size_t bytes);
   void handle(int source, const char* payload, size_t bytes);
   // dst blocks (side b of shape) += alpha * packed blocks, in block order.
   void apply(const transport::StridedShape& shape, char* base, const char* packed,
