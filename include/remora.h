@@ -3,6 +3,7 @@
 #define REMORA_H
 
 #include "remora/am.h"
+#include "remora/array.h"
 #include "remora/coll.h"
 #include "remora/layout.h"
 #include "remora/runtime.h"

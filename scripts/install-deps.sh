@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
-  packages+=(libgtest-dev pkg-config python3)
+  packages+=(libgtest-dev pkg-config python3 libopenblas-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do

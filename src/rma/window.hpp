@@ -72,7 +72,8 @@ class Window : public remora_win_s {
   size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
-  // For the node's ghost process, which finds them by Segment::id.
+  // For the node's ghost process (which finds them by Segment::id) and for layers above that
+  // move strided data with the transport directly.
   const transport::Segment& data_segment() const { return *data_; }
   const transport::Segment& sync_segment() const { return *sync_; }
 

@@ -1,0 +1,232 @@
+/* Distributed arrays: N-dimensional arrays whose elements are spread over all ranks, accessed
+ * one-sidedly by patches (Global Arrays' model; paper 003's RMAInterface and EL::DA).
+ *
+ * Conventions (Global Arrays' C API): row-major (C) indexing, indices from 0; a patch is the
+ * box lo[d]..hi[d] (inclusive) for each dimension d; a local buffer holding a patch is
+ * row-major with leading dimensions ld[0..ndim-2]: ld[d] is the buffer's extent in dimension
+ * d+1 (>= hi[d+1]-lo[d+1]+1), so element (i0, ..., in-1) of the patch lies at offset
+ * sum_d (i_d - lo_d) * prod_{e>=d} ld[e] elements.
+ *
+ * Element types: REMORA_INT32 (int), REMORA_INT64 (long), REMORA_FLOAT, REMORA_DOUBLE,
+ * REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX.
+ *
+ * Distributions (process grid: see remora_array_proc_grid):
+ *   block           each dimension cut into near-equal blocks over a grid chosen from the
+ *                   array's shape (Global Arrays' default), any ndim up to REMORA_ARRAY_MAX_DIM
+ *   irregular       user-given block starts per dimension (GA's map/nblock)
+ *   block-cyclic    2-D, ScaLAPACK-style blocks of block[0] x block[1] dealt round-robin over
+ *                   a 2-D grid
+ *   element-cyclic  2-D, Elemental's [MC,MR]: element (i,j) lives on grid position
+ *                   (i mod Pr, j mod Pc); the grid is near-square as Elemental builds it.
+ *
+ * Completion (paper 003, Fig. 3): put/acc return when the local buffer may be reused (local
+ * completion); remora_array_flush(a) completes this rank's puts/accs to a at their targets;
+ * remora_array_sync completes every rank's operations on every array and synchronises.
+ * get returns with the data. Concurrent accs to the same elements are atomic per element.
+ * See docs/arrays.md. */
+#ifndef REMORA_ARRAY_H
+#define REMORA_ARRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "remora/export.h"
+#include "remora/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct remora_array_s* remora_array_t;
+typedef struct remora_array_request_s* remora_array_request_t;
+typedef struct remora_mutexes_s* remora_mutexes_t;
+
+#define REMORA_ARRAY_MAX_DIM 7
+#define REMORA_ARRAY_REQUEST_NULL ((remora_array_request_t)0)
+
+typedef enum remora_distribution_kind {
+  REMORA_DIST_BLOCK = 1,
+  REMORA_DIST_IRREGULAR,
+  REMORA_DIST_BLOCK_CYCLIC,
+  REMORA_DIST_ELEMENT_CYCLIC,
+  /* Makes every int a valid value of the type. Not a distribution. */
+  REMORA_DIST_ENUM_RANGE_ = 0x7fffffff
+} remora_distribution_kind_t;
+
+/* ---- Creation (collective: every rank passes the same arguments) ---- */
+/* Block distribution. name may be NULL. Elements are zero-initialised. */
+REMORA_API int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims,
+                                   const char* name, remora_array_t* array);
+/* Irregular: nblock[d] blocks in dimension d starting at map[offset_d + k] (offset_d = the sum
+ * of nblock[0..d-1]); map[offset_d] must be 0 and the starts strictly increasing and < dims[d].
+ * The blocks form a grid of nblock[0] x ... ranks (row-major); its size must not exceed the
+ * number of ranks; ranks beyond it own nothing. */
+REMORA_API int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
+                                             const int* nblock, const int64_t* map,
+                                             const char* name, remora_array_t* array);
+/* Block-cyclic (2-D): blocks of block[0] x block[1]; grid NULL (near-square) or grid[0] x
+ * grid[1] ranks (product <= number of ranks). */
+REMORA_API int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
+                                                const int64_t* block, const int* grid,
+                                                const char* name, remora_array_t* array);
+/* Element-cyclic (2-D, Elemental's [MC,MR]); grid as for block-cyclic. */
+REMORA_API int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims,
+                                                  const int* grid, const char* name,
+                                                  remora_array_t* array);
+/* A new array with a's type, shape and distribution (GA_Duplicate), zero-initialised. */
+REMORA_API int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array);
+/* Collective. Completes outstanding operations, frees the memory, sets *array to NULL. */
+REMORA_API int remora_array_destroy(remora_array_t* array);
+
+/* ---- Queries (local) ---- */
+/* type, ndim and dims (REMORA_ARRAY_MAX_DIM entries suffice); any output may be NULL. */
+REMORA_API int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim,
+                                    int64_t* dims);
+REMORA_API int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind);
+/* The process grid: ndim entries (block, irregular) or 2 (cyclic layouts). */
+REMORA_API int remora_array_proc_grid(remora_array_t a, int* grid);
+/* Block and irregular: the patch rank owns (lo > hi in some dimension when it owns nothing).
+ * Cyclic layouts: REMORA_ERR_UNSUPPORTED (what a rank owns is not a patch). */
+REMORA_API int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* hi);
+/* The extents of rank's local storage (row-major; for cyclic layouts the local matrix). */
+REMORA_API int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents);
+/* The ranks owning part of the patch lo..hi, in rank order: *count of them (at most max;
+ * REMORA_ERR_RANGE if more). owner_lo/owner_hi (may be NULL; ndim entries per owner) receive
+ * the intersection of the patch with each owner's block, or for cyclic layouts its bounding
+ * box. */
+REMORA_API int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                          int max, int* owners, int64_t* owner_lo,
+                                          int64_t* owner_hi, int* count);
+
+/* ---- One-sided patch access (locally blocking) ---- */
+REMORA_API int remora_array_put(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                const void* buffer, const int64_t* ld);
+REMORA_API int remora_array_get(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                void* buffer, const int64_t* ld);
+/* patch += alpha * buffer, atomically per element; alpha points to one element of a's type. */
+REMORA_API int remora_array_acc(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                const void* buffer, const int64_t* ld, const void* alpha);
+
+/* Nonblocking forms: the buffer may be reused (put, acc) or read (get) once the request
+ * completes (remora_array_wait, or remora_array_test setting *done). */
+REMORA_API int remora_array_nbput(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                  const void* buffer, const int64_t* ld,
+                                  remora_array_request_t* request);
+REMORA_API int remora_array_nbget(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                  void* buffer, const int64_t* ld, remora_array_request_t* request);
+REMORA_API int remora_array_nbacc(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                  const void* buffer, const int64_t* ld, const void* alpha,
+                                  remora_array_request_t* request);
+/* Completes and frees the request; sets it to REMORA_ARRAY_REQUEST_NULL. */
+REMORA_API int remora_array_wait(remora_array_request_t* request);
+/* *done = 1 (and the request is freed and set to NULL) once it is complete. */
+REMORA_API int remora_array_test(remora_array_request_t* request, int* done);
+
+/* Remote completion of this rank's puts and accs to a (paper 003 Flush), and local completion
+ * of its nonblocking operations on a (LocalFlush: every buffer may be reused). */
+REMORA_API int remora_array_flush(remora_array_t a);
+REMORA_API int remora_array_flush_local(remora_array_t a);
+
+/* Collective over all ranks: completes every rank's operations on every array, then
+ * synchronises (GA_Sync). */
+REMORA_API int remora_array_sync(void);
+
+/* ---- Direct access ---- */
+/* *pointer addresses element lo of the patch, with leading dimensions ld (ndim-1 entries).
+ * When the patch lies inside one block (block, irregular) whose memory this rank maps (its
+ * own, or a rank's on the same node), the pointer is into that block and stores go straight
+ * to the array; otherwise it is a copy gathered with get. End with release (discard: the
+ * array is unchanged for a copy) or release_update (a copy is put back; stores through a
+ * direct pointer become visible to others at the next sync or flush). */
+REMORA_API int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                   void** pointer, int64_t* ld);
+REMORA_API int remora_array_release(remora_array_t a, void* pointer);
+REMORA_API int remora_array_release_update(remora_array_t a, void* pointer);
+
+/* ---- Element lists: subscripts holds n * ndim indices (element k: subscripts[k*ndim ..]) ---- */
+REMORA_API int remora_array_scatter(remora_array_t a, const void* values, const int64_t* subscripts,
+                                    size_t n);
+REMORA_API int remora_array_gather(remora_array_t a, void* values, const int64_t* subscripts,
+                                   size_t n);
+/* element += alpha * value, atomically per element. */
+REMORA_API int remora_array_scatter_acc(remora_array_t a, const void* values,
+                                        const int64_t* subscripts, size_t n, const void* alpha);
+
+/* Atomic fetch-and-add on one element of an REMORA_INT32 or REMORA_INT64 array:
+ * *old (may be NULL) receives the value before adding inc. */
+REMORA_API int remora_array_read_inc(remora_array_t a, const int64_t* subscript, int64_t inc,
+                                     int64_t* old);
+
+/* ---- Mutexes (collective create/destroy; lock/unlock are one-sided) ---- */
+REMORA_API int remora_mutexes_create(int count, remora_mutexes_t* mutexes);
+REMORA_API int remora_mutex_lock(remora_mutexes_t mutexes, int index);
+REMORA_API int remora_mutex_unlock(remora_mutexes_t mutexes, int index);
+REMORA_API int remora_mutexes_destroy(remora_mutexes_t* mutexes);
+
+/* ---- Collective operations (every rank calls them; they begin and end with a sync) ---- */
+REMORA_API int remora_array_zero(remora_array_t a);
+/* Every element = *value (one element of a's type). */
+REMORA_API int remora_array_fill(remora_array_t a, const void* value);
+REMORA_API int remora_array_scale(remora_array_t a, const void* alpha);
+/* b = a: same type and shape, any distributions. */
+REMORA_API int remora_array_copy(remora_array_t a, remora_array_t b);
+/* c = alpha a + beta b: same type and shape, any distributions (c may be a or b). */
+REMORA_API int remora_array_add(const void* alpha, remora_array_t a, const void* beta,
+                                remora_array_t b, remora_array_t c);
+/* *result (one element of the type) = sum of a[i] * b[i] (no conjugation, as GA). */
+REMORA_API int remora_array_dot(remora_array_t a, remora_array_t b, void* result);
+/* *result = sqrt(sum |a[i]|^2) (Frobenius norm). */
+REMORA_API int remora_array_norm(remora_array_t a, double* result);
+/* b = a^T: 2-D, b's dims are a's reversed; a and b distinct. */
+REMORA_API int remora_array_transpose(remora_array_t a, remora_array_t b);
+/* a = (a + a^T) / 2: square 2-D, not an integer type. */
+REMORA_API int remora_array_symmetrize(remora_array_t a);
+/* Rank 0 writes the patch to stream (one line per row of the last dimension). */
+REMORA_API int remora_array_print_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                        FILE* stream);
+/* c = alpha op(a) op(b) + beta c, op 'N' (as is) or 'T' (transposed); 2-D arrays of one
+ * floating or complex type; c distinct from a and b. Uses BLAS for local products when the
+ * library was built with it (remora_array_gemm_uses_blas). */
+REMORA_API int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_t a,
+                                 remora_array_t b, const void* beta, remora_array_t c);
+/* 1 when gemm multiplies local blocks with BLAS, 0 when with the built-in loops. */
+REMORA_API int remora_array_gemm_uses_blas(void);
+
+/* ---- AXPY batch mode (Elemental's AxpyInterface, paper 003 sections II-B and III-A) ----
+ * attach (collective) opens a batch on an array; axpy queues one transfer between a local
+ * buffer and a patch, carried by active messages packed per owner:
+ *   REMORA_AXPY_LOCAL_TO_GLOBAL  patch += alpha * buffer (the owner applies it)
+ *   REMORA_AXPY_GLOBAL_TO_LOCAL  buffer += alpha * patch (the owner sends the data)
+ * Nothing is guaranteed complete before detach (collective), which returns when every rank's
+ * updates are applied and every GLOBAL_TO_LOCAL buffer is filled; until then the buffers must
+ * stay valid and unchanged. How detach learns that no more messages will come:
+ *   REMORA_AXPY_DETACH_EOM  every rank sends an end-of-message to every other rank
+ *   REMORA_AXPY_DETACH_NBX  nonblocking consensus: once all of a rank's messages are
+ *                           acknowledged it joins a nonblocking barrier, serving messages until
+ *                           the barrier completes (paper 003, Algorithm 1).
+ * Do not mix a batch with one-sided operations on the same elements before detach. */
+typedef struct remora_axpy_s* remora_axpy_t;
+typedef enum remora_axpy_detach {
+  REMORA_AXPY_DETACH_EOM = 1,
+  REMORA_AXPY_DETACH_NBX,
+  REMORA_AXPY_DETACH_ENUM_RANGE_ = 0x7fffffff
+} remora_axpy_detach_t;
+typedef enum remora_axpy_direction {
+  REMORA_AXPY_LOCAL_TO_GLOBAL = 1,
+  REMORA_AXPY_GLOBAL_TO_LOCAL,
+  REMORA_AXPY_DIRECTION_ENUM_RANGE_ = 0x7fffffff
+} remora_axpy_direction_t;
+
+REMORA_API int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach,
+                                  remora_axpy_t* batch);
+REMORA_API int remora_axpy(remora_axpy_t batch, remora_axpy_direction_t direction,
+                           const void* alpha, void* buffer, const int64_t* ld, const int64_t* lo,
+                           const int64_t* hi);
+REMORA_API int remora_axpy_detach(remora_axpy_t* batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMORA_ARRAY_H */

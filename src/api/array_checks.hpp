@@ -1,0 +1,17 @@
+// Argument checks shared by the array and AXPY entry points.
+#pragma once
+
+#include <cstdint>
+
+#include "arrays/array.hpp"
+
+namespace remora::api {
+
+// lo..hi is a non-empty patch inside a (each message names function and the argument).
+int check_patch(const char* function, const remora::arrays::Array& a, const int64_t* lo,
+                const int64_t* hi);
+// ...and buffer is not NULL, ld (ndim-1 entries) covers the patch.
+int check_transfer(const char* function, const remora::arrays::Array& a, const int64_t* lo,
+                   const int64_t* hi, const void* buffer, const int64_t* ld);
+
+}  // namespace remora::api

@@ -1,0 +1,312 @@
+#include "arrays/array.hpp"
+
+#include <cstring>
+
+#include "arrays/patch_plan.hpp"
+#include "arrays/sync_tracker.hpp"
+#include "core/error.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::arrays {
+
+namespace {
+
+std::vector<int64_t> patch_extents(int ndim, const int64_t* lo, const int64_t* hi) {
+  std::vector<int64_t> extents(static_cast<size_t>(ndim));
+  for (int d = 0; d < ndim; ++d) extents[static_cast<size_t>(d)] = hi[d] - lo[d] + 1;
+  return extents;
+}
+
+// Leading dimensions of a dense buffer of the patch (ndim-1 entries; one unused entry so the
+// vector is never empty).
+std::vector<int64_t> dense_ld(int ndim, const int64_t* lo, const int64_t* hi) {
+  std::vector<int64_t> extents = patch_extents(ndim, lo, hi);
+  extents.erase(extents.begin());
+  extents.push_back(1);
+  return extents;
+}
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t n = 1;
+  for (int64_t e : v) n *= e;
+  return n;
+}
+
+}  // namespace
+
+Array::Array(transport::Transport& transport, SyncTracker& tracker, Distribution dist, int type,
+             const char* name)
+    : transport_(transport),
+      tracker_(tracker),
+      dist_(std::move(dist)),
+      type_(type),
+      element_(rma::datatype_size(type)),
+      name_(name != nullptr ? name : ""),
+      touched_flag_(static_cast<size_t>(transport.size()), 0) {}
+
+int Array::create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
+                  int type, const char* name, Array** out) {
+  auto* array = new Array(transport, tracker, std::move(dist), type, name);
+  const size_t bytes =
+      static_cast<size_t>(array->dist_.local_elements(transport.rank())) * array->element_;
+  int status = remora_win_allocate(bytes, array->element_, nullptr, nullptr, &array->win_);
+  if (status == REMORA_SUCCESS) {
+    array->window_ = static_cast<rma::Window*>(array->win_);
+    status = remora_win_lock_all(array->win_, REMORA_MODE_NOCHECK);
+  }
+  if (status != REMORA_SUCCESS) {
+    if (array->win_ != nullptr) remora_win_free(&array->win_);
+    delete array;
+    return status;
+  }
+  *out = array;
+  return REMORA_SUCCESS;
+}
+
+Array::~Array() {
+  tracker_.unmark(this);
+}
+
+int Array::destroy() {
+  if (int status = flush()) return status;
+  if (int status = remora_win_unlock_all(win_)) return status;
+  return remora_win_free(&win_);
+}
+
+char* Array::local() const {
+  return static_cast<char*>(window_->base());
+}
+
+char* Array::mapped(int rank) const {
+  return static_cast<char*>(transport_.address(window_->data_segment(), rank));
+}
+
+void Array::touch(int target) {
+  if (touched_.empty()) tracker_.mark(this);
+  if (touched_flag_[static_cast<size_t>(target)]) return;
+  touched_flag_[static_cast<size_t>(target)] = 1;
+  touched_.push_back(target);
+}
+
+int Array::flush() {
+  int result = REMORA_SUCCESS;
+  for (int target : touched_) {
+    if (int status = window_->flush("remora_array_flush", target);
+        status != REMORA_SUCCESS && result == REMORA_SUCCESS)
+      result = status;
+    touched_flag_[static_cast<size_t>(target)] = 0;
+  }
+  if (!touched_.empty()) tracker_.unmark(this);
+  touched_.clear();
+  return result;
+}
+
+template <bool Put, typename Buffer>
+int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld) {
+  const std::vector<int64_t> user = buffer_strides(ndim(), ld);
+  int result = REMORA_SUCCESS;
+  for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
+    if (result != REMORA_SUCCESS) return;
+    const TileTransfer t = tile_transfer(tile, lo, user, dist_.local_extents(tile.owner), element_);
+    auto* at = static_cast<std::conditional_t<Put, const char, char>*>(buffer) + t.user_offset;
+    if constexpr (Put) {
+      result =
+          transport_.put_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
+      touch(tile.owner);
+    } else {
+      result =
+          transport_.get_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
+    }
+  });
+  return result;
+}
+
+int Array::put(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld) {
+  return transfer<true>(lo, hi, buffer, ld);
+}
+
+int Array::get(const int64_t* lo, const int64_t* hi, void* buffer, const int64_t* ld) {
+  return transfer<false>(lo, hi, buffer, ld);
+}
+
+int Array::put_dense(const int64_t* lo, const int64_t* hi, const void* buffer) {
+  return put(lo, hi, buffer, dense_ld(ndim(), lo, hi).data());
+}
+
+int Array::get_dense(const int64_t* lo, const int64_t* hi, void* buffer) {
+  return get(lo, hi, buffer, dense_ld(ndim(), lo, hi).data());
+}
+
+// The tile arrives packed (row-major over its runs); every block of shape is contiguous both
+// in the packed buffer and at the owner, and becomes one atomic accumulate.
+int Array::accumulate_tile(int owner, size_t remote_offset, const transport::StridedShape& shape,
+                           const char* packed, const void* alpha) {
+  int result = REMORA_SUCCESS;
+  shape.for_each_block([&](size_t packed_offset, size_t owner_offset) {
+    if (result != REMORA_SUCCESS) return;
+    rma::AccArgs args;
+    args.target = owner;
+    args.offset = remote_offset + owner_offset;
+    args.origin = packed + packed_offset;
+    args.count = shape.count[0] / element_;
+    args.type = type_;
+    args.op = REMORA_OP_SCALED_SUM;
+    args.alpha = alpha;
+    result = window_->accumulate("remora_array_acc", args);
+  });
+  return result;
+}
+
+int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
+               const void* alpha) {
+  const std::vector<int64_t> user = buffer_strides(ndim(), ld);
+  const int64_t e = static_cast<int64_t>(element_);
+  std::vector<char> packed;
+  int result = REMORA_SUCCESS;
+  for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
+    if (result != REMORA_SUCCESS) return;
+    const std::vector<int64_t> local = dist_.local_extents(tile.owner);
+    const TileTransfer t = tile_transfer(tile, lo, user, local, element_);
+    // Pack: the user's strided tile into a dense buffer of the tile's shape.
+    std::vector<Axis> to_packed, to_owner;
+    int64_t packed_stride = 1, owner_stride = 1;
+    std::vector<int64_t> packed_strides(tile.runs.size()), owner_strides(tile.runs.size());
+    for (size_t d = tile.runs.size(); d-- > 0;) {
+      packed_strides[d] = packed_stride;
+      owner_strides[d] = owner_stride;
+      packed_stride *= tile.runs[d].length;
+      owner_stride *= local[d];
+    }
+    for (size_t d = 0; d < tile.runs.size(); ++d) {
+      const Run& run = tile.runs[d];
+      to_packed.push_back(Axis{run.length, user[d] * run.step * e, packed_strides[d] * e});
+      to_owner.push_back(Axis{run.length, packed_strides[d] * e, owner_strides[d] * e});
+    }
+    packed.resize(static_cast<size_t>(packed_stride * e));
+    copy_strided(merged_shape(to_packed, element_),
+                 static_cast<const char*>(buffer) + t.user_offset, packed.data());
+    result = accumulate_tile(tile.owner, t.remote_offset, merged_shape(to_owner, element_),
+                             packed.data(), alpha);
+    touch(tile.owner);
+  });
+  return result;
+}
+
+int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
+    int owner = 0;
+    int64_t index = 0;
+    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
+    if (int status =
+            transport_.put(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
+                           static_cast<const char*>(values) + k * element_, element_))
+      return status;
+    touch(owner);
+  }
+  return REMORA_SUCCESS;
+}
+
+int Array::gather(void* values, const int64_t* subscripts, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
+    int owner = 0;
+    int64_t index = 0;
+    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
+    if (int status =
+            transport_.get(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
+                           static_cast<char*>(values) + k * element_, element_))
+      return status;
+  }
+  return REMORA_SUCCESS;
+}
+
+int Array::scatter_acc(const void* values, const int64_t* subscripts, size_t n, const void* alpha) {
+  for (size_t k = 0; k < n; ++k) {
+    rma::AccArgs args;
+    int64_t index = 0;
+    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &args.target, &index);
+    args.offset = static_cast<uint64_t>(index) * element_;
+    args.origin = static_cast<const char*>(values) + k * element_;
+    args.count = 1;
+    args.type = type_;
+    args.op = REMORA_OP_SCALED_SUM;
+    args.alpha = alpha;
+    if (int status = window_->accumulate("remora_array_scatter_acc", args)) return status;
+    touch(args.target);
+  }
+  return REMORA_SUCCESS;
+}
+
+int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
+  rma::AccArgs args;
+  int64_t index = 0;
+  dist_.locate(subscript, &args.target, &index);
+  args.offset = static_cast<uint64_t>(index) * element_;
+  const int32_t inc32 = static_cast<int32_t>(inc);
+  int64_t result64 = 0;
+  int32_t result32 = 0;
+  const bool wide = type_ == REMORA_INT64;
+  args.origin = wide ? static_cast<const void*>(&inc) : &inc32;
+  args.result = wide ? static_cast<void*>(&result64) : &result32;
+  args.count = 1;
+  args.type = type_;
+  args.op = REMORA_OP_SUM;
+  if (int status = window_->accumulate("remora_array_read_inc", args)) return status;
+  if (old != nullptr) *old = wide ? result64 : result32;
+  return REMORA_SUCCESS;
+}
+
+int Array::access(const int64_t* lo, const int64_t* hi, void** pointer, int64_t* ld) {
+  AccessRecord record{
+      std::vector<int64_t>(lo, lo + ndim()), std::vector<int64_t>(hi, hi + ndim()), {}};
+  // Direct: the patch lies inside one block whose memory is mapped here.
+  if (!dist_.is_cyclic()) {
+    int owner = -1;
+    int owners = 0;
+    for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
+      owner = tile.owner;
+      ++owners;
+    });
+    char* base = owners == 1 ? mapped(owner) : nullptr;
+    if (base != nullptr) {
+      int64_t block_lo[REMORA_ARRAY_MAX_DIM], block_hi[REMORA_ARRAY_MAX_DIM];
+      dist_.block_bounds(owner, block_lo, block_hi);
+      const std::vector<int64_t> extents = dist_.local_extents(owner);
+      int64_t offset = 0;
+      for (int d = 0; d < ndim(); ++d)
+        offset = offset * extents[static_cast<size_t>(d)] + (lo[d] - block_lo[d]);
+      for (int d = 0; d + 1 < ndim(); ++d) ld[d] = extents[static_cast<size_t>(d) + 1];
+      *pointer = base + offset * static_cast<int64_t>(element_);
+      accesses_[*pointer] = std::move(record);
+      return REMORA_SUCCESS;
+    }
+  }
+  // A copy: gathered with get, put back by release_update.
+  const std::vector<int64_t> extents = patch_extents(ndim(), lo, hi);
+  record.copy.resize(static_cast<size_t>(product(extents)) * element_);
+  if (int status = get_dense(lo, hi, record.copy.data())) return status;
+  for (int d = 0; d + 1 < ndim(); ++d) ld[d] = extents[static_cast<size_t>(d) + 1];
+  *pointer = record.copy.data();
+  accesses_[*pointer] = std::move(record);
+  return REMORA_SUCCESS;
+}
+
+int Array::release(const char* function, void* pointer, bool update) {
+  const auto it = accesses_.find(pointer);
+  if (it == accesses_.end())
+    return fail(REMORA_ERR_ARG,
+                "%s: pointer=%p was not returned by remora_array_access on array '%s' (or was "
+                "released already)",
+                function, pointer, name_.c_str());
+  int status = REMORA_SUCCESS;
+  if (update) {
+    const AccessRecord& record = it->second;
+    if (!record.copy.empty())
+      status = put_dense(record.lo.data(), record.hi.data(), record.copy.data());
+    else
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  accesses_.erase(it);
+  return status;
+}
+
+}  // namespace remora::arrays

@@ -1,0 +1,94 @@
+// A distributed array: its distribution, element type and one window holding every rank's
+// local array (row-major, dense). The window stays in a lock_all (NOCHECK) epoch for the
+// array's life, so one-sided operations need no per-call synchronisation; puts and gets go to
+// the window's data segment as strided transport transfers, accumulates through the window's
+// atomic accumulate (scaled sum). Arguments are validated by the C API layer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arrays/distribution.hpp"
+#include "remora/array.h"
+#include "remora/win.h"
+#include "rma/window.hpp"
+#include "transport/transport.hpp"
+
+struct remora_array_s {};
+
+namespace remora::arrays {
+
+class SyncTracker;
+
+class Array : public remora_array_s {
+ public:
+  // Collective.
+  static int create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
+                    int type, const char* name, Array** out);
+  // Collective: completes this rank's operations, frees the window.
+  int destroy();
+  ~Array();
+
+  const Distribution& dist() const { return dist_; }
+  int type() const { return type_; }
+  size_t element() const { return element_; }
+  const std::string& name() const { return name_; }
+  int ndim() const { return dist_.ndim(); }
+  // This rank's local array, and rank's when this rank maps it (nullptr otherwise).
+  char* local() const;
+  char* mapped(int rank) const;
+
+  // Patch transfers between lo..hi and a buffer with leading dimensions ld.
+  int put(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld);
+  int get(const int64_t* lo, const int64_t* hi, void* buffer, const int64_t* ld);
+  int acc(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
+          const void* alpha);
+  // The same with a dense row-major buffer of the patch's own shape.
+  int put_dense(const int64_t* lo, const int64_t* hi, const void* buffer);
+  int get_dense(const int64_t* lo, const int64_t* hi, void* buffer);
+
+  int scatter(const void* values, const int64_t* subscripts, size_t n);
+  int gather(void* values, const int64_t* subscripts, size_t n);
+  int scatter_acc(const void* values, const int64_t* subscripts, size_t n, const void* alpha);
+  int read_inc(const int64_t* subscript, int64_t inc, int64_t* old);
+
+  // Remote completion of this rank's puts/accs to every target touched since the last flush.
+  int flush();
+  bool has_pending() const { return !touched_.empty(); }
+
+  // Direct access (see remora_array_access).
+  int access(const int64_t* lo, const int64_t* hi, void** pointer, int64_t* ld);
+  // update: put a copy back. REMORA_ERR_ARG when pointer came from no access of this array.
+  int release(const char* function, void* pointer, bool update);
+
+ private:
+  Array(transport::Transport& transport, SyncTracker& tracker, Distribution dist, int type,
+        const char* name);
+  void touch(int target);
+  // One strided transfer per tile of lo..hi: put from buffer (Put) or get into it.
+  template <bool Put, typename Buffer>
+  int transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld);
+  int accumulate_tile(int owner, size_t remote_offset, const transport::StridedShape& shape,
+                      const char* packed, const void* alpha);
+
+  struct AccessRecord {
+    std::vector<int64_t> lo, hi;
+    std::vector<char> copy;  // empty for a direct pointer
+  };
+
+  transport::Transport& transport_;
+  SyncTracker& tracker_;
+  Distribution dist_;
+  int type_;
+  size_t element_;
+  std::string name_;
+  remora_win_t win_ = nullptr;
+  rma::Window* window_ = nullptr;
+  std::vector<char> touched_flag_;  // per rank: touched since the last flush
+  std::vector<int> touched_;
+  std::map<void*, AccessRecord> accesses_;
+};
+
+}  // namespace remora::arrays

@@ -1,0 +1,320 @@
+#include "arrays/collective_ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <vector>
+
+#include "arrays/element_types.hpp"
+#include "arrays/local_gemm.hpp"
+#include "arrays/sync_tracker.hpp"
+#include "remora/coll.h"
+#include "remora/runtime.h"
+
+namespace remora::arrays {
+
+namespace {
+
+// This rank's share of rows [0, rows): [first, first + count).
+void row_share(int64_t rows, int64_t* first, int64_t* count) {
+  const int64_t ranks = remora_size(), rank = remora_rank();
+  *first = rows * rank / ranks;
+  *count = rows * (rank + 1) / ranks - *first;
+}
+
+// This rank's slab of an array: rows of dimension 0, everything of the others.
+struct Slab {
+  int64_t lo[REMORA_ARRAY_MAX_DIM] = {}, hi[REMORA_ARRAY_MAX_DIM] = {};
+  int64_t elements = 0;
+  explicit Slab(const Distribution& dist) {
+    int64_t first = 0, count = 0;
+    row_share(dist.dims()[0], &first, &count);
+    lo[0] = first;
+    hi[0] = first + count - 1;
+    elements = count;
+    for (int d = 1; d < dist.ndim(); ++d) {
+      hi[d] = dist.dims()[static_cast<size_t>(d)] - 1;
+      elements *= dist.dims()[static_cast<size_t>(d)];
+    }
+  }
+};
+
+int allreduce_sum(void* value, int type) {
+  remora_comm_t world = nullptr;
+  if (int status = remora_comm_world(&world)) return status;
+  return remora_allreduce(REMORA_IN_PLACE, value, 1, static_cast<remora_datatype_t>(type),
+                          REMORA_OP_SUM, world, REMORA_COLL_AUTO);
+}
+
+template <typename T>
+T* as(void* p) {
+  return static_cast<T*>(p);
+}
+template <typename T>
+const T* as(const void* p) {
+  return static_cast<const T*>(p);
+}
+
+// Runs body between two syncs.
+template <typename Body>
+int collective(Body&& body) {
+  if (int status = sync_all()) return status;
+  const int status = body();
+  const int closing = sync_all();
+  return status != REMORA_SUCCESS ? status : closing;
+}
+
+// c[i] = alpha a[i] + beta b[i] over n elements.
+void axpby(int type, int64_t n, const void* alpha, const void* a, const void* beta, const void* b,
+           void* c) {
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    const T x = *as<T>(alpha), y = *as<T>(beta);
+    for (int64_t i = 0; i < n; ++i) as<T>(c)[i] = x * as<T>(a)[i] + y * as<T>(b)[i];
+  });
+}
+
+// *result = sum a[i] b[i] over n elements.
+void local_dot(int type, int64_t n, const void* a, const void* b, void* result) {
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    T sum{};
+    for (int64_t i = 0; i < n; ++i) sum += as<T>(a)[i] * as<T>(b)[i];
+    *as<T>(result) = sum;
+  });
+}
+
+}  // namespace
+
+int sync_all() {
+  if (int status = sync_tracker().flush_dirty()) return status;
+  return remora_barrier();
+}
+
+int fill(Array& a, const void* value) {
+  return collective([&]() -> int {
+    const int64_t n = a.dist().local_elements(remora_rank());
+    if (value == nullptr) {
+      std::memset(a.local(), 0, static_cast<size_t>(n) * a.element());
+      return REMORA_SUCCESS;
+    }
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      std::fill(as<T>(a.local()), as<T>(a.local()) + n, *as<T>(value));
+    });
+    return REMORA_SUCCESS;
+  });
+}
+
+int scale(Array& a, const void* alpha) {
+  return collective([&]() -> int {
+    const int64_t n = a.dist().local_elements(remora_rank());
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      const T s = *as<T>(alpha);
+      for (int64_t i = 0; i < n; ++i) as<T>(a.local())[i] *= s;
+    });
+    return REMORA_SUCCESS;
+  });
+}
+
+int copy(Array& a, Array& b) {
+  return collective([&]() -> int {
+    if (a.dist().same_layout(b.dist())) {
+      std::memcpy(b.local(), a.local(),
+                  static_cast<size_t>(a.dist().local_elements(remora_rank())) * a.element());
+      return REMORA_SUCCESS;
+    }
+    const Slab slab(a.dist());
+    if (slab.elements == 0) return REMORA_SUCCESS;
+    std::vector<char> buffer(static_cast<size_t>(slab.elements) * a.element());
+    if (int status = a.get_dense(slab.lo, slab.hi, buffer.data())) return status;
+    return b.put_dense(slab.lo, slab.hi, buffer.data());
+  });
+}
+
+int add(const void* alpha, Array& a, const void* beta, Array& b, Array& c) {
+  return collective([&]() -> int {
+    if (a.dist().same_layout(c.dist()) && b.dist().same_layout(c.dist())) {
+      axpby(a.type(), a.dist().local_elements(remora_rank()), alpha, a.local(), beta, b.local(),
+            c.local());
+      return REMORA_SUCCESS;
+    }
+    const Slab slab(a.dist());
+    if (slab.elements == 0) return REMORA_SUCCESS;
+    const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
+    std::vector<char> x(bytes), y(bytes);
+    if (int status = a.get_dense(slab.lo, slab.hi, x.data())) return status;
+    if (int status = b.get_dense(slab.lo, slab.hi, y.data())) return status;
+    axpby(a.type(), slab.elements, alpha, x.data(), beta, y.data(), x.data());
+    return c.put_dense(slab.lo, slab.hi, x.data());
+  });
+}
+
+int dot(Array& a, Array& b, void* result) {
+  return collective([&]() -> int {
+    if (a.dist().same_layout(b.dist())) {
+      local_dot(a.type(), a.dist().local_elements(remora_rank()), a.local(), b.local(), result);
+    } else {
+      const Slab slab(a.dist());
+      const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
+      std::vector<char> x(bytes), y(bytes);
+      if (slab.elements > 0) {
+        if (int status = a.get_dense(slab.lo, slab.hi, x.data())) return status;
+        if (int status = b.get_dense(slab.lo, slab.hi, y.data())) return status;
+      }
+      local_dot(a.type(), slab.elements, x.data(), y.data(), result);
+    }
+    return allreduce_sum(result, a.type());
+  });
+}
+
+int norm(Array& a, double* result) {
+  return collective([&]() -> int {
+    const int64_t n = a.dist().local_elements(remora_rank());
+    double sum = 0;
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      for (int64_t i = 0; i < n; ++i) sum += magnitude_squared(as<T>(a.local())[i]);
+    });
+    if (int status = allreduce_sum(&sum, REMORA_DOUBLE)) return status;
+    *result = std::sqrt(sum);
+    return REMORA_SUCCESS;
+  });
+}
+
+// out (cols x rows) = in (rows x cols) transposed, elements of size bytes.
+static void transpose_block(const char* in, char* out, int64_t rows, int64_t cols, size_t size) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      std::memcpy(out + static_cast<size_t>(j * rows + i) * size,
+                  in + static_cast<size_t>(i * cols + j) * size, size);
+}
+
+int transpose(Array& a, Array& b) {
+  return collective([&]() -> int {
+    const Slab slab(a.dist());
+    if (slab.elements == 0) return REMORA_SUCCESS;
+    const int64_t rows = slab.hi[0] - slab.lo[0] + 1, cols = a.dist().dims()[1];
+    std::vector<char> in(static_cast<size_t>(slab.elements) * a.element()), out(in.size());
+    if (int status = a.get_dense(slab.lo, slab.hi, in.data())) return status;
+    transpose_block(in.data(), out.data(), rows, cols, a.element());
+    const int64_t lo[2] = {0, slab.lo[0]}, hi[2] = {cols - 1, slab.hi[0]};
+    return b.put_dense(lo, hi, out.data());
+  });
+}
+
+int symmetrize(Array& a) {
+  return collective([&]() -> int {
+    const Slab slab(a.dist());
+    const int64_t rows = slab.hi[0] - slab.lo[0] + 1, n = a.dist().dims()[0];
+    const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
+    std::vector<char> mine(bytes), column(bytes), mirrored(bytes);
+    if (slab.elements > 0) {
+      const int64_t lo[2] = {0, slab.lo[0]}, hi[2] = {n - 1, slab.hi[0]};
+      if (int status = a.get_dense(slab.lo, slab.hi, mine.data())) return status;
+      if (int status = a.get_dense(lo, hi, column.data())) return status;
+      transpose_block(column.data(), mirrored.data(), n, rows, a.element());
+    }
+    // Every rank has read what it needs before anybody writes.
+    if (int status = remora_barrier()) return status;
+    if (slab.elements == 0) return REMORA_SUCCESS;
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      const T half = T(1) / T(2);
+      for (int64_t i = 0; i < slab.elements; ++i)
+        as<T>(mine.data())[i] = half * (as<T>(mine.data())[i] + as<T>(mirrored.data())[i]);
+    });
+    return a.put_dense(slab.lo, slab.hi, mine.data());
+  });
+}
+
+template <typename T>
+static void print_element(FILE* stream, const T& x) {
+  if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>)
+    std::fprintf(stream, " %lld", static_cast<long long>(x));
+  else if constexpr (std::is_floating_point_v<T>)
+    std::fprintf(stream, " %.6g", static_cast<double>(x));
+  else
+    std::fprintf(stream, " (%.6g,%.6g)", static_cast<double>(x.real()),
+                 static_cast<double>(x.imag()));
+}
+
+int print_patch(Array& a, const int64_t* lo, const int64_t* hi, FILE* stream) {
+  return collective([&]() -> int {
+    if (remora_rank() != 0) return REMORA_SUCCESS;
+    const int ndim = a.ndim();
+    int64_t elements = 1;
+    for (int d = 0; d < ndim; ++d) elements *= hi[d] - lo[d] + 1;
+    std::vector<char> buffer(static_cast<size_t>(elements) * a.element());
+    if (int status = a.get_dense(lo, hi, buffer.data())) return status;
+    const int64_t row = hi[ndim - 1] - lo[ndim - 1] + 1;
+    std::fprintf(stream, "array '%s' patch", a.name().c_str());
+    for (int d = 0; d < ndim; ++d)
+      std::fprintf(stream, "%s%lld:%lld", d == 0 ? " [" : ",", static_cast<long long>(lo[d]),
+                   static_cast<long long>(hi[d]));
+    std::fprintf(stream, "]\n");
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      for (int64_t r = 0; r < elements / row; ++r) {
+        // The row's index in every dimension but the last.
+        int64_t rest = r;
+        int64_t index[REMORA_ARRAY_MAX_DIM] = {};
+        for (int d = ndim - 2; d >= 0; --d) {
+          const int64_t extent = hi[d] - lo[d] + 1;
+          index[d] = lo[d] + rest % extent;
+          rest /= extent;
+        }
+        for (int d = 0; d + 1 < ndim; ++d)
+          std::fprintf(stream, "%s%lld", d == 0 ? "(" : ",", static_cast<long long>(index[d]));
+        std::fprintf(stream, "%s", ndim > 1 ? ")" : "");
+        for (int64_t j = 0; j < row; ++j) print_element(stream, as<T>(buffer.data())[r * row + j]);
+        std::fprintf(stream, "\n");
+      }
+    });
+    std::fflush(stream);
+    return REMORA_SUCCESS;
+  });
+}
+
+int gemm(bool trans_a, bool trans_b, const void* alpha, Array& a, Array& b, const void* beta,
+         Array& c) {
+  return collective([&]() -> int {
+    const int64_t m = c.dist().dims()[0], n = c.dist().dims()[1];
+    const int64_t k = trans_a ? a.dist().dims()[0] : a.dist().dims()[1];
+    const Slab slab(c.dist());
+    const int64_t rows = slab.hi[0] - slab.lo[0] + 1;
+    if (slab.elements == 0 || m == 0) return REMORA_SUCCESS;
+    const size_t e = c.element();
+    std::vector<char> cs(static_cast<size_t>(slab.elements) * e);
+    if (int status = c.get_dense(slab.lo, slab.hi, cs.data())) return status;
+    dispatch(c.type(), [&](auto zero) {
+      using T = decltype(zero);
+      const T s = *as<T>(beta);
+      for (int64_t i = 0; i < slab.elements; ++i)
+        as<T>(cs.data())[i] = s == T{} ? T{} : s * as<T>(cs.data())[i];
+    });
+    // Panels of op(A)'s columns / op(B)'s rows bound the memory per rank.
+    const int64_t panel = 256;
+    std::vector<char> ap, bp;
+    for (int64_t k0 = 0; k0 < k; k0 += panel) {
+      const int64_t kb = std::min(panel, k - k0);
+      ap.resize(static_cast<size_t>(rows * kb) * e);
+      bp.resize(static_cast<size_t>(kb * n) * e);
+      // op(A)[slab rows][k0..] and op(B)[k0..][all columns], as stored.
+      const int64_t a_lo[2] = {trans_a ? k0 : slab.lo[0], trans_a ? slab.lo[0] : k0};
+      const int64_t a_hi[2] = {trans_a ? k0 + kb - 1 : slab.hi[0],
+                               trans_a ? slab.hi[0] : k0 + kb - 1};
+      const int64_t b_lo[2] = {trans_b ? 0 : k0, trans_b ? k0 : 0};
+      const int64_t b_hi[2] = {trans_b ? n - 1 : k0 + kb - 1, trans_b ? k0 + kb - 1 : n - 1};
+      if (int status = a.get_dense(a_lo, a_hi, ap.data())) return status;
+      if (int status = b.get_dense(b_lo, b_hi, bp.data())) return status;
+      local_gemm(c.type(), trans_a, trans_b, rows, n, kb, alpha, ap.data(), trans_a ? rows : kb,
+                 bp.data(), trans_b ? kb : n, cs.data(), n);
+    }
+    return c.put_dense(slab.lo, slab.hi, cs.data());
+  });
+}
+
+}  // namespace remora::arrays

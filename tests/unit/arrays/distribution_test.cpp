@@ -1,0 +1,150 @@
+// Process grids, distributions and the decomposition of patches into per-owner strided
+// transfers: every element of a patch is covered by exactly one tile, at the local index the
+// owner stores it at, and tiles to one owner are coalesced into few strided levels.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "arrays/distribution.hpp"
+#include "arrays/patch_plan.hpp"
+#include "arrays/process_grid.hpp"
+
+using namespace remora::arrays;
+
+TEST(ProcessGrid, NearSquareAsElemental) {
+  EXPECT_EQ(near_square_grid(1), (std::vector<int>{1, 1}));
+  EXPECT_EQ(near_square_grid(4), (std::vector<int>{2, 2}));
+  EXPECT_EQ(near_square_grid(6), (std::vector<int>{2, 3}));
+  EXPECT_EQ(near_square_grid(8), (std::vector<int>{2, 4}));
+  EXPECT_EQ(near_square_grid(5), (std::vector<int>{1, 5}));
+  EXPECT_EQ(near_square_grid(12), (std::vector<int>{3, 4}));
+}
+
+TEST(ProcessGrid, BlockGridFollowsTheShape) {
+  EXPECT_EQ(block_grid(4, {100, 10}), (std::vector<int>{4, 1}));
+  EXPECT_EQ(block_grid(4, {10, 10}), (std::vector<int>{2, 2}));
+  EXPECT_EQ(block_grid(8, {2, 2, 2}), (std::vector<int>{2, 2, 2}));
+  // Never more parts than elements: a 1-element dimension is never cut.
+  EXPECT_EQ(block_grid(6, {1, 30}), (std::vector<int>{1, 6}));
+  EXPECT_EQ(grid_rank({2, 3}, {1, 2}), 5);
+  EXPECT_EQ(grid_coords({2, 3}, 4), (std::vector<int>{1, 1}));
+}
+
+namespace {
+
+std::vector<Distribution> distributions(int ranks) {
+  std::vector<Distribution> out;
+  out.push_back(Distribution::block_default({13, 11}, ranks));
+  out.push_back(Distribution::block_default({5, 4, 3, 6}, ranks));
+  out.push_back(Distribution::blocked(REMORA_DIST_IRREGULAR, {10, 9}, {{0, 1, 7}, {0, 4}}));
+  out.push_back(Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {13, 11}, {2, 3}, {2, 2}));
+  out.push_back(Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {13, 11}, {4, 1}, {1, 3}));
+  out.push_back(Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {13, 11}, {1, 1}, {2, 3}));
+  return out;
+}
+
+int64_t linear(const std::vector<int64_t>& extents, const std::vector<int64_t>& index) {
+  int64_t o = 0;
+  for (size_t d = 0; d < extents.size(); ++d) o = o * extents[d] + index[d];
+  return o;
+}
+
+}  // namespace
+
+TEST(Distribution, LocalShapesPartitionTheArray) {
+  // Fixed grids need 6 ranks; the default block grids adapt to any count.
+  for (int ranks : {1, 2, 3, 5, 6}) {
+    for (const Distribution& dist : distributions(ranks)) {
+      if (ranks != 6 && dist.kind() != REMORA_DIST_BLOCK) continue;
+      int64_t total = 0;
+      for (int r = 0; r < ranks; ++r) total += dist.local_elements(r);
+      EXPECT_EQ(total, dist.elements()) << "ranks " << ranks << " kind " << dist.kind();
+    }
+  }
+}
+
+// Every element of random patches: exactly one tile holds it, at the owner and local index
+// that locate() gives.
+TEST(PatchPlan, TilesCoverEachElementOnceWhereItLives) {
+  std::mt19937_64 rng(3);
+  for (const Distribution& dist : distributions(6)) {
+    const size_t ndim = dist.dims().size();
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<int64_t> lo(ndim), hi(ndim);
+      for (size_t d = 0; d < ndim; ++d) {
+        const int64_t a = static_cast<int64_t>(rng() % dist.dims()[d]);
+        const int64_t b = static_cast<int64_t>(rng() % dist.dims()[d]);
+        lo[d] = std::min(a, b);
+        hi[d] = std::max(a, b);
+      }
+      std::map<std::vector<int64_t>, int> seen;
+      for_each_tile(dist, lo.data(), hi.data(), [&](const Tile& tile) {
+        std::vector<int64_t> k(ndim, 0);
+        const std::vector<int64_t> extents = dist.local_extents(tile.owner);
+        for (;;) {
+          std::vector<int64_t> global(ndim), local(ndim);
+          for (size_t d = 0; d < ndim; ++d) {
+            global[d] = tile.runs[d].global_start + k[d] * tile.runs[d].step;
+            local[d] = tile.runs[d].local_start + k[d];
+          }
+          int owner = -1;
+          int64_t index = -1;
+          dist.locate(global.data(), &owner, &index);
+          EXPECT_EQ(owner, tile.owner);
+          EXPECT_EQ(index, linear(extents, local));
+          ++seen[global];
+          size_t d = ndim;
+          while (d-- > 0 && ++k[d] == tile.runs[d].length) k[d] = 0;
+          if (d == static_cast<size_t>(-1)) break;
+        }
+      });
+      int64_t expected = 1;
+      for (size_t d = 0; d < ndim; ++d) expected *= hi[d] - lo[d] + 1;
+      EXPECT_EQ(static_cast<int64_t>(seen.size()), expected);
+      for (const auto& [index, count] : seen) EXPECT_EQ(count, 1);
+    }
+  }
+}
+
+// One strided transfer per owner for block and element-cyclic layouts, with contiguous
+// levels merged.
+TEST(PatchPlan, TransfersAreCoalescedPerOwner) {
+  const Distribution block = Distribution::block_default({40, 10}, 4);  // grid 4 x 1
+  ASSERT_EQ(block.grid(), (std::vector<int>{4, 1}));
+  const int64_t lo[2] = {1, 0}, hi[2] = {38, 9};
+  std::vector<int64_t> user = buffer_strides(2, std::vector<int64_t>{10}.data());
+  int tiles = 0;
+  for_each_tile(block, lo, hi, [&](const Tile& tile) {
+    ++tiles;
+    const TileTransfer t = tile_transfer(tile, lo, user, block.local_extents(tile.owner), 8);
+    EXPECT_EQ(t.shape.levels, 0) << "full rows of a row block are one contiguous run";
+  });
+  EXPECT_EQ(tiles, 4);
+
+  const Distribution cyclic =
+      Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {12, 10}, {1, 1}, {2, 2});
+  tiles = 0;
+  const int64_t clo[2] = {1, 0}, chi[2] = {10, 9};
+  for_each_tile(cyclic, clo, chi, [&](const Tile& tile) {
+    ++tiles;
+    const TileTransfer t = tile_transfer(tile, clo, user, cyclic.local_extents(tile.owner), 8);
+    EXPECT_EQ(t.shape.levels, 2);
+    EXPECT_EQ(t.shape.count[0], 8u);
+  });
+  EXPECT_EQ(tiles, 4) << "one strided transfer per owner";
+}
+
+TEST(PatchPlan, MergedShapeJoinsContiguousAxes) {
+  // 3 x 4 doubles, contiguous on both sides: one block of 96 bytes.
+  const auto whole = merged_shape({{3, 32, 32}, {4, 8, 8}}, 8);
+  EXPECT_EQ(whole.levels, 0);
+  EXPECT_EQ(whole.count[0], 96u);
+  // Padded rows on side a: one level of 3 rows.
+  const auto padded = merged_shape({{3, 40, 32}, {4, 8, 8}}, 8);
+  EXPECT_EQ(padded.levels, 1);
+  EXPECT_EQ(padded.count[0], 32u);
+  EXPECT_EQ(padded.count[1], 3u);
+  EXPECT_EQ(padded.local_stride[0], 40u);
+  EXPECT_EQ(padded.remote_stride[0], 32u);
+}
