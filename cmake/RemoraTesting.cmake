@@ -70,14 +70,10 @@ endfunction()
 function(remora_add_mpi_tests)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "MAX_RANKS;EXCLUDE_INTER" "")
   get_property(entries GLOBAL PROPERTY REMORA_MULTIRANK_TESTS)
-  # Open MPI refuses to run as root without these and counts slots by cores.
-  set(launcher_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
-  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE version
-                  ERROR_QUIET)
-  set(launcher_flags)
-  if(version MATCHES "Open MPI|OpenRTE")
-    set(launcher_flags --oversubscribe)
-  endif()
+  # Open MPI refuses to run as root without the first two and more ranks than cores without
+  # the third; MPICH ignores them.
+  set(launcher_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                   OMPI_MCA_rmaps_base_oversubscribe=1)
   foreach(entry IN LISTS entries)
     string(REPLACE "|" ";" parts "${entry}")
     list(GET parts 0 test)
@@ -102,7 +98,7 @@ function(remora_add_mpi_tests)
         set(path_env REMORA_NODE_SIZE=1)
       endif()
       add_test(NAME ${name}
-               COMMAND ${MPIEXEC_EXECUTABLE} ${launcher_flags} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
                        $<TARGET_FILE:${exe}> ${args})
       math(EXPR ctest_timeout "${timeout} + 15")
       set_tests_properties(${name} PROPERTIES

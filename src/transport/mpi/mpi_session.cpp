@@ -50,7 +50,17 @@ int Session::open(int* argc, char*** argv, bool want_multiple, std::unique_ptr<S
   }
   // Remora's own MPI calls are serialised by the transport; MULTIPLE only when a progress
   // thread runs them concurrently with MPI calls the application makes itself.
-  const int required = want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+  int required = want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+  // Open MPI 4.1's default one-sided component (osc/rdma) crashes in MPI_Compare_and_swap
+  // over its shared-memory transport (btl/vader, emulated atomics); osc/pt2pt works but refuses
+  // MPI_THREAD_MULTIPLE. Unless the user chose a component, use pt2pt and SERIALIZED (enough
+  // for Remora's serialised calls, see serves_progress_thread) (docs/running-on-clusters.md).
+  if (std::getenv("OMPI_MCA_osc") == nullptr) {
+    setenv("OMPI_MCA_osc", "pt2pt", 0);
+    required = MPI_THREAD_SERIALIZED;
+  }
+#endif
   if (MPI_Init_thread(argc, argv, required, &provided) != MPI_SUCCESS)
     return fail(REMORA_ERR_SYSTEM, "remora_init: MPI_Init_thread failed");
   out->reset(new Session(true, provided));
@@ -63,8 +73,10 @@ Session::~Session() {
   if (owns_ && !finalized) MPI_Finalize();
 }
 
-bool Session::thread_multiple() const {
-  return provided_ >= MPI_THREAD_MULTIPLE;
+bool Session::serves_progress_thread() const {
+  // Remora serialises its own MPI calls; the application may call MPI concurrently only if
+  // it initialised MPI itself, and then MULTIPLE is needed.
+  return provided_ >= MPI_THREAD_MULTIPLE || (owns_ && provided_ >= MPI_THREAD_SERIALIZED);
 }
 
 void abort_job(int code) {

@@ -1,6 +1,6 @@
 // Who owns MPI: if the application called MPI_Init, Remora uses that MPI and never finalises
 // it; otherwise Remora initialises MPI (asking for MPI_THREAD_MULTIPLE when a progress thread
-// will call MPI alongside the application) and finalises it when the session ends.
+// will run, except with Open MPI 4, see mpi_session.cpp) and finalises it when the session ends.
 #pragma once
 
 #include <memory>
@@ -21,7 +21,8 @@ class Session {
 
   bool owns_mpi() const { return owns_; }
   int thread_level() const { return provided_; }
-  bool thread_multiple() const;
+  // Whether a progress thread may call MPI next to the application's threads.
+  bool serves_progress_thread() const;
 
  private:
   Session(bool owns, int provided) : owns_(owns), provided_(provided) {}

@@ -45,7 +45,7 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
   MPI_Comm_rank(self->comm_, &self->rank_);
   MPI_Comm_size(self->comm_, &self->size_);
   set_log_rank(self->rank_);
-  if (*thread_progress && !self->session_->thread_multiple()) {
+  if (*thread_progress && !self->session_->serves_progress_thread()) {
     if (self->rank_ == 0)
       log(LogLevel::Warn,
           "REMORA_PROGRESS=thread needs MPI_THREAD_MULTIPLE, but the MPI library provides %s%s: "
