@@ -34,9 +34,20 @@ int RmaWindow::free() {
   std::lock_guard lock(mpi_mutex_);
   MPI_Win_unlock_all(window_);
   const int result = MPI_Win_free(&window_);
+  window_ = MPI_WIN_NULL;
   return result == MPI_SUCCESS
              ? REMORA_SUCCESS
              : fail(REMORA_ERR_SYSTEM, "remora_segment_free: MPI_Win_free failed");
+}
+
+// A segment the application never freed (finalize deletes it alone): end the epoch, which is
+// local, and leave the window itself to MPI_Finalize.
+RmaWindow::~RmaWindow() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (window_ == MPI_WIN_NULL || finalized) return;
+  std::lock_guard lock(mpi_mutex_);
+  MPI_Win_unlock_all(window_);
 }
 
 int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, size_t bytes) {

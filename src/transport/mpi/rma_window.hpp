@@ -34,8 +34,11 @@ class RmaWindow {
   static int create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* base, size_t bytes,
                     std::unique_ptr<RmaWindow>* out);
   // Collective: ends the epoch and frees the window. Without it the window is left to
-  // MPI_Finalize (a rank cannot free a window alone).
+  // MPI_Finalize (a rank cannot free a window alone); the destructor only ends the epoch.
   int free();
+  ~RmaWindow();
+  RmaWindow(const RmaWindow&) = delete;
+  RmaWindow& operator=(const RmaWindow&) = delete;
 
   int put(int target, size_t offset, const void* source, size_t bytes);
   int get(int target, size_t offset, void* destination, size_t bytes);
