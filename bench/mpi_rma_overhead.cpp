@@ -4,8 +4,11 @@
 //   REMORA_NODE_SIZE=1 mpiexec.mpich -n 2 ./mpi_rma_overhead [--csv]
 // Variants (rank 1 waits in remora_barrier meanwhile, polling MPI, for both):
 //   remora_*  remora_put/remora_get/remora_fetch_add on a segment (+ remora_flush for put)
-//   mpi_*     MPI_Put/MPI_Get/MPI_Fetch_and_op + MPI_Win_flush on an MPI_Win_allocate window
-//             in a lock_all epoch (sizes rounded to 16 bytes)
+//   mpi_*     MPI_Put/MPI_Get/MPI_Fetch_and_op + MPI_Win_flush on a window in a lock_all
+//             epoch: MPI_Win_allocate (default), or with BENCH_MPI_WINDOW=create an
+//             MPI_Win_create window over malloc'd memory, as Remora's windows are created.
+//             On one machine Open MPI serves MPI_Win_allocate windows by direct load/store
+//             (osc/sm), which a window between two nodes never is: compare with `create` there.
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
@@ -53,8 +56,14 @@ int main(int argc, char** argv) {
   bench::check(remora_segment_allocate(kMaxBytes, &segment), "remora_segment_allocate");
   void* base = nullptr;
   MPI_Win window;
-  MPI_Win_allocate(static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
-                   &window);
+  const bool create = bench::env_or("BENCH_MPI_WINDOW", "allocate") == "create";
+  std::vector<unsigned char> created(create ? kMaxBytes : 0);
+  if (create)
+    MPI_Win_create(created.data(), static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &window);
+  else
+    MPI_Win_allocate(static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                     &window);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
   std::vector<unsigned char> buffer(kMaxBytes, 7);
   auto nothing = [] {};
