@@ -58,6 +58,60 @@ function(remora_add_multirank_test name)
         LABELS "shm;np${ranks};${mode};${arg_LABELS}"
         ENVIRONMENT "REMORA_PROGRESS=${mode};${arg_ENV}")
       set_property(GLOBAL APPEND PROPERTY REMORA_MULTIRANK_TESTS "${test}|${exe}|${ranks}|${mode}")
+      foreach(field TIMEOUT LABELS ARGS ENV)
+        set_property(GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test} "${arg_${field}}")
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+
+# remora_add_mpi_tests(MAX_RANKS <n> [EXCLUDE_INTER <regex>])
+#
+# Registers every multi-rank test recorded so far (up to MAX_RANKS ranks) a second and third
+# time, under the MPI launcher found by CMake (MPIEXEC_EXECUTABLE):
+#   mpi.<test>        ranks that share this machine use shared memory (node-local path);
+#   mpi_inter.<test>  REMORA_NODE_SIZE=1: every rank is its own node, so every operation
+#                     between two ranks goes through MPI (the inter-node path).
+# Labels: mpi, mpi_local or mpi_inter, np<N>, the progress mode and the test's own labels.
+# EXCLUDE_INTER: tests (regex on <test>) too slow through MPI on this machine's two cores.
+function(remora_add_mpi_tests)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "MAX_RANKS;EXCLUDE_INTER" "")
+  get_property(entries GLOBAL PROPERTY REMORA_MULTIRANK_TESTS)
+  # Open MPI refuses to run as root without the first two and more ranks than cores without
+  # the third; MPICH ignores them.
+  set(launcher_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                   OMPI_MCA_rmaps_base_oversubscribe=1)
+  foreach(entry IN LISTS entries)
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 test)
+    list(GET parts 1 exe)
+    list(GET parts 2 ranks)
+    list(GET parts 3 mode)
+    if(ranks GREATER arg_MAX_RANKS)
+      continue()
+    endif()
+    foreach(field TIMEOUT LABELS ARGS ENV)
+      string(TOLOWER ${field} variable)
+      get_property(${variable} GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test})
+    endforeach()
+    foreach(path local inter)
+      set(name mpi.${test})
+      set(path_env)
+      if(path STREQUAL "inter")
+        if(arg_EXCLUDE_INTER AND test MATCHES "${arg_EXCLUDE_INTER}")
+          continue()
+        endif()
+        set(name mpi_inter.${test})
+        set(path_env REMORA_NODE_SIZE=1)
+      endif()
+      add_test(NAME ${name}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+                       $<TARGET_FILE:${exe}> ${args})
+      math(EXPR ctest_timeout "${timeout} + 15")
+      set_tests_properties(${name} PROPERTIES
+        TIMEOUT ${ctest_timeout}
+        LABELS "mpi;mpi_${path};np${ranks};${mode};${labels}"
+        ENVIRONMENT "REMORA_PROGRESS=${mode};MPIEXEC_TIMEOUT=${timeout};${launcher_env};${path_env};${env}")
     endforeach()
   endforeach()
 endfunction()

@@ -1,6 +1,8 @@
 #include "api/runtime.hpp"
 #include "api/world_reduce_scatter.hpp"
 
+#include "api/launch.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,34 +17,9 @@ namespace {
 Runtime* the_runtime = nullptr;
 bool finalized = false;
 
-std::string private_job_id() {
-  std::random_device random;
-  return format("%d-%08x", static_cast<int>(getpid()), random());
-}
-
-// The control block of a job started by remorarun, or a private one for a job of one rank.
-int open_control_block(const Config& config, shm::ControlBlock* block) {
-  if (config.control_fd >= 0) {
-    int status = shm::ControlBlock::attach(static_cast<int>(config.control_fd), block);
-    if (status != REMORA_SUCCESS) return status;
-    if (block->nranks() != config.size)
-      return fail(REMORA_ERR_CONFIG, "REMORA_SIZE=%lld disagrees with the control block's %d ranks",
-                  config.size, block->nranks());
-    return REMORA_SUCCESS;
-  }
-  if (config.rank > 0 || config.size > 1)
-    return fail(REMORA_ERR_CONFIG,
-                "REMORA_RANK=%lld / REMORA_SIZE=%lld are set but REMORA_CONTROL_FD is not: start "
-                "the program with remorarun",
-                config.rank, config.size);
-  return shm::ControlBlock::create(1, private_job_id(),
-                                   static_cast<uint32_t>(config.am_queue_slots),
-                                   static_cast<uint32_t>(config.am_slot_bytes), false, block);
-}
-
 void set_state(Runtime& runtime, shm::RankState state) {
-  shm::ControlBlock& block = runtime.transport->control_block();
-  block.rank(runtime.transport->rank())
+  shm::ControlBlock& block = runtime.node->control_block();
+  block.rank(runtime.node->rank())
       .state.store(static_cast<uint32_t>(state), std::memory_order_release);
 }
 
@@ -73,11 +50,7 @@ int initialize(int* argc, char*** argv) {
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;
 
-  shm::ControlBlock block;
-  status = open_control_block(config, &block);
-  if (status != REMORA_SUCCESS) return status;
-  const int rank = config.rank >= 0 ? static_cast<int>(config.rank) : 0;
-  status = shm::ShmTransport::create(std::move(block), rank, config, &runtime->transport);
+  status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->node);
   if (status != REMORA_SUCCESS) return status;
   set_state(*runtime, shm::RankState::Running);
 
@@ -137,7 +110,7 @@ void abort_job(int code, const char* message) {
   if (the_runtime != nullptr) {
     rank = the_runtime->transport->rank();
     set_state(*the_runtime, shm::RankState::Aborted);
-    the_runtime->transport->control_block().record_abort(rank, code, text);
+    the_runtime->node->control_block().record_abort(rank, code, text);
   }
   std::fflush(stdout);
   if (rank >= 0)
@@ -145,6 +118,7 @@ void abort_job(int code, const char* message) {
   else
     std::fprintf(stderr, "remora: remora_abort(%d) before remora_init: %s\n", code, text);
   std::fflush(stderr);
+  end_job(exit_code);
   _exit(exit_code);
 }
 

@@ -20,7 +20,8 @@ namespace remora::api {
 
 struct Runtime {
   Config config;
-  std::unique_ptr<shm::ShmTransport> transport;
+  std::unique_ptr<transport::Transport> transport;
+  shm::ShmTransport* node = nullptr;  // this node's shared memory (part of transport)
   // Before progress: destroyed after the progress thread, which runs its message handler, stops.
   std::unique_ptr<coll::Collectives> collectives;
   std::unique_ptr<progress::ProgressEngine> progress;

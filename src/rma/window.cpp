@@ -157,10 +157,14 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
 }
 
 // All ranks choose the same path for a given location and type, so the paths never race.
+// CPU atomics are atomic only among ranks that all map the memory: when the job spans nodes
+// (MPI), every rank takes the lock-table path instead, whatever the target.
 bool Window::uses_native(int type, uint64_t offset, int target) const {
   const bool allowed =
       options_.strategy == AccStrategy::Native || options_.strategy == AccStrategy::Auto;
-  return allowed && native_capable(type, offset) && transport_.address(*data_, target) != nullptr;
+  const bool one_node = transport_.local_ranks().size() == static_cast<size_t>(transport_.size());
+  return allowed && one_node && native_capable(type, offset) &&
+         transport_.address(*data_, target) != nullptr;
 }
 
 int Window::accumulate(const char* function, const AccArgs& args) {

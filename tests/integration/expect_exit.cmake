@@ -1,7 +1,10 @@
-# cmake -P: runs COMMAND (a ;-list), requires exit code EXIT and that stdout+stderr match MATCH.
+# cmake -P: runs COMMAND (a ;-list), requires exit code EXIT (NONZERO: any failure) and that
+# stdout+stderr match MATCH.
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err
                 TIMEOUT 30)
-if(NOT code STREQUAL "${EXIT}")
+if(EXIT STREQUAL "NONZERO" AND (code STREQUAL "0" OR NOT code))
+  message(FATAL_ERROR "exit code ${code}, expected a failure\nstdout: ${out}\nstderr: ${err}")
+elseif(NOT EXIT STREQUAL "NONZERO" AND NOT code STREQUAL "${EXIT}")
   message(FATAL_ERROR "exit code ${code}, expected ${EXIT}\nstdout: ${out}\nstderr: ${err}")
 endif()
 if(NOT "${out}${err}" MATCHES "${MATCH}")

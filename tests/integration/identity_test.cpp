@@ -1,4 +1,5 @@
 // Identity and node-local queries agree across ranks; the timer is monotonic.
+#include <cstdlib>
 #include <vector>
 
 #include "multirank.hpp"
@@ -7,13 +8,26 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
   const int rank = remora_rank(), size = remora_size();
   REQUIRE(rank >= 0 && rank < size, "rank=%d size=%d", rank, size);
-  // One node: every rank is local, local rank == rank.
-  REQUIRE(remora_local_size() == size);
-  REQUIRE(remora_local_rank() == rank);
-  REQUIRE(remora_node() == 0 && remora_rank_node(size - 1) == 0);
+  // The node queries agree with each other: my node's ranks are exactly the ranks whose node
+  // is mine, ascending, and my local rank is my index among them.
+  const int node = remora_node();
+  std::vector<int> expected;
+  for (int r = 0; r < size; ++r)
+    if (remora_rank_node(r) == node) expected.push_back(r);
+  REQUIRE(remora_local_size() == static_cast<int>(expected.size()));
   std::vector<int> ranks(static_cast<size_t>(size), -1);
-  REQUIRE(remora_local_ranks(ranks.data(), size) == size);
-  for (int r = 0; r < size; ++r) REQUIRE(ranks[static_cast<size_t>(r)] == r);
+  REQUIRE(remora_local_ranks(ranks.data(), size) == static_cast<int>(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    REQUIRE(ranks[i] == expected[i], "local rank %zu is %d, expected %d", i, ranks[i], expected[i]);
+    if (expected[i] == rank) REQUIRE(remora_local_rank() == static_cast<int>(i));
+  }
+  // Under remorarun every rank is on node 0; REMORA_NODE_SIZE=1 (MPI) gives each its own node.
+  const char* launcher_fd = std::getenv("REMORA_CONTROL_FD");
+  const char* node_size = std::getenv("REMORA_NODE_SIZE");
+  if (launcher_fd != nullptr) REQUIRE(node == 0 && remora_local_size() == size);
+  if (launcher_fd == nullptr && node_size != nullptr && std::atoi(node_size) == 1)
+    REQUIRE(node == rank && remora_local_size() == 1, "node %d, local size %d", node,
+            remora_local_size());
 
   // Each rank writes its rank into slot [rank] of every rank's segment; all must agree.
   remora_segment_t segment;

@@ -32,20 +32,33 @@ uint8_t* part(const transport::Segment& segment, int rank, size_t offset) {
 
 int ShmTransport::create(ControlBlock block, int rank, const Config& config,
                          std::unique_ptr<ShmTransport>* out) {
+  // Started by remorarun: ranks of the block are job ranks, and the node's ghost process (if
+  // any) is the endpoint after them.
+  std::vector<int> job_ranks(static_cast<size_t>(block.valid() ? block.endpoints() : 0));
+  for (size_t r = 0; r < job_ranks.size(); ++r) job_ranks[r] = static_cast<int>(r);
+  const int job_size = static_cast<int>(job_ranks.size());
+  return create(std::move(block), rank, config, std::move(job_ranks), job_size, out);
+}
+
+int ShmTransport::create(ControlBlock block, int rank, const Config& config,
+                         std::vector<int> job_ranks, int job_size,
+                         std::unique_ptr<ShmTransport>* out) {
   if (rank < 0 || rank >= block.endpoints())
     return fail(REMORA_ERR_CONFIG, "REMORA_RANK=%d is outside the job's %d ranks", rank,
                 block.nranks());
-  out->reset(new ShmTransport(std::move(block), rank, config));
+  out->reset(new ShmTransport(std::move(block), rank, config, std::move(job_ranks), job_size));
   return REMORA_SUCCESS;
 }
 
-ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config)
+ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config,
+                           std::vector<int> job_ranks, int job_size)
     : block_(std::move(block)),
       rank_(rank),
       size_(block_.nranks()),
+      job_ranks_(std::move(job_ranks)),
       am_max_bytes_(std::min<uint64_t>(config.am_max_bytes, UINT32_MAX)),
       send_mutexes_(new std::mutex[static_cast<size_t>(block_.endpoints())]),
-      dispatcher_(block_.endpoints()),
+      dispatcher_(job_size),
       ghost_(block_.ghost()) {
   for (int r = 0; r < size_; ++r) local_ranks_.push_back(r);
   for (int r = 0; r < block_.endpoints(); ++r) queues_.push_back(block_.queue(r));
@@ -261,9 +274,9 @@ bool ShmTransport::drain() {
   AmQueue& queue = queues_[static_cast<size_t>(rank_)];
   const size_t drained = queue.drain(
       [this](const AmChunk& chunk) {
-        dispatcher_.accept_chunk(chunk.source, chunk.handler, (chunk.flags & kChunkFirst) != 0,
-                                 (chunk.flags & kChunkLast) != 0, chunk.total_bytes, chunk.data,
-                                 chunk.bytes);
+        dispatcher_.accept_chunk(job_ranks_[chunk.source], chunk.handler,
+                                 (chunk.flags & kChunkFirst) != 0, (chunk.flags & kChunkLast) != 0,
+                                 chunk.total_bytes, chunk.data, chunk.bytes);
       },
       kDrainBatch);
   if (drained == 0) return false;

@@ -23,6 +23,10 @@ class ShmTransport final : public transport::Transport {
   // the block's ghost index for the node's ghost process.
   static int create(ControlBlock block, int rank, const Config& config,
                     std::unique_ptr<ShmTransport>* out);
+  // For a node of a larger job (the MPI transport): the block's rank r is job rank
+  // job_ranks[r] of job_size, and active messages name their source by job rank.
+  static int create(ControlBlock block, int rank, const Config& config, std::vector<int> job_ranks,
+                    int job_size, std::unique_ptr<ShmTransport>* out);
   ~ShmTransport() override;
 
   int rank() const override { return rank_; }
@@ -71,9 +75,13 @@ class ShmTransport final : public transport::Transport {
   }
 
   ControlBlock& control_block() { return block_; }
+  // Where messages that arrive by other means (MPI) are delivered, so that one dispatcher
+  // runs every handler.
+  transport::AmDispatcher& dispatcher() { return dispatcher_; }
 
  private:
-  ShmTransport(ControlBlock block, int rank, const Config& config);
+  ShmTransport(ControlBlock block, int rank, const Config& config, std::vector<int> job_ranks,
+               int job_size);
 
   // Moves arrived chunks from this rank's queue into the dispatcher; true if there were any.
   bool drain();
@@ -87,6 +95,7 @@ class ShmTransport final : public transport::Transport {
   int rank_;
   int size_;
   std::vector<int> local_ranks_;
+  std::vector<int> job_ranks_;  // job rank of each rank of the block (message sources)
   WaitPolicy policy_;
   size_t am_max_bytes_;
   std::vector<AmQueue> queues_;

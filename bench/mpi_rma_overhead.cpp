@@ -1,0 +1,157 @@
+// Remora over MPI against raw MPI-3 RMA in the same program, rank 0 -> rank 1 (issue 5).
+// The program initialises MPI itself (Remora adopts it). Run with REMORA_NODE_SIZE=1 (or on two
+// nodes) so that Remora's operations take its inter-node path:
+//   REMORA_NODE_SIZE=1 mpiexec.mpich -n 2 ./mpi_rma_overhead [--csv]
+// Variants (rank 1 waits in remora_barrier meanwhile, polling MPI, for both):
+//   remora_*  remora_put/remora_get/remora_fetch_add on a segment (+ remora_flush for put)
+//   mpi_*     MPI_Put/MPI_Get/MPI_Fetch_and_op + MPI_Win_flush on a window in a lock_all
+//             epoch: MPI_Win_allocate (default), or with BENCH_MPI_WINDOW=create an
+//             MPI_Win_create window over malloc'd memory, as Remora's windows are created.
+//             On one machine Open MPI serves MPI_Win_allocate windows by direct load/store
+//             (osc/sm), which a window between two nodes never is: compare with `create` there.
+//   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
+//   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
+//             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
+//             rank 1 runs a progress thread (REMORA_PROGRESS=thread), which polls MPI
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/bench_common.hpp"
+#include "remora.h"
+
+namespace {
+
+constexpr size_t kMaxBytes = size_t{1} << 20;
+constexpr size_t kBytesPerBatch = size_t{16} << 20;
+
+int iterations_for(size_t bytes, int iterations) {
+  return std::min(iterations, static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 4)));
+}
+
+struct Pair {
+  std::vector<double> remora, mpi;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int exit_code = 0;
+  bench::Options options;
+  if (!bench::begin(&argc, &argv, 2, "mpi_rma_overhead: Remora over MPI vs raw MPI-3 RMA", &options,
+                    &exit_code)) {
+    MPI_Finalize();
+    return exit_code;
+  }
+  const int rank = remora_rank(), ranks = remora_size();
+  const int iterations = bench::iterations_or(options, 2000);
+  bench::Report report(options.csv);
+
+  remora_segment_t segment = nullptr;
+  bench::check(remora_segment_allocate(kMaxBytes, &segment), "remora_segment_allocate");
+  void* base = nullptr;
+  MPI_Win window;
+  const bool create = bench::env_or("BENCH_MPI_WINDOW", "allocate") == "create";
+  std::vector<unsigned char> created(create ? kMaxBytes : 0);
+  if (create)
+    MPI_Win_create(created.data(), static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &window);
+  else
+    MPI_Win_allocate(static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                     &window);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+  std::vector<unsigned char> buffer(kMaxBytes, 7);
+  auto nothing = [] {};
+  auto ratio = [&](const char* bench, size_t bytes, const Pair& pair) {
+    const double r = bench::median(pair.remora) / bench::median(pair.mpi);
+    report.add(bench, "ratio_remora_over_mpi", ranks, bytes, "ratio", r);
+  };
+
+  for (size_t bytes : bench::sizes(8, kMaxBytes, 8)) {
+    const int n = iterations_for(bytes, iterations);
+    if (rank == 0) {
+      Pair put, get, bandwidth;
+      put.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+        bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
+        bench::check(remora_flush(segment, 1), "remora_flush");
+      });
+      put.mpi = bench::time_batches(options.batches, n, nothing, [&](int) {
+        MPI_Put(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
+      get.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+        bench::check(remora_get(segment, 1, 0, buffer.data(), bytes), "remora_get");
+      });
+      get.mpi = bench::time_batches(options.batches, n, nothing, [&](int) {
+        MPI_Get(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
+      // Bandwidth: n puts back to back, one flush (time per put, turned into MB/s below).
+      bandwidth.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+        for (int i = 0; i < n; ++i)
+          bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
+        bench::check(remora_flush(segment, 1), "remora_flush");
+      });
+      bandwidth.mpi = bench::time_batches(options.batches, 1, nothing, [&](int) {
+        for (int i = 0; i < n; ++i)
+          MPI_Put(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                  MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
+      report.add_latency("put", "remora_put_flush", ranks, bytes, put.remora);
+      report.add_latency("put", "mpi_put_flush", ranks, bytes, put.mpi);
+      ratio("put", bytes, put);
+      report.add_latency("get", "remora_get", ranks, bytes, get.remora);
+      report.add_latency("get", "mpi_get_flush", ranks, bytes, get.mpi);
+      ratio("get", bytes, get);
+      const double volume = static_cast<double>(bytes) * n;
+      report.add("put_bw", "remora_put", ranks, bytes, "MBps",
+                 volume / bench::median(bandwidth.remora));
+      report.add("put_bw", "mpi_put", ranks, bytes, "MBps", volume / bench::median(bandwidth.mpi));
+      report.add("put_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
+                 bench::median(bandwidth.remora) / bench::median(bandwidth.mpi));
+    }
+    bench::check(remora_barrier(), "remora_barrier");
+  }
+  if (rank == 0) {
+    Pair fetch_add;
+    int64_t old = 0, one = 1;
+    fetch_add.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+      bench::check(remora_fetch_add(segment, 1, 0, 1, &old), "remora_fetch_add");
+    });
+    fetch_add.mpi = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+      MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 1, 0, MPI_SUM, window);
+      MPI_Win_flush(1, window);
+    });
+    report.add_latency("fetch_add", "remora_fetch_add", ranks, 8, fetch_add.remora);
+    report.add_latency("fetch_add", "mpi_fetch_and_op_flush", ranks, 8, fetch_add.mpi);
+    ratio("fetch_add", 8, fetch_add);
+  }
+  bench::check(remora_barrier(), "remora_barrier");
+  // Passive-target progress while the target computes.
+  const double start = bench::now_us();
+  if (rank == 0) {
+    bench::check(remora_put(segment, 1, 0, buffer.data(), 8), "remora_put");
+    bench::check(remora_flush(segment, 1), "remora_flush");
+    report.add("busy_target", bench::with_progress("remora_put_flush"), ranks, 8, "us",
+               bench::now_us() - start);
+  } else if (rank == 1) {
+    volatile double sink = 0;
+    while (bench::now_us() - start < 1e6) sink = sink + 1.0;  // computing, not in Remora or MPI
+  }
+  bench::check(remora_barrier(), "remora_barrier");
+  report.print();
+  MPI_Win_unlock_all(window);
+  MPI_Win_free(&window);
+  bench::check(remora_segment_free(&segment), "remora_segment_free");
+  bench::check(remora_finalize(), "remora_finalize");
+  MPI_Finalize();
+  return 0;
+}

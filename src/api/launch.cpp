@@ -1,0 +1,99 @@
+#include "api/launch.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "api/runtime.hpp"
+#include "core/error.hpp"
+
+#ifdef REMORA_HAVE_MPI
+#include "transport/mpi/mpi_transport.hpp"
+#endif
+
+namespace remora::api {
+namespace {
+
+std::string private_job_id() {
+  std::random_device random;
+  return format("%d-%08x", static_cast<int>(getpid()), random());
+}
+
+// The control block of a job started by remorarun, or a private one for a job of one rank.
+int open_control_block(const Config& config, shm::ControlBlock* block) {
+  if (config.control_fd >= 0) {
+    int status = shm::ControlBlock::attach(static_cast<int>(config.control_fd), block);
+    if (status != REMORA_SUCCESS) return status;
+    if (block->nranks() != config.size)
+      return fail(REMORA_ERR_CONFIG, "REMORA_SIZE=%lld disagrees with the control block's %d ranks",
+                  config.size, block->nranks());
+    return REMORA_SUCCESS;
+  }
+  if (config.rank > 0 || config.size > 1)
+    return fail(REMORA_ERR_CONFIG,
+                "REMORA_RANK=%lld / REMORA_SIZE=%lld are set but REMORA_CONTROL_FD is not: start "
+                "the program with remorarun",
+                config.rank, config.size);
+  return shm::ControlBlock::create(1, private_job_id(),
+                                   static_cast<uint32_t>(config.am_queue_slots),
+                                   static_cast<uint32_t>(config.am_slot_bytes), false, block);
+}
+
+#ifdef REMORA_HAVE_MPI
+// A rank of an MPI job that leaves without remora_finalize would leave the others waiting for
+// it (remorarun notices that; mpiexec does not): end the job instead.
+int exiting_rank = -1;
+void end_job_if_not_finalized() {
+  if (!is_initialized()) return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "remora: rank %d exited without calling remora_finalize; ending the job\n",
+               exiting_rank);
+  std::fflush(stderr);
+  mpi::abort_job(1);
+}
+#endif
+
+}  // namespace
+
+int open_transport(int* argc, char*** argv, const Config& config, progress::Mode* mode,
+                   std::unique_ptr<transport::Transport>* transport, shm::ShmTransport** node) {
+#ifdef REMORA_HAVE_MPI
+  if (config.control_fd < 0 && mpi::started_by_mpi()) {
+    bool thread_progress = *mode == progress::Mode::Thread;
+    std::unique_ptr<mpi::MpiTransport> mpi;
+    const int status = mpi::MpiTransport::create(argc, argv, config, &thread_progress, &mpi);
+    if (status != REMORA_SUCCESS) return status;
+    if (!thread_progress) *mode = progress::Mode::Manual;
+    exiting_rank = mpi->rank();
+    static bool registered = false;
+    if (!registered) registered = std::atexit(end_job_if_not_finalized) == 0;
+    *node = &mpi->node();
+    *transport = std::move(mpi);
+    return REMORA_SUCCESS;
+  }
+#else
+  (void)argc;
+  (void)argv;
+  (void)mode;
+#endif
+  shm::ControlBlock block;
+  int status = open_control_block(config, &block);
+  if (status != REMORA_SUCCESS) return status;
+  const int rank = config.rank >= 0 ? static_cast<int>(config.rank) : 0;
+  std::unique_ptr<shm::ShmTransport> shm;
+  status = shm::ShmTransport::create(std::move(block), rank, config, &shm);
+  if (status != REMORA_SUCCESS) return status;
+  *node = shm.get();
+  *transport = std::move(shm);
+  return REMORA_SUCCESS;
+}
+
+void end_job([[maybe_unused]] int code) {
+#ifdef REMORA_HAVE_MPI
+  mpi::abort_job(code);
+#endif
+}
+
+}  // namespace remora::api

@@ -1,0 +1,45 @@
+// Active messages between nodes: two-sided MPI on Remora's private duplicate of
+// MPI_COMM_WORLD. A message is one MPI message (handler id, then the payload), sent with
+// MPI_Isend from a copy, so am_send returns at once; MPI's non-overtaking rule keeps the
+// messages of one sender to one receiver in order. poll() receives with MPI_Improbe/MPI_Mrecv
+// into the rank's dispatcher, which runs the handlers as for shared-memory messages.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "transport/am_dispatcher.hpp"
+
+namespace remora::mpi {
+
+class AmChannel {
+ public:
+  AmChannel(MPI_Comm comm, std::mutex& mpi_mutex) : comm_(comm), mpi_mutex_(mpi_mutex) {}
+  ~AmChannel();
+  AmChannel(const AmChannel&) = delete;
+  AmChannel& operator=(const AmChannel&) = delete;
+
+  int send(int target, int handler, const void* payload, size_t bytes);
+  // Receives what has arrived into dispatcher and retires completed sends; true if it received.
+  // Skips (returns false) while another thread of this rank is inside MPI.
+  bool poll(transport::AmDispatcher& dispatcher);
+
+ private:
+  struct Sending {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::vector<uint8_t> wire;
+  };
+  void retire_completed();  // with mpi_mutex_ held
+
+  MPI_Comm comm_;
+  std::mutex& mpi_mutex_;
+  std::deque<Sending> sending_;
+  std::vector<uint8_t> receive_buffer_;
+};
+
+}  // namespace remora::mpi

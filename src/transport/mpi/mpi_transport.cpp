@@ -1,0 +1,252 @@
+#include "transport/mpi/mpi_transport.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <random>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace remora::mpi {
+namespace {
+
+struct MpiSegment final : transport::Segment {
+  transport::Segment* node = nullptr;  // this node's shared-memory segment
+  std::unique_ptr<RmaWindow> window;   // for ranks on other nodes; null on a one-node job
+  ~MpiSegment() override { delete node; }
+};
+
+const MpiSegment& as_mpi(const transport::Segment& segment) {
+  return static_cast<const MpiSegment&>(segment);
+}
+
+// One job name for every rank (it names the nodes' shared-memory objects).
+std::string agree_on_job_id(MPI_Comm comm) {
+  char name[32] = {};
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    std::random_device random;
+    std::snprintf(name, sizeof name, "%d-%08x", static_cast<int>(getpid()), random());
+  }
+  MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm);
+  return name;
+}
+
+}  // namespace
+
+int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* thread_progress,
+                         std::unique_ptr<MpiTransport>* out) {
+  std::unique_ptr<MpiTransport> self(new MpiTransport());
+  int status = Session::open(argc, argv, *thread_progress, &self->session_);
+  if (status != REMORA_SUCCESS) return status;
+  MPI_Comm_dup(MPI_COMM_WORLD, &self->comm_);
+  MPI_Comm_rank(self->comm_, &self->rank_);
+  MPI_Comm_size(self->comm_, &self->size_);
+  set_log_rank(self->rank_);
+  if (*thread_progress && !self->session_->serves_progress_thread()) {
+    if (self->rank_ == 0)
+      log(LogLevel::Warn,
+          "REMORA_PROGRESS=thread needs MPI_THREAD_MULTIPLE, but the MPI library provides %s%s: "
+          "falling back to manual progress (messages are delivered inside Remora calls only)",
+          thread_level_name(self->session_->thread_level()),
+          self->session_->owns_mpi() ? "" : " (the application initialised MPI)");
+    *thread_progress = false;
+  }
+  status = build_node_layout(self->comm_, static_cast<int>(config.node_size), &self->layout_);
+  if (status != REMORA_SUCCESS) return status;
+  shm::ControlBlock block;
+  status = share_control_block(self->layout_, agree_on_job_id(self->comm_), config, &block);
+  if (status != REMORA_SUCCESS) return status;
+  status = shm::ShmTransport::create(std::move(block), self->layout_.node_rank, config,
+                                     self->layout_.node_ranks, self->size_, &self->shm_);
+  if (status != REMORA_SUCCESS) return status;
+  self->channel_ = std::make_unique<AmChannel>(self->comm_, self->mpi_mutex_);
+  if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
+  *out = std::move(self);
+  return REMORA_SUCCESS;
+}
+
+MpiTransport::~MpiTransport() {
+  channel_.reset();
+  shm_.reset();
+  if (layout_.node_comm != MPI_COMM_NULL) MPI_Comm_free(&layout_.node_comm);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+int MpiTransport::wait_for(MPI_Request* request) {
+  return wait_until([&] {
+    std::lock_guard lock(mpi_mutex_);
+    int done = 0;
+    MPI_Test(request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
+  auto mpi = std::make_unique<MpiSegment>();
+  int status = shm_->allocate_segment(bytes, &mpi->node);
+  // Every rank learns every size and whether every node succeeded (nonblocking collectives:
+  // this rank keeps serving its node's messages, and does not busy-poll inside MPI, meanwhile).
+  struct Entry {
+    uint64_t bytes;
+    int64_t status;
+  } mine{bytes, status}, *all = nullptr;
+  std::vector<Entry> entries(static_cast<size_t>(size_));
+  all = entries.data();
+  MPI_Request request;
+  {
+    std::lock_guard lock(mpi_mutex_);
+    MPI_Iallgather(&mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, comm_, &request);
+  }
+  if (int waited = wait_for(&request)) return waited;
+  int failed = -1;
+  for (int r = 0; r < size_; ++r) {
+    mpi->bytes.push_back(static_cast<size_t>(entries[static_cast<size_t>(r)].bytes));
+    if (failed < 0 && entries[static_cast<size_t>(r)].status != REMORA_SUCCESS) failed = r;
+  }
+  if (failed >= 0) {
+    if (status == REMORA_SUCCESS) {
+      shm_->free_segment(mpi->node);
+      mpi->node = nullptr;
+      return fail(static_cast<int>(entries[static_cast<size_t>(failed)].status),
+                  "remora_segment_allocate: rank %d could not allocate its part", failed);
+    }
+    return status;
+  }
+  if (layout_.node_count > 1) {
+    status = RmaWindow::create(
+        comm_, mpi_mutex_, [this](MPI_Request* pending) { return wait_for(pending); },
+        shm_->address(*mpi->node, layout_.node_rank), bytes, &mpi->window);
+    if (status != REMORA_SUCCESS) return status;
+    std::lock_guard lock(windows_mutex_);
+    windows_.push_back(mpi->window.get());
+  }
+  *segment = mpi.release();
+  return REMORA_SUCCESS;
+}
+
+int MpiTransport::free_segment(transport::Segment* segment) {
+  auto* mpi = static_cast<MpiSegment*>(segment);
+  int status = REMORA_SUCCESS;
+  if (mpi->window) {
+    {
+      std::lock_guard lock(windows_mutex_);
+      std::erase(windows_, mpi->window.get());
+    }
+    // Nobody on another node accesses this memory any more once everyone arrived here.
+    MPI_Request request;
+    {
+      std::lock_guard lock(mpi_mutex_);
+      MPI_Ibarrier(comm_, &request);
+    }
+    status = wait_for(&request);
+    if (status == REMORA_SUCCESS) status = mpi->window->free();
+    mpi->window.reset();
+  }
+  const int node_status = shm_->free_segment(mpi->node);
+  mpi->node = nullptr;
+  delete mpi;
+  return status != REMORA_SUCCESS ? status : node_status;
+}
+
+void* MpiTransport::address(const transport::Segment& segment, int rank) const {
+  return on_node(rank) ? shm_->address(*as_mpi(segment).node, local(rank)) : nullptr;
+}
+
+int MpiTransport::put(const transport::Segment& segment, int target, size_t offset,
+                      const void* source, size_t bytes) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (on_node(target)) return shm_->put(*mpi.node, local(target), offset, source, bytes);
+  return mpi.window->put(target, offset, source, bytes);
+}
+
+int MpiTransport::get(const transport::Segment& segment, int target, size_t offset,
+                      void* destination, size_t bytes) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (on_node(target)) return shm_->get(*mpi.node, local(target), offset, destination, bytes);
+  return mpi.window->get(target, offset, destination, bytes);
+}
+
+int MpiTransport::put_strided(const transport::Segment& segment, int target, size_t offset,
+                              const void* source, const transport::StridedShape& shape) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (on_node(target)) return shm_->put_strided(*mpi.node, local(target), offset, source, shape);
+  return mpi.window->put_strided(target, offset, source, shape);
+}
+
+int MpiTransport::get_strided(const transport::Segment& segment, int target, size_t offset,
+                              void* destination, const transport::StridedShape& shape) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (on_node(target))
+    return shm_->get_strided(*mpi.node, local(target), offset, destination, shape);
+  return mpi.window->get_strided(target, offset, destination, shape);
+}
+
+int MpiTransport::flush(int target) {
+  if (on_node(target)) return shm_->flush(local(target));
+  std::lock_guard lock(windows_mutex_);
+  for (RmaWindow* window : windows_)
+    if (int status = window->flush(target)) return status;
+  return REMORA_SUCCESS;
+}
+
+int MpiTransport::flush_all() {
+  shm_->flush_all();
+  std::lock_guard lock(windows_mutex_);
+  for (RmaWindow* window : windows_)
+    if (int status = window->flush_all()) return status;
+  return REMORA_SUCCESS;
+}
+
+int MpiTransport::read_private(int rank, const void* remote, void* local_buffer, size_t bytes) {
+  if (!on_node(rank))
+    return fail(REMORA_ERR_UNSUPPORTED, "single-copy read from rank %d: it is on another node",
+                rank);
+  return shm_->read_private(local(rank), remote, local_buffer, bytes);
+}
+
+int MpiTransport::write_private(int rank, void* remote, const void* local_buffer, size_t bytes) {
+  if (!on_node(rank))
+    return fail(REMORA_ERR_UNSUPPORTED, "single-copy write to rank %d: it is on another node",
+                rank);
+  return shm_->write_private(local(rank), remote, local_buffer, bytes);
+}
+
+int MpiTransport::atomic(const transport::Segment& segment, int target, size_t offset,
+                         transport::AtomicOp op, uint64_t operand, uint64_t compare,
+                         uint64_t* result) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (!mpi.window)
+    return shm_->atomic(*mpi.node, local(target), offset, op, operand, compare, result);
+  return mpi.window->atomic(target, offset, op, operand, compare, result);
+}
+
+int MpiTransport::am_register(transport::AmHandler handler, void* context, int* handler_id) {
+  return shm_->am_register(handler, context, handler_id);
+}
+
+int MpiTransport::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  if (on_node(target)) return shm_->am_send(local(target), handler_id, payload, bytes);
+  return channel_->send(target, handler_id, payload, bytes);
+}
+
+bool MpiTransport::poll() {
+  const bool received = layout_.node_count > 1 && channel_->poll(shm_->dispatcher());
+  return shm_->poll() || received;
+}
+
+// Nobody on another node can wake this rank's futex: when the job spans nodes, sleep at most
+// REMORA_MPI_POLL_US, then poll MPI again (which also lets MPI progress passive-target
+// operations that other nodes direct at this rank).
+void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  if (poll_interval_ns_ > 0) timeout_ns = std::min(timeout_ns, poll_interval_ns_);
+  shm_->sleep(timeout_ns, ready, sleeper);
+}
+
+void MpiTransport::wake(int rank) {
+  if (on_node(rank)) shm_->wake(local(rank));
+}
+
+}  // namespace remora::mpi

@@ -1,0 +1,97 @@
+// The MPI transport (DESIGN.md section 2): a job started by mpiexec or srun. Ranks on this node
+// are reached through the shared-memory transport of the node; ranks on other nodes through
+// MPI (RMA windows for put/get/atomics, two-sided messages for active messages). Every
+// operation is routed by whether its target is on this node, with one exception: when the job
+// spans several nodes every remote atomic goes through MPI, even to this node, because CPU
+// atomics are not atomic with respect to MPI's.
+//
+// MPI calls are serialised by one mutex; a thread that finds MPI busy skips polling it.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "transport/mpi/am_channel.hpp"
+#include "transport/mpi/mpi_session.hpp"
+#include "transport/mpi/node_layout.hpp"
+#include "transport/mpi/rma_window.hpp"
+#include "transport/shm/shm_transport.hpp"
+#include "transport/transport.hpp"
+
+namespace remora::mpi {
+
+class MpiTransport final : public transport::Transport {
+ public:
+  // Initialises (or adopts) MPI and builds the node's shared memory. *thread_progress is
+  // cleared, with a warning, when MPI cannot serve a progress thread.
+  static int create(int* argc, char*** argv, const Config& config, bool* thread_progress,
+                    std::unique_ptr<MpiTransport>* out);
+  ~MpiTransport() override;
+
+  // The node's shared-memory transport (its control block holds this rank's state).
+  shm::ShmTransport& node() { return *shm_; }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int node_of(int rank) const override { return layout_.node_of[static_cast<size_t>(rank)]; }
+  const std::vector<int>& local_ranks() const override { return layout_.node_ranks; }
+  const WaitPolicy& wait_policy() const override { return shm_->wait_policy(); }
+
+  int allocate_segment(size_t bytes, transport::Segment** segment) override;
+  int free_segment(transport::Segment* segment) override;
+  void* address(const transport::Segment& segment, int rank) const override;
+
+  int put(const transport::Segment& segment, int target, size_t offset, const void* source,
+          size_t bytes) override;
+  int get(const transport::Segment& segment, int target, size_t offset, void* destination,
+          size_t bytes) override;
+  int put_strided(const transport::Segment& segment, int target, size_t offset, const void* source,
+                  const transport::StridedShape& shape) override;
+  int get_strided(const transport::Segment& segment, int target, size_t offset, void* destination,
+                  const transport::StridedShape& shape) override;
+  int flush(int target) override;
+  int flush_all() override;
+  int read_private(int rank, const void* remote, void* local, size_t bytes) override;
+  int write_private(int rank, void* remote, const void* local, size_t bytes) override;
+  int atomic(const transport::Segment& segment, int target, size_t offset, transport::AtomicOp op,
+             uint64_t operand, uint64_t compare, uint64_t* result) override;
+
+  int am_register(transport::AmHandler handler, void* context, int* handler_id) override;
+  int am_send(int target, int handler_id, const void* payload, size_t bytes) override;
+  size_t am_max_bytes() const override { return shm_->am_max_bytes(); }
+  int am_handler_count() const override { return shm_->am_handler_count(); }
+
+  bool poll() override;
+  void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
+  void wake(int rank) override;
+  void wake_progress_thread() override { shm_->wake_progress_thread(); }
+  bool aborting() const override { return shm_->aborting(); }
+  int report_abort() const override { return shm_->report_abort(); }
+  int node_barrier() override { return shm_->node_barrier(); }
+
+ private:
+  MpiTransport() = default;
+  bool on_node(int rank) const { return node_of(rank) == layout_.node; }
+  int local(int rank) const { return layout_.index_on_node[static_cast<size_t>(rank)]; }
+  // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
+  int wait_for(MPI_Request* request);
+
+  std::unique_ptr<Session> session_;  // first member: MPI is finalised last
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  NodeLayout layout_;
+  int rank_ = 0;
+  int size_ = 1;
+  uint64_t poll_interval_ns_ = 0;
+  std::mutex mpi_mutex_;
+  std::unique_ptr<shm::ShmTransport> shm_;
+  std::unique_ptr<AmChannel> channel_;
+  std::mutex windows_mutex_;
+  std::vector<RmaWindow*> windows_;  // live windows, for flush(target) and flush_all()
+};
+
+}  // namespace remora::mpi

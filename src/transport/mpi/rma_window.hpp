@@ -1,0 +1,65 @@
+// One segment's MPI-3 RMA window for the ranks on other nodes: created over each rank's part
+// of the node's shared memory (MPI_Win_create), so that MPI and the node's shared-memory path
+// reach the same bytes, and kept in a lock_all epoch for its whole life. Put, get, fetch-add
+// and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate) and return at local
+// completion, waited for with Remora's waiting policy rather than inside MPI, which busy-polls;
+// compare-and-swap has no request form and waits in MPI_Win_flush_local. flush gives remote
+// completion (MPI_Win_flush).
+//
+// Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
+// gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "transport/transport.hpp"
+
+namespace remora::mpi {
+
+constexpr size_t kWindowSizeQuantum = 16;
+
+class RmaWindow {
+ public:
+  // Waits for a request of this rank (taking the MPI mutex only to test it).
+  using Wait = std::function<int(MPI_Request*)>;
+
+  // Collective over comm. base..base+bytes must stay mapped (and be rounded-up-safe: the
+  // shared-memory parts are page-sized) until free().
+  static int create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* base, size_t bytes,
+                    std::unique_ptr<RmaWindow>* out);
+  // Collective: ends the epoch and frees the window. Without it the window is left to
+  // MPI_Finalize (a rank cannot free a window alone); the destructor only ends the epoch.
+  int free();
+  ~RmaWindow();
+  RmaWindow(const RmaWindow&) = delete;
+  RmaWindow& operator=(const RmaWindow&) = delete;
+
+  int put(int target, size_t offset, const void* source, size_t bytes);
+  int get(int target, size_t offset, void* destination, size_t bytes);
+  int put_strided(int target, size_t offset, const void* source,
+                  const transport::StridedShape& shape);
+  int get_strided(int target, size_t offset, void* destination,
+                  const transport::StridedShape& shape);
+  int atomic(int target, size_t offset, transport::AtomicOp op, uint64_t operand, uint64_t compare,
+             uint64_t* result);
+  int flush(int target);
+  int flush_all();
+
+ private:
+  RmaWindow(MPI_Win window, std::mutex& mpi_mutex, Wait wait)
+      : window_(window), mpi_mutex_(mpi_mutex), wait_(std::move(wait)) {}
+  int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
+
+  MPI_Win window_;
+  std::mutex& mpi_mutex_;
+  Wait wait_;
+  bool unflushed_ = false;  // puts since the last flush_all
+};
+
+}  // namespace remora::mpi

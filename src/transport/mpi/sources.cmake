@@ -1,0 +1,33 @@
+# The MPI transport: built when MPI is found (REMORA_WITH_MPI=AUTO) or required (ON).
+set(REMORA_WITH_MPI AUTO CACHE STRING "Build the MPI transport: AUTO (when MPI is found), ON, OFF")
+set_property(CACHE REMORA_WITH_MPI PROPERTY STRINGS AUTO ON OFF)
+set(REMORA_HAVE_MPI OFF)
+if(NOT REMORA_WITH_MPI STREQUAL "OFF")
+  if(REMORA_WITH_MPI STREQUAL "ON")
+    find_package(MPI REQUIRED COMPONENTS C)
+  else()
+    find_package(MPI COMPONENTS C)
+  endif()
+  if(MPI_C_FOUND)
+    set(REMORA_HAVE_MPI ON)
+  endif()
+endif()
+set(REMORA_HAVE_MPI ${REMORA_HAVE_MPI} PARENT_SCOPE)
+if(REMORA_HAVE_MPI)
+  message(STATUS "Remora: MPI transport ON (${MPI_C_COMPILER}, MPI ${MPI_C_VERSION}, "
+                 "launcher ${MPIEXEC_EXECUTABLE})")
+  target_sources(remora_objects PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/mpi_session.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/node_layout.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rma_window.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp)
+  target_compile_definitions(remora_objects PRIVATE REMORA_HAVE_MPI OMPI_SKIP_MPICXX=1
+                                                    MPICH_SKIP_MPICXX=1)
+  target_link_libraries(remora_objects PUBLIC MPI::MPI_C)
+  foreach(lib remora remora_static)
+    target_link_libraries(${lib} PUBLIC MPI::MPI_C)
+  endforeach()
+else()
+  message(STATUS "Remora: MPI transport OFF (REMORA_WITH_MPI=${REMORA_WITH_MPI})")
+endif()
