@@ -63,7 +63,7 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
                   "%s: info acc_lock_granularity='%s' is not a byte count in [16, 1073741824]",
                   function, value.c_str());
   } else if (key == "fence" || key == "lock" || key == "pscw") {
-    SyncImpl* impl = key == "fence" ? &options->fence
+    SyncImpl* impl = key == "fence"  ? &options->fence
                      : key == "lock" ? &options->lock
                                      : &options->pscw;
     if (parse_sync_impl(value, impl) != REMORA_SUCCESS)
