@@ -2,7 +2,10 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "core/error.hpp"
 
@@ -83,7 +86,13 @@ void abort_job(int code) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
+  if (!initialized || finalized) return;
+  // The launcher's proxy forwards this rank's stderr (the message saying why the job ends)
+  // through a pipe and kills the job as soon as it hears of the abort; seen with MPICH's
+  // hydra: without a moment for the pipe to drain, the message was sometimes lost.
+  std::fflush(stderr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  MPI_Abort(MPI_COMM_WORLD, code);
 }
 
 }  // namespace remora::mpi
