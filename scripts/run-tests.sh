@@ -2,8 +2,9 @@
 # Installs what is missing, builds Remora with warnings as errors and runs the whole test
 # suite, including the MPI transport's tests under MPICH (label mpi); then an Open MPI smoke
 # job; then the suite built with ASan+UBSan, and the queue, active-message, barrier and
-# progress tests built with TSan (both without MPI). REMORA_SKIP_SANITIZERS=1 stops after the
-# MPI jobs; REMORA_SKIP_MPI=1 builds the plain suite without MPI.
+# progress tests built with TSan up to 7 ranks (8-rank runs add time, not new interleavings of
+# a rank's threads), both without MPI. REMORA_SKIP_SANITIZERS=1 stops after the MPI jobs;
+# REMORA_SKIP_MPI=1 builds the plain suite without MPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
@@ -46,5 +47,6 @@ if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DREMORA_SANITIZE=address \
     -DREMORA_BUILD_BENCH=OFF -DREMORA_WITH_MPI=OFF --
   run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREMORA_SANITIZE=thread \
-    -DREMORA_BUILD_BENCH=OFF -DREMORA_BUILD_APPS=OFF -DREMORA_WITH_MPI=OFF -- -L 'unit|am|coll'
+    -DREMORA_BUILD_BENCH=OFF -DREMORA_BUILD_APPS=OFF -DREMORA_WITH_MPI=OFF -- -L 'unit|am|coll' \
+    -LE np8
 fi
