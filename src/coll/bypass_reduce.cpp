@@ -58,6 +58,8 @@ int BypassReduce::create(transport::Transport& transport, Messenger& messenger,
   const int status =
       transport.am_register(&BypassReduce::on_message, bypass.get(), &bypass->handler_);
   if (status != REMORA_SUCCESS) return status;
+  // Nothing pending yet: an early child's message need not wake an idle progress thread.
+  transport.set_wake_on_arrival(bypass->handler_, false);
   *out = std::move(bypass);
   return REMORA_SUCCESS;
 }
@@ -120,7 +122,9 @@ int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t
       unexpected_.erase(early);
     }
     if (!d->complete()) {
-      pending_.fetch_add(1, std::memory_order_release);
+      // Late children's messages must now wake the progress thread: turned on before we poll.
+      if (pending_.fetch_add(1, std::memory_order_release) == 0)
+        transport_.set_wake_on_arrival(handler_, true);
       descriptors_.emplace(key, std::move(d));
     }
   }
@@ -166,7 +170,8 @@ void BypassReduce::deliver(int source, const void* payload, size_t bytes) {
     finished = std::move(found->second);
     descriptors_.erase(found);
     // Before the send: once the parent has the result, nothing here may still count as pending.
-    pending_.fetch_sub(1, std::memory_order_release);
+    if (pending_.fetch_sub(1, std::memory_order_release) == 1)
+      transport_.set_wake_on_arrival(handler_, false);
   }
   forward(*finished);
 }

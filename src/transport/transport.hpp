@@ -132,6 +132,14 @@ class Transport {
   virtual void sleep(uint64_t timeout_ns, Ready ready, Sleeper sleeper) = 0;
   virtual void wake(int rank) = 0;
   virtual void wake_progress_thread() = 0;
+  // Receiver side: whether a message for `handler` (registered here) wakes this rank's
+  // sleeping progress thread (the default), or waits in the queue for the next poll. For a
+  // handler with nothing to do right away (the bypass reduce with no descriptor pending).
+  // Application threads are woken either way. A transport that cannot tell always wakes.
+  virtual void set_wake_on_arrival(int handler, bool wake) {
+    (void)handler;
+    (void)wake;
+  }
   // True once the job is being torn down (a rank died or aborted); report_abort() then records
   // who and why as the thread's error message and returns REMORA_ERR_ABORTED.
   virtual bool aborting() const = 0;

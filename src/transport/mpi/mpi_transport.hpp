@@ -70,6 +70,10 @@ class MpiTransport final : public transport::Transport {
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override;
   void wake_progress_thread() override { shm_->wake_progress_thread(); }
+  // Messages from this node only; those from other nodes wake as before.
+  void set_wake_on_arrival(int handler, bool wake) override {
+    shm_->set_wake_on_arrival(handler, wake);
+  }
   bool aborting() const override { return shm_->aborting(); }
   int report_abort() const override { return shm_->report_abort(); }
   int node_barrier() override { return shm_->node_barrier(); }

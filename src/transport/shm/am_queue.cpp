@@ -73,6 +73,12 @@ bool AmQueue::has_message() const {
   return slot(position)->sequence.load(std::memory_order_acquire) == position + 1;
 }
 
+bool AmQueue::may_hold_messages() const {
+  // A stale dequeue position is smaller, so it errs towards true.
+  return header_->enqueue_position.load(std::memory_order_seq_cst) !=
+         header_->dequeue_position.load(std::memory_order_acquire);
+}
+
 bool AmQueue::has_space() const {
   const uint64_t position = header_->enqueue_position.load(std::memory_order_relaxed);
   return slot(position)->sequence.load(std::memory_order_acquire) == position;

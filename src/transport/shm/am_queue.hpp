@@ -71,6 +71,9 @@ class AmQueue {
 
   bool has_message() const;  // consumer's view: the next slot is filled
   bool has_space() const;    // producer's view: the next slot is free
+  // Any thread: a sender has claimed a slot the consumer has not freed yet. Never misses a
+  // message enqueued before a seq_cst fence that precedes the call; may say true too early.
+  bool may_hold_messages() const;
 
   // Back-pressure registry: a sender announces that it waits for space.
   void add_space_waiter(int sender);

@@ -94,6 +94,8 @@ int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_s
       wake->sleepers.store(0, std::memory_order_relaxed);
     }
     slot->exchange.store(0, std::memory_order_relaxed);
+    slot->quiet_handlers.store(0, std::memory_order_relaxed);
+    slot->progress_wakeups.store(0, std::memory_order_relaxed);
     out->queue(r).initialize();
   }
   std::atomic_thread_fence(std::memory_order_release);
@@ -185,17 +187,46 @@ std::string ControlBlock::abort_description() const {
                 header_->abort_message);
 }
 
+namespace {
+// True if somebody slept on it (and was woken).
+bool wake_word(WakeWord& wake) {
+  if (wake.sleepers.load(std::memory_order_relaxed) == 0) return false;
+  wake.word.fetch_add(1, std::memory_order_release);
+  futex_wake_all(&wake.word);
+  return true;
+}
+}  // namespace
+
 void ControlBlock::wake(int r, WakeTarget target) const {
   RankSlot& slot = rank(r);
   std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading sleepers
-  auto wake_word = [](WakeWord& wake) {
-    if (wake.sleepers.load(std::memory_order_relaxed) == 0) return;
-    wake.word.fetch_add(1, std::memory_order_release);
-    futex_wake_all(&wake.word);
-  };
   const auto bits = static_cast<int>(target);
   if (bits & static_cast<int>(WakeTarget::Application)) wake_word(slot.application);
   if (bits & static_cast<int>(WakeTarget::ProgressThread)) wake_word(slot.progress);
+}
+
+// Dekker with set_quiet: the sender enqueues, fences, then reads the quiet bits; the receiver
+// clears its bit, fences, then looks at its queue. One of the two sees the other's write, so a
+// message for a handler that wants wake-ups is never slept through.
+void ControlBlock::wake_for_message(int r, int handler) const {
+  RankSlot& slot = rank(r);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // the enqueue before these reads
+  wake_word(slot.application);
+  const bool quiet = handler >= 0 && handler < kQuietHandlers &&
+                     ((slot.quiet_handlers.load(std::memory_order_seq_cst) >> handler) & 1) != 0;
+  if (!quiet && wake_word(slot.progress))
+    slot.progress_wakeups.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ControlBlock::set_quiet(int r, int handler, bool quiet) const {
+  if (handler < 0 || handler >= kQuietHandlers) return;
+  std::atomic<uint64_t>& bits = rank(r).quiet_handlers;
+  const uint64_t bit = uint64_t{1} << handler;
+  if (quiet)
+    bits.fetch_or(bit, std::memory_order_seq_cst);
+  else
+    bits.fetch_and(~bit, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // before the caller reads its queue
 }
 
 void ControlBlock::wake_all(WakeTarget target) const {

@@ -15,7 +15,7 @@
 namespace remora::shm {
 
 constexpr uint64_t kControlMagic = 0x52454d4f5241434bull;  // "REMORACK"
-constexpr uint32_t kControlVersion = 2;
+constexpr uint32_t kControlVersion = 3;
 
 enum class RankState : uint32_t {
   Launched = 0,   // started, remora_init not yet called
@@ -40,7 +40,14 @@ struct alignas(64) RankSlot {
   WakeWord application;            // application threads sleep here
   WakeWord progress;               // the progress thread sleeps here
   std::atomic<uint64_t> exchange;  // bootstrap all-gather value
+  // Set by the rank itself: bit h = a message for handler h need not wake its progress thread.
+  std::atomic<uint64_t> quiet_handlers;
+  // How often messages woke the progress thread from sleep (counted by the senders).
+  std::atomic<uint64_t> progress_wakeups;
 };
+
+// Handlers 0..63 can be made quiet; the others always wake.
+constexpr int kQuietHandlers = 64;
 
 struct ControlHeader {
   uint64_t magic;
@@ -105,6 +112,11 @@ class ControlBlock {
   // endpoint (ranks and ghost).
   void wake(int r, WakeTarget target) const;
   void wake_all(WakeTarget target) const;
+  // After enqueueing a message for `handler` to endpoint r: wakes r's application threads, and
+  // its progress thread unless r made the handler quiet.
+  void wake_for_message(int r, int handler) const;
+  // Endpoint r (the caller itself) makes `handler` quiet or not; seq_cst, see wake_for_message.
+  void set_quiet(int r, int handler, bool quiet) const;
 
  private:
   ControlHeader* header_ = nullptr;

@@ -251,10 +251,17 @@ int ShmTransport::am_send(int target, int handler_id, const void* payload, size_
       const int status = wait_for_space(target, queue);
       if (status != REMORA_SUCCESS) return status;
     }
-    block_.wake(target, WakeTarget::Both);  // whichever thread of the target is waiting
+    block_.wake_for_message(target, handler_id);  // whichever thread of the target waits for it
     offset += chunk;
   } while (offset < bytes);
   return REMORA_SUCCESS;
+}
+
+void ShmTransport::set_wake_on_arrival(int handler, bool wake) {
+  block_.set_quiet(rank_, handler, !wake);
+  // A message that came while the handler was quiet did not wake the progress thread; now
+  // that it is wanted, the progress thread must not sleep through it (see wake_for_message).
+  if (wake && queues_[static_cast<size_t>(rank_)].may_hold_messages()) wake_progress_thread();
 }
 
 int ShmTransport::wait_for_space(int target, AmQueue& queue) {

@@ -64,6 +64,11 @@ class ShmTransport final : public transport::Transport {
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
   void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
+  void set_wake_on_arrival(int handler, bool wake) override;
+  // How often messages from other ranks woke this rank's sleeping progress thread.
+  uint64_t progress_wakeups() const {
+    return block_.rank(rank_).progress_wakeups.load(std::memory_order_relaxed);
+  }
   bool aborting() const override;
   int report_abort() const override;
 
