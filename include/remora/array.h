@@ -193,6 +193,51 @@ REMORA_API int remora_array_gemm(char transa, char transb, const void* alpha, re
 /* 1 when gemm multiplies local blocks with BLAS, 0 when with the built-in loops. */
 REMORA_API int remora_array_gemm_uses_blas(void);
 
+/* ---- Patch forms of the collective operations (Global Arrays' NGA_*_patch) ----
+ * Collective, each begins and ends with a sync. Patches are inclusive lo..hi boxes (ndim
+ * entries each). Where two or three patches meet they may differ in shape and distribution but
+ * must hold the same number of elements, matched in row-major order; a transposed ('T')
+ * operand is its patch with the axes in reverse order (for 2-D, the transpose). */
+REMORA_API int remora_array_zero_patch(remora_array_t a, const int64_t* lo, const int64_t* hi);
+REMORA_API int remora_array_fill_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                       const void* value);
+REMORA_API int remora_array_scale_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
+                                        const void* alpha);
+/* Every element += *value (whole array / patch). */
+REMORA_API int remora_array_add_constant(remora_array_t a, const void* value);
+REMORA_API int remora_array_add_constant_patch(remora_array_t a, const int64_t* lo,
+                                               const int64_t* hi, const void* value);
+/* 1-D: element lo + i = *start + i * *inc (GA_Patch_enum). */
+REMORA_API int remora_array_patch_enum(remora_array_t a, int64_t lo, int64_t hi, const void* start,
+                                       const void* inc);
+/* b[blo..bhi] = op(a[alo..ahi]), trans 'N' or 'T' (NGA_Copy_patch); a and b of one type. When
+ * a and b are the same array the patches must not overlap. */
+REMORA_API int remora_array_copy_patch(char trans, remora_array_t a, const int64_t* alo,
+                                       const int64_t* ahi, remora_array_t b, const int64_t* blo,
+                                       const int64_t* bhi);
+/* c[clo..chi] = alpha a[alo..ahi] + beta b[blo..bhi] (NGA_Add_patch); one type. */
+REMORA_API int remora_array_add_patch(const void* alpha, remora_array_t a, const int64_t* alo,
+                                      const int64_t* ahi, const void* beta, remora_array_t b,
+                                      const int64_t* blo, const int64_t* bhi, remora_array_t c,
+                                      const int64_t* clo, const int64_t* chi);
+/* *result = sum of a[alo..ahi] * b[blo..bhi] element by element, no conjugation
+ * (NGA_Ddot_patch). As GA: when trans_a and trans_b differ, b's patch is taken transposed; when
+ * they agree no operand is transposed. */
+REMORA_API int remora_array_dot_patch(remora_array_t a, char trans_a, const int64_t* alo,
+                                      const int64_t* ahi, remora_array_t b, char trans_b,
+                                      const int64_t* blo, const int64_t* bhi, void* result);
+/* c[clo..chi] = alpha op(a[alo..ahi]) op(b[blo..bhi]) + beta c[clo..chi] (GA_Matmul_patch):
+ * 2-D arrays of one type, op(a) m x k, op(b) k x n, the c patch m x n; c distinct from a and b. */
+REMORA_API int remora_array_gemm_patch(char transa, char transb, const void* alpha,
+                                       const void* beta, remora_array_t a, const int64_t* alo,
+                                       const int64_t* ahi, remora_array_t b, const int64_t* blo,
+                                       const int64_t* bhi, remora_array_t c, const int64_t* clo,
+                                       const int64_t* chi);
+/* 1-D or 2-D (a 1-D array is one column): the largest column sum of |a[i][j]| (norm1) and the
+ * largest row sum (norm_infinity), as doubles. */
+REMORA_API int remora_array_norm1(remora_array_t a, double* result);
+REMORA_API int remora_array_norm_infinity(remora_array_t a, double* result);
+
 /* ---- AXPY batch mode (Elemental's AxpyInterface, paper 003 sections II-B and III-A) ----
  * attach (collective) opens a batch on an array; axpy queues one transfer between a local
  * buffer and a patch, carried by active messages packed per owner:

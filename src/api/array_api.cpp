@@ -88,15 +88,9 @@ remora::arrays::RequestTable& requests() {
   return table;
 }
 
-const char* type_name(int type) {
-  return remora::rma::datatype_name(type);
-}
+}  // namespace
 
-// Collective entry: initialized, not inside a handler.
-int enter_collective(const char* function, Runtime** runtime) {
-  if (int status = enter(function, runtime)) return status;
-  return remora::api::check_not_in_handler(function);
-}
+namespace remora::api {
 
 int find_array(const char* function, const char* name, remora_array_t handle, Array** array) {
   Runtime* runtime = nullptr;
@@ -107,6 +101,22 @@ int find_array(const char* function, const char* name, remora_array_t handle, Ar
                 function, name, static_cast<void*>(handle));
   *array = static_cast<Array*>(handle);
   return REMORA_SUCCESS;
+}
+
+}  // namespace remora::api
+
+namespace {
+
+using remora::api::find_array;
+
+const char* type_name(int type) {
+  return remora::rma::datatype_name(type);
+}
+
+// Collective entry: initialized, not inside a handler.
+int enter_collective(const char* function, Runtime** runtime) {
+  if (int status = enter(function, runtime)) return status;
+  return remora::api::check_not_in_handler(function);
 }
 
 int check_type(const char* function, int type) {
@@ -260,6 +270,10 @@ int find_mutex(const char* function, remora_mutexes_t handle, int index, MutexSe
   return REMORA_SUCCESS;
 }
 
+}  // namespace
+
+namespace remora::api {
+
 int check_2d(const char* function, const char* name, const Array& a) {
   if (a.ndim() != 2)
     return fail(REMORA_ERR_ARG, "%s: %s ('%s') has %d dimensions; 2 are needed", function, name,
@@ -275,7 +289,10 @@ int check_trans(const char* function, const char* name, char trans, bool* transp
   return fail(REMORA_ERR_ARG, "%s: %s='%c' (%d) must be 'N' or 'T'", function, name, trans, trans);
 }
 
-}  // namespace
+}  // namespace remora::api
+
+using remora::api::check_2d;
+using remora::api::check_trans;
 
 extern "C" {
 

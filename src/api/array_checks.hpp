@@ -15,3 +15,15 @@ int check_transfer(const char* function, const remora::arrays::Array& a, const i
                    const int64_t* hi, const void* buffer, const int64_t* ld);
 
 }  // namespace remora::api
+
+namespace remora::api {
+
+// handle is a live array (message names function and the argument name).
+int find_array(const char* function, const char* name, remora_array_t handle,
+               remora::arrays::Array** array);
+// a has two dimensions.
+int check_2d(const char* function, const char* name, const remora::arrays::Array& a);
+// trans is 'N'/'n' (*transposed = false) or 'T'/'t' (true).
+int check_trans(const char* function, const char* name, char trans, bool* transposed);
+
+}  // namespace remora::api

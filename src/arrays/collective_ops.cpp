@@ -6,8 +6,9 @@
 #include <cstring>
 #include <vector>
 
+#include "arrays/collective_support.hpp"
 #include "arrays/element_types.hpp"
-#include "arrays/local_gemm.hpp"
+#include "arrays/patch_ops.hpp"
 #include "arrays/sync_tracker.hpp"
 #include "remora/coll.h"
 #include "remora/runtime.h"
@@ -16,20 +17,13 @@ namespace remora::arrays {
 
 namespace {
 
-// This rank's share of rows [0, rows): [first, first + count).
-void row_share(int64_t rows, int64_t* first, int64_t* count) {
-  const int64_t ranks = remora_size(), rank = remora_rank();
-  *first = rows * rank / ranks;
-  *count = rows * (rank + 1) / ranks - *first;
-}
-
 // This rank's slab of an array: rows of dimension 0, everything of the others.
 struct Slab {
   int64_t lo[REMORA_ARRAY_MAX_DIM] = {}, hi[REMORA_ARRAY_MAX_DIM] = {};
   int64_t elements = 0;
   explicit Slab(const Distribution& dist) {
     int64_t first = 0, count = 0;
-    row_share(dist.dims()[0], &first, &count);
+    rank_share(dist.dims()[0], &first, &count);
     lo[0] = first;
     hi[0] = first + count - 1;
     elements = count;
@@ -39,51 +33,6 @@ struct Slab {
     }
   }
 };
-
-int allreduce_sum(void* value, int type) {
-  remora_comm_t world = nullptr;
-  if (int status = remora_comm_world(&world)) return status;
-  return remora_allreduce(REMORA_IN_PLACE, value, 1, static_cast<remora_datatype_t>(type),
-                          REMORA_OP_SUM, world, REMORA_COLL_AUTO);
-}
-
-template <typename T>
-T* as(void* p) {
-  return static_cast<T*>(p);
-}
-template <typename T>
-const T* as(const void* p) {
-  return static_cast<const T*>(p);
-}
-
-// Runs body between two syncs.
-template <typename Body>
-int collective(Body&& body) {
-  if (int status = sync_all()) return status;
-  const int status = body();
-  const int closing = sync_all();
-  return status != REMORA_SUCCESS ? status : closing;
-}
-
-// c[i] = alpha a[i] + beta b[i] over n elements.
-void axpby(int type, int64_t n, const void* alpha, const void* a, const void* beta, const void* b,
-           void* c) {
-  dispatch(type, [&](auto zero) {
-    using T = decltype(zero);
-    const T x = *as<T>(alpha), y = *as<T>(beta);
-    for (int64_t i = 0; i < n; ++i) as<T>(c)[i] = x * as<T>(a)[i] + y * as<T>(b)[i];
-  });
-}
-
-// *result = sum a[i] b[i] over n elements.
-void local_dot(int type, int64_t n, const void* a, const void* b, void* result) {
-  dispatch(type, [&](auto zero) {
-    using T = decltype(zero);
-    T sum{};
-    for (int64_t i = 0; i < n; ++i) sum += as<T>(a)[i] * as<T>(b)[i];
-    *as<T>(result) = sum;
-  });
-}
 
 }  // namespace
 
@@ -166,7 +115,7 @@ int dot(Array& a, Array& b, void* result) {
       }
       local_dot(a.type(), slab.elements, x.data(), y.data(), result);
     }
-    return allreduce_sum(result, a.type());
+    return allreduce_world(result, 1, a.type(), REMORA_OP_SUM);
   });
 }
 
@@ -178,7 +127,7 @@ int norm(Array& a, double* result) {
       using T = decltype(zero);
       for (int64_t i = 0; i < n; ++i) sum += magnitude_squared(as<T>(a.local())[i]);
     });
-    if (int status = allreduce_sum(&sum, REMORA_DOUBLE)) return status;
+    if (int status = allreduce_world(&sum, 1, REMORA_DOUBLE, REMORA_OP_SUM)) return status;
     *result = std::sqrt(sum);
     return REMORA_SUCCESS;
   });
@@ -280,41 +229,11 @@ int print_patch(Array& a, const int64_t* lo, const int64_t* hi, FILE* stream) {
 
 int gemm(bool trans_a, bool trans_b, const void* alpha, Array& a, Array& b, const void* beta,
          Array& c) {
-  return collective([&]() -> int {
-    const int64_t m = c.dist().dims()[0], n = c.dist().dims()[1];
-    const int64_t k = trans_a ? a.dist().dims()[0] : a.dist().dims()[1];
-    const Slab slab(c.dist());
-    const int64_t rows = slab.hi[0] - slab.lo[0] + 1;
-    if (slab.elements == 0 || m == 0) return REMORA_SUCCESS;
-    const size_t e = c.element();
-    std::vector<char> cs(static_cast<size_t>(slab.elements) * e);
-    if (int status = c.get_dense(slab.lo, slab.hi, cs.data())) return status;
-    dispatch(c.type(), [&](auto zero) {
-      using T = decltype(zero);
-      const T s = *as<T>(beta);
-      for (int64_t i = 0; i < slab.elements; ++i)
-        as<T>(cs.data())[i] = s == T{} ? T{} : s * as<T>(cs.data())[i];
-    });
-    // Panels of op(A)'s columns / op(B)'s rows bound the memory per rank.
-    const int64_t panel = 256;
-    std::vector<char> ap, bp;
-    for (int64_t k0 = 0; k0 < k; k0 += panel) {
-      const int64_t kb = std::min(panel, k - k0);
-      ap.resize(static_cast<size_t>(rows * kb) * e);
-      bp.resize(static_cast<size_t>(kb * n) * e);
-      // op(A)[slab rows][k0..] and op(B)[k0..][all columns], as stored.
-      const int64_t a_lo[2] = {trans_a ? k0 : slab.lo[0], trans_a ? slab.lo[0] : k0};
-      const int64_t a_hi[2] = {trans_a ? k0 + kb - 1 : slab.hi[0],
-                               trans_a ? slab.hi[0] : k0 + kb - 1};
-      const int64_t b_lo[2] = {trans_b ? 0 : k0, trans_b ? k0 : 0};
-      const int64_t b_hi[2] = {trans_b ? n - 1 : k0 + kb - 1, trans_b ? k0 + kb - 1 : n - 1};
-      if (int status = a.get_dense(a_lo, a_hi, ap.data())) return status;
-      if (int status = b.get_dense(b_lo, b_hi, bp.data())) return status;
-      local_gemm(c.type(), trans_a, trans_b, rows, n, kb, alpha, ap.data(), trans_a ? rows : kb,
-                 bp.data(), trans_b ? kb : n, cs.data(), n);
-    }
-    return c.put_dense(slab.lo, slab.hi, cs.data());
-  });
+  const int64_t zero[2] = {0, 0};
+  const int64_t a_hi[2] = {a.dist().dims()[0] - 1, a.dist().dims()[1] - 1};
+  const int64_t b_hi[2] = {b.dist().dims()[0] - 1, b.dist().dims()[1] - 1};
+  const int64_t c_hi[2] = {c.dist().dims()[0] - 1, c.dist().dims()[1] - 1};
+  return gemm_patch(trans_a, trans_b, alpha, a, zero, a_hi, b, zero, b_hi, beta, c, zero, c_hi);
 }
 
 }  // namespace remora::arrays

@@ -9,6 +9,9 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mutex_set.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_gemm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_ops.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_patch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/patch_ops.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../api/array_patch_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/axpy_batch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/axpy_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../api/array_api.cpp)

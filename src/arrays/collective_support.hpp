@@ -1,0 +1,70 @@
+// Pieces shared by the whole-array and the patch collective operations: the sync bracket, the
+// world allreduce, a rank's share of a range, and the element kernels (written once as
+// templates over the element types).
+#pragma once
+
+#include <cstdint>
+
+#include "arrays/element_types.hpp"
+#include "remora/coll.h"
+#include "remora/runtime.h"
+
+namespace remora::arrays {
+
+// Collective: completes every rank's operations on every array, then barrier.
+int sync_all();
+
+// This rank's share of [0, total): [first, first + count), near-equal over the ranks.
+inline void rank_share(int64_t total, int64_t* first, int64_t* count) {
+  const int64_t ranks = remora_size(), rank = remora_rank();
+  *first = total * rank / ranks;
+  *count = total * (rank + 1) / ranks - *first;
+}
+
+// In-place allreduce of count values of type over every rank.
+inline int allreduce_world(void* values, size_t count, int type, remora_op_t op) {
+  remora_comm_t world = nullptr;
+  if (int status = remora_comm_world(&world)) return status;
+  return remora_allreduce(REMORA_IN_PLACE, values, count, static_cast<remora_datatype_t>(type), op,
+                          world, REMORA_COLL_AUTO);
+}
+
+// Runs body between two syncs.
+template <typename Body>
+int collective(Body&& body) {
+  if (int status = sync_all()) return status;
+  const int status = body();
+  const int closing = sync_all();
+  return status != REMORA_SUCCESS ? status : closing;
+}
+
+template <typename T>
+T* as(void* p) {
+  return static_cast<T*>(p);
+}
+template <typename T>
+const T* as(const void* p) {
+  return static_cast<const T*>(p);
+}
+
+// c[i] = alpha a[i] + beta b[i] over n elements.
+inline void axpby(int type, int64_t n, const void* alpha, const void* a, const void* beta,
+                  const void* b, void* c) {
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    const T x = *as<T>(alpha), y = *as<T>(beta);
+    for (int64_t i = 0; i < n; ++i) as<T>(c)[i] = x * as<T>(a)[i] + y * as<T>(b)[i];
+  });
+}
+
+// *result = sum a[i] b[i] over n elements (no conjugation).
+inline void local_dot(int type, int64_t n, const void* a, const void* b, void* result) {
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    T sum{};
+    for (int64_t i = 0; i < n; ++i) sum += as<T>(a)[i] * as<T>(b)[i];
+    *as<T>(result) = sum;
+  });
+}
+
+}  // namespace remora::arrays
