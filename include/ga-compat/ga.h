@@ -197,6 +197,118 @@ int GA_Destroy_mutexes(void);
 void GA_Mask_sync(int first, int last);
 
 /* ---- ga-coll: collective array operations ---- */
+/* Collective over the array's ranks, each beginning and ending with a sync. value, alpha,
+ * beta, start and inc point to one element of the array's type. Patches of two or three
+ * arrays must hold the same number of elements and are matched in row-major order (GA's
+ * reshaping); a 'T' patch is taken with its axes reversed (for 2-D, transposed). */
+void GA_Zero(int g_a);
+void GA_Fill(int g_a, void* value);
+void GA_Scale(int g_a, void* value);
+void GA_Add_constant(int g_a, void* alpha);
+void GA_Add_constant_patch(int g_a, int* lo, int* hi, void* alpha);
+void GA_Add_constant_patch64(int g_a, int64_t* lo, int64_t* hi, void* alpha);
+void GA_Copy(int g_a, int g_b);
+void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                      int64_t bhi[]);
+void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c);
+void NGA_Add_patch(void* alpha, int g_a, int alo[], int ahi[], void* beta, int g_b, int blo[],
+                   int bhi[], int g_c, int clo[], int chi[]);
+void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* beta, int g_b,
+                     int64_t blo[], int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]);
+void NGA_Zero_patch(int g_a, int lo[], int hi[]);
+void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]);
+void NGA_Fill_patch(int g_a, int lo[], int hi[], void* val);
+void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val);
+void NGA_Scale_patch(int g_a, int lo[], int hi[], void* alpha);
+void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha);
+/* 1-D: element lo + i = start + i * inc. */
+void GA_Patch_enum(int g_a, int lo, int hi, void* start, void* inc);
+void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void* start, void* inc);
+
+/* Dot products (no conjugation, as GA); the array type must match the function's. */
+int GA_Idot(int g_a, int g_b);
+long GA_Ldot(int g_a, int g_b);
+long long GA_Lldot(int g_a, int g_b);
+float GA_Fdot(int g_a, int g_b);
+double GA_Ddot(int g_a, int g_b);
+SingleComplex GA_Cdot(int g_a, int g_b);
+DoubleComplex GA_Zdot(int g_a, int g_b);
+/* As GA: b's patch is transposed when exactly one of t_a, t_b is 'T'. */
+int NGA_Idot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                   int bhi[]);
+long NGA_Ldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                    int bhi[]);
+double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                      int bhi[]);
+DoubleComplex NGA_Zdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                             int bhi[]);
+int NGA_Idot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                     int64_t blo[], int64_t bhi[]);
+long NGA_Ldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                      int64_t blo[], int64_t bhi[]);
+double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                        int64_t blo[], int64_t bhi[]);
+DoubleComplex NGA_Zdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                               int64_t blo[], int64_t bhi[]);
+
+/* b = a^T (2-D); a = (a + a^T) / 2 (square 2-D). */
+void GA_Transpose(int g_a, int g_b);
+void GA_Symmetrize(int g_a);
+/* As GA computes them in its column-major view: for a 2-D C array, GA_Norm1 is the largest
+ * row sum of |a[i][j]| and GA_Norm_infinity the largest column sum; for a 1-D array the sum
+ * and the largest magnitude. */
+void GA_Norm1(int g_a, double* nm);
+void GA_Norm_infinity(int g_a, double* nm);
+
+/* C(m x n) = alpha op(A)(m x k) op(B)(k x n) + beta C on the leading patches of 2-D arrays, op
+ * 'N' or 'T' (row-major C view, as GA's C API). */
+void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta,
+              int g_c);
+void GA_Sgemm(char ta, char tb, int m, int n, int k, float alpha, int g_a, int g_b, float beta,
+              int g_c);
+void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha, int g_a, int g_b,
+              DoubleComplex beta, int g_c);
+void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a, int g_b,
+              SingleComplex beta, int g_c);
+void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b,
+                double beta, int g_c);
+void GA_Sgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, int g_a, int g_b,
+                float beta, int g_c);
+void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, DoubleComplex alpha, int g_a,
+                int g_b, DoubleComplex beta, int g_c);
+void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha, int g_a,
+                int g_b, SingleComplex beta, int g_c);
+/* C[cilo:cihi, cjlo:cjhi] = alpha AA[ailo:aihi, ajlo:ajhi] BB[bilo:bihi, bjlo:bjhi] + beta C[...]
+ * where AA = op(A), BB = op(B): the A and B ranges index op(A) and op(B). */
+void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi,
+                     int ajlo, int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c,
+                     int cilo, int cihi, int cjlo, int cjhi);
+void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo,
+                       int64_t aihi, int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo,
+                       int64_t bihi, int64_t bjlo, int64_t bjhi, int g_c, int64_t cilo,
+                       int64_t cihi, int64_t cjlo, int64_t cjhi);
+
+/* Printing (collective; rank 0 writes to stdout). pretty = 0: one line per row. */
+void GA_Print(int g_a);
+void GA_Print_file(FILE* file, int g_a);
+void NGA_Print_patch(int g_a, int lo[], int hi[], int pretty);
+void NGA_Print_patch64(int g_a, int64_t lo[], int64_t hi[], int pretty);
+void GA_Print_patch(int g_a, int ilo, int ihi, int jlo, int jhi, int pretty);
+
+/* Global operations over every rank (GA's world group): x[0..n-1] combined element-wise with
+ * op "+", "*", "max", "min", "absmax" or "absmin" (complex: "+" and "*"); every rank gets
+ * the result. GA_Brdcst: lenbuf bytes from root to every rank. */
+void GA_Brdcst(void* buf, int lenbuf, int root);
+void GA_Igop(int x[], int n, char* op);
+void GA_Lgop(long x[], int n, char* op);
+void GA_Llgop(long long x[], int n, char* op);
+void GA_Fgop(float x[], int n, char* op);
+void GA_Dgop(double x[], int n, char* op);
+void GA_Cgop(SingleComplex x[], int n, char* op);
+void GA_Zgop(DoubleComplex x[], int n, char* op);
+/* type: a C type code (C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL). */
+void GA_Gop(int type, void* x, int n, char* op);
 
 /* ---- pgroups ---- */
 

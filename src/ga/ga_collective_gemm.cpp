@@ -1,0 +1,117 @@
+// GA's matrix multiplies: GA_?gemm on the leading patches of 2-D arrays and GA_Matmul_patch,
+// in the row-major C view of GA's C API (C(m x n) = alpha op(A)(m x k) op(B)(k x n) + beta C),
+// on remora_array_gemm_patch. GA's patch ranges for A and B index op(A) and op(B); Remora's
+// gemm_patch takes the patches as stored, so a transposed operand's range is swapped.
+#include "ga/ga_registry.hpp"
+
+using remora::ga::check;
+using remora::ga::ga_fail;
+using remora::ga::GaArray;
+using remora::ga::lookup_allocated;
+
+namespace {
+
+bool transposed(char trans) {
+  return trans == 'T' || trans == 't';
+}
+
+// The stored patch of an operand whose op() range is rows ilo..ihi, columns jlo..jhi.
+struct StoredPatch {
+  int64_t lo[2], hi[2];
+  StoredPatch(char trans, int64_t ilo, int64_t ihi, int64_t jlo, int64_t jhi)
+      : lo{transposed(trans) ? jlo : ilo, transposed(trans) ? ilo : jlo},
+        hi{transposed(trans) ? jhi : ihi, transposed(trans) ? ihi : jhi} {}
+};
+
+void matmul_patch(const char* fn, char transa, char transb, const void* alpha, const void* beta,
+                  int g_a, int64_t ailo, int64_t aihi, int64_t ajlo, int64_t ajhi, int g_b,
+                  int64_t bilo, int64_t bihi, int64_t bjlo, int64_t bjhi, int g_c, int64_t cilo,
+                  int64_t cihi, int64_t cjlo, int64_t cjhi) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& b = lookup_allocated(fn, g_b);
+  const GaArray& c = lookup_allocated(fn, g_c);
+  const StoredPatch pa(transa, ailo, aihi, ajlo, ajhi), pb(transb, bilo, bihi, bjlo, bjhi);
+  const StoredPatch pc('N', cilo, cihi, cjlo, cjhi);
+  check(fn, remora_array_gemm_patch(transa, transb, alpha, beta, a.array, pa.lo, pa.hi, b.array,
+                                    pb.lo, pb.hi, c.array, pc.lo, pc.hi));
+}
+
+// GA_?gemm: the type's arrays, m, n, k at least 1.
+template <typename Scalar>
+void gemm(const char* fn, remora_datatype_t type, char ta, char tb, int64_t m, int64_t n, int64_t k,
+          const Scalar& alpha, int g_a, int g_b, const Scalar& beta, int g_c) {
+  const int handles[3] = {g_a, g_b, g_c};
+  const char* names[3] = {"g_a", "g_b", "g_c"};
+  for (int i = 0; i < 3; ++i) {
+    const GaArray& x = lookup_allocated(fn, handles[i]);
+    if (x.datatype != type)
+      ga_fail(fn, "%s=%d ('%s') has GA type %d, which %s does not take", names[i], handles[i],
+              x.name.c_str(), x.type, fn);
+  }
+  if (m < 1 || n < 1 || k < 1)
+    ga_fail(fn, "m=%lld, n=%lld, k=%lld must all be at least 1", static_cast<long long>(m),
+            static_cast<long long>(n), static_cast<long long>(k));
+  matmul_patch(fn, ta, tb, &alpha, &beta, g_a, 0, m - 1, 0, k - 1, g_b, 0, k - 1, 0, n - 1, g_c, 0,
+               m - 1, 0, n - 1);
+}
+
+}  // namespace
+
+extern "C" {
+
+void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta,
+              int g_c) {
+  gemm("GA_Dgemm", REMORA_DOUBLE, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Sgemm(char ta, char tb, int m, int n, int k, float alpha, int g_a, int g_b, float beta,
+              int g_c) {
+  gemm("GA_Sgemm", REMORA_FLOAT, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha, int g_a, int g_b,
+              DoubleComplex beta, int g_c) {
+  gemm("GA_Zgemm", REMORA_DOUBLE_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a, int g_b,
+              SingleComplex beta, int g_c) {
+  gemm("GA_Cgemm", REMORA_FLOAT_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b,
+                double beta, int g_c) {
+  gemm("GA_Dgemm64", REMORA_DOUBLE, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Sgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, int g_a, int g_b,
+                float beta, int g_c) {
+  gemm("GA_Sgemm64", REMORA_FLOAT, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, DoubleComplex alpha, int g_a,
+                int g_b, DoubleComplex beta, int g_c) {
+  gemm("GA_Zgemm64", REMORA_DOUBLE_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha, int g_a,
+                int g_b, SingleComplex beta, int g_c) {
+  gemm("GA_Cgemm64", REMORA_FLOAT_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+
+void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi,
+                     int ajlo, int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c,
+                     int cilo, int cihi, int cjlo, int cjhi) {
+  matmul_patch("GA_Matmul_patch", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo, ajhi, g_b,
+               bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
+}
+
+void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo,
+                       int64_t aihi, int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo,
+                       int64_t bihi, int64_t bjlo, int64_t bjhi, int g_c, int64_t cilo,
+                       int64_t cihi, int64_t cjlo, int64_t cjhi) {
+  matmul_patch("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo, ajhi, g_b,
+               bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
+}
+
+}  // extern "C"
