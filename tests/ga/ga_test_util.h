@@ -12,7 +12,7 @@
 #include "ga.h"
 #include "ga_check.h"
 
-static size_t elem_size(int type) {
+static inline size_t elem_size(int type) {
   switch (type) {
     case C_INT:
     case C_FLOAT:
@@ -29,7 +29,7 @@ static size_t elem_size(int type) {
   }
 }
 
-static void set_value(int type, void* buf, long i, long v) {
+static inline void set_value(int type, void* buf, long i, long v) {
   switch (type) {
     case C_INT:
       ((int*)buf)[i] = (int)v;
@@ -59,7 +59,7 @@ static void set_value(int type, void* buf, long i, long v) {
 }
 
 /* LONG_MIN when a complex element is not of the form (v, -v). */
-static long get_value(int type, const void* buf, long i) {
+static inline long get_value(int type, const void* buf, long i) {
   switch (type) {
     case C_INT:
       return ((const int*)buf)[i];
@@ -84,10 +84,10 @@ static long get_value(int type, const void* buf, long i) {
 }
 
 static uint64_t rng_state = 88172645463325252ull;
-static void rng_seed(uint64_t seed) {
+static inline void rng_seed(uint64_t seed) {
   rng_state = seed * 2654435761ull + 1;
 }
-static long rng(long n) {
+static inline long rng(long n) {
   rng_state ^= rng_state << 13;
   rng_state ^= rng_state >> 7;
   rng_state ^= rng_state << 17;
@@ -102,7 +102,7 @@ typedef struct {
   long count, buffer_elems;
 } Patch;
 
-static Patch random_patch(int ndim, const int* dims, int pad) {
+static inline Patch random_patch(int ndim, const int* dims, int pad) {
   Patch p;
   p.ndim = ndim;
   p.count = 1;
@@ -119,7 +119,7 @@ static Patch random_patch(int ndim, const int* dims, int pad) {
   return p;
 }
 
-static Patch whole(int ndim, const int* dims) {
+static inline Patch whole(int ndim, const int* dims) {
   Patch p;
   p.ndim = ndim;
   p.count = 1;
@@ -134,7 +134,8 @@ static Patch whole(int ndim, const int* dims) {
 }
 
 /* Element k of the patch (row-major): its flat index in the array and offset in the buffer. */
-static void patch_element(const Patch* p, const int* dims, long k, long* global, long* offset) {
+static inline void patch_element(const Patch* p, const int* dims, long k, long* global,
+                                 long* offset) {
   long g = 0, o = 0, rest = k, gstride = 1, bstride = 1;
   for (int d = p->ndim - 1; d >= 0; --d) {
     const long extent = p->hi[d] - p->lo[d] + 1, i = rest % extent;
@@ -148,7 +149,7 @@ static void patch_element(const Patch* p, const int* dims, long k, long* global,
   *offset = o;
 }
 
-static void to_int64(const int* in, int n, int64_t* out) {
+static inline void to_int64(const int* in, int n, int64_t* out) {
   for (int i = 0; i < n; ++i) out[i] = in[i];
 }
 
@@ -156,7 +157,7 @@ static void to_int64(const int* in, int n, int64_t* out) {
 typedef struct {
   int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM], ld[GA_MAX_DIM];
 } Patch64;
-static Patch64 patch64(const Patch* p) {
+static inline Patch64 patch64(const Patch* p) {
   Patch64 q;
   to_int64(p->lo, p->ndim, q.lo);
   to_int64(p->hi, p->ndim, q.hi);
