@@ -82,6 +82,7 @@ void GA_Terminate(void) {
   if (!GA_Initialized()) return;
   // GA destroys the arrays still alive (collective: every rank holds the same handles).
   for (int handle : live_handles()) GA_Destroy(handle);
+  GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());
   MPI_Comm comm = world_comm();
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
