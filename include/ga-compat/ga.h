@@ -226,6 +226,35 @@ void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha);
 void GA_Patch_enum(int g_a, int lo, int hi, void* start, void* inc);
 void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void* start, void* inc);
 
+/* Element-wise: |a| (complex: the magnitude), 1/a (a zero element ends the job), and
+ * c = a op b (a zero divisor ends the job; maximum/minimum not for complex types). */
+void GA_Abs_value(int g_a);
+void GA_Abs_value_patch(int g_a, int* lo, int* hi);
+void GA_Abs_value_patch64(int g_a, int64_t* lo, int64_t* hi);
+void GA_Recip(int g_a);
+void GA_Recip_patch(int g_a, int* lo, int* hi);
+void GA_Recip_patch64(int g_a, int64_t* lo, int64_t* hi);
+void GA_Elem_multiply(int g_a, int g_b, int g_c);
+void GA_Elem_divide(int g_a, int g_b, int g_c);
+void GA_Elem_maximum(int g_a, int g_b, int g_c);
+void GA_Elem_minimum(int g_a, int g_b, int g_c);
+void GA_Elem_multiply_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c,
+                            int* clo, int* chi);
+void GA_Elem_divide_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c,
+                          int* clo, int* chi);
+void GA_Elem_maximum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c,
+                           int* clo, int* chi);
+void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c,
+                           int* clo, int* chi);
+void GA_Elem_multiply_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo,
+                              int64_t* bhi, int g_c, int64_t* clo, int64_t* chi);
+void GA_Elem_divide_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo,
+                            int64_t* bhi, int g_c, int64_t* clo, int64_t* chi);
+void GA_Elem_maximum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo,
+                             int64_t* bhi, int g_c, int64_t* clo, int64_t* chi);
+void GA_Elem_minimum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo,
+                             int64_t* bhi, int g_c, int64_t* clo, int64_t* chi);
+
 /* Dot products (no conjugation, as GA); the array type must match the function's. */
 int GA_Idot(int g_a, int g_b);
 long GA_Ldot(int g_a, int g_b);

@@ -233,6 +233,24 @@ REMORA_API int remora_array_gemm_patch(char transa, char transb, const void* alp
                                        const int64_t* ahi, remora_array_t b, const int64_t* blo,
                                        const int64_t* bhi, remora_array_t c, const int64_t* clo,
                                        const int64_t* chi);
+/* Element-wise (GA_Abs_value_patch, GA_Recip_patch, GA_Elem_*_patch): a[patch] = |a[patch]|
+ * (complex: the magnitude, imaginary part 0); a[patch] = 1 / a[patch] (integers: integer
+ * division; a zero element fails on the rank that meets it); c[patch] = a[patch] op b[patch]
+ * (patches matched as above; division by zero fails; maximum and minimum not for complex). */
+typedef enum remora_elem_op {
+  REMORA_ELEM_MULTIPLY = 1,
+  REMORA_ELEM_DIVIDE,
+  REMORA_ELEM_MAXIMUM,
+  REMORA_ELEM_MINIMUM,
+  /* Makes every int a valid value of the type. Not an operation. */
+  REMORA_ELEM_OP_ENUM_RANGE_ = 0x7fffffff
+} remora_elem_op_t;
+REMORA_API int remora_array_abs_value_patch(remora_array_t a, const int64_t* lo, const int64_t* hi);
+REMORA_API int remora_array_recip_patch(remora_array_t a, const int64_t* lo, const int64_t* hi);
+REMORA_API int remora_array_elem_patch(remora_elem_op_t op, remora_array_t a, const int64_t* alo,
+                                       const int64_t* ahi, remora_array_t b, const int64_t* blo,
+                                       const int64_t* bhi, remora_array_t c, const int64_t* clo,
+                                       const int64_t* chi);
 /* 1-D or 2-D (a 1-D array is one column): the largest column sum of |a[i][j]| (norm1) and the
  * largest row sum (norm_infinity), as doubles. */
 REMORA_API int remora_array_norm1(remora_array_t a, double* result);

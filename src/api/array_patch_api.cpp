@@ -57,6 +57,17 @@ int find_matching_pair(const char* function, remora_array_t a, const int64_t* al
                         patch_elements(**y, blo, bhi));
 }
 
+// ... and a third, c, matching them (the output of add_patch and elem_patch).
+int find_matching_triple(const char* function, remora_array_t a, const int64_t* alo,
+                         const int64_t* ahi, remora_array_t b, const int64_t* blo,
+                         const int64_t* bhi, remora_array_t c, const int64_t* clo,
+                         const int64_t* chi, Array** x, Array** y, Array** z) {
+  if (int status = find_matching_pair(function, a, alo, ahi, b, blo, bhi, x, y)) return status;
+  if (int status = find_patch(function, "c", c, clo, chi, z)) return status;
+  return check_matching(function, "c", **x, patch_elements(**x, alo, ahi), **z,
+                        patch_elements(**z, clo, chi));
+}
+
 bool overlap(int ndim, const int64_t* alo, const int64_t* ahi, const int64_t* blo,
              const int64_t* bhi) {
   for (int d = 0; d < ndim; ++d)
@@ -151,10 +162,8 @@ int remora_array_add_patch(const void* alpha, remora_array_t a, const int64_t* a
                            const int64_t* clo, const int64_t* chi) {
   constexpr const char* function = "remora_array_add_patch";
   Array *x = nullptr, *y = nullptr, *z = nullptr;
-  if (int status = find_matching_pair(function, a, alo, ahi, b, blo, bhi, &x, &y)) return status;
-  if (int status = find_patch(function, "c", c, clo, chi, &z)) return status;
-  if (int status = check_matching(function, "c", *x, patch_elements(*x, alo, ahi), *z,
-                                  patch_elements(*z, clo, chi)))
+  if (int status =
+          find_matching_triple(function, a, alo, ahi, b, blo, bhi, c, clo, chi, &x, &y, &z))
     return status;
   if (int status = check_pointer(function, "alpha", alpha)) return status;
   if (int status = check_pointer(function, "beta", beta)) return status;
@@ -172,6 +181,40 @@ int remora_array_dot_patch(remora_array_t a, char trans_a, const int64_t* alo, c
   if (int status = find_matching_pair(function, a, alo, ahi, b, blo, bhi, &x, &y)) return status;
   if (int status = check_pointer(function, "result", result)) return status;
   return remora::arrays::dot_patch(*x, ta, alo, ahi, *y, tb, blo, bhi, result);
+}
+
+int remora_array_abs_value_patch(remora_array_t a, const int64_t* lo, const int64_t* hi) {
+  Array* array = nullptr;
+  if (int status = find_patch("remora_array_abs_value_patch", "a", a, lo, hi, &array))
+    return status;
+  return remora::arrays::abs_value_patch(*array, lo, hi);
+}
+
+int remora_array_recip_patch(remora_array_t a, const int64_t* lo, const int64_t* hi) {
+  Array* array = nullptr;
+  if (int status = find_patch("remora_array_recip_patch", "a", a, lo, hi, &array)) return status;
+  return remora::arrays::recip_patch(*array, lo, hi);
+}
+
+int remora_array_elem_patch(remora_elem_op_t op, remora_array_t a, const int64_t* alo,
+                            const int64_t* ahi, remora_array_t b, const int64_t* blo,
+                            const int64_t* bhi, remora_array_t c, const int64_t* clo,
+                            const int64_t* chi) {
+  constexpr const char* function = "remora_array_elem_patch";
+  if (op < REMORA_ELEM_MULTIPLY || op > REMORA_ELEM_MINIMUM)
+    return fail(REMORA_ERR_ARG,
+                "%s: op=%d is not REMORA_ELEM_MULTIPLY, _DIVIDE, _MAXIMUM or _MINIMUM", function,
+                static_cast<int>(op));
+  Array *x = nullptr, *y = nullptr, *z = nullptr;
+  if (int status =
+          find_matching_triple(function, a, alo, ahi, b, blo, bhi, c, clo, chi, &x, &y, &z))
+    return status;
+  const bool complex_type = x->type() == REMORA_FLOAT_COMPLEX || x->type() == REMORA_DOUBLE_COMPLEX;
+  if (complex_type && (op == REMORA_ELEM_MAXIMUM || op == REMORA_ELEM_MINIMUM))
+    return fail(REMORA_ERR_ARG, "%s: op=%s is not defined for the complex type of a ('%s')",
+                function, op == REMORA_ELEM_MAXIMUM ? "REMORA_ELEM_MAXIMUM" : "REMORA_ELEM_MINIMUM",
+                x->name().c_str());
+  return remora::arrays::elem_patch(op, *x, alo, ahi, *y, blo, bhi, *z, clo, chi);
 }
 
 int remora_array_gemm_patch(char transa, char transb, const void* alpha, const void* beta,

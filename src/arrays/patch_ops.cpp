@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "arrays/collective_support.hpp"
 #include "arrays/linear_patch.hpp"
 #include "arrays/local_gemm.hpp"
+#include "core/error.hpp"
 
 namespace remora::arrays {
 
@@ -19,8 +21,8 @@ struct Share {
   explicit Share(int64_t n) { rank_share(n, &first, &count); }
 };
 
-// Collective: each rank rewrites its share of a's patch with update(values, first, count),
-// after reading it when read is set.
+// Collective: each rank rewrites its share of a's patch with update(values, first, count)
+// (which may return a failure status), after reading it when read is set.
 template <typename Update>
 int rewrite_patch(Array& a, const int64_t* lo, const int64_t* hi, bool read, Update&& update) {
   return collective([&]() -> int {
@@ -30,7 +32,10 @@ int rewrite_patch(Array& a, const int64_t* lo, const int64_t* hi, bool read, Upd
     std::vector<char> values(static_cast<size_t>(share.count) * a.element());
     if (read)
       if (int status = patch.get(share.first, share.count, values.data())) return status;
-    update(values.data(), share.first, share.count);
+    if constexpr (std::is_void_v<std::invoke_result_t<Update&, void*, int64_t, int64_t>>)
+      update(values.data(), share.first, share.count);
+    else if (int status = update(values.data(), share.first, share.count))
+      return status;
     return patch.put(share.first, share.count, values.data());
   });
 }
@@ -53,6 +58,27 @@ struct TwoInputs {
 // Every rank has read its inputs before any writes, when the output array is also an input.
 int separate_reads_from_writes(bool aliased) {
   return aliased ? remora_barrier() : REMORA_SUCCESS;
+}
+
+// Collective: c[patch] = combine(a[patch], b[patch]) share by share; combine(xs, ys, first,
+// count) writes its result into xs and may return a failure status. Every rank joins the
+// barrier between reads and writes (when c is also an input) even after a failure.
+template <typename Combine>
+int combine_patches(Array& a, const int64_t* alo, const int64_t* ahi, Array& b, const int64_t* blo,
+                    const int64_t* bhi, Array& c, const int64_t* clo, const int64_t* chi,
+                    Combine&& combine) {
+  return collective([&]() -> int {
+    const LinearPatch x(a, alo, ahi), y(b, blo, bhi), z(c, clo, chi);
+    TwoInputs in(x, a.element());
+    int status = in.read(x, y);
+    if (status == REMORA_SUCCESS)
+      status = combine(in.xs.data(), in.ys.data(), in.share.first, in.share.count);
+    const int separated = separate_reads_from_writes(&c == &a || &c == &b);
+    if (status != REMORA_SUCCESS) return status;
+    if (separated != REMORA_SUCCESS) return separated;
+    if (in.share.count == 0) return REMORA_SUCCESS;
+    return z.put(in.share.first, in.share.count, in.xs.data());
+  });
 }
 
 // |x| as a double.
@@ -123,9 +149,11 @@ int copy_patch(bool trans, Array& a, const int64_t* alo, const int64_t* ahi, Arr
     const LinearPatch from(a, alo, ahi, trans), to(b, blo, bhi);
     const Share share(from.elements());
     std::vector<char> values(static_cast<size_t>(share.count) * a.element());
-    if (share.count > 0)
-      if (int status = from.get(share.first, share.count, values.data())) return status;
-    if (int status = separate_reads_from_writes(&a == &b)) return status;
+    const int status =
+        share.count > 0 ? from.get(share.first, share.count, values.data()) : REMORA_SUCCESS;
+    const int separated = separate_reads_from_writes(&a == &b);  // every rank joins it
+    if (status != REMORA_SUCCESS) return status;
+    if (separated != REMORA_SUCCESS) return separated;
     if (share.count == 0) return REMORA_SUCCESS;
     return to.put(share.first, share.count, values.data());
   });
@@ -134,16 +162,11 @@ int copy_patch(bool trans, Array& a, const int64_t* alo, const int64_t* ahi, Arr
 int add_patch(const void* alpha, Array& a, const int64_t* alo, const int64_t* ahi, const void* beta,
               Array& b, const int64_t* blo, const int64_t* bhi, Array& c, const int64_t* clo,
               const int64_t* chi) {
-  return collective([&]() -> int {
-    const LinearPatch x(a, alo, ahi), y(b, blo, bhi), z(c, clo, chi);
-    TwoInputs in(x, a.element());
-    if (int status = in.read(x, y)) return status;
-    const Share& share = in.share;
-    axpby(a.type(), share.count, alpha, in.xs.data(), beta, in.ys.data(), in.xs.data());
-    if (int status = separate_reads_from_writes(&c == &a || &c == &b)) return status;
-    if (share.count == 0) return REMORA_SUCCESS;
-    return z.put(share.first, share.count, in.xs.data());
-  });
+  return combine_patches(a, alo, ahi, b, blo, bhi, c, clo, chi,
+                         [&](void* xs, const void* ys, int64_t, int64_t count) {
+                           axpby(a.type(), count, alpha, xs, beta, ys, xs);
+                           return REMORA_SUCCESS;
+                         });
 }
 
 int dot_patch(Array& a, bool trans_a, const int64_t* alo, const int64_t* ahi, Array& b,
@@ -198,6 +221,68 @@ int gemm_patch(bool trans_a, bool trans_b, const void* alpha, Array& a, const in
     }
     return c.put_dense(slab.lo, slab.hi, cs.data());
   });
+}
+
+int abs_value_patch(Array& a, const int64_t* lo, const int64_t* hi) {
+  return rewrite_patch(a, lo, hi, true, [&](void* values, int64_t, int64_t count) {
+    dispatch(a.type(), [&](auto zero) {
+      using T = decltype(zero);
+      T* x = as<T>(values);
+      for (int64_t i = 0; i < count; ++i) {
+        if constexpr (requires { zero.imag(); })
+          x[i] = T(std::abs(x[i]));  // GA: the magnitude, imaginary part 0
+        else
+          x[i] = x[i] < T(0) ? T(0) - x[i] : x[i];
+      }
+    });
+  });
+}
+
+int recip_patch(Array& a, const int64_t* lo, const int64_t* hi) {
+  return rewrite_patch(a, lo, hi, true, [&](void* values, int64_t first, int64_t count) -> int {
+    return dispatch(a.type(), [&](auto zero) -> int {
+      using T = decltype(zero);
+      T* x = as<T>(values);
+      for (int64_t i = 0; i < count; ++i) {
+        if (x[i] == T{})
+          return fail(REMORA_ERR_ARG,
+                      "remora_array_recip_patch: element %lld of the patch (row-major) of '%s' is "
+                      "zero",
+                      static_cast<long long>(first + i), a.name().c_str());
+        x[i] = T(1) / x[i];
+      }
+      return REMORA_SUCCESS;
+    });
+  });
+}
+
+int elem_patch(int op, Array& a, const int64_t* alo, const int64_t* ahi, Array& b,
+               const int64_t* blo, const int64_t* bhi, Array& c, const int64_t* clo,
+               const int64_t* chi) {
+  return combine_patches(
+      a, alo, ahi, b, blo, bhi, c, clo, chi,
+      [&](void* xs, const void* ys, int64_t first, int64_t count) -> int {
+        return dispatch(a.type(), [&](auto zero) -> int {
+          using T = decltype(zero);
+          T* x = as<T>(xs);
+          const T* y = as<T>(ys);
+          for (int64_t i = 0; i < count; ++i) {
+            if (op == REMORA_ELEM_MULTIPLY) {
+              x[i] *= y[i];
+            } else if (op == REMORA_ELEM_DIVIDE) {
+              if (y[i] == T{})
+                return fail(REMORA_ERR_ARG,
+                            "remora_array_elem_patch: division by zero: element %lld of b's "
+                            "patch (row-major) in '%s' is zero",
+                            static_cast<long long>(first + i), b.name().c_str());
+              x[i] /= y[i];
+            } else if constexpr (!requires { zero.imag(); }) {  // the API rejects complex here
+              x[i] = op == REMORA_ELEM_MAXIMUM ? std::max(x[i], y[i]) : std::min(x[i], y[i]);
+            }
+          }
+          return REMORA_SUCCESS;
+        });
+      });
 }
 
 namespace {

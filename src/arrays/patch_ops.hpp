@@ -31,6 +31,14 @@ int dot_patch(Array& a, bool trans_a, const int64_t* alo, const int64_t* ahi, Ar
 int gemm_patch(bool trans_a, bool trans_b, const void* alpha, Array& a, const int64_t* alo,
                const int64_t* ahi, Array& b, const int64_t* blo, const int64_t* bhi,
                const void* beta, Array& c, const int64_t* clo, const int64_t* chi);
+// Element-wise (GA_Abs_value, GA_Recip, GA_Elem_*): |x| (complex: the magnitude), 1/x (an
+// error on a zero element), and c = a op b for op a remora_elem_op_t (division by zero is an
+// error; maximum / minimum for real types only).
+int abs_value_patch(Array& a, const int64_t* lo, const int64_t* hi);
+int recip_patch(Array& a, const int64_t* lo, const int64_t* hi);
+int elem_patch(int op, Array& a, const int64_t* alo, const int64_t* ahi, Array& b,
+               const int64_t* blo, const int64_t* bhi, Array& c, const int64_t* clo,
+               const int64_t* chi);
 // 1-D or 2-D (a vector is one column): the largest column sum of |a| (norm1) or row sum
 // (norm_infinity).
 int norm1(Array& a, double* result);

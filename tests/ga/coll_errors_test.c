@@ -4,7 +4,8 @@
  *   copy_count  NGA_Copy_patch between patches of 4 and 6 elements
  *   gop_op      GA_Dgop with an op GA does not have
  *   dgemm_type  GA_Dgemm on C_INT arrays
- *   dot_trans   NGA_Ddot_patch with t_a = 'X' */
+ *   dot_trans   NGA_Ddot_patch with t_a = 'X'
+ *   recip_zero  GA_Recip on an array of zeros */
 #include <mpi.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "gop_op") == 0) GA_Dgop(x, 1, "avg");
   if (strcmp(mode, "dgemm_type") == 0) GA_Dgemm('N', 'N', 2, 2, 2, 1.0, g_i, g_i, 0.0, g_i);
   if (strcmp(mode, "dot_trans") == 0) NGA_Ddot_patch(g_a, 'X', lo, hi, g_a, 'N', lo, hi);
+  if (strcmp(mode, "recip_zero") == 0) GA_Recip(g_a);
   /* Not reached: every rank fails in the collective call above. */
   GA_Terminate();
   MPI_Finalize();

@@ -3,7 +3,8 @@
  * GA_Copy and NGA_Copy_patch ('N' reshaping and 'T') between every pair of distributions,
  * GA_Add and NGA_Add_patch, the dot products (GA_Ddot/Idot/Ldot/Zdot, NGA_Ddot_patch with all
  * four transpose pairs), GA_Transpose, GA_Symmetrize, GA_Norm1/GA_Norm_infinity,
- * GA_Patch_enum, GA_Print_file / NGA_Print_patch, and the *64 twins. */
+ * GA_Patch_enum, GA_Abs_value / GA_Recip / GA_Elem_*, GA_Print_file / NGA_Print_patch,
+ * and the *64 twins. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -253,6 +254,76 @@ static void check_transpose_symmetrize_norms(int la, int lb) {
   GA_Destroy(g_s);
 }
 
+/* Every rank reads the ROWS x COLS double array g_a and compares it with want. */
+static void expect_doubles(int g_a, const double* want, const char* what) {
+  double got[ROWS * COLS];
+  int lo[2] = {0, 0}, hi[2] = {ROWS - 1, COLS - 1}, ld[1] = {COLS};
+  NGA_Get(g_a, lo, hi, got, ld);
+  for (int i = 0; i < ROWS * COLS; ++i)
+    if (got[i] != want[i]) {
+      fprintf(stderr, "rank %d: %s: element %d is %g, expected %g\n", me, what, i, got[i], want[i]);
+      CHECK(got[i] == want[i]);
+    }
+  GA_Sync();
+}
+
+/* GA_Abs_value, GA_Recip and GA_Elem_* (whole arrays, patches, *64 patches) on doubles. */
+static void check_elem(int la, int lb) {
+  long x[ROWS * COLS], y[ROWS * COLS];
+  double a[ROWS * COLS], b[ROWS * COLS], c[ROWS * COLS];
+  int g_a = coll_create(la, C_DBL, ROWS, COLS, "elem_a");
+  int g_b = coll_create(lb, C_DBL, ROWS, COLS, "elem_b");
+  int g_c = coll_create(la + 2, C_DBL, ROWS, COLS, "elem_c");
+  coll_random(x, ROWS * COLS, 61);
+  coll_random(y, ROWS * COLS, 62);
+  for (int i = 0; i < ROWS * COLS; ++i) {
+    if (y[i] == 0) y[i] = 4; /* divisors */
+    a[i] = (double)x[i];
+    b[i] = (double)y[i];
+  }
+  coll_load(g_a, C_DBL, ROWS, COLS, x);
+  coll_load(g_b, C_DBL, ROWS, COLS, y);
+  GA_Elem_multiply(g_a, g_b, g_c);
+  for (int i = 0; i < ROWS * COLS; ++i) c[i] = a[i] * b[i];
+  expect_doubles(g_c, c, "GA_Elem_multiply");
+  GA_Elem_divide(g_a, g_b, g_c);
+  for (int i = 0; i < ROWS * COLS; ++i) c[i] = a[i] / b[i];
+  expect_doubles(g_c, c, "GA_Elem_divide");
+  GA_Elem_maximum(g_a, g_b, g_c);
+  for (int i = 0; i < ROWS * COLS; ++i) c[i] = a[i] > b[i] ? a[i] : b[i];
+  expect_doubles(g_c, c, "GA_Elem_maximum");
+  /* Patches: 12 elements in three shapes; the minimum through the 64-bit form. */
+  int alo[2] = {0, 0}, ahi[2] = {2, 3}, blo[2] = {3, 1}, bhi[2] = {8, 2}, clo[2] = {6, 1},
+      chi[2] = {7, 6};
+  int64_t alo64[2] = {0, 0}, ahi64[2] = {2, 3}, blo64[2] = {3, 1}, bhi64[2] = {8, 2},
+          clo64[2] = {6, 1}, chi64[2] = {7, 6};
+  long as[12], bs[12], cs[12];
+  sequence(alo, ahi, COLS, 0, as);
+  sequence(blo, bhi, COLS, 0, bs);
+  sequence(clo, chi, COLS, 0, cs);
+  GA_Elem_multiply_patch(g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
+  for (int k = 0; k < 12; ++k) c[cs[k]] = a[as[k]] * b[bs[k]];
+  expect_doubles(g_c, c, "GA_Elem_multiply_patch");
+  GA_Elem_minimum_patch64(g_a, alo64, ahi64, g_b, blo64, bhi64, g_c, clo64, chi64);
+  for (int k = 0; k < 12; ++k) c[cs[k]] = a[as[k]] < b[bs[k]] ? a[as[k]] : b[bs[k]];
+  expect_doubles(g_c, c, "GA_Elem_minimum_patch64");
+  GA_Abs_value_patch(g_a, alo, ahi);
+  for (int k = 0; k < 12; ++k) a[as[k]] = fabs(a[as[k]]);
+  expect_doubles(g_a, a, "GA_Abs_value_patch");
+  GA_Abs_value(g_a);
+  for (int i = 0; i < ROWS * COLS; ++i) a[i] = fabs(a[i]);
+  expect_doubles(g_a, a, "GA_Abs_value");
+  GA_Recip(g_b);
+  for (int i = 0; i < ROWS * COLS; ++i) b[i] = 1.0 / b[i];
+  expect_doubles(g_b, b, "GA_Recip");
+  GA_Recip_patch64(g_b, blo64, bhi64);
+  for (int k = 0; k < 12; ++k) b[bs[k]] = 1.0 / b[bs[k]];
+  expect_doubles(g_b, b, "GA_Recip_patch64");
+  GA_Destroy(g_a);
+  GA_Destroy(g_b);
+  GA_Destroy(g_c);
+}
+
 /* 1-D: GA_Patch_enum (int and double, both index forms) and the vector norms. */
 static void check_vector(void) {
   int n = 17;
@@ -313,6 +384,7 @@ int main(int argc, char** argv) {
     check_add(layout, layout + 1, layout + 2, layout == COLL_IRREGULAR ? C_DCPL : C_DBL);
     check_dots(layout, layout + 2);
     check_transpose_symmetrize_norms(layout, layout + 1);
+    check_elem(layout, layout + 1);
   }
   check_vector();
   check_print();

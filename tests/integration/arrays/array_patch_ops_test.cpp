@@ -2,6 +2,7 @@
 // zero/fill/scale/add_constant patches, copy_patch (reshaping, transposed, within one array,
 // 3-D to 2-D), add_patch (c aliasing a), dot_patch (four transpose combinations), gemm_patch
 // (four transpose combinations on patches inside larger arrays), norm1 / norm_infinity,
+// abs_value / recip / elem_patch,
 // patch_enum, and argument errors. Integer-valued data keeps every comparison exact.
 #include <cmath>
 
@@ -217,6 +218,63 @@ void check_add_dot(const Layout& la, const Layout& lb, const Layout& lc) {
   REQUIRE_OK(remora_array_destroy(&c));
 }
 
+// abs_value, recip and the element-wise binary ops on patches of three layouts.
+template <typename T>
+void check_elementwise(const Layout& la, const Layout& lb, const Layout& lc) {
+  const std::vector<int64_t> dims = {8, 9};
+  std::mt19937_64 rng(51);
+  remora_array_t a = create<T>(la, dims), b = create<T>(lb, dims), c = create<T>(lc, dims);
+  Reference<T> x = random_reference<T>(dims, 13), z = random_reference<T>(dims, 15);
+  Reference<T> y = random_reference<T>(dims, 14);
+  for (T& v : y.data)
+    if (v == T{}) v = make_value<T>(3);  // divisors
+  load(a, x);
+  load(b, y);
+  load(c, z);
+  const std::string names = la.name + "," + lb.name + "," + lc.name;
+  const Patch p = placed(rng, dims, {3, 4}), q = placed(rng, dims, {6, 2}),
+              r = placed(rng, dims, {4, 3});
+  const auto xs = sequence(x, p, false), ys = sequence(y, q, false), zs = sequence(z, r, false);
+  const bool complex_type =
+      type_of<T>() == REMORA_FLOAT_COMPLEX || type_of<T>() == REMORA_DOUBLE_COMPLEX;
+  for (remora_elem_op_t op :
+       {REMORA_ELEM_MULTIPLY, REMORA_ELEM_DIVIDE, REMORA_ELEM_MAXIMUM, REMORA_ELEM_MINIMUM}) {
+    if (complex_type && op >= REMORA_ELEM_MAXIMUM) {
+      REQUIRE_ERROR(remora_array_elem_patch(op, a, p.lo.data(), p.hi.data(), b, q.lo.data(),
+                                            q.hi.data(), c, r.lo.data(), r.hi.data()),
+                    REMORA_ERR_ARG, "not defined for the complex type");
+      continue;
+    }
+    REQUIRE_OK(remora_array_elem_patch(op, a, p.lo.data(), p.hi.data(), b, q.lo.data(), q.hi.data(),
+                                       c, r.lo.data(), r.hi.data()));
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const T u = x.data[xs[i]], v = y.data[ys[i]];
+      T& w = z.data[zs[i]];
+      if (op == REMORA_ELEM_MULTIPLY) w = u * v;
+      if (op == REMORA_ELEM_DIVIDE) w = u / v;
+      if constexpr (!requires(T t) { t.imag(); }) {
+        if (op == REMORA_ELEM_MAXIMUM) w = std::max(u, v);
+        if (op == REMORA_ELEM_MINIMUM) w = std::min(u, v);
+      }
+    }
+    require_matches(c, z, "elem_patch op " + std::to_string(static_cast<int>(op)) + " " + names);
+  }
+  REQUIRE_OK(remora_array_abs_value_patch(a, p.lo.data(), p.hi.data()));
+  for (int64_t i : xs) {
+    if constexpr (requires(T t) { t.imag(); })
+      x.data[i] = T(std::abs(x.data[i]));
+    else
+      x.data[i] = x.data[i] < T(0) ? T(0) - x.data[i] : x.data[i];
+  }
+  require_matches(a, x, "abs_value_patch " + la.name);
+  REQUIRE_OK(remora_array_recip_patch(b, q.lo.data(), q.hi.data()));
+  for (int64_t i : ys) y.data[i] = T(1) / y.data[i];
+  require_matches(b, y, "recip_patch " + lb.name);
+  REQUIRE_OK(remora_array_destroy(&a));
+  REQUIRE_OK(remora_array_destroy(&b));
+  REQUIRE_OK(remora_array_destroy(&c));
+}
+
 template <typename T>
 void check_gemm_patch(char ta, char tb, const Layout& la, const Layout& lb, const Layout& lc) {
   const int64_t m = 5, n = 4, k = 6;
@@ -375,6 +433,9 @@ void check_errors() {
   REQUIRE_ERROR(remora_array_patch_enum(a, 0, 1, &x, &x), REMORA_ERR_ARG, "needs 1");
   REQUIRE_ERROR(remora_array_patch_enum(v, 4, 2, &x, &x), REMORA_ERR_ARG, "lo[0]=4 > hi[0]=2");
   REQUIRE_ERROR(remora_array_norm1(a, nullptr), REMORA_ERR_ARG, "result is NULL");
+  REQUIRE_ERROR(
+      remora_array_elem_patch(static_cast<remora_elem_op_t>(9), a, lo, hi, a, lo, hi, a, lo, hi),
+      REMORA_ERR_ARG, "op=9");
   REQUIRE_OK(remora_array_destroy(&a));
   REQUIRE_OK(remora_array_destroy(&b));
   REQUIRE_OK(remora_array_destroy(&c));
@@ -405,7 +466,10 @@ int main(int argc, char** argv) {
         ++rotation;
       }
     check_norms<double>(l0);
+    check_elementwise<double>(l0, l1, l2);
+    check_elementwise<int32_t>(l2, l0, l1);
   }
+  check_elementwise<std::complex<double>>(layouts[1], layouts[3], layouts[5]);
   check_gemm_patch<std::complex<float>>('T', 'N', layouts[0], layouts[4], layouts[2]);
   check_gemm_patch<int32_t>('N', 'T', layouts[5], layouts[1], layouts[3]);
   check_norms<std::complex<double>>(layouts[2]);
