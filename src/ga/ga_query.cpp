@@ -17,13 +17,12 @@ struct Piece {
   int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM];
 };
 
-void check_patch(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi) {
+// Whether lo..hi is a non-empty patch inside a (GA answers "no owners" otherwise).
+bool valid_patch(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi) {
   if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
   for (int d = 0; d < a.ndim; ++d)
-    if (lo[d] < 0 || hi[d] >= a.dims[d] || lo[d] > hi[d])
-      ga_fail(fn, "patch [%lld, %lld] in dimension %d is not inside [0, %lld) of array '%s'",
-              static_cast<long long>(lo[d]), static_cast<long long>(hi[d]), d,
-              static_cast<long long>(a.dims[d]), a.name.c_str());
+    if (lo[d] < 0 || hi[d] >= a.dims[d] || lo[d] > hi[d]) return false;
+  return true;
 }
 
 // Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes).
@@ -54,8 +53,8 @@ void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const in
 
 std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t* lo,
                                  const int64_t* hi) {
-  check_patch(fn, a, lo, hi);
   std::vector<Piece> pieces;
+  if (!valid_patch(fn, a, lo, hi)) return pieces;
   if (is_cyclic(a)) {
     cyclic_pieces(fn, a, lo, hi, &pieces);
     return pieces;

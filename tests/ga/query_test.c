@@ -100,7 +100,12 @@ static void check_regular(int g_a, int ndim, const int* dims) {
   for (int d = 0; d < ndim; ++d)
     CHECK(num_blocks[d] == grid[d] && (long)num_blocks[d] * block_dims[d] >= dims[d]);
   CHECK(GA_Total_blocks(g_a) == -1);
-  CHECK(NGA_Locate(g_a, (int[GA_MAX_DIM]){dims[0], 0, 0, 0, 0, 0, 0}) == -1);
+  /* Outside the array: no owner, no pieces. */
+  int out_lo[GA_MAX_DIM] = {0}, out_hi[GA_MAX_DIM] = {0};
+  out_lo[0] = out_hi[0] = dims[0];
+  CHECK(NGA_Locate(g_a, out_lo) == -1);
+  CHECK(NGA_Locate_region(g_a, out_lo, out_hi, NULL, NULL) == 0);
+  CHECK(NGA_Locate_nnodes(g_a, out_lo, out_hi) == 0);
 }
 
 /* Block-cyclic: blocks, their bounds (NGA_Distribution names blocks) and owners. */
