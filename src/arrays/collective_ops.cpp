@@ -16,9 +16,9 @@ namespace remora::arrays {
 
 namespace {
 
-// This rank's share of rows [0, rows): [first, first + count).
-void row_share(int64_t rows, int64_t* first, int64_t* count) {
-  const int64_t ranks = remora_size(), rank = remora_rank();
+// This rank's share of rows [0, rows) among the array's ranks: [first, first + count).
+void row_share(const Array& a, int64_t rows, int64_t* first, int64_t* count) {
+  const int64_t ranks = a.comm_size(), rank = a.comm_rank();
   *first = rows * rank / ranks;
   *count = rows * (rank + 1) / ranks - *first;
 }
@@ -27,9 +27,10 @@ void row_share(int64_t rows, int64_t* first, int64_t* count) {
 struct Slab {
   int64_t lo[REMORA_ARRAY_MAX_DIM] = {}, hi[REMORA_ARRAY_MAX_DIM] = {};
   int64_t elements = 0;
-  explicit Slab(const Distribution& dist) {
+  explicit Slab(const Array& a) {
+    const Distribution& dist = a.dist();
     int64_t first = 0, count = 0;
-    row_share(dist.dims()[0], &first, &count);
+    row_share(a, dist.dims()[0], &first, &count);
     lo[0] = first;
     hi[0] = first + count - 1;
     elements = count;
@@ -40,11 +41,10 @@ struct Slab {
   }
 };
 
-int allreduce_sum(void* value, int type) {
-  remora_comm_t world = nullptr;
-  if (int status = remora_comm_world(&world)) return status;
+// Over the array's ranks.
+int allreduce_sum(const Array& a, void* value, int type) {
   return remora_allreduce(REMORA_IN_PLACE, value, 1, static_cast<remora_datatype_t>(type),
-                          REMORA_OP_SUM, world, REMORA_COLL_AUTO);
+                          REMORA_OP_SUM, a.comm(), REMORA_COLL_AUTO);
 }
 
 template <typename T>
@@ -56,12 +56,12 @@ const T* as(const void* p) {
   return static_cast<const T*>(p);
 }
 
-// Runs body between two syncs.
+// Runs body between two syncs over a's ranks (the arrays of one operation share them).
 template <typename Body>
-int collective(Body&& body) {
-  if (int status = sync_all()) return status;
+int collective(Array& a, Body&& body) {
+  if (int status = a.sync()) return status;
   const int status = body();
-  const int closing = sync_all();
+  const int closing = a.sync();
   return status != REMORA_SUCCESS ? status : closing;
 }
 
@@ -93,8 +93,8 @@ int sync_all() {
 }
 
 int fill(Array& a, const void* value) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     if (value == nullptr) {
       std::memset(a.local(), 0, static_cast<size_t>(n) * a.element());
       return REMORA_SUCCESS;
@@ -108,8 +108,8 @@ int fill(Array& a, const void* value) {
 }
 
 int scale(Array& a, const void* alpha) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
       const T s = *as<T>(alpha);
@@ -120,13 +120,13 @@ int scale(Array& a, const void* alpha) {
 }
 
 int copy(Array& a, Array& b) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(b.dist())) {
       std::memcpy(b.local(), a.local(),
-                  static_cast<size_t>(a.dist().local_elements(remora_rank())) * a.element());
+                  static_cast<size_t>(a.dist().local_elements(a.comm_rank())) * a.element());
       return REMORA_SUCCESS;
     }
-    const Slab slab(a.dist());
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     std::vector<char> buffer(static_cast<size_t>(slab.elements) * a.element());
     if (int status = a.get_dense(slab.lo, slab.hi, buffer.data())) return status;
@@ -135,13 +135,13 @@ int copy(Array& a, Array& b) {
 }
 
 int add(const void* alpha, Array& a, const void* beta, Array& b, Array& c) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(c.dist()) && b.dist().same_layout(c.dist())) {
-      axpby(a.type(), a.dist().local_elements(remora_rank()), alpha, a.local(), beta, b.local(),
+      axpby(a.type(), a.dist().local_elements(a.comm_rank()), alpha, a.local(), beta, b.local(),
             c.local());
       return REMORA_SUCCESS;
     }
-    const Slab slab(a.dist());
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
     std::vector<char> x(bytes), y(bytes);
@@ -153,11 +153,11 @@ int add(const void* alpha, Array& a, const void* beta, Array& b, Array& c) {
 }
 
 int dot(Array& a, Array& b, void* result) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(b.dist())) {
-      local_dot(a.type(), a.dist().local_elements(remora_rank()), a.local(), b.local(), result);
+      local_dot(a.type(), a.dist().local_elements(a.comm_rank()), a.local(), b.local(), result);
     } else {
-      const Slab slab(a.dist());
+      const Slab slab(a);
       const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
       std::vector<char> x(bytes), y(bytes);
       if (slab.elements > 0) {
@@ -166,19 +166,19 @@ int dot(Array& a, Array& b, void* result) {
       }
       local_dot(a.type(), slab.elements, x.data(), y.data(), result);
     }
-    return allreduce_sum(result, a.type());
+    return allreduce_sum(a, result, a.type());
   });
 }
 
 int norm(Array& a, double* result) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     double sum = 0;
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
       for (int64_t i = 0; i < n; ++i) sum += magnitude_squared(as<T>(a.local())[i]);
     });
-    if (int status = allreduce_sum(&sum, REMORA_DOUBLE)) return status;
+    if (int status = allreduce_sum(a, &sum, REMORA_DOUBLE)) return status;
     *result = std::sqrt(sum);
     return REMORA_SUCCESS;
   });
@@ -193,8 +193,8 @@ static void transpose_block(const char* in, char* out, int64_t rows, int64_t col
 }
 
 int transpose(Array& a, Array& b) {
-  return collective([&]() -> int {
-    const Slab slab(a.dist());
+  return collective(a, [&]() -> int {
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     const int64_t rows = slab.hi[0] - slab.lo[0] + 1, cols = a.dist().dims()[1];
     std::vector<char> in(static_cast<size_t>(slab.elements) * a.element()), out(in.size());
@@ -206,8 +206,8 @@ int transpose(Array& a, Array& b) {
 }
 
 int symmetrize(Array& a) {
-  return collective([&]() -> int {
-    const Slab slab(a.dist());
+  return collective(a, [&]() -> int {
+    const Slab slab(a);
     const int64_t rows = slab.hi[0] - slab.lo[0] + 1, n = a.dist().dims()[0];
     const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
     std::vector<char> mine(bytes), column(bytes), mirrored(bytes);
@@ -218,7 +218,7 @@ int symmetrize(Array& a) {
       transpose_block(column.data(), mirrored.data(), n, rows, a.element());
     }
     // Every rank has read what it needs before anybody writes.
-    if (int status = remora_barrier()) return status;
+    if (int status = a.barrier()) return status;
     if (slab.elements == 0) return REMORA_SUCCESS;
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
@@ -242,8 +242,8 @@ static void print_element(FILE* stream, const T& x) {
 }
 
 int print_patch(Array& a, const int64_t* lo, const int64_t* hi, FILE* stream) {
-  return collective([&]() -> int {
-    if (remora_rank() != 0) return REMORA_SUCCESS;
+  return collective(a, [&]() -> int {
+    if (a.comm_rank() != 0) return REMORA_SUCCESS;
     const int ndim = a.ndim();
     int64_t elements = 1;
     for (int d = 0; d < ndim; ++d) elements *= hi[d] - lo[d] + 1;
@@ -280,10 +280,10 @@ int print_patch(Array& a, const int64_t* lo, const int64_t* hi, FILE* stream) {
 
 int gemm(bool trans_a, bool trans_b, const void* alpha, Array& a, Array& b, const void* beta,
          Array& c) {
-  return collective([&]() -> int {
+  return collective(c, [&]() -> int {
     const int64_t m = c.dist().dims()[0], n = c.dist().dims()[1];
     const int64_t k = trans_a ? a.dist().dims()[0] : a.dist().dims()[1];
-    const Slab slab(c.dist());
+    const Slab slab(c);
     const int64_t rows = slab.hi[0] - slab.lo[0] + 1;
     if (slab.elements == 0 || m == 0) return REMORA_SUCCESS;
     const size_t e = c.element();

@@ -41,7 +41,9 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
   std::unique_ptr<MpiTransport> self(new MpiTransport());
   int status = Session::open(argc, argv, *thread_progress, &self->session_);
   if (status != REMORA_SUCCESS) return status;
-  MPI_Comm_dup(MPI_COMM_WORLD, &self->comm_);
+  const void* chosen = job_comm();  // remora_init_mpi_comm, else the world
+  MPI_Comm_dup(chosen != nullptr ? *static_cast<const MPI_Comm*>(chosen) : MPI_COMM_WORLD,
+               &self->comm_);
   MPI_Comm_rank(self->comm_, &self->rank_);
   MPI_Comm_size(self->comm_, &self->size_);
   set_log_rank(self->rank_);
@@ -149,6 +151,26 @@ int MpiTransport::free_segment(transport::Segment* segment) {
   mpi->node = nullptr;
   delete mpi;
   return status != REMORA_SUCCESS ? status : node_status;
+}
+
+int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                                         const GroupAllgather& allgather,
+                                         transport::Segment** segment) {
+  if (layout_.node_count > 1)
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "remora_win_allocate_comm: windows on a sub-communicator are only supported "
+                "when the job runs on one node (this job spans %d)",
+                layout_.node_count);
+  std::vector<int> node_members;
+  for (int member : members) node_members.push_back(local(member));
+  auto mpi = std::make_unique<MpiSegment>();
+  if (int status = shm_->allocate_group_segment(node_members, bytes, allgather, &mpi->node))
+    return status;
+  mpi->id = mpi->node->id;
+  for (int r = 0; r < size_; ++r)
+    mpi->bytes.push_back(mpi->node->bytes[static_cast<size_t>(local(r))]);
+  *segment = mpi.release();
+  return REMORA_SUCCESS;
 }
 
 void* MpiTransport::address(const transport::Segment& segment, int rank) const {

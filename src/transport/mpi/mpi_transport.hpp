@@ -44,6 +44,10 @@ class MpiTransport final : public transport::Transport {
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
+  // One node only: over several nodes a group would need its own MPI window (not done).
+  int allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                             const GroupAllgather& allgather,
+                             transport::Segment** segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
