@@ -1,0 +1,60 @@
+#include "ga/ga_blocks.hpp"
+
+#include <algorithm>
+
+namespace remora::ga {
+
+bool is_cyclic(const GaArray& a) {
+  return a.layout == Layout::BlockCyclic || a.layout == Layout::ScalapackCyclic ||
+         a.layout == Layout::Tiled;
+}
+
+void process_grid(const char* fn, const GaArray& a, int* grid) {
+  check(fn, remora_array_proc_grid(a.array, grid));
+}
+
+int64_t block_counts(const GaArray& a, int64_t* counts) {
+  int64_t total = 1;
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t b = a.block[static_cast<size_t>(d)];
+    counts[d] = (a.dims[d] + b - 1) / b;
+    total *= counts[d];
+  }
+  return total;
+}
+
+void block_bounds(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, int64_t* hi) {
+  int64_t counts[GA_MAX_DIM];
+  const int64_t total = block_counts(a, counts);
+  if (idx < 0 || idx >= total)
+    ga_fail(fn, "block index %lld is outside [0, %lld) of array '%s'", static_cast<long long>(idx),
+            static_cast<long long>(total), a.name.c_str());
+  for (int d = a.ndim - 1; d >= 0; --d) {
+    const int64_t coord = idx % counts[d], b = a.block[static_cast<size_t>(d)];
+    idx /= counts[d];
+    lo[d] = coord * b;
+    hi[d] = std::min(lo[d] + b, a.dims[d]) - 1;
+  }
+}
+
+int block_owner(const char* fn, const GaArray& a, const int64_t* coords) {
+  int grid[GA_MAX_DIM];
+  process_grid(fn, a, grid);
+  int64_t rank = 0;
+  for (int d = 0; d < a.ndim; ++d) rank = rank * grid[d] + coords[d] % grid[d];
+  return static_cast<int>(rank);
+}
+
+void owned_patch(const char* fn, const GaArray& a, int rank, int64_t* lo, int64_t* hi) {
+  check(fn, remora_array_distribution(a.array, rank, lo, hi));
+  for (int d = 0; d < a.ndim; ++d)
+    if (lo[d] > hi[d]) {
+      for (int e = 0; e < a.ndim; ++e) {
+        lo[e] = 0;
+        hi[e] = -1;
+      }
+      return;
+    }
+}
+
+}  // namespace remora::ga

@@ -1,0 +1,315 @@
+// Array creation and destruction: NGA_Create*, the GA_Create_handle / GA_Set_* / GA_Allocate
+// sequence, GA_Duplicate and GA_Destroy. Every creation path fills a GaArray and allocates it
+// here (allocate), choosing the Remora distribution that matches GA's request.
+#include <algorithm>
+#include <cstring>
+
+#include "ga/ga_memory.hpp"
+#include "ga/ga_registry.hpp"
+
+namespace remora::ga {
+namespace {
+
+// Block distribution honouring GA's chunk (the minimum block extent per dimension; < 1: no
+// constraint): P's prime factors, largest first, each go to the dimension whose blocks are
+// longest among those that may still be split, as Remora's default grid does.
+void chunked_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<int64_t>* map) {
+  const int ranks = remora_size();
+  std::vector<int64_t> max_parts(static_cast<size_t>(a.ndim)), parts(max_parts.size(), 1);
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t c = a.chunk[static_cast<size_t>(d)];
+    max_parts[static_cast<size_t>(d)] = c < 1 ? a.dims[d] : std::max<int64_t>(1, a.dims[d] / c);
+  }
+  std::vector<int> factors;
+  for (int n = ranks, f = 2; n > 1;) {
+    if (n % f == 0) {
+      factors.push_back(f);
+      n /= f;
+    } else {
+      ++f;
+    }
+  }
+  std::sort(factors.rbegin(), factors.rend());
+  for (int f : factors) {
+    int best = -1;
+    for (int d = 0; d < a.ndim; ++d) {
+      const size_t k = static_cast<size_t>(d);
+      if (parts[k] * f > max_parts[k]) continue;
+      if (best < 0 || a.dims[d] * parts[static_cast<size_t>(best)] > a.dims[best] * parts[k])
+        best = d;
+    }
+    if (best >= 0) parts[static_cast<size_t>(best)] *= f;
+  }
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t n = a.dims[d],
+                  step = (n + parts[static_cast<size_t>(d)] - 1) / parts[static_cast<size_t>(d)];
+    int blocks = 0;
+    for (int64_t start = 0; start < n; start += step, ++blocks) map->push_back(start);
+    nblock->push_back(blocks);
+  }
+}
+
+bool has_chunk(const GaArray& a) {
+  return std::any_of(a.chunk.begin(), a.chunk.end(), [](int64_t c) { return c >= 1; });
+}
+
+int create_native(const char* fn, GaArray& a, remora_array_t* out) {
+  const char* name = a.name.c_str();
+  switch (a.layout) {
+    case Layout::Block:
+      if (!has_chunk(a)) return remora_array_create(a.datatype, a.ndim, a.dims, name, out);
+      {
+        std::vector<int> nblock;
+        std::vector<int64_t> map;
+        chunked_blocks(a, &nblock, &map);
+        return remora_array_create_irregular(a.datatype, a.ndim, a.dims, nblock.data(), map.data(),
+                                             name, out);
+      }
+    case Layout::Irregular:
+      return remora_array_create_irregular(a.datatype, a.ndim, a.dims, a.nblock.data(),
+                                           a.map.data(), name, out);
+    case Layout::BlockCyclic:
+    case Layout::ScalapackCyclic:
+    case Layout::Tiled:
+      if (a.ndim != 2)
+        ga_fail(fn,
+                "array '%s': block-cyclic distributions are supported for 2-d arrays only "
+                "(ndim=%d)",
+                name, a.ndim);
+      return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
+                                              a.proc_grid.empty() ? nullptr : a.proc_grid.data(),
+                                              name, out);
+  }
+  return REMORA_ERR_ARG;
+}
+
+size_t local_bytes(const GaArray& a, remora_array_t array) {
+  int64_t extents[GA_MAX_DIM];
+  check("GA_Allocate", remora_array_local_shape(array, remora_rank(), extents));
+  int64_t n = 1;
+  for (int d = 0; d < a.ndim; ++d) n *= extents[d];
+  return static_cast<size_t>(n) * element_size("GA_Allocate", a.type);
+}
+
+// Collective. 1 on success; 0 when the memory limit (GA_Initialize_ltd) refuses it.
+int allocate(const char* fn, GaArray& a) {
+  if (a.array != nullptr) ga_fail(fn, "array '%s' is already allocated", a.name.c_str());
+  if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
+  if (a.pgroup != kWorldGroup)
+    ga_fail(fn,
+            "array '%s': process group %d: arrays on groups other than the world group "
+            "are not supported yet",
+            a.name.c_str(), a.pgroup);
+  remora_array_t array = nullptr;
+  check(fn, create_native(fn, a, &array));
+  const size_t bytes = local_bytes(a, array);
+  if (!memory_admits_everywhere(bytes)) {
+    check(fn, remora_array_destroy(&array));
+    return 0;
+  }
+  memory_add(bytes);
+  a.array = array;
+  return 1;
+}
+
+void set_data(const char* fn, GaArray& a, int ndim, const int64_t* dims, int type) {
+  if (ndim < 1 || ndim > GA_MAX_DIM) ga_fail(fn, "ndim=%d is outside [1, %d]", ndim, GA_MAX_DIM);
+  if (dims == nullptr) ga_fail(fn, "dims is NULL");
+  for (int d = 0; d < ndim; ++d)
+    if (dims[d] < 1)
+      ga_fail(fn, "dims[%d]=%lld is not positive", d, static_cast<long long>(dims[d]));
+  a.type = type;
+  a.datatype = datatype_of(fn, type);
+  a.ndim = ndim;
+  std::copy(dims, dims + ndim, a.dims);
+}
+
+// The NGA_Create* forms: a new handle with a shape, name and group; configure sets the
+// distribution; then allocate. 0 (and no handle) when the memory limit refuses it.
+template <typename Index, typename Configure>
+int create_with(const char* fn, int type, int ndim, const Index* dims, const char* name, int pgroup,
+                Configure configure) {
+  require_initialized(fn);
+  const int handle = new_handle();
+  GaArray& a = lookup(fn, handle);
+  const Indices dims64(dims, ndim);
+  set_data(fn, a, ndim, dims64.data, type);
+  a.name = name != nullptr ? name : "";
+  a.pgroup = pgroup;
+  configure(a);
+  if (allocate(fn, a) == 0) {
+    free_handle(handle);
+    return 0;
+  }
+  return handle;
+}
+
+template <typename Index>
+int create(const char* fn, int type, int ndim, const Index* dims, const char* name,
+           const Index* chunk, int pgroup) {
+  return create_with(fn, type, ndim, dims, name, pgroup, [&](GaArray& a) {
+    if (chunk == nullptr) return;
+    a.chunk.resize(static_cast<size_t>(a.ndim));
+    to_int64(chunk, a.ndim, a.chunk.data());
+  });
+}
+
+template <typename Index>
+void set_irregular(const char* fn, GaArray& a, const Index* map, const Index* nblock) {
+  if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
+  if (map == nullptr || nblock == nullptr) ga_fail(fn, "map or nblock is NULL");
+  a.nblock.assign(nblock, nblock + a.ndim);
+  int64_t total = 0;
+  for (int d = 0; d < a.ndim; ++d) {
+    if (nblock[d] < 1)
+      ga_fail(fn, "nblock[%d]=%lld is not positive", d, static_cast<long long>(nblock[d]));
+    total += static_cast<int64_t>(nblock[d]);
+  }
+  a.map.resize(static_cast<size_t>(total));
+  to_int64(map, static_cast<int>(total), a.map.data());
+  a.layout = Layout::Irregular;
+}
+
+template <typename Index>
+int create_irregular(const char* fn, int type, int ndim, const Index* dims, const char* name,
+                     const Index* block, const Index* map, int pgroup) {
+  return create_with(fn, type, ndim, dims, name, pgroup,
+                     [&](GaArray& a) { set_irregular(fn, a, map, block); });
+}
+
+void set_cyclic(const char* fn, int g_a, const int* block, const int* grid, Layout layout) {
+  GaArray& a = lookup(fn, g_a);
+  if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
+  if (block == nullptr) ga_fail(fn, "dims (the block extents) is NULL");
+  a.block.assign(block, block + a.ndim);
+  a.proc_grid.clear();
+  if (grid != nullptr) a.proc_grid.assign(grid, grid + a.ndim);
+  a.layout = layout;
+}
+
+}  // namespace
+}  // namespace remora::ga
+
+using namespace remora::ga;
+
+extern "C" {
+
+int NGA_Create(int type, int ndim, int dims[], char* array_name, int chunk[]) {
+  return create("NGA_Create", type, ndim, dims, array_name, chunk, default_pgroup());
+}
+int NGA_Create64(int type, int ndim, int64_t dims[], char* array_name, int64_t chunk[]) {
+  return create("NGA_Create64", type, ndim, dims, array_name, chunk, default_pgroup());
+}
+int NGA_Create_config(int type, int ndim, int dims[], char* array_name, int chunk[], int p_handle) {
+  return create("NGA_Create_config", type, ndim, dims, array_name, chunk, p_handle);
+}
+int NGA_Create_config64(int type, int ndim, int64_t dims[], char* array_name, int64_t chunk[],
+                        int p_handle) {
+  return create("NGA_Create_config64", type, ndim, dims, array_name, chunk, p_handle);
+}
+int NGA_Create_irreg(int type, int ndim, int dims[], char* array_name, int block[], int map[]) {
+  return create_irregular("NGA_Create_irreg", type, ndim, dims, array_name, block, map,
+                          default_pgroup());
+}
+int NGA_Create_irreg64(int type, int ndim, int64_t dims[], char* array_name, int64_t block[],
+                       int64_t map[]) {
+  return create_irregular("NGA_Create_irreg64", type, ndim, dims, array_name, block, map,
+                          default_pgroup());
+}
+int NGA_Create_irreg_config(int type, int ndim, int dims[], char* array_name, int block[],
+                            int map[], int p_handle) {
+  return create_irregular("NGA_Create_irreg_config", type, ndim, dims, array_name, block, map,
+                          p_handle);
+}
+int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* array_name, int64_t block[],
+                              int64_t map[], int p_handle) {
+  return create_irregular("NGA_Create_irreg_config64", type, ndim, dims, array_name, block, map,
+                          p_handle);
+}
+
+int GA_Create_handle(void) {
+  require_initialized("GA_Create_handle");
+  const int handle = new_handle();
+  lookup("GA_Create_handle", handle).pgroup = default_pgroup();
+  return handle;
+}
+
+void GA_Set_data(int g_a, int ndim, int dims[], int type) {
+  const Indices dims64(dims, ndim);
+  set_data("GA_Set_data", lookup("GA_Set_data", g_a), ndim, dims64.data, type);
+}
+void GA_Set_data64(int g_a, int ndim, int64_t dims[], int type) {
+  set_data("GA_Set_data64", lookup("GA_Set_data64", g_a), ndim, dims, type);
+}
+
+void GA_Set_array_name(int g_a, char* name) {
+  lookup("GA_Set_array_name", g_a).name = name != nullptr ? name : "";
+}
+
+void GA_Set_chunk(int g_a, int chunk[]) {
+  GaArray& a = lookup("GA_Set_chunk", g_a);
+  a.chunk.clear();
+  if (chunk != nullptr) a.chunk.assign(chunk, chunk + a.ndim);
+}
+void GA_Set_chunk64(int g_a, int64_t chunk[]) {
+  GaArray& a = lookup("GA_Set_chunk64", g_a);
+  a.chunk.clear();
+  if (chunk != nullptr) a.chunk.assign(chunk, chunk + a.ndim);
+}
+
+void GA_Set_irreg_distr(int g_a, int map[], int nblock[]) {
+  set_irregular("GA_Set_irreg_distr", lookup("GA_Set_irreg_distr", g_a), map, nblock);
+}
+void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t nblock[]) {
+  set_irregular("GA_Set_irreg_distr64", lookup("GA_Set_irreg_distr64", g_a), map, nblock);
+}
+
+void GA_Set_block_cyclic(int g_a, int dims[]) {
+  set_cyclic("GA_Set_block_cyclic", g_a, dims, nullptr, Layout::BlockCyclic);
+}
+void GA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]) {
+  if (proc_grid == nullptr) ga_fail("GA_Set_block_cyclic_proc_grid", "proc_grid is NULL");
+  set_cyclic("GA_Set_block_cyclic_proc_grid", g_a, dims, proc_grid, Layout::ScalapackCyclic);
+}
+void GA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]) {
+  if (proc_grid == nullptr) ga_fail("GA_Set_tiled_proc_grid", "proc_grid is NULL");
+  set_cyclic("GA_Set_tiled_proc_grid", g_a, dims, proc_grid, Layout::Tiled);
+}
+
+int GA_Allocate(int g_a) {
+  return allocate("GA_Allocate", lookup("GA_Allocate", g_a));
+}
+
+int GA_Duplicate(int g_a, char* array_name) {
+  const char* fn = "GA_Duplicate";
+  GaArray& source = lookup_allocated(fn, g_a);
+  const int handle = new_handle();
+  GaArray& a = lookup(fn, handle);
+  a = source;  // type, shape and distribution settings; handles own stable storage
+  a.accesses.clear();
+  a.array = nullptr;
+  a.name = array_name != nullptr ? array_name : "";
+  remora_array_t array = nullptr;
+  check(fn, remora_array_duplicate(source.array, a.name.c_str(), &array));
+  const size_t bytes = local_bytes(a, array);
+  if (!memory_admits_everywhere(bytes)) {
+    check(fn, remora_array_destroy(&array));
+    free_handle(handle);
+    return 0;
+  }
+  memory_add(bytes);
+  a.array = array;
+  return handle;
+}
+
+void GA_Destroy(int g_a) {
+  const char* fn = "GA_Destroy";
+  GaArray& a = lookup(fn, g_a);
+  if (a.array != nullptr) {
+    memory_remove(local_bytes(a, a.array));
+    check(fn, remora_array_destroy(&a.array));
+  }
+  free_handle(g_a);
+}
+
+}  // extern "C"

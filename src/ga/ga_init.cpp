@@ -1,0 +1,191 @@
+// GA_Initialize* / GA_Terminate, process and cluster information, memory queries, GA_Error,
+// the MA calls (accepted, nothing to do: Remora allocates array memory itself) and
+// GA_MPI_Comm.
+#include <cstring>
+#include <vector>
+
+#include "ga-mpi.h"
+#include "ga/ga_memory.hpp"
+#include "ga/ga_registry.hpp"
+#include "ga/ga_stats.hpp"
+
+namespace remora::ga {
+namespace {
+
+bool we_initialized_mpi = false;  // GA_Initialize called MPI_Init: GA_Terminate finalizes it
+std::vector<std::vector<int>> node_ranks;  // ranks of each node, in increasing order
+
+void build_node_table() {
+  node_ranks.clear();
+  const int size = remora_size();
+  for (int rank = 0; rank < size; ++rank) {
+    const int node = remora_rank_node(rank);
+    if (node >= static_cast<int>(node_ranks.size()))
+      node_ranks.resize(static_cast<size_t>(node) + 1);
+    node_ranks[static_cast<size_t>(node)].push_back(rank);
+  }
+}
+
+void initialize(int* argc, char*** argv) {
+  int flag = 0;
+  remora_initialized(&flag);
+  if (flag) return;  // GA allows repeated initialisation calls
+  int mpi_up = 0;
+  MPI_Initialized(&mpi_up);
+  if (!mpi_up) {
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+      ga_fail("GA_Initialize", "MPI_Init_thread failed");
+    we_initialized_mpi = true;
+  }
+  check("GA_Initialize", remora_init(argc, argv));
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  set_world_comm(comm);
+  build_node_table();
+}
+
+const std::vector<int>& ranks_of_node(const char* fn, int node) {
+  require_initialized(fn);
+  if (node < 0 || node >= static_cast<int>(node_ranks.size()))
+    ga_fail(fn, "node=%d is outside [0, %zu)", node, node_ranks.size());
+  return node_ranks[static_cast<size_t>(node)];
+}
+
+}  // namespace
+}  // namespace remora::ga
+
+using namespace remora::ga;
+
+extern "C" {
+
+void GA_Initialize(void) {
+  initialize(nullptr, nullptr);
+}
+
+void GA_Initialize_args(int* argc, char*** argv) {
+  initialize(argc, argv);
+}
+
+void GA_Initialize_ltd(size_t limit) {
+  initialize(nullptr, nullptr);
+  memory_set_limit(limit);
+}
+
+int GA_Initialized(void) {
+  int flag = 0;
+  remora_initialized(&flag);
+  return flag;
+}
+
+void GA_Terminate(void) {
+  if (!GA_Initialized()) return;
+  // GA destroys the arrays still alive (collective: every rank holds the same handles).
+  for (int handle : live_handles()) GA_Destroy(handle);
+  GA_Destroy_mutexes();
+  check("GA_Terminate", remora_array_sync());
+  MPI_Comm comm = world_comm();
+  if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+  set_world_comm(MPI_COMM_NULL);
+  check("GA_Terminate", remora_finalize());
+  if (we_initialized_mpi) {
+    MPI_Finalize();
+    we_initialized_mpi = false;
+  }
+}
+
+int GA_Nodeid(void) {
+  require_initialized("GA_Nodeid");
+  return remora_rank();
+}
+
+int GA_Nnodes(void) {
+  require_initialized("GA_Nnodes");
+  return remora_size();
+}
+
+int GA_Cluster_nnodes(void) {
+  require_initialized("GA_Cluster_nnodes");
+  return static_cast<int>(node_ranks.size());
+}
+
+int GA_Cluster_nodeid(void) {
+  require_initialized("GA_Cluster_nodeid");
+  return remora_node();
+}
+
+int GA_Cluster_nprocs(int node) {
+  return static_cast<int>(ranks_of_node("GA_Cluster_nprocs", node).size());
+}
+
+int GA_Cluster_procid(int node, int loc_proc) {
+  const std::vector<int>& ranks = ranks_of_node("GA_Cluster_procid", node);
+  if (loc_proc < 0 || loc_proc >= static_cast<int>(ranks.size()))
+    ga_fail("GA_Cluster_procid", "loc_proc=%d is outside [0, %zu) on node %d", loc_proc,
+            ranks.size(), node);
+  return ranks[static_cast<size_t>(loc_proc)];
+}
+
+int GA_Cluster_proc_nodeid(int proc) {
+  require_initialized("GA_Cluster_proc_nodeid");
+  const int node = remora_rank_node(proc);
+  if (node < 0)
+    ga_fail("GA_Cluster_proc_nodeid", "proc=%d is not a rank [0, %d)", proc, remora_size());
+  return node;
+}
+
+int GA_Uses_fapi(void) {
+  return 0;
+}
+
+int GA_Uses_ma(void) {
+  return 0;
+}
+
+size_t GA_Memory_avail(void) {
+  return memory_available();
+}
+
+int GA_Memory_limited(void) {
+  return memory_limited() ? 1 : 0;
+}
+
+size_t GA_Inquire_memory(void) {
+  return memory_in_use();
+}
+
+double GA_Wtime(void) {
+  return remora_wtime();
+}
+
+void GA_Error(char* message, int code) {
+  ga_error(message, code);
+}
+
+void GA_Print_stats(void) {
+  require_initialized("GA_Print_stats");
+  stats_print();
+}
+
+logical MA_init(Integer, Integer, Integer) {
+  return MA_TRUE;
+}
+
+logical MA_set_auto_verify(Integer) {
+  return MA_TRUE;
+}
+
+logical MA_set_hard_fail(Integer) {
+  return MA_TRUE;
+}
+
+logical MA_set_error_print(Integer) {
+  return MA_TRUE;
+}
+
+MPI_Comm GA_MPI_Comm(void) {
+  require_initialized("GA_MPI_Comm");
+  return world_comm();
+}
+
+}  // extern "C"

@@ -1,0 +1,18 @@
+// GA_Initialize_ltd's per-process memory limit: what this rank's parts of live arrays use.
+#pragma once
+
+#include <cstddef>
+
+namespace remora::ga {
+
+void memory_set_limit(size_t limit);  // 0: unlimited
+bool memory_limited();
+size_t memory_in_use();
+// Bytes left under the limit (SIZE_MAX when unlimited).
+size_t memory_available();
+// Collective: whether every rank can take `bytes` more (each passes its own share).
+bool memory_admits_everywhere(size_t bytes);
+void memory_add(size_t bytes);
+void memory_remove(size_t bytes);
+
+}  // namespace remora::ga

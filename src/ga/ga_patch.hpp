@@ -1,0 +1,26 @@
+// Patch transfers shared by the blocking, periodic, strided and nonblocking forms.
+#pragma once
+
+#include <cstdint>
+
+#include "ga/ga_registry.hpp"
+
+namespace remora::ga {
+
+enum class Transfer { Put, Get, Acc };
+
+// lo, hi (ndim entries) and ld (ndim-1) of a GA call, widened to int64_t.
+struct PatchArgs {
+  Indices lo, hi, ld;
+  template <typename Index>
+  PatchArgs(const GaArray& a, const Index* lo_in, const Index* hi_in, const Index* ld_in)
+      : lo(lo_in, a.ndim), hi(hi_in, a.ndim), ld(ld_in, a.ndim - 1) {}
+};
+
+// One blocking patch operation (alpha: Acc only).
+void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
+              void* buffer, const int64_t* ld, const void* alpha);
+// The number of elements in lo..hi.
+int64_t patch_elements(int ndim, const int64_t* lo, const int64_t* hi);
+
+}  // namespace remora::ga

@@ -1,0 +1,331 @@
+// Local queries: shape, name, distribution, owners of elements and patches, process grid,
+// blocks, and GA_Print_distribution.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "ga/ga_blocks.hpp"
+#include "ga/ga_registry.hpp"
+
+namespace remora::ga {
+namespace {
+
+// One owner's share of a patch: the rank and the intersection lo..hi.
+struct Piece {
+  int owner;
+  int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM];
+};
+
+void check_patch(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi) {
+  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
+  for (int d = 0; d < a.ndim; ++d)
+    if (lo[d] < 0 || hi[d] >= a.dims[d] || lo[d] > hi[d])
+      ga_fail(fn, "patch [%lld, %lld] in dimension %d is not inside [0, %lld) of array '%s'",
+              static_cast<long long>(lo[d]), static_cast<long long>(hi[d]), d,
+              static_cast<long long>(a.dims[d]), a.name.c_str());
+}
+
+// Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes).
+void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
+                   std::vector<Piece>* pieces) {
+  int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM];
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t b = a.block[static_cast<size_t>(d)];
+    first[d] = lo[d] / b;
+    last[d] = hi[d] / b;
+    coords[d] = first[d];
+  }
+  while (true) {
+    Piece piece{};
+    piece.owner = block_owner(fn, a, coords);
+    for (int d = 0; d < a.ndim; ++d) {
+      const int64_t b = a.block[static_cast<size_t>(d)];
+      piece.lo[d] = std::max(lo[d], coords[d] * b);
+      piece.hi[d] = std::min(hi[d], coords[d] * b + b - 1);
+    }
+    pieces->push_back(piece);
+    int d = a.ndim - 1;
+    while (d >= 0 && coords[d] == last[d]) coords[d] = first[d], --d;
+    if (d < 0) return;
+    ++coords[d];
+  }
+}
+
+std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t* lo,
+                                 const int64_t* hi) {
+  check_patch(fn, a, lo, hi);
+  std::vector<Piece> pieces;
+  if (is_cyclic(a)) {
+    cyclic_pieces(fn, a, lo, hi, &pieces);
+    return pieces;
+  }
+  const int ranks = remora_size();
+  std::vector<int> owners(static_cast<size_t>(ranks));
+  std::vector<int64_t> owner_lo(static_cast<size_t>(ranks * a.ndim)), owner_hi(owner_lo.size());
+  int count = 0;
+  check(fn, remora_array_locate_region(a.array, lo, hi, ranks, owners.data(), owner_lo.data(),
+                                       owner_hi.data(), &count));
+  for (int k = 0; k < count; ++k) {
+    Piece piece{};
+    piece.owner = owners[static_cast<size_t>(k)];
+    std::memcpy(piece.lo, &owner_lo[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
+    std::memcpy(piece.hi, &owner_hi[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
+    pieces.push_back(piece);
+  }
+  return pieces;
+}
+
+void distribution(const char* fn, int g_a, int iproc, int64_t* lo, int64_t* hi) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
+  if (is_cyclic(a)) {
+    // GA: for block-cyclic arrays iproc names a block.
+    int64_t counts[GA_MAX_DIM];
+    if (iproc >= 0 && iproc < block_counts(a, counts)) return block_bounds(fn, a, iproc, lo, hi);
+    for (int d = 0; d < a.ndim; ++d) lo[d] = 0, hi[d] = -1;
+    return;
+  }
+  if (iproc < 0 || iproc >= remora_size())
+    ga_fail(fn, "iproc=%d is outside [0, %d)", iproc, remora_size());
+  owned_patch(fn, a, iproc, lo, hi);
+}
+
+template <typename Index>
+void distribution_as(const char* fn, int g_a, int iproc, Index* lo, Index* hi) {
+  int64_t lo64[GA_MAX_DIM], hi64[GA_MAX_DIM];
+  distribution(fn, g_a, iproc, lo64, hi64);
+  const int ndim = lookup(fn, g_a).ndim;
+  from_int64(lo64, ndim, lo);
+  from_int64(hi64, ndim, hi);
+}
+
+template <typename Index>
+int locate(const char* fn, int g_a, const Index* subscript) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (subscript == nullptr) ga_fail(fn, "subscript is NULL");
+  const Indices s(subscript, a.ndim);
+  for (int d = 0; d < a.ndim; ++d)
+    if (s.values[d] < 0 || s.values[d] >= a.dims[d]) return -1;
+  return locate_pieces(fn, a, s.values, s.values).front().owner;
+}
+
+template <typename Index>
+int locate_region(const char* fn, int g_a, const Index* lo, const Index* hi, Index* map,
+                  int* procs) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  const Indices lo64(lo, a.ndim), hi64(hi, a.ndim);
+  const std::vector<Piece> pieces = locate_pieces(fn, a, lo64.data, hi64.data);
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    if (procs != nullptr) procs[k] = pieces[k].owner;
+    if (map == nullptr) continue;
+    from_int64(pieces[k].lo, a.ndim, map + 2 * k * static_cast<size_t>(a.ndim));
+    from_int64(pieces[k].hi, a.ndim, map + (2 * k + 1) * static_cast<size_t>(a.ndim));
+  }
+  return static_cast<int>(pieces.size());
+}
+
+template <typename Index>
+int locate_nnodes(const char* fn, int g_a, const Index* lo, const Index* hi) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  const Indices lo64(lo, a.ndim), hi64(hi, a.ndim);
+  return static_cast<int>(locate_pieces(fn, a, lo64.data, hi64.data).size());
+}
+
+template <typename Index>
+void inquire(const char* fn, int g_a, int* type, int* ndim, Index* dims) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (type != nullptr) *type = a.type;
+  if (ndim != nullptr) *ndim = a.ndim;
+  if (dims != nullptr) from_int64(a.dims, a.ndim, dims);
+}
+
+const char* type_name(int type) {
+  switch (type) {
+    case C_INT:
+      return "int";
+    case C_LONG:
+      return "long";
+    case C_LONGLONG:
+      return "long long";
+    case F_INT:
+      return "Integer";
+    case C_FLOAT:
+    case F_REAL:
+      return "float";
+    case C_DBL:
+    case F_DBL:
+      return "double";
+    case C_SCPL:
+    case F_SCPL:
+      return "single complex";
+    default:
+      return "double complex";
+  }
+}
+
+void print_range(const int64_t* lo, const int64_t* hi, int ndim) {
+  std::printf("[");
+  for (int d = 0; d < ndim; ++d)
+    std::printf("%s%lld:%lld", d > 0 ? "," : "", static_cast<long long>(lo[d]),
+                static_cast<long long>(hi[d]));
+  std::printf("]");
+}
+
+}  // namespace
+}  // namespace remora::ga
+
+using namespace remora::ga;
+
+extern "C" {
+
+void NGA_Inquire(int g_a, int* type, int* ndim, int dims[]) {
+  inquire("NGA_Inquire", g_a, type, ndim, dims);
+}
+void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]) {
+  inquire("NGA_Inquire64", g_a, type, ndim, dims);
+}
+
+int GA_Ndim(int g_a) {
+  return lookup_allocated("GA_Ndim", g_a).ndim;
+}
+
+void GA_Inquire_name(int g_a, char** array_name) {
+  GaArray& a = lookup("GA_Inquire_name", g_a);
+  if (array_name == nullptr) ga_fail("GA_Inquire_name", "array_name is NULL");
+  *array_name = a.name.data();
+}
+
+void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
+  distribution_as("NGA_Distribution", g_a, iproc, lo, hi);
+}
+void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]) {
+  distribution_as("NGA_Distribution64", g_a, iproc, lo, hi);
+}
+
+int NGA_Locate(int g_a, int subscript[]) {
+  return locate("NGA_Locate", g_a, subscript);
+}
+int NGA_Locate64(int g_a, int64_t subscript[]) {
+  return locate("NGA_Locate64", g_a, subscript);
+}
+
+int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]) {
+  return locate_region("NGA_Locate_region", g_a, lo, hi, map, procs);
+}
+int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]) {
+  return locate_region("NGA_Locate_region64", g_a, lo, hi, map, procs);
+}
+
+int NGA_Locate_nnodes(int g_a, int lo[], int hi[]) {
+  return locate_nnodes("NGA_Locate_nnodes", g_a, lo, hi);
+}
+int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]) {
+  return locate_nnodes("NGA_Locate_nnodes64", g_a, lo, hi);
+}
+
+int GA_Compare_distr(int g_a, int g_b) {
+  const char* fn = "GA_Compare_distr";
+  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& b = lookup_allocated(fn, g_b);
+  if (a.ndim != b.ndim || std::memcmp(a.dims, b.dims, sizeof(int64_t) * a.ndim) != 0) return 1;
+  remora_distribution_kind_t kind_a, kind_b;
+  check(fn, remora_array_kind(a.array, &kind_a));
+  check(fn, remora_array_kind(b.array, &kind_b));
+  if (is_cyclic(a) != is_cyclic(b)) return 1;
+  int grid_a[GA_MAX_DIM] = {}, grid_b[GA_MAX_DIM] = {};
+  process_grid(fn, a, grid_a);
+  process_grid(fn, b, grid_b);
+  if (std::memcmp(grid_a, grid_b, sizeof grid_a) != 0) return 1;
+  if (is_cyclic(a)) return kind_a == kind_b && a.block == b.block ? 0 : 1;
+  // Block and irregular arrays: the same patch on every rank.
+  for (int rank = 0; rank < remora_size(); ++rank) {
+    int64_t lo_a[GA_MAX_DIM], hi_a[GA_MAX_DIM], lo_b[GA_MAX_DIM], hi_b[GA_MAX_DIM];
+    owned_patch(fn, a, rank, lo_a, hi_a);
+    owned_patch(fn, b, rank, lo_b, hi_b);
+    if (std::memcmp(lo_a, lo_b, sizeof(int64_t) * a.ndim) != 0 ||
+        std::memcmp(hi_a, hi_b, sizeof(int64_t) * a.ndim) != 0)
+      return 1;
+  }
+  return 0;
+}
+
+void GA_Print_distribution(int g_a) {
+  const char* fn = "GA_Print_distribution";
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (remora_rank() != 0) return;
+  std::printf("Array Handle=%d Name:'%s' Data Type:%s\n", g_a, a.name.c_str(), type_name(a.type));
+  std::printf("Array Dimensions:");
+  for (int d = 0; d < a.ndim; ++d)
+    std::printf("%s%lld", d > 0 ? "x" : "", static_cast<long long>(a.dims[d]));
+  std::printf("\n");
+  int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM];
+  if (is_cyclic(a)) {
+    int64_t counts[GA_MAX_DIM], coords[GA_MAX_DIM];
+    const int64_t total = block_counts(a, counts);
+    for (int64_t idx = 0; idx < total; ++idx) {
+      block_bounds(fn, a, idx, lo, hi);
+      for (int d = 0; d < a.ndim; ++d) coords[d] = lo[d] / a.block[static_cast<size_t>(d)];
+      std::printf("Block=%lld  owner=%d  section: ", static_cast<long long>(idx),
+                  block_owner(fn, a, coords));
+      print_range(lo, hi, a.ndim);
+      std::printf("\n");
+    }
+  } else {
+    for (int rank = 0; rank < remora_size(); ++rank) {
+      owned_patch(fn, a, rank, lo, hi);
+      std::printf("Process=%d\towns array section: ", rank);
+      print_range(lo, hi, a.ndim);
+      std::printf("\n");
+    }
+  }
+  std::fflush(stdout);
+}
+
+void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
+  const char* fn = "NGA_Proc_topology";
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (coordinates == nullptr) ga_fail(fn, "coordinates is NULL");
+  if (proc < 0 || proc >= remora_size())
+    ga_fail(fn, "proc=%d is outside [0, %d)", proc, remora_size());
+  int grid[GA_MAX_DIM];
+  process_grid(fn, a, grid);
+  int cells = 1;
+  for (int d = 0; d < a.ndim; ++d) cells *= grid[d];
+  for (int d = a.ndim - 1, rest = proc; d >= 0; --d) {
+    coordinates[d] = proc < cells ? rest % grid[d] : -1;  // ranks beyond the grid: none
+    rest /= grid[d];
+  }
+}
+
+void GA_Get_proc_grid(int g_a, int dims[]) {
+  const char* fn = "GA_Get_proc_grid";
+  if (dims == nullptr) ga_fail(fn, "dims is NULL");
+  process_grid(fn, lookup_allocated(fn, g_a), dims);
+}
+
+void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
+  const char* fn = "GA_Get_block_info";
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (num_blocks == nullptr || block_dims == nullptr)
+    ga_fail(fn, "num_blocks or block_dims is NULL");
+  if (is_cyclic(a)) {
+    int64_t counts[GA_MAX_DIM];
+    block_counts(a, counts);
+    from_int64(counts, a.ndim, num_blocks);
+    from_int64(a.block.data(), a.ndim, block_dims);
+    return;
+  }
+  process_grid(fn, a, num_blocks);
+  for (int d = 0; d < a.ndim; ++d)
+    block_dims[d] = static_cast<int>((a.dims[d] + num_blocks[d] - 1) / num_blocks[d]);
+}
+
+int GA_Total_blocks(int g_a) {
+  const GaArray& a = lookup_allocated("GA_Total_blocks", g_a);
+  if (!is_cyclic(a)) return -1;  // as GA: only block-cyclic arrays count blocks
+  int64_t counts[GA_MAX_DIM];
+  return static_cast<int>(block_counts(a, counts));
+}
+
+}  // extern "C"

@@ -1,0 +1,106 @@
+// The GA-compatible layer's shared internals: the table of GA integer handles (each names a
+// Remora distributed array plus what GA remembers about it), the mapping between GA type codes
+// and Remora element types, index conversion, and GA_Error-style failure. Every src/ga/ file
+// (ga-core, ga-coll, pgroups) builds on this header; it uses only Remora's public C API.
+#pragma once
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ga.h"
+#include "remora.h"
+
+namespace remora::ga {
+
+constexpr int kWorldGroup = -1;  // GA's world process group handle
+
+// How a handle made by GA_Create_handle will be distributed when GA_Allocate runs.
+enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled };
+
+struct GaArray {
+  remora_array_t array = nullptr;  // null until allocated
+  int type = 0;                    // GA type code (C_DBL, F_INT, ...)
+  remora_datatype_t datatype = REMORA_DOUBLE;
+  std::string name;
+  int ndim = 0;
+  int64_t dims[GA_MAX_DIM] = {};
+  int pgroup = kWorldGroup;  // process group the array lives on (pgroups part)
+  // Distribution requested before GA_Allocate (GA_Set_*).
+  Layout layout = Layout::Block;
+  std::vector<int64_t> chunk;  // GA_Set_chunk / NGA_Create's chunk (empty: none)
+  std::vector<int64_t> map;    // GA_Set_irreg_distr (block starts)
+  std::vector<int> nblock;     // GA_Set_irreg_distr (blocks per dimension)
+  std::vector<int64_t> block;  // GA_Set_block_cyclic* (block extents)
+  std::vector<int> proc_grid;  // GA_Set_block_cyclic_proc_grid / tiled (empty: default)
+  // Pending NGA_Access patches, so NGA_Release(lo, hi) finds its pointer.
+  struct Access {
+    std::vector<int64_t> lo, hi;
+    void* pointer;
+  };
+  std::vector<Access> accesses;
+};
+
+// GA_Error: prints "GA_Error (rank R) in fn: message: code" and ends the whole job with a
+// non-zero exit (remora_abort, which uses MPI_Abort under MPI).
+[[noreturn]] void ga_error(const char* message, int code);
+// A failure detected in function fn (a GA name), formatted like printf; ends the job.
+[[noreturn]] void ga_fail(const char* fn, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+// A Remora call that returned status < 0: fails with remora_last_error().
+void check(const char* fn, int status);
+
+// GA type code -> Remora element type; fails (GA_Error) for codes Remora cannot hold.
+remora_datatype_t datatype_of(const char* fn, int type);
+// The GA type code that NGA_Inquire reports for a Remora element type is kept per handle;
+// this gives the element size of a GA type code.
+size_t element_size(const char* fn, int type);
+
+// The handle table. Handles are negative integers (as GA's are), never 0.
+int new_handle();
+// The array behind a handle; fails like GA on a handle that was never created or destroyed.
+GaArray& lookup(const char* fn, int handle);
+// The same, and also fails when the handle is not allocated yet (GA_Create_handle without
+// GA_Allocate).
+GaArray& lookup_allocated(const char* fn, int handle);
+void free_handle(int handle);
+// Every live handle (for GA_Terminate).
+std::vector<int> live_handles();
+
+// Fails unless GA_Initialize* ran (and GA_Terminate did not).
+void require_initialized(const char* fn);
+
+// The MPI communicator of GA's world group (set by GA_Initialize*; GA_Initialize_comm may set
+// a sub-communicator).
+MPI_Comm world_comm();
+void set_world_comm(MPI_Comm comm);
+
+// Process groups: GA's world group handle, and the group new arrays are created on
+// (GA_Pgroup_set_default changes it; the pgroups part owns that).
+int& default_pgroup();
+
+// GA index arrays (int or int64_t) widened to int64_t.
+template <typename Index>
+void to_int64(const Index* in, int n, int64_t* out) {
+  for (int i = 0; i < n; ++i) out[i] = static_cast<int64_t>(in[i]);
+}
+template <typename Index>
+void from_int64(const int64_t* in, int n, Index* out) {
+  for (int i = 0; i < n; ++i) out[i] = static_cast<Index>(in[i]);
+}
+
+// An index array converted to int64_t (null in, null out), up to GA_MAX_DIM entries.
+struct Indices {
+  int64_t values[GA_MAX_DIM] = {};
+  const int64_t* data = nullptr;
+  template <typename Index>
+  Indices(const Index* in, int n) {
+    if (in == nullptr || n < 0 || n > GA_MAX_DIM) return;
+    to_int64(in, n, values);
+    data = values;
+  }
+};
+
+}  // namespace remora::ga

@@ -1,0 +1,42 @@
+/* Failures end the whole job with a message and a non-zero exit, as in GA. The mode (argv[1])
+ * picks the failure; the CMake registration checks the exit code and the message.
+ *   error      GA_Error("...", 7) on the last rank
+ *   handle     NGA_Put on a handle that never existed
+ *   destroyed  NGA_Get on a destroyed array
+ *   read_inc   NGA_Read_inc on a C_DBL array
+ *   type       NGA_Create with a type code GA does not have
+ *   bounds     NGA_Get outside the array */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ga.h"
+#include "macdecls.h"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  GA_Initialize();
+  const char* mode = argc > 1 ? argv[1] : "error";
+  int dims[2] = {4, 4}, lo[2] = {0, 0}, hi[2] = {1, 1}, ld[1] = {2};
+  double buf[4] = {0};
+  int g_a = NGA_Create(C_DBL, 2, dims, "a", NULL);
+  GA_Sync();
+  if (strcmp(mode, "error") == 0 && GA_Nodeid() == GA_Nnodes() - 1)
+    GA_Error("the application gives up", 7);
+  if (strcmp(mode, "handle") == 0) NGA_Put(12345, lo, hi, buf, ld);
+  if (strcmp(mode, "destroyed") == 0) {
+    GA_Destroy(g_a);
+    NGA_Get(g_a, lo, hi, buf, ld);
+  }
+  if (strcmp(mode, "read_inc") == 0) NGA_Read_inc(g_a, lo, 1);
+  if (strcmp(mode, "type") == 0) NGA_Create(4242, 2, dims, "bad", NULL);
+  if (strcmp(mode, "bounds") == 0) {
+    int far[2] = {4, 1};
+    NGA_Get(g_a, lo, far, buf, ld);
+  }
+  /* Ranks without a failure of their own wait here for the job to end. */
+  GA_Sync();
+  GA_Terminate();
+  MPI_Finalize();
+  return 0;
+}
