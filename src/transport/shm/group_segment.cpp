@@ -43,9 +43,12 @@ int ShmTransport::allocate_group_segment(const std::vector<int>& members, size_t
   const std::string name = segment_object_name(block_.job_id(), shm->id);
   if (int status = allgather(static_cast<uint64_t>(created_error), &values)) return status;
   const bool created = values[0] == 0;
-  int status = REMORA_SUCCESS;
-  if (created)
-    status = allgather(creator ? 0 : static_cast<uint64_t>(shm->map(name, O_RDWR)), &values);
+  // Always exchanged, so that every member makes the same calls (the MPI transport runs this
+  // per node inside one allgather over all members).
+  const uint64_t mapped = created && !creator ? static_cast<uint64_t>(shm->map(name, O_RDWR)) : 0;
+  const std::vector<uint64_t> create_errors = values;
+  int status = allgather(mapped, &values);
+  if (!created) values = create_errors;
   if (creator && created_error == 0) shm_unlink(name.c_str());  // every member has mapped it
   if (status != REMORA_SUCCESS) return status;
   for (size_t i = 0; i < members.size(); ++i) {
