@@ -340,6 +340,28 @@ void GA_Zgop(DoubleComplex x[], int n, char* op);
 void GA_Gop(int type, void* x, int n, char* op);
 
 /* ---- pgroups ---- */
+/* Process groups. A group handle is a small positive integer; GA_Pgroup_get_world() (-1) is
+ * every process. GA_Pgroup_create is collective over the default group and list holds ranks
+ * of the default group; a process outside the new group gets the handle too (nodeid -1).
+ * Arrays are created on the default group (NGA_Create, GA_Create_handle) or on p_handle
+ * (NGA_Create_config, NGA_Create_irreg_config, GA_Set_pgroup); GA_Nodeid, GA_Nnodes and GA_Sync
+ * answer for the default group. */
+void GA_Initialize_comm(MPI_Comm comm);
+int GA_Pgroup_create(int* list, int count);
+int GA_Pgroup_destroy(int grp);
+void GA_Pgroup_set_default(int grp);
+int GA_Pgroup_get_default(void);
+int GA_Pgroup_get_world(void);
+int GA_Pgroup_nodeid(int grp);
+int GA_Pgroup_nnodes(int grp);
+void GA_Pgroup_sync(int grp_id);
+void GA_Pgroup_brdcst(int grp_id, void* buf, int lenbuf, int root);
+void GA_Pgroup_igop(int grp_id, int* x, int n, char* op);
+void GA_Pgroup_lgop(int grp_id, long* x, int n, char* op);
+void GA_Pgroup_dgop(int grp_id, double* x, int n, char* op);
+void GA_Set_pgroup(int g_a, int p_handle);
+int GA_Get_pgroup(int g_a);
+int GA_Get_pgroup_size(int grp_id);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "remora/coll.h"
 #include "remora/export.h"
 #include "remora/types.h"
 
@@ -74,6 +75,16 @@ REMORA_API int remora_array_create_block_cyclic(remora_datatype_t type, const in
 REMORA_API int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims,
                                                   const int* grid, const char* name,
                                                   remora_array_t* array);
+/* The communicator that this rank's following creations use (local; REMORA_COMM_NULL: the
+ * world, the default). An array created on comm is collective over comm only, is distributed
+ * over comm's ranks (grids, nblock and ranks of the queries count comm's ranks), and its
+ * collective operations (zero ... gemm, print) run over comm; arrays of one operation must
+ * live on the same ranks. remora_array_duplicate keeps the source's ranks. AXPY batches need
+ * an array of every rank. See docs/arrays.md. */
+REMORA_API int remora_array_set_create_comm(remora_comm_t comm);
+REMORA_API int remora_array_get_create_comm(remora_comm_t* comm);
+/* The number of ranks a lives on and this rank's rank among them (either may be NULL). */
+REMORA_API int remora_array_ranks(remora_array_t a, int* size, int* rank);
 /* A new array with a's type, shape and distribution (GA_Duplicate), zero-initialised. */
 REMORA_API int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array);
 /* Collective. Completes outstanding operations, frees the memory, sets *array to NULL. */
@@ -131,6 +142,9 @@ REMORA_API int remora_array_flush_local(remora_array_t a);
 /* Collective over all ranks: completes every rank's operations on every array, then
  * synchronises (GA_Sync). */
 REMORA_API int remora_array_sync(void);
+/* Collective over comm: completes this rank's operations on every array, then a barrier over
+ * comm, so every operation of comm's ranks is complete (GA_Pgroup_sync). */
+REMORA_API int remora_array_sync_comm(remora_comm_t comm);
 
 /* ---- Direct access ---- */
 /* *pointer addresses element lo of the patch, with leading dimensions ld (ndim-1 entries).

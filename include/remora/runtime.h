@@ -12,6 +12,14 @@ extern "C" {
  * must both be given. Reads the REMORA_* environment (see docs/configuration.md). */
 REMORA_API int remora_init(int* argc, char*** argv);
 
+/* As remora_init inside an MPI program, on a communicator other than MPI_COMM_WORLD:
+ * mpi_comm points to an MPI_Comm (void* keeps mpi.h out of this header). Collective over that
+ * communicator only; its ranks become Remora's ranks 0..n-1 in its order, and other processes
+ * of MPI_COMM_WORLD keep using MPI alone. MPI must be initialised by the caller. For libraries
+ * on MPI (the Global-Arrays layer's GA_Initialize_comm); see docs/running-on-clusters.md.
+ * REMORA_ERR_UNSUPPORTED when Remora was built without MPI. */
+REMORA_API int remora_init_mpi_comm(int* argc, char*** argv, const void* mpi_comm);
+
 /* Ends Remora. Collective: returns once every rank has called it. */
 REMORA_API int remora_finalize(void);
 

@@ -78,6 +78,17 @@ typedef enum remora_sync_impl {
  * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
 REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                                    remora_win_t* win);
+/* As remora_win_allocate, collective over comm only: the window's ranks are comm's ranks. Every
+ * rank argument of the window calls (target, rank of the queries) is a rank of comm; PSCW groups
+ * must hold members of comm. The window keeps its own duplicate of comm, so comm may be freed
+ * while the window lives. acc_strategy=owner on a proper sub-communicator is not served by
+ * ghost progress (REMORA_ERR_UNSUPPORTED); under the MPI transport the job must run on one
+ * node. remora_win_allocate is this call with the world communicator. */
+REMORA_API int remora_win_allocate_comm(remora_comm_t comm, size_t bytes, size_t disp_unit,
+                                        const char* info, void** base, remora_win_t* win);
+/* The number of ranks of the window's communicator and this rank's rank in it. */
+REMORA_API int remora_win_comm_size(remora_win_t win, int* size);
+REMORA_API int remora_win_comm_rank(remora_win_t win, int* rank);
 /* Collective. Fails (without freeing) while this rank holds a lock or has operations in an
  * unfinished fence epoch. Sets *win to NULL. */
 REMORA_API int remora_win_free(remora_win_t* win);
@@ -164,8 +175,9 @@ REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t d
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */
 REMORA_API int remora_win_fence(remora_win_t win, int assert_flags);
 
-/* Generalised active target (post-start-complete-wait). Groups hold ranks of the window (the
- * world); they are read during the call and may be freed afterwards. Empty groups are allowed.
+/* Generalised active target (post-start-complete-wait). Groups hold processes of the window (a
+ * group's members must be members of the window's communicator, else REMORA_ERR_ARG); they are
+ * read during the call and may be freed afterwards. Empty groups are allowed.
  *   post(group):   opens an exposure epoch to the origins in group (assert_flags: 0 or
  *                  NOCHECK | NOSTORE | NOPUT, which need no work on shared memory).
  *   start(group):  opens an access epoch to the targets in group; operations may address only

@@ -103,10 +103,20 @@ int find_array(const char* function, const char* name, remora_array_t handle, Ar
   return REMORA_SUCCESS;
 }
 
+// b lives on the same ranks as a (arrays of one collective operation must).
+int check_same_ranks(const char* function, const char* name, const Array& a, const Array& b) {
+  if (a.same_ranks(b)) return REMORA_SUCCESS;
+  return fail(REMORA_ERR_ARG,
+              "%s: %s ('%s') lives on other ranks than '%s' (arrays of one operation must be "
+              "created on the same ranks)",
+              function, name, b.name().c_str(), a.name().c_str());
+}
+
 }  // namespace remora::api
 
 namespace {
 
+using remora::api::check_same_ranks;
 using remora::api::find_array;
 
 const char* type_name(int type) {
@@ -149,22 +159,58 @@ int check_grid(const char* function, const int* grid, int ranks, std::vector<int
     if (grid[d] < 1)
       return fail(REMORA_ERR_ARG, "%s: grid[%d]=%d must be at least 1", function, d, grid[d]);
   if (static_cast<int64_t>(grid[0]) * grid[1] > ranks)
-    return fail(REMORA_ERR_ARG, "%s: grid=%dx%d needs more ranks than the job's %d", function,
+    return fail(REMORA_ERR_ARG, "%s: grid=%dx%d needs more ranks than the %d available", function,
                 grid[0], grid[1], ranks);
   *out = {grid[0], grid[1]};
   return REMORA_SUCCESS;
 }
 
+// The communicator new arrays are created on (remora_array_set_create_comm); NULL: the world.
+remora_comm_t& create_comm() {
+  static remora_comm_t comm = REMORA_COMM_NULL;
+  return comm;
+}
+
+// *comm: the creation communicator (checked live), *ranks: its size.
+int creation_comm(const char* function, remora_comm_t* comm, int* ranks) {
+  *comm = create_comm();
+  if (*comm == REMORA_COMM_NULL)
+    if (int status = remora_comm_world(comm)) return status;
+  if (remora_comm_size(*comm, ranks) != REMORA_SUCCESS)
+    return fail(REMORA_ERR_ARG,
+                "%s: the creation communicator %p (remora_array_set_create_comm) is no longer "
+                "live",
+                function, static_cast<void*>(*comm));
+  return REMORA_SUCCESS;
+}
+
+int creation_ranks(const char* function, int* ranks) {
+  remora_comm_t comm = REMORA_COMM_NULL;
+  return creation_comm(function, &comm, ranks);
+}
+
+// comm: REMORA_COMM_NULL for the creation communicator.
 int publish(const char* function, Runtime& runtime, Distribution dist, int type, const char* name,
-            remora_array_t* out) {
+            remora_array_t* out, remora_comm_t comm = REMORA_COMM_NULL) {
   if (int status = check_pointer(function, "array", out)) return status;
   if (int status = remora::api::check_not_in_handler(function)) return status;
+  int ranks = 0;
+  if (comm == REMORA_COMM_NULL)
+    if (int status = creation_comm(function, &comm, &ranks)) return status;
   Array* array = nullptr;
   if (int status = Array::create(*runtime.transport, remora::arrays::sync_tracker(),
-                                 std::move(dist), type, name, &array))
+                                 std::move(dist), type, name, comm, &array))
     return status;
   live_arrays().insert(array);
   *out = array;
+  return REMORA_SUCCESS;
+}
+
+// rank is one of the array's ranks (of the communicator it was created on).
+int check_array_rank(const char* function, const Array& a, int rank) {
+  if (rank < 0 || rank >= a.comm_size())
+    return fail(REMORA_ERR_RANK, "%s: rank=%d is outside array '%s''s ranks [0, %d)", function,
+                rank, a.name().c_str(), a.comm_size());
   return REMORA_SUCCESS;
 }
 
@@ -192,8 +238,9 @@ int check_subscripts(const char* function, const Array& a, const void* values,
   return REMORA_SUCCESS;
 }
 
-// b matches a in type and shape.
+// b matches a in type and shape, and lives on the same ranks.
 int check_conformable(const char* function, const char* name, const Array& a, const Array& b) {
+  if (int status = check_same_ranks(function, name, a, b)) return status;
   if (b.type() != a.type())
     return fail(REMORA_ERR_ARG, "%s: %s has type REMORA_%s but the first array has REMORA_%s",
                 function, name, type_name(b.type()), type_name(a.type()));
@@ -303,10 +350,11 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
   if (int status = enter_collective(function, &runtime)) return status;
   if (int status = check_type(function, type)) return status;
   if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
   return publish(function, *runtime,
-                 Distribution::block_default(std::vector<int64_t>(dims, dims + ndim),
-                                             runtime->transport->size()),
-                 type, name, array);
+                 Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks), type,
+                 name, array);
 }
 
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
@@ -337,9 +385,13 @@ int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_
       starts[static_cast<size_t>(d)].push_back(start);
     }
   }
-  if (blocks > runtime->transport->size())
-    return fail(REMORA_ERR_ARG, "%s: nblock gives %" PRId64 " blocks, more than the job's %d ranks",
-                function, blocks, runtime->transport->size());
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (blocks > ranks)
+    return fail(REMORA_ERR_ARG,
+                "%s: nblock gives %" PRId64
+                " blocks, more than the job's %d ranks (of the creation communicator)",
+                function, blocks, ranks);
   return publish(function, *runtime,
                  Distribution::blocked(REMORA_DIST_IRREGULAR,
                                        std::vector<int64_t>(dims, dims + ndim), std::move(starts)),
@@ -360,7 +412,9 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
       return fail(REMORA_ERR_ARG, "%s: block[%d]=%" PRId64 " must be at least 1", function, d,
                   block[d]);
   std::vector<int> g;
-  if (int status = check_grid(function, grid, runtime->transport->size(), &g)) return status;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (int status = check_grid(function, grid, ranks, &g)) return status;
   return publish(
       function, *runtime,
       Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {dims[0], dims[1]}, {block[0], block[1]}, g),
@@ -375,7 +429,9 @@ int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* di
   if (int status = check_type(function, type)) return status;
   if (int status = check_shape(function, 2, dims, 2)) return status;
   std::vector<int> g;
-  if (int status = check_grid(function, grid, runtime->transport->size(), &g)) return status;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (int status = check_grid(function, grid, ranks, &g)) return status;
   return publish(function, *runtime,
                  Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {dims[0], dims[1]}, {1, 1}, g),
                  type, name, array);
@@ -387,7 +443,7 @@ int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* a
   if (int status = find_array(function, "a", a, &source)) return status;
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  return publish(function, *runtime, source->dist(), source->type(), name, array);
+  return publish(function, *runtime, source->dist(), source->type(), name, array, source->comm());
 }
 
 int remora_array_destroy(remora_array_t* array) {
@@ -436,7 +492,7 @@ int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* 
   Runtime* runtime = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
   if (int status = enter(function, &runtime)) return status;
-  if (int status = remora::api::check_rank(function, "rank", rank, *runtime)) return status;
+  if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "lo", lo)) return status;
   if (int status = check_pointer(function, "hi", hi)) return status;
   if (array->dist().is_cyclic())
@@ -454,7 +510,7 @@ int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
   Runtime* runtime = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
   if (int status = enter(function, &runtime)) return status;
-  if (int status = remora::api::check_rank(function, "rank", rank, *runtime)) return status;
+  if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "extents", extents)) return status;
   for (int d = 0; d < array->ndim(); ++d) extents[d] = array->dist().local_extent(rank, d);
   return REMORA_SUCCESS;
@@ -572,6 +628,46 @@ int remora_array_sync(void) {
   Runtime* runtime = nullptr;
   if (int status = enter_collective("remora_array_sync", &runtime)) return status;
   return remora::arrays::sync_all();
+}
+
+int remora_array_sync_comm(remora_comm_t comm) {
+  constexpr const char* function = "remora_array_sync_comm";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  int size = 0;
+  if (comm == REMORA_COMM_NULL || remora_comm_size(comm, &size) != REMORA_SUCCESS)
+    return fail(REMORA_ERR_ARG, "%s: comm=%p is not a live communicator", function,
+                static_cast<void*>(comm));
+  if (int status = remora::arrays::sync_tracker().flush_dirty()) return status;
+  return remora_comm_barrier(comm, REMORA_COLL_AUTO);
+}
+
+int remora_array_set_create_comm(remora_comm_t comm) {
+  constexpr const char* function = "remora_array_set_create_comm";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  int size = 0;
+  if (comm != REMORA_COMM_NULL && remora_comm_size(comm, &size) != REMORA_SUCCESS)
+    return fail(REMORA_ERR_ARG, "%s: comm=%p is not a live communicator (nor REMORA_COMM_NULL)",
+                function, static_cast<void*>(comm));
+  create_comm() = comm;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_get_create_comm(remora_comm_t* comm) {
+  Runtime* runtime = nullptr;
+  if (int status = enter("remora_array_get_create_comm", &runtime)) return status;
+  if (int status = check_pointer("remora_array_get_create_comm", "comm", comm)) return status;
+  *comm = create_comm();
+  return REMORA_SUCCESS;
+}
+
+int remora_array_ranks(remora_array_t a, int* size, int* rank) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_ranks", "a", a, &array)) return status;
+  if (size != nullptr) *size = array->comm_size();
+  if (rank != nullptr) *rank = array->comm_rank();
+  return REMORA_SUCCESS;
 }
 
 int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi, void** pointer,
@@ -745,6 +841,7 @@ int remora_array_transpose(remora_array_t a, remora_array_t b) {
   Array *x = nullptr, *y = nullptr;
   if (int status = find_array(function, "a", a, &x)) return status;
   if (int status = find_array(function, "b", b, &y)) return status;
+  if (int status = check_same_ranks(function, "b", *x, *y)) return status;
   if (int status = check_2d(function, "a", *x)) return status;
   if (int status = check_2d(function, "b", *y)) return status;
   if (x == y) return fail(REMORA_ERR_ARG, "%s: a and b are the same array", function);
@@ -789,6 +886,8 @@ int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_
   if (int status = find_array(function, "a", a, &x)) return status;
   if (int status = find_array(function, "b", b, &y)) return status;
   if (int status = find_array(function, "c", c, &z)) return status;
+  if (int status = check_same_ranks(function, "b", *x, *y)) return status;
+  if (int status = check_same_ranks(function, "c", *x, *z)) return status;
   if (int status = check_2d(function, "a", *x)) return status;
   if (int status = check_2d(function, "b", *y)) return status;
   if (int status = check_2d(function, "c", *z)) return status;

@@ -25,5 +25,8 @@ int find_array(const char* function, const char* name, remora_array_t handle,
 int check_2d(const char* function, const char* name, const remora::arrays::Array& a);
 // trans is 'N'/'n' (*transposed = false) or 'T'/'t' (true).
 int check_trans(const char* function, const char* name, char trans, bool* transposed);
+// b lives on the same ranks as a (arrays of one collective operation must).
+int check_same_ranks(const char* function, const char* name, const remora::arrays::Array& a,
+                     const remora::arrays::Array& b);
 
 }  // namespace remora::api

@@ -11,6 +11,7 @@
 
 using remora::fail;
 using remora::api::check_2d;
+using remora::api::check_same_ranks;
 using remora::api::check_patch;
 using remora::api::check_pointer;
 using remora::api::check_trans;
@@ -44,7 +45,7 @@ int check_matching(const char* function, const char* name, const Array& first,
     return fail(REMORA_ERR_ARG,
                 "%s: the patch of %s ('%s') has %" PRId64 " elements but a's patch has %" PRId64,
                 function, name, other.name().c_str(), other_elements, first_elements);
-  return REMORA_SUCCESS;
+  return check_same_ranks(function, name, first, other);
 }
 
 // Live arrays a and b of one type with valid patches of equal element counts.
@@ -234,6 +235,8 @@ int remora_array_gemm_patch(char transa, char transb, const void* alpha, const v
   if (int status = check_2d(function, "a", *x)) return status;
   if (int status = check_2d(function, "b", *y)) return status;
   if (int status = check_2d(function, "c", *z)) return status;
+  if (int status = check_same_ranks(function, "b", *x, *y)) return status;
+  if (int status = check_same_ranks(function, "c", *x, *z)) return status;
   if (int status = check_patch(function, *x, alo, ahi)) return status;
   if (int status = check_patch(function, *y, blo, bhi)) return status;
   if (int status = check_patch(function, *z, clo, chi)) return status;

@@ -47,6 +47,13 @@ int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axp
                 "%s: detach=%d is neither REMORA_AXPY_DETACH_EOM nor REMORA_AXPY_DETACH_NBX",
                 function, static_cast<int>(detach));
   if (int status = check_pointer(function, "batch", batch)) return status;
+  int ranks = 0;
+  remora_array_ranks(a, &ranks, nullptr);
+  if (ranks != runtime->transport->size())
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "%s: a lives on a sub-communicator (%d of %d ranks); AXPY batches need an array "
+                "of every rank",
+                function, ranks, runtime->transport->size());
   AxpyBatch* created = nullptr;
   if (int status = AxpyBatch::attach(*runtime->transport, *static_cast<remora::arrays::Array*>(a),
                                      detach, &created))

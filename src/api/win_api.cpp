@@ -4,6 +4,7 @@
 
 #include "api/runtime.hpp"
 #include "api/win_checks.hpp"
+#include "api/window_comm.hpp"
 #include "core/error.hpp"
 #include "remora/win.h"
 #include "rma/reduce_op.hpp"
@@ -37,11 +38,20 @@ int enter_sync(const char* function, remora_win_t win, Window** window) {
   return remora::api::check_not_in_handler(function);
 }
 
-// win and target are valid.
-int enter_target(const char* function, remora_win_t win, int target, Window** window) {
-  Runtime* runtime = nullptr;
-  if (int status = enter_window(function, win, window, &runtime)) return status;
-  return check_rank(function, "target", target, *runtime);
+// rank is a rank of the window's communicator: checked, then replaced by its world rank, which
+// is what the window works with (one table lookup; the identity for a world window).
+int translate_rank(const char* function, const char* name, const Window& window, int& rank) {
+  if (rank < 0 || rank >= window.comm_size())
+    return fail(REMORA_ERR_RANK, "%s: %s=%d is outside the window's ranks [0, %d)", function, name,
+                rank, window.comm_size());
+  rank = window.world_rank(rank);
+  return REMORA_SUCCESS;
+}
+
+// win and target are valid; target (in: a rank of the window) becomes its world rank.
+int enter_target(const char* function, remora_win_t win, int& target, Window** window) {
+  if (int status = enter_window(function, win, window)) return status;
+  return translate_rank(function, "target", **window, target);
 }
 
 // Synchronisation calls: check the handle (and target), refuse blocking calls inside a
@@ -76,9 +86,8 @@ int call_blocking(const char* function, remora_win_t win, int (Window::*call)(co
 int query_rank(const char* function, remora_win_t win, int rank, const char* out_name, size_t* out,
                size_t (Window::*query)(int) const) {
   Window* window = nullptr;
-  Runtime* runtime = nullptr;
-  if (int status = enter_window(function, win, &window, &runtime)) return status;
-  if (int status = check_rank(function, "rank", rank, *runtime)) return status;
+  if (int status = enter_window(function, win, &window)) return status;
+  if (int status = translate_rank(function, "rank", *window, rank)) return status;
   if (int status = check_pointer(function, out_name, out)) return status;
   *out = (window->*query)(rank);
   return REMORA_SUCCESS;
@@ -114,8 +123,9 @@ int check_target_range(const char* function, const Window& window, int target, s
   return REMORA_SUCCESS;
 }
 
-// Common checks of put and get: *offset and *bytes receive the target range.
-int prepare_transfer(const char* function, remora_win_t win, int target, size_t disp, size_t count,
+// Common checks of put and get: *offset and *bytes receive the target range, target becomes
+// its world rank.
+int prepare_transfer(const char* function, remora_win_t win, int& target, size_t disp, size_t count,
                      int type, const void* buffer, const char* buffer_name, Window** window,
                      uint64_t* offset, size_t* bytes) {
   if (int status = enter_target(function, win, target, window)) return status;
@@ -127,8 +137,9 @@ int prepare_transfer(const char* function, remora_win_t win, int target, size_t 
   return REMORA_SUCCESS;
 }
 
-// Common checks of the accumulate family; fills args except result and compare.
-int prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+// Common checks of the accumulate family; fills args (target: the world rank) except result
+// and compare.
+int prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
                        const void* origin, size_t count, int type, int op, const void* alpha,
                        Window** window, remora::rma::AccArgs* args) {
   if (int status = enter_target(function, win, target, window)) return status;
@@ -151,13 +162,9 @@ int prepare_accumulate(const char* function, remora_win_t win, int target, size_
   return REMORA_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
-                        remora_win_t* win) {
-  constexpr const char* function = "remora_win_allocate";
+// remora_win_allocate (comm: nullptr, the world) and remora_win_allocate_comm.
+int allocate_window(const char* function, const remora_comm_t* comm, size_t bytes, size_t disp_unit,
+                    const char* info, void** base, remora_win_t* win) {
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
   if (int status = check_pointer(function, "win", win)) return status;
@@ -173,10 +180,44 @@ int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void**
   if (int status = remora::rma::parse_window_options(function, runtime->config, info, &options))
     return status;
   Window* window = nullptr;
-  if (int status = runtime->windows->allocate(function, bytes, disp_unit, options, &window))
+  std::shared_ptr<const remora::rma::WindowGroup> group;
+  if (comm != nullptr)
+    if (int status = remora::api::window_group(function, *runtime, *comm, &group)) return status;
+  if (int status = runtime->windows->allocate(function, std::move(group), bytes, disp_unit, options,
+                                              &window))
     return status;
   if (base != nullptr) *base = window->base();
   *win = window;
+  return REMORA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
+                        remora_win_t* win) {
+  return allocate_window("remora_win_allocate", nullptr, bytes, disp_unit, info, base, win);
+}
+
+int remora_win_allocate_comm(remora_comm_t comm, size_t bytes, size_t disp_unit, const char* info,
+                             void** base, remora_win_t* win) {
+  return allocate_window("remora_win_allocate_comm", &comm, bytes, disp_unit, info, base, win);
+}
+
+int remora_win_comm_size(remora_win_t win, int* size) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_comm_size", win, &window)) return status;
+  if (int status = check_pointer("remora_win_comm_size", "size", size)) return status;
+  *size = window->comm_size();
+  return REMORA_SUCCESS;
+}
+
+int remora_win_comm_rank(remora_win_t win, int* rank) {
+  Window* window = nullptr;
+  if (int status = enter_window("remora_win_comm_rank", win, &window)) return status;
+  if (int status = check_pointer("remora_win_comm_rank", "rank", rank)) return status;
+  *rank = window->comm_rank(window->rank());
   return REMORA_SUCCESS;
 }
 
@@ -367,14 +408,14 @@ int win_enter_blocking(const char* function, remora_win_t win, Window** window) 
   return enter_sync(function, win, window);
 }
 
-int win_prepare_transfer(const char* function, remora_win_t win, int target, size_t disp,
+int win_prepare_transfer(const char* function, remora_win_t win, int& target, size_t disp,
                          size_t count, int type, const void* buffer, const char* buffer_name,
                          Window** window, uint64_t* offset, size_t* bytes) {
   return prepare_transfer(function, win, target, disp, count, type, buffer, buffer_name, window,
                           offset, bytes);
 }
 
-int win_prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+int win_prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
                            const void* origin, size_t count, int type, int op, const void* alpha,
                            Window** window, remora::rma::AccArgs* args) {
   return prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha, window,

@@ -17,13 +17,14 @@ int win_enter(const char* function, remora_win_t win, rma::Window** window,
 // As win_enter, and refuses to run inside an active-message handler (the call may block).
 int win_enter_blocking(const char* function, remora_win_t win, rma::Window** window);
 // Put and get: win and target are valid, count elements of type at disp lie in target's window
-// and buffer is not NULL when count > 0. *offset and *bytes receive the target range.
-int win_prepare_transfer(const char* function, remora_win_t win, int target, size_t disp,
+// and buffer is not NULL when count > 0. *offset and *bytes receive the target range. target
+// (in: a rank of the window's communicator) becomes its world rank, which the window works with.
+int win_prepare_transfer(const char* function, remora_win_t win, int& target, size_t disp,
                          size_t count, int type, const void* buffer, const char* buffer_name,
                          rma::Window** window, uint64_t* offset, size_t* bytes);
 // The accumulate family: as above, and op valid for type, alpha given exactly for SCALED_SUM.
 // Fills args except result and compare.
-int win_prepare_accumulate(const char* function, remora_win_t win, int target, size_t disp,
+int win_prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
                            const void* origin, size_t count, int type, int op, const void* alpha,
                            rma::Window** window, rma::AccArgs* args);
 

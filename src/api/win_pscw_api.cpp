@@ -26,6 +26,13 @@ int enter_with_group(const char* function, remora_group_t group, remora_win_t wi
     return fail(REMORA_ERR_ARG, "%s: group=%p is not a live group (freed, or never created)",
                 function, static_cast<void*>(group));
   *ranks = found->world_ranks();
+  // Groups name processes; the window works in world ranks, so only membership is checked.
+  for (size_t i = 0; i < ranks->size(); ++i)
+    if ((*window)->comm_rank((*ranks)[i]) < 0)
+      return fail(REMORA_ERR_ARG,
+                  "%s: rank %zu of group (world rank %d) is not a member of the window's "
+                  "communicator",
+                  function, i, (*ranks)[i]);
   return REMORA_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "coll/collectives.hpp"
 
@@ -11,5 +12,9 @@ namespace remora::api {
 // *mine = the sum over all ranks of their counts[this rank]. counts has one entry per rank.
 int world_reduce_scatter_sum(coll::Collectives& collectives, const uint64_t* counts,
                              uint64_t* mine);
+// The same over comm's ranks (counts: one entry per rank of comm).
+int reduce_scatter_sum(coll::Collectives& collectives,
+                       const std::shared_ptr<coll::Communicator>& comm, const uint64_t* counts,
+                       uint64_t* mine);
 
 }  // namespace remora::api

@@ -45,22 +45,51 @@ Array::Array(transport::Transport& transport, SyncTracker& tracker, Distribution
       touched_flag_(static_cast<size_t>(transport.size()), 0) {}
 
 int Array::create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
-                  int type, const char* name, Array** out) {
+                  int type, const char* name, remora_comm_t comm, Array** out) {
   auto* array = new Array(transport, tracker, std::move(dist), type, name);
-  const size_t bytes =
-      static_cast<size_t>(array->dist_.local_elements(transport.rank())) * array->element_;
-  int status = remora_win_allocate(bytes, array->element_, nullptr, nullptr, &array->win_);
-  if (status == REMORA_SUCCESS) {
-    array->window_ = static_cast<rma::Window*>(array->win_);
-    status = remora_win_lock_all(array->win_, REMORA_MODE_NOCHECK);
-  }
-  if (status != REMORA_SUCCESS) {
+  if (int status = array->create_window(comm)) {
     if (array->win_ != nullptr) remora_win_free(&array->win_);
+    if (array->own_comm_) remora_comm_free(&array->comm_);
     delete array;
     return status;
   }
   *out = array;
   return REMORA_SUCCESS;
+}
+
+// A world array uses the world communicator; an array on a sub-communicator duplicates it for
+// its collectives, so they never interleave with the application's on the same communicator.
+int Array::create_window(remora_comm_t comm) {
+  remora_comm_t world = nullptr;
+  if (int status = remora_comm_world(&world)) return status;
+  if (comm == world) {
+    comm_ = world;
+  } else {
+    if (int status = remora_comm_dup(comm, &comm_)) return status;
+    own_comm_ = true;
+  }
+  if (int status = remora_comm_rank(comm_, &comm_rank_)) return status;
+  const size_t bytes = static_cast<size_t>(dist_.local_elements(comm_rank_)) * element_;
+  if (int status = remora_win_allocate_comm(comm_, bytes, element_, nullptr, nullptr, &win_))
+    return status;
+  window_ = static_cast<rma::Window*>(win_);
+  return remora_win_lock_all(win_, REMORA_MODE_NOCHECK);
+}
+
+bool Array::same_ranks(const Array& other) const {
+  if (comm_size() != other.comm_size()) return false;
+  for (int rank = 0; rank < comm_size(); ++rank)
+    if (world_rank(rank) != other.world_rank(rank)) return false;
+  return true;
+}
+
+int Array::barrier() {
+  return remora_comm_barrier(comm_, REMORA_COLL_AUTO);
+}
+
+int Array::sync() {
+  if (int status = tracker_.flush_dirty()) return status;
+  return barrier();
 }
 
 Array::~Array() {
@@ -70,7 +99,8 @@ Array::~Array() {
 int Array::destroy() {
   if (int status = flush()) return status;
   if (int status = remora_win_unlock_all(win_)) return status;
-  return remora_win_free(&win_);
+  if (int status = remora_win_free(&win_)) return status;
+  return own_comm_ ? remora_comm_free(&comm_) : REMORA_SUCCESS;
 }
 
 char* Array::local() const {
@@ -78,7 +108,7 @@ char* Array::local() const {
 }
 
 char* Array::mapped(int rank) const {
-  return static_cast<char*>(transport_.address(window_->data_segment(), rank));
+  return static_cast<char*>(transport_.address(window_->data_segment(), world_rank(rank)));
 }
 
 void Array::touch(int target) {
@@ -109,13 +139,12 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
     if (result != REMORA_SUCCESS) return;
     const TileTransfer t = tile_transfer(tile, lo, user, dist_.local_extents(tile.owner), element_);
     auto* at = static_cast<std::conditional_t<Put, const char, char>*>(buffer) + t.user_offset;
+    const int owner = world_rank(tile.owner);
     if constexpr (Put) {
-      result =
-          transport_.put_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
-      touch(tile.owner);
+      result = transport_.put_strided(window_->data_segment(), owner, t.remote_offset, at, t.shape);
+      touch(owner);
     } else {
-      result =
-          transport_.get_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
+      result = transport_.get_strided(window_->data_segment(), owner, t.remote_offset, at, t.shape);
     }
   });
   return result;
@@ -145,7 +174,7 @@ int Array::accumulate_tile(int owner, size_t remote_offset, const transport::Str
   shape.for_each_block([&](size_t packed_offset, size_t owner_offset) {
     if (result != REMORA_SUCCESS) return;
     rma::AccArgs args;
-    args.target = owner;
+    args.target = world_rank(owner);
     args.offset = remote_offset + owner_offset;
     args.origin = packed + packed_offset;
     args.count = shape.count[0] / element_;
@@ -187,7 +216,7 @@ int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const i
                  static_cast<const char*>(buffer) + t.user_offset, packed.data());
     result = accumulate_tile(tile.owner, t.remote_offset, merged_shape(to_owner, element_),
                              packed.data(), alpha);
-    touch(tile.owner);
+    touch(world_rank(tile.owner));
   });
   return result;
 }
@@ -197,6 +226,7 @@ int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
     int owner = 0;
     int64_t index = 0;
     dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
+    owner = world_rank(owner);
     if (int status =
             transport_.put(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
                            static_cast<const char*>(values) + k * element_, element_))
@@ -211,6 +241,7 @@ int Array::gather(void* values, const int64_t* subscripts, size_t n) {
     int owner = 0;
     int64_t index = 0;
     dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
+    owner = world_rank(owner);
     if (int status =
             transport_.get(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
                            static_cast<char*>(values) + k * element_, element_))
@@ -224,6 +255,7 @@ int Array::scatter_acc(const void* values, const int64_t* subscripts, size_t n, 
     rma::AccArgs args;
     int64_t index = 0;
     dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &args.target, &index);
+    args.target = world_rank(args.target);
     args.offset = static_cast<uint64_t>(index) * element_;
     args.origin = static_cast<const char*>(values) + k * element_;
     args.count = 1;
@@ -240,6 +272,7 @@ int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
   rma::AccArgs args;
   int64_t index = 0;
   dist_.locate(subscript, &args.target, &index);
+  args.target = world_rank(args.target);
   args.offset = static_cast<uint64_t>(index) * element_;
   const int32_t inc32 = static_cast<int32_t>(inc);
   int64_t result64 = 0;

@@ -12,6 +12,7 @@
 
 #include "arrays/distribution.hpp"
 #include "remora/array.h"
+#include "remora/coll.h"
 #include "remora/win.h"
 #include "rma/window.hpp"
 #include "transport/transport.hpp"
@@ -24,9 +25,10 @@ class SyncTracker;
 
 class Array : public remora_array_s {
  public:
-  // Collective.
+  // Collective over comm (the world communicator or a sub-communicator: the distribution's
+  // ranks are comm's ranks).
   static int create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
-                    int type, const char* name, Array** out);
+                    int type, const char* name, remora_comm_t comm, Array** out);
   // Collective: completes this rank's operations, frees the window.
   int destroy();
   ~Array();
@@ -36,7 +38,17 @@ class Array : public remora_array_s {
   size_t element() const { return element_; }
   const std::string& name() const { return name_; }
   int ndim() const { return dist_.ndim(); }
-  // This rank's local array, and rank's when this rank maps it (nullptr otherwise).
+  // The array's ranks: its own duplicate of the communicator it was created on (the world
+  // handle for a world array); this rank's rank there, their number, and their world ranks.
+  remora_comm_t comm() const { return comm_; }
+  int comm_rank() const { return comm_rank_; }
+  int comm_size() const { return window_->comm_size(); }
+  int world_rank(int rank) const { return window_->world_rank(rank); }
+  bool same_ranks(const Array& other) const;
+  // Completes this rank's operations on every array, then a barrier over the array's ranks.
+  int sync();
+  int barrier();
+  // This rank's local array, and rank's (of the array) when this rank maps it (else nullptr).
   char* local() const;
   char* mapped(int rank) const;
 
@@ -66,6 +78,8 @@ class Array : public remora_array_s {
  private:
   Array(transport::Transport& transport, SyncTracker& tracker, Distribution dist, int type,
         const char* name);
+  int create_window(remora_comm_t comm);
+  // target: a world rank.
   void touch(int target);
   // One strided transfer per tile of lo..hi: put from buffer (Put) or get into it.
   template <bool Put, typename Buffer>
@@ -84,10 +98,13 @@ class Array : public remora_array_s {
   int type_;
   size_t element_;
   std::string name_;
+  remora_comm_t comm_ = nullptr;
+  bool own_comm_ = false;  // comm_ is this array's duplicate (freed with it)
+  int comm_rank_ = 0;
   remora_win_t win_ = nullptr;
   rma::Window* window_ = nullptr;
-  std::vector<char> touched_flag_;  // per rank: touched since the last flush
-  std::vector<int> touched_;
+  std::vector<char> touched_flag_;  // per world rank: touched since the last flush
+  std::vector<int> touched_;        // world ranks
   std::map<void*, AccessRecord> accesses_;
 };
 

@@ -21,9 +21,10 @@ namespace {
 struct Slab {
   int64_t lo[REMORA_ARRAY_MAX_DIM] = {}, hi[REMORA_ARRAY_MAX_DIM] = {};
   int64_t elements = 0;
-  explicit Slab(const Distribution& dist) {
+  explicit Slab(const Array& a) {
+    const Distribution& dist = a.dist();
     int64_t first = 0, count = 0;
-    rank_share(dist.dims()[0], &first, &count);
+    rank_share(a, dist.dims()[0], &first, &count);
     lo[0] = first;
     hi[0] = first + count - 1;
     elements = count;
@@ -42,8 +43,8 @@ int sync_all() {
 }
 
 int fill(Array& a, const void* value) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     if (value == nullptr) {
       std::memset(a.local(), 0, static_cast<size_t>(n) * a.element());
       return REMORA_SUCCESS;
@@ -57,8 +58,8 @@ int fill(Array& a, const void* value) {
 }
 
 int scale(Array& a, const void* alpha) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
       const T s = *as<T>(alpha);
@@ -69,13 +70,13 @@ int scale(Array& a, const void* alpha) {
 }
 
 int copy(Array& a, Array& b) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(b.dist())) {
       std::memcpy(b.local(), a.local(),
-                  static_cast<size_t>(a.dist().local_elements(remora_rank())) * a.element());
+                  static_cast<size_t>(a.dist().local_elements(a.comm_rank())) * a.element());
       return REMORA_SUCCESS;
     }
-    const Slab slab(a.dist());
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     std::vector<char> buffer(static_cast<size_t>(slab.elements) * a.element());
     if (int status = a.get_dense(slab.lo, slab.hi, buffer.data())) return status;
@@ -84,13 +85,13 @@ int copy(Array& a, Array& b) {
 }
 
 int add(const void* alpha, Array& a, const void* beta, Array& b, Array& c) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(c.dist()) && b.dist().same_layout(c.dist())) {
-      axpby(a.type(), a.dist().local_elements(remora_rank()), alpha, a.local(), beta, b.local(),
+      axpby(a.type(), a.dist().local_elements(a.comm_rank()), alpha, a.local(), beta, b.local(),
             c.local());
       return REMORA_SUCCESS;
     }
-    const Slab slab(a.dist());
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
     std::vector<char> x(bytes), y(bytes);
@@ -102,11 +103,11 @@ int add(const void* alpha, Array& a, const void* beta, Array& b, Array& c) {
 }
 
 int dot(Array& a, Array& b, void* result) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     if (a.dist().same_layout(b.dist())) {
-      local_dot(a.type(), a.dist().local_elements(remora_rank()), a.local(), b.local(), result);
+      local_dot(a.type(), a.dist().local_elements(a.comm_rank()), a.local(), b.local(), result);
     } else {
-      const Slab slab(a.dist());
+      const Slab slab(a);
       const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
       std::vector<char> x(bytes), y(bytes);
       if (slab.elements > 0) {
@@ -115,19 +116,19 @@ int dot(Array& a, Array& b, void* result) {
       }
       local_dot(a.type(), slab.elements, x.data(), y.data(), result);
     }
-    return allreduce_world(result, 1, a.type(), REMORA_OP_SUM);
+    return allreduce(a, result, 1, a.type(), REMORA_OP_SUM);
   });
 }
 
 int norm(Array& a, double* result) {
-  return collective([&]() -> int {
-    const int64_t n = a.dist().local_elements(remora_rank());
+  return collective(a, [&]() -> int {
+    const int64_t n = a.dist().local_elements(a.comm_rank());
     double sum = 0;
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
       for (int64_t i = 0; i < n; ++i) sum += magnitude_squared(as<T>(a.local())[i]);
     });
-    if (int status = allreduce_world(&sum, 1, REMORA_DOUBLE, REMORA_OP_SUM)) return status;
+    if (int status = allreduce(a, &sum, 1, REMORA_DOUBLE, REMORA_OP_SUM)) return status;
     *result = std::sqrt(sum);
     return REMORA_SUCCESS;
   });
@@ -142,8 +143,8 @@ static void transpose_block(const char* in, char* out, int64_t rows, int64_t col
 }
 
 int transpose(Array& a, Array& b) {
-  return collective([&]() -> int {
-    const Slab slab(a.dist());
+  return collective(a, [&]() -> int {
+    const Slab slab(a);
     if (slab.elements == 0) return REMORA_SUCCESS;
     const int64_t rows = slab.hi[0] - slab.lo[0] + 1, cols = a.dist().dims()[1];
     std::vector<char> in(static_cast<size_t>(slab.elements) * a.element()), out(in.size());
@@ -155,8 +156,8 @@ int transpose(Array& a, Array& b) {
 }
 
 int symmetrize(Array& a) {
-  return collective([&]() -> int {
-    const Slab slab(a.dist());
+  return collective(a, [&]() -> int {
+    const Slab slab(a);
     const int64_t rows = slab.hi[0] - slab.lo[0] + 1, n = a.dist().dims()[0];
     const size_t bytes = static_cast<size_t>(slab.elements) * a.element();
     std::vector<char> mine(bytes), column(bytes), mirrored(bytes);
@@ -167,7 +168,7 @@ int symmetrize(Array& a) {
       transpose_block(column.data(), mirrored.data(), n, rows, a.element());
     }
     // Every rank has read what it needs before anybody writes.
-    if (int status = remora_barrier()) return status;
+    if (int status = a.barrier()) return status;
     if (slab.elements == 0) return REMORA_SUCCESS;
     dispatch(a.type(), [&](auto zero) {
       using T = decltype(zero);
@@ -191,8 +192,8 @@ static void print_element(FILE* stream, const T& x) {
 }
 
 int print_patch(Array& a, const int64_t* lo, const int64_t* hi, FILE* stream) {
-  return collective([&]() -> int {
-    if (remora_rank() != 0) return REMORA_SUCCESS;
+  return collective(a, [&]() -> int {
+    if (a.comm_rank() != 0) return REMORA_SUCCESS;
     const int ndim = a.ndim();
     int64_t elements = 1;
     for (int d = 0; d < ndim; ++d) elements *= hi[d] - lo[d] + 1;

@@ -1,10 +1,11 @@
 // Pieces shared by the whole-array and the patch collective operations: the sync bracket, the
-// world allreduce, a rank's share of a range, and the element kernels (written once as
+// allreduce over an array's ranks, a rank's share of a range, and the element kernels (written once as
 // templates over the element types).
 #pragma once
 
 #include <cstdint>
 
+#include "arrays/array.hpp"
 #include "arrays/element_types.hpp"
 #include "remora/coll.h"
 #include "remora/runtime.h"
@@ -14,27 +15,25 @@ namespace remora::arrays {
 // Collective: completes every rank's operations on every array, then barrier.
 int sync_all();
 
-// This rank's share of [0, total): [first, first + count), near-equal over the ranks.
-inline void rank_share(int64_t total, int64_t* first, int64_t* count) {
-  const int64_t ranks = remora_size(), rank = remora_rank();
+// This rank's share of [0, total) among a's ranks: [first, first + count), near-equal.
+inline void rank_share(const Array& a, int64_t total, int64_t* first, int64_t* count) {
+  const int64_t ranks = a.comm_size(), rank = a.comm_rank();
   *first = total * rank / ranks;
   *count = total * (rank + 1) / ranks - *first;
 }
 
-// In-place allreduce of count values of type over every rank.
-inline int allreduce_world(void* values, size_t count, int type, remora_op_t op) {
-  remora_comm_t world = nullptr;
-  if (int status = remora_comm_world(&world)) return status;
+// In-place allreduce of count values of type over a's ranks.
+inline int allreduce(const Array& a, void* values, size_t count, int type, remora_op_t op) {
   return remora_allreduce(REMORA_IN_PLACE, values, count, static_cast<remora_datatype_t>(type), op,
-                          world, REMORA_COLL_AUTO);
+                          a.comm(), REMORA_COLL_AUTO);
 }
 
-// Runs body between two syncs.
+// Runs body between two syncs over a's ranks (the arrays of one operation share them).
 template <typename Body>
-int collective(Body&& body) {
-  if (int status = sync_all()) return status;
+int collective(Array& a, Body&& body) {
+  if (int status = a.sync()) return status;
   const int status = body();
-  const int closing = sync_all();
+  const int closing = a.sync();
   return status != REMORA_SUCCESS ? status : closing;
 }
 

@@ -18,16 +18,16 @@ namespace {
 // This rank's share of a sequence of n elements.
 struct Share {
   int64_t first = 0, count = 0;
-  explicit Share(int64_t n) { rank_share(n, &first, &count); }
+  Share(const Array& a, int64_t n) { rank_share(a, n, &first, &count); }
 };
 
 // Collective: each rank rewrites its share of a's patch with update(values, first, count)
 // (which may return a failure status), after reading it when read is set.
 template <typename Update>
 int rewrite_patch(Array& a, const int64_t* lo, const int64_t* hi, bool read, Update&& update) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     const LinearPatch patch(a, lo, hi);
-    const Share share(patch.elements());
+    const Share share(a, patch.elements());
     if (share.count == 0) return REMORA_SUCCESS;
     std::vector<char> values(static_cast<size_t>(share.count) * a.element());
     if (read)
@@ -44,8 +44,8 @@ int rewrite_patch(Array& a, const int64_t* lo, const int64_t* hi, bool read, Upd
 struct TwoInputs {
   Share share;
   std::vector<char> xs, ys;
-  TwoInputs(const LinearPatch& x, size_t element)
-      : share(x.elements()),
+  TwoInputs(const Array& a, const LinearPatch& x, size_t element)
+      : share(a, x.elements()),
         xs(static_cast<size_t>(share.count) * element),
         ys(static_cast<size_t>(share.count) * element) {}
   int read(const LinearPatch& x, const LinearPatch& y) {
@@ -56,8 +56,8 @@ struct TwoInputs {
 };
 
 // Every rank has read its inputs before any writes, when the output array is also an input.
-int separate_reads_from_writes(bool aliased) {
-  return aliased ? remora_barrier() : REMORA_SUCCESS;
+int separate_reads_from_writes(Array& a, bool aliased) {
+  return aliased ? a.barrier() : REMORA_SUCCESS;
 }
 
 // Collective: c[patch] = combine(a[patch], b[patch]) share by share; combine(xs, ys, first,
@@ -67,13 +67,13 @@ template <typename Combine>
 int combine_patches(Array& a, const int64_t* alo, const int64_t* ahi, Array& b, const int64_t* blo,
                     const int64_t* bhi, Array& c, const int64_t* clo, const int64_t* chi,
                     Combine&& combine) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     const LinearPatch x(a, alo, ahi), y(b, blo, bhi), z(c, clo, chi);
-    TwoInputs in(x, a.element());
+    TwoInputs in(a, x, a.element());
     int status = in.read(x, y);
     if (status == REMORA_SUCCESS)
       status = combine(in.xs.data(), in.ys.data(), in.share.first, in.share.count);
-    const int separated = separate_reads_from_writes(&c == &a || &c == &b);
+    const int separated = separate_reads_from_writes(a, &c == &a || &c == &b);
     if (status != REMORA_SUCCESS) return status;
     if (separated != REMORA_SUCCESS) return separated;
     if (in.share.count == 0) return REMORA_SUCCESS;
@@ -145,13 +145,13 @@ int patch_enum(Array& a, const int64_t* lo, const int64_t* hi, const void* start
 
 int copy_patch(bool trans, Array& a, const int64_t* alo, const int64_t* ahi, Array& b,
                const int64_t* blo, const int64_t* bhi) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     const LinearPatch from(a, alo, ahi, trans), to(b, blo, bhi);
-    const Share share(from.elements());
+    const Share share(a, from.elements());
     std::vector<char> values(static_cast<size_t>(share.count) * a.element());
     const int status =
         share.count > 0 ? from.get(share.first, share.count, values.data()) : REMORA_SUCCESS;
-    const int separated = separate_reads_from_writes(&a == &b);  // every rank joins it
+    const int separated = separate_reads_from_writes(a, &a == &b);  // every rank joins it
     if (status != REMORA_SUCCESS) return status;
     if (separated != REMORA_SUCCESS) return separated;
     if (share.count == 0) return REMORA_SUCCESS;
@@ -171,12 +171,12 @@ int add_patch(const void* alpha, Array& a, const int64_t* alo, const int64_t* ah
 
 int dot_patch(Array& a, bool trans_a, const int64_t* alo, const int64_t* ahi, Array& b,
               bool trans_b, const int64_t* blo, const int64_t* bhi, void* result) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     const LinearPatch x(a, alo, ahi), y(b, blo, bhi, trans_a != trans_b);
-    TwoInputs in(x, a.element());
+    TwoInputs in(a, x, a.element());
     if (int status = in.read(x, y)) return status;
     local_dot(a.type(), in.share.count, in.xs.data(), in.ys.data(), result);
-    return allreduce_world(result, 1, a.type(), REMORA_OP_SUM);
+    return allreduce(a, result, 1, a.type(), REMORA_OP_SUM);
   });
 }
 
@@ -187,11 +187,11 @@ int dot_patch(Array& a, bool trans_a, const int64_t* alo, const int64_t* ahi, Ar
 int gemm_patch(bool trans_a, bool trans_b, const void* alpha, Array& a, const int64_t* alo,
                const int64_t* ahi, Array& b, const int64_t* blo, const int64_t* /*bhi*/,
                const void* beta, Array& c, const int64_t* clo, const int64_t* chi) {
-  return collective([&]() -> int {
+  return collective(c, [&]() -> int {
     const int64_t m = chi[0] - clo[0] + 1, n = chi[1] - clo[1] + 1;
     const int64_t k = trans_a ? ahi[0] - alo[0] + 1 : ahi[1] - alo[1] + 1;
     int64_t first = 0, rows = 0;
-    rank_share(m, &first, &rows);
+    rank_share(c, m, &first, &rows);
     if (rows == 0) return REMORA_SUCCESS;
     const size_t e = c.element();
     const Box2 slab(clo[0] + first, clo[1], rows, n);
@@ -290,10 +290,10 @@ namespace {
 // Collective: each rank reads a slab of rows; by_rows: the largest row sum of |a|, else the
 // largest column sum (a 1-D array is one column).
 int sum_norm(Array& a, bool by_rows, double* result) {
-  return collective([&]() -> int {
+  return collective(a, [&]() -> int {
     const int64_t m = a.dist().dims()[0], n = a.ndim() == 2 ? a.dist().dims()[1] : 1;
     int64_t first = 0, rows = 0;
-    rank_share(m, &first, &rows);
+    rank_share(a, m, &first, &rows);
     std::vector<double> columns(static_cast<size_t>(n), 0.0);
     double largest_row = 0;
     if (rows > 0) {
@@ -314,12 +314,12 @@ int sum_norm(Array& a, bool by_rows, double* result) {
       });
     }
     if (by_rows) {
-      if (int status = allreduce_world(&largest_row, 1, REMORA_DOUBLE, REMORA_OP_MAX))
+      if (int status = allreduce(a, &largest_row, 1, REMORA_DOUBLE, REMORA_OP_MAX))
         return status;
       *result = largest_row;
       return REMORA_SUCCESS;
     }
-    if (int status = allreduce_world(columns.data(), columns.size(), REMORA_DOUBLE, REMORA_OP_SUM))
+    if (int status = allreduce(a, columns.data(), columns.size(), REMORA_DOUBLE, REMORA_OP_SUM))
       return status;
     *result = *std::max_element(columns.begin(), columns.end());
     return REMORA_SUCCESS;

@@ -1,4 +1,5 @@
-// GA_Brdcst and GA_*gop over the world group, on the communicator-taking forms below.
+// GA_Brdcst and GA_*gop over the default group (as GA: the world unless
+// GA_Pgroup_set_default chose another), on the communicator-taking forms below.
 #include "ga/ga_collective_gop.hpp"
 
 #include <cmath>
@@ -44,11 +45,9 @@ bool is_complex(remora_datatype_t type) {
 
 }  // namespace
 
-remora_comm_t world_group_comm(const char* fn) {
+remora_comm_t default_group_comm(const char* fn) {
   require_initialized(fn);
-  remora_comm_t comm = nullptr;
-  check(fn, remora_comm_world(&comm));
-  return comm;
+  return pgroup_comm(fn, default_pgroup());
 }
 
 void gop(const char* fn, remora_comm_t comm, remora_datatype_t type, void* x, int n,
@@ -92,45 +91,45 @@ void brdcst(const char* fn, remora_comm_t comm, void* buf, int lenbuf, int root)
 }  // namespace remora::ga
 
 using remora::ga::gop;
-using remora::ga::world_group_comm;
+using remora::ga::default_group_comm;
 
 extern "C" {
 
 void GA_Brdcst(void* buf, int lenbuf, int root) {
-  remora::ga::brdcst("GA_Brdcst", world_group_comm("GA_Brdcst"), buf, lenbuf, root);
+  remora::ga::brdcst("GA_Brdcst", default_group_comm("GA_Brdcst"), buf, lenbuf, root);
 }
 
 void GA_Igop(int x[], int n, char* op) {
-  gop("GA_Igop", world_group_comm("GA_Igop"), REMORA_INT32, x, n, op);
+  gop("GA_Igop", default_group_comm("GA_Igop"), REMORA_INT32, x, n, op);
 }
 
 void GA_Lgop(long x[], int n, char* op) {
-  gop("GA_Lgop", world_group_comm("GA_Lgop"), sizeof(long) == 8 ? REMORA_INT64 : REMORA_INT32, x, n,
+  gop("GA_Lgop", default_group_comm("GA_Lgop"), sizeof(long) == 8 ? REMORA_INT64 : REMORA_INT32, x, n,
       op);
 }
 
 void GA_Llgop(long long x[], int n, char* op) {
-  gop("GA_Llgop", world_group_comm("GA_Llgop"), REMORA_INT64, x, n, op);
+  gop("GA_Llgop", default_group_comm("GA_Llgop"), REMORA_INT64, x, n, op);
 }
 
 void GA_Fgop(float x[], int n, char* op) {
-  gop("GA_Fgop", world_group_comm("GA_Fgop"), REMORA_FLOAT, x, n, op);
+  gop("GA_Fgop", default_group_comm("GA_Fgop"), REMORA_FLOAT, x, n, op);
 }
 
 void GA_Dgop(double x[], int n, char* op) {
-  gop("GA_Dgop", world_group_comm("GA_Dgop"), REMORA_DOUBLE, x, n, op);
+  gop("GA_Dgop", default_group_comm("GA_Dgop"), REMORA_DOUBLE, x, n, op);
 }
 
 void GA_Cgop(SingleComplex x[], int n, char* op) {
-  gop("GA_Cgop", world_group_comm("GA_Cgop"), REMORA_FLOAT_COMPLEX, x, n, op);
+  gop("GA_Cgop", default_group_comm("GA_Cgop"), REMORA_FLOAT_COMPLEX, x, n, op);
 }
 
 void GA_Zgop(DoubleComplex x[], int n, char* op) {
-  gop("GA_Zgop", world_group_comm("GA_Zgop"), REMORA_DOUBLE_COMPLEX, x, n, op);
+  gop("GA_Zgop", default_group_comm("GA_Zgop"), REMORA_DOUBLE_COMPLEX, x, n, op);
 }
 
 void GA_Gop(int type, void* x, int n, char* op) {
-  gop("GA_Gop", world_group_comm("GA_Gop"), remora::ga::datatype_of("GA_Gop", type), x, n, op);
+  gop("GA_Gop", default_group_comm("GA_Gop"), remora::ga::datatype_of("GA_Gop", type), x, n, op);
 }
 
 }  // extern "C"

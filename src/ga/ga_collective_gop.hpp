@@ -14,7 +14,7 @@ void gop(const char* fn, remora_comm_t comm, remora_datatype_t type, void* x, in
          const char* op);
 // lenbuf bytes of buf from root (a rank of comm) to every member of comm.
 void brdcst(const char* fn, remora_comm_t comm, void* buf, int lenbuf, int root);
-// The communicator of GA's world group (every rank).
-remora_comm_t world_group_comm(const char* fn);
+// The communicator of GA's default group (the world unless GA_Pgroup_set_default chose another).
+remora_comm_t default_group_comm(const char* fn);
 
 }  // namespace remora::ga

@@ -101,8 +101,10 @@ void print_patch(const char* fn, FILE* file, int g_a, const int64_t* lo, const i
                  bool pretty) {
   const GaArray& a = lookup_allocated(fn, g_a);
   if (lo == nullptr || hi == nullptr) remora::ga::ga_fail(fn, "%s is NULL", lo ? "hi" : "lo");
-  check(fn, remora_array_sync());
-  if (remora_rank() == 0) {
+  // Over the array's group: the other groups need not take part.
+  const remora_comm_t group = pgroup_comm(fn, a.pgroup);
+  check(fn, remora_array_sync_comm(group));
+  if (array_rank(a) == 0) {
     size_t element = 0;
     check(fn, remora_datatype_size(a.datatype, &element));
     int64_t elements = 1, ld[GA_MAX_DIM] = {};
@@ -114,7 +116,7 @@ void print_patch(const char* fn, FILE* file, int g_a, const int64_t* lo, const i
     check(fn, remora_array_get(a.array, lo, hi, data.data(), ld));
     write_patch(file, g_a, a, lo, hi, data, element, pretty);
   }
-  check(fn, remora_array_sync());
+  check(fn, remora_array_sync_comm(group));
 }
 
 void print_whole(const char* fn, FILE* file, int g_a) {

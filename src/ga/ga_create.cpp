@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ga-mpi.h"
 #include "ga/ga_memory.hpp"
 #include "ga/ga_registry.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 // constraint): P's prime factors, largest first, each go to the dimension whose blocks are
 // longest among those that may still be split, as Remora's default grid does.
 void chunked_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<int64_t>* map) {
-  const int ranks = remora_size();
+  const int ranks = pgroup_size("GA_Allocate", a.pgroup);
   std::vector<int64_t> max_parts(static_cast<size_t>(a.ndim)), parts(max_parts.size(), 1);
   for (int d = 0; d < a.ndim; ++d) {
     const int64_t c = a.chunk[static_cast<size_t>(d)];
@@ -85,7 +86,9 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
 
 size_t local_bytes(const GaArray& a, remora_array_t array) {
   int64_t extents[GA_MAX_DIM];
-  check("GA_Allocate", remora_array_local_shape(array, remora_rank(), extents));
+  int rank = 0;
+  check("GA_Allocate", remora_array_ranks(array, nullptr, &rank));  // rank in the array's group
+  check("GA_Allocate", remora_array_local_shape(array, rank, extents));
   int64_t n = 1;
   for (int d = 0; d < a.ndim; ++d) n *= extents[d];
   return static_cast<size_t>(n) * element_size("GA_Allocate", a.type);
@@ -95,15 +98,16 @@ size_t local_bytes(const GaArray& a, remora_array_t array) {
 int allocate(const char* fn, GaArray& a) {
   if (a.array != nullptr) ga_fail(fn, "array '%s' is already allocated", a.name.c_str());
   if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
-  if (a.pgroup != kWorldGroup)
-    ga_fail(fn,
-            "array '%s': process group %d: arrays on groups other than the world group "
-            "are not supported yet",
-            a.name.c_str(), a.pgroup);
+  // The array lives on its process group's communicator (pgroups part).
+  remora_comm_t previous = REMORA_COMM_NULL;
+  check(fn, remora_array_get_create_comm(&previous));
+  check(fn, remora_array_set_create_comm(pgroup_comm(fn, a.pgroup)));
   remora_array_t array = nullptr;
-  check(fn, create_native(fn, a, &array));
+  const int created = create_native(fn, a, &array);
+  check(fn, remora_array_set_create_comm(previous));
+  check(fn, created);
   const size_t bytes = local_bytes(a, array);
-  if (!memory_admits_everywhere(bytes)) {
+  if (!memory_admits_everywhere(bytes, GA_MPI_Comm_pgroup(a.pgroup))) {
     check(fn, remora_array_destroy(&array));
     return 0;
   }
@@ -292,7 +296,7 @@ int GA_Duplicate(int g_a, char* array_name) {
   remora_array_t array = nullptr;
   check(fn, remora_array_duplicate(source.array, a.name.c_str(), &array));
   const size_t bytes = local_bytes(a, array);
-  if (!memory_admits_everywhere(bytes)) {
+  if (!memory_admits_everywhere(bytes, GA_MPI_Comm_pgroup(a.pgroup))) {
     check(fn, remora_array_destroy(&array));
     free_handle(handle);
     return 0;

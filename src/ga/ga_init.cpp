@@ -26,7 +26,8 @@ void build_node_table() {
   }
 }
 
-void initialize(int* argc, char*** argv) {
+// comm: MPI_COMM_WORLD, or the communicator of GA_Initialize_comm (Remora spans only it).
+void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
   int flag = 0;
   remora_initialized(&flag);
   if (flag) return;  // GA allows repeated initialisation calls
@@ -38,9 +39,12 @@ void initialize(int* argc, char*** argv) {
       ga_fail("GA_Initialize", "MPI_Init_thread failed");
     we_initialized_mpi = true;
   }
-  check("GA_Initialize", remora_init(argc, argv));
+  if (on == MPI_COMM_WORLD)
+    check("GA_Initialize", remora_init(argc, argv));
+  else
+    check("GA_Initialize_comm", remora_init_mpi_comm(argc, argv, &on));
   MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_dup(on, &comm);
   set_world_comm(comm);
   build_node_table();
 }
@@ -65,6 +69,14 @@ void GA_Initialize(void) {
 
 void GA_Initialize_args(int* argc, char*** argv) {
   initialize(argc, argv);
+}
+
+void GA_Initialize_comm(MPI_Comm comm) {
+  int mpi_up = 0;
+  MPI_Initialized(&mpi_up);
+  if (!mpi_up) ga_fail("GA_Initialize_comm", "MPI is not initialized (call MPI_Init first)");
+  if (comm == MPI_COMM_NULL) ga_fail("GA_Initialize_comm", "comm is MPI_COMM_NULL");
+  initialize(nullptr, nullptr, comm);
 }
 
 void GA_Initialize_ltd(size_t limit) {
@@ -96,12 +108,12 @@ void GA_Terminate(void) {
 
 int GA_Nodeid(void) {
   require_initialized("GA_Nodeid");
-  return remora_rank();
+  return GA_Pgroup_nodeid(default_pgroup());  // GA: the rank in the default group
 }
 
 int GA_Nnodes(void) {
   require_initialized("GA_Nnodes");
-  return remora_size();
+  return GA_Pgroup_nnodes(default_pgroup());
 }
 
 int GA_Cluster_nnodes(void) {

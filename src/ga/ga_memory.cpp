@@ -27,10 +27,10 @@ size_t memory_available() {
   return used_bytes >= limit_bytes ? 0 : limit_bytes - used_bytes;
 }
 
-bool memory_admits_everywhere(size_t bytes) {
+bool memory_admits_everywhere(size_t bytes, MPI_Comm comm) {
   if (!memory_limited()) return true;  // the same on every rank: set by GA_Initialize_ltd
   int fits = bytes <= memory_available() ? 1 : 0, all = 0;
-  MPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_MIN, world_comm());
+  MPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_MIN, comm);
   return all == 1;
 }
 

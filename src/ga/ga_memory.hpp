@@ -1,6 +1,8 @@
 // GA_Initialize_ltd's per-process memory limit: what this rank's parts of live arrays use.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 
 namespace remora::ga {
@@ -11,7 +13,7 @@ size_t memory_in_use();
 // Bytes left under the limit (SIZE_MAX when unlimited).
 size_t memory_available();
 // Collective: whether every rank can take `bytes` more (each passes its own share).
-bool memory_admits_everywhere(size_t bytes);
+bool memory_admits_everywhere(size_t bytes, MPI_Comm comm);
 void memory_add(size_t bytes);
 void memory_remove(size_t bytes);
 

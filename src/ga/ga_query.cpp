@@ -85,8 +85,8 @@ void distribution(const char* fn, int g_a, int iproc, int64_t* lo, int64_t* hi) 
     for (int d = 0; d < a.ndim; ++d) lo[d] = 0, hi[d] = -1;
     return;
   }
-  if (iproc < 0 || iproc >= remora_size())
-    ga_fail(fn, "iproc=%d is outside [0, %d)", iproc, remora_size());
+  if (iproc < 0 || iproc >= array_ranks(a))
+    ga_fail(fn, "iproc=%d is outside [0, %d)", iproc, array_ranks(a));
   owned_patch(fn, a, iproc, lo, hi);
 }
 

@@ -81,6 +81,17 @@ void set_world_comm(MPI_Comm comm);
 // (GA_Pgroup_set_default changes it; the pgroups part owns that).
 int& default_pgroup();
 
+// ---- pgroups (ga_pgroup.cpp) ----
+// The Remora communicator of process group p_handle (kWorldGroup: the world); fails like
+// GA_Error when it is not a live group or this process is not a member.
+remora_comm_t pgroup_comm(const char* fn, int p_handle);
+bool pgroup_exists(int p_handle);
+// The number of ranks of group p_handle, and of the group an allocated array lives on.
+int pgroup_size(const char* fn, int p_handle);
+int array_ranks(const GaArray& a);
+// This process's rank in an allocated array's group.
+int array_rank(const GaArray& a);
+
 // GA index arrays (int or int64_t) widened to int64_t.
 template <typename Index>
 void to_int64(const Index* in, int n, int64_t* out) {

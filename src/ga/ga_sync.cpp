@@ -22,7 +22,11 @@ extern "C" {
 
 void GA_Sync(void) {
   require_initialized("GA_Sync");
-  check("GA_Sync", remora_array_sync());
+  // GA_Sync synchronises the default group (pgroups part).
+  if (default_pgroup() == kWorldGroup)
+    check("GA_Sync", remora_array_sync());
+  else
+    GA_Pgroup_sync(default_pgroup());
   stat_record(Stat::Sync, 0);
 }
 

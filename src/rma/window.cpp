@@ -15,10 +15,12 @@
 
 namespace remora::rma {
 
-Window::Window(const WindowServices& services, uint64_t id, const WindowOptions& options)
+Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup> group,
+               uint64_t id, const WindowOptions& options)
     : transport_(*services.transport),
-      barrier_(services.barrier),
-      reduce_scatter_(services.reduce_scatter),
+      group_(std::move(group)),
+      barrier_(group_ ? group_->barrier : services.barrier),
+      reduce_scatter_(group_ ? group_->reduce_scatter : services.reduce_scatter),
       owner_(*services.owner),
       id_(id),
       options_(options),
@@ -30,6 +32,18 @@ Window::Window(const WindowServices& services, uint64_t id, const WindowOptions&
   if (options_.fence == SyncImpl::Deferred)
     deferred_fence_ = std::make_unique<DeferredFence>(*this);
   if (options_.lock == SyncImpl::Deferred) deferred_lock_ = std::make_unique<DeferredLock>(*this);
+  if (group_) {
+    members_ = group_->world_ranks;
+  } else {
+    for (int rank = 0; rank < transport_.size(); ++rank) members_.push_back(rank);
+  }
+}
+
+int Window::comm_rank(int world) const {
+  if (!group_) return world;
+  for (size_t r = 0; r < members_.size(); ++r)
+    if (members_[r] == world) return static_cast<int>(r);
+  return -1;
 }
 
 Window::~Window() {
@@ -38,24 +52,47 @@ Window::~Window() {
   delete sync_;
 }
 
-int Window::create(const char* function, const WindowServices& services, uint64_t id, size_t bytes,
+int Window::create(const char* function, const WindowServices& services,
+                   std::shared_ptr<const WindowGroup> group, uint64_t id, size_t bytes,
                    size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out) {
-  std::unique_ptr<Window> window(new Window(services, id, options));
-  transport::Transport& transport = window->transport_;
-  if (int status = transport.allocate_segment(bytes, &window->data_)) return status;
-  if (int status = transport.allocate_segment(window->layout().bytes(), &window->sync_))
-    return status;
+  if (group && options.strategy == AccStrategy::Owner &&
+      services.transport->ghost_of(services.transport->rank()) >= 0)
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "%s: acc_strategy=owner on a sub-communicator is not served by ghost progress "
+                "(the ghost maps only the world's segments); use thread or manual progress, or "
+                "another strategy",
+                function);
+  std::unique_ptr<Window> window(new Window(services, std::move(group), id, options));
+  if (int status = window->allocate_segments(bytes)) return status;
   // Requests may arrive as soon as a faster rank leaves the exchange's barrier.
   window->owner_.attach(window.get());
   if (int status = window->exchange_parameters(function, disp_unit)) {
     // Every rank saw the same disagreement, so freeing stays collective.
-    transport.free_segment(window->sync_);
-    transport.free_segment(window->data_);
-    window->sync_ = window->data_ = nullptr;
+    window->free_segments();
     return status;
   }
   *out = std::move(window);
   return REMORA_SUCCESS;
+}
+
+// A group window's segments are collective over its members only.
+int Window::allocate_segments(size_t bytes) {
+  auto allocate = [this](size_t part, transport::Segment** segment) {
+    return group_ ? transport_.allocate_group_segment(members_, part, group_->allgather, segment)
+                  : transport_.allocate_segment(part, segment);
+  };
+  if (int status = allocate(bytes, &data_)) return status;
+  return allocate(layout().bytes(), &sync_);
+}
+
+int Window::free_segments() {
+  auto release = [this](transport::Segment* segment) {
+    return group_ ? transport_.free_group_segment(segment) : transport_.free_segment(segment);
+  };
+  const int status = release(sync_);
+  const int data_status = release(data_);
+  sync_ = data_ = nullptr;
+  return status != REMORA_SUCCESS ? status : data_status;
 }
 
 int Window::exchange_parameters(const char* function, size_t disp_unit) {
@@ -77,8 +114,8 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
                          word(rank, SyncLayout::kLockGranularity).load(),
                          static_cast<SyncImpl>(impls & 1), static_cast<SyncImpl>(impls >> 1 & 1)};
   };
-  const WindowOptions first = options_of(0);
-  for (int rank = 0; rank < transport_.size(); ++rank) {
+  const WindowOptions first = options_of(members_.front());
+  for (int rank : members_) {
     disp_units_[static_cast<size_t>(rank)] = word(rank, SyncLayout::kDispUnit).load();
     const WindowOptions theirs = options_of(rank);
     if (theirs == first) continue;
@@ -89,8 +126,10 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
           static_cast<unsigned long long>(o.lock_granularity), sync_impl_name(o.fence),
           sync_impl_name(o.lock));
     };
-    return fail(REMORA_ERR_ARG, "%s: info differs between ranks: rank %d has %s, rank 0 has %s",
-                function, rank, describe(theirs).c_str(), describe(first).c_str());
+    return fail(REMORA_ERR_ARG,
+                "%s: info differs between ranks: rank %d has %s, rank %d has %s (world ranks)",
+                function, rank, describe(theirs).c_str(), members_.front(),
+                describe(first).c_str());
   }
   return REMORA_SUCCESS;
 }
@@ -100,11 +139,7 @@ int Window::free(const char* function) {
   if (int status = complete_all()) return status;
   // Nobody still accesses this rank's memory, nor will after this.
   if (int status = barrier_()) return status;
-  int status = transport_.free_segment(sync_);
-  sync_ = nullptr;
-  const int data_status = transport_.free_segment(data_);
-  data_ = nullptr;
-  return status != REMORA_SUCCESS ? status : data_status;
+  return free_segments();
 }
 
 OpQueue* Window::deferral(int target) {
@@ -299,7 +334,7 @@ int Window::lock_all(const char* function, int assert_flags) {
   if (int status = epoch_.begin_lock_all(function)) return status;
   lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (lock_all_checked_)
-    for (int target = 0; target < transport_.size(); ++target)
+    for (int target : members_)
       if (int status = RwLock(transport_, *sync_, layout(), target).lock_shared()) return status;
   epoch_.locked_all();
   return REMORA_SUCCESS;
@@ -309,8 +344,7 @@ int Window::unlock_all(const char* function) {
   if (int status = epoch_.check_unlock_all(function)) return status;
   if (int status = complete_all()) return status;
   if (lock_all_checked_)
-    for (int target = 0; target < transport_.size(); ++target)
-      RwLock(transport_, *sync_, layout(), target).unlock_shared();
+    for (int target : members_) RwLock(transport_, *sync_, layout(), target).unlock_shared();
   epoch_.unlocked_all();
   return REMORA_SUCCESS;
 }
@@ -325,7 +359,7 @@ int Window::flush(const char* function, int target) {
 int Window::flush_all(const char* function) {
   if (int status = epoch_.check_passive(function, -1)) return status;
   if (deferred_lock_)
-    for (int target = 0; target < transport_.size(); ++target)
+    for (int target : members_)
       if (int status = deferred_lock_->force(target)) return status;
   return complete_all();
 }
@@ -340,7 +374,7 @@ int Window::flush_local(const char* function, int target) {
 int Window::flush_local_all(const char* function) {
   if (int status = epoch_.check_passive(function, -1)) return status;
   if (deferred_lock_)
-    for (int target = 0; target < transport_.size(); ++target)
+    for (int target : members_)
       if (int status = deferred_lock_->force(target)) return status;
   return REMORA_SUCCESS;
 }

@@ -13,6 +13,7 @@
 
 #include "rma/epoch.hpp"
 #include "rma/sync_layout.hpp"
+#include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
 #include "transport/transport.hpp"
 
@@ -56,7 +57,10 @@ struct WindowServices {
 class Window : public remora_win_s {
  public:
   // Collective: every rank passes the same id and options (checked: all fail if they differ).
-  static int create(const char* function, const WindowServices& services, uint64_t id, size_t bytes,
+  // group: the members and their collectives for a window on a sub-communicator (collective over
+  // them only), or nullptr for a window of every rank.
+  static int create(const char* function, const WindowServices& services,
+                    std::shared_ptr<const WindowGroup> group, uint64_t id, size_t bytes,
                     size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out);
   // Not collective: releases this rank's mappings (teardown, failed creation).
   ~Window();
@@ -67,6 +71,11 @@ class Window : public remora_win_s {
   int free(const char* function);
 
   uint64_t id() const { return id_; }
+  // The window's ranks (of its communicator) and their world ranks, which every other call uses.
+  int comm_size() const { return static_cast<int>(members_.size()); }
+  int world_rank(int comm_rank) const { return members_[static_cast<size_t>(comm_rank)]; }
+  // The window's rank of world rank w, or -1 when w is not a member.
+  int comm_rank(int world) const;
   int rank() const { return transport_.rank(); }
   void* base() const { return transport_.address(*data_, transport_.rank()); }
   size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
@@ -111,7 +120,10 @@ class Window : public remora_win_s {
 
  private:
   friend class Pscw;
-  Window(const WindowServices& services, uint64_t id, const WindowOptions& options);
+  Window(const WindowServices& services, std::shared_ptr<const WindowGroup> group, uint64_t id,
+         const WindowOptions& options);
+  int allocate_segments(size_t bytes);
+  int free_segments();
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
   SyncLayout layout() const { return SyncLayout{transport_.size(), options_.lock_stripes}; }
@@ -132,6 +144,8 @@ class Window : public remora_win_s {
   int complete_all();
 
   transport::Transport& transport_;
+  std::shared_ptr<const WindowGroup> group_;  // nullptr: every rank
+  std::vector<int> members_;                  // world rank of each rank of the window
   std::function<int()> barrier_;
   std::function<int(const uint64_t*, uint64_t*)> reduce_scatter_;
   OwnerComputes& owner_;

@@ -1,5 +1,7 @@
 #include "rma/window_registry.hpp"
 
+#include <algorithm>
+
 namespace remora::rma {
 
 int WindowRegistry::create(transport::Transport& transport, std::function<int()> barrier,
@@ -13,11 +15,23 @@ int WindowRegistry::create(transport::Transport& transport, std::function<int()>
   return REMORA_SUCCESS;
 }
 
-int WindowRegistry::allocate(const char* function, size_t bytes, size_t disp_unit,
-                             const WindowOptions& options, Window** window) {
+int WindowRegistry::allocate(const char* function, std::shared_ptr<const WindowGroup> group,
+                             size_t bytes, size_t disp_unit, const WindowOptions& options,
+                             Window** window) {
+  constexpr uint64_t kGroupWindowBit = uint64_t{1} << 63;
+  uint64_t id = next_id_;
+  if (group) {
+    std::vector<uint64_t> proposals;
+    if (int status = group->allgather(next_group_id_, &proposals)) return status;
+    id = *std::max_element(proposals.begin(), proposals.end());
+    next_group_id_ = id + 1;
+    id |= kGroupWindowBit;
+  } else {
+    ++next_id_;
+  }
   std::unique_ptr<Window> created;
-  if (int status =
-          Window::create(function, services_, next_id_++, bytes, disp_unit, options, &created))
+  if (int status = Window::create(function, services_, std::move(group), id, bytes, disp_unit,
+                                  options, &created))
     return status;
   *window = created.get();
   if (recent_.size() < kRecent) recent_.push_back(created.get());

@@ -20,8 +20,9 @@ class WindowRegistry {
                     std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
                     std::unique_ptr<WindowRegistry>* out);
 
-  int allocate(const char* function, size_t bytes, size_t disp_unit, const WindowOptions& options,
-               Window** window);
+  // group: nullptr (every rank) or the members of a sub-communicator (collective over them).
+  int allocate(const char* function, std::shared_ptr<const WindowGroup> group, size_t bytes,
+               size_t disp_unit, const WindowOptions& options, Window** window);
   // Collective; on failure the window stays live.
   int free(const char* function, Window* window);
   // The window behind a handle, or nullptr if it is not a live window of this process.
@@ -37,6 +38,9 @@ class WindowRegistry {
   static constexpr size_t kRecent = 8;
   std::vector<Window*> recent_;
   uint64_t next_id_ = 0;
+  // Windows on sub-communicators: ids agreed among their members (the largest proposal), in a
+  // space of their own, so each process's ids stay unique.
+  uint64_t next_group_id_ = 0;
 };
 
 }  // namespace remora::rma

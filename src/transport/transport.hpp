@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/backoff.hpp"
@@ -93,6 +94,21 @@ class Transport {
   // Memory. Collective; bytes may differ per rank.
   virtual int allocate_segment(size_t bytes, Segment** segment) = 0;
   virtual int free_segment(Segment* segment) = 0;
+  // Memory of a group of ranks (a window on a sub-communicator), collective over members
+  // only (world ranks, in the group's order; this rank is one of them). allgather exchanges one
+  // value over the members (all[i] = members[i]'s), since the collectives sit above this layer.
+  // The segment is indexed by world rank like any other; non-members have empty parts. Not
+  // shared with a ghost process. free_group_segment: the caller has synchronised the members.
+  using GroupAllgather = std::function<int(uint64_t mine, std::vector<uint64_t>* all)>;
+  virtual int allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                                     const GroupAllgather& allgather, Segment** segment) {
+    (void)members, (void)bytes, (void)allgather, (void)segment;
+    return REMORA_ERR_UNSUPPORTED;
+  }
+  virtual int free_group_segment(Segment* segment) {
+    delete segment;
+    return REMORA_SUCCESS;
+  }
   // A load/store address of rank's part, or nullptr when rank's memory is not mapped here.
   virtual void* address(const Segment& segment, int rank) const = 0;
 

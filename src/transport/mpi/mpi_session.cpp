@@ -22,6 +22,18 @@ bool started_by_mpi() {
   return false;
 }
 
+namespace {
+MPI_Comm the_job_comm = MPI_COMM_NULL;  // MPI_COMM_NULL: MPI_COMM_WORLD
+}  // namespace
+
+void set_job_comm(const void* comm) {
+  the_job_comm = comm != nullptr ? *static_cast<const MPI_Comm*>(comm) : MPI_COMM_NULL;
+}
+
+const void* job_comm() {
+  return the_job_comm == MPI_COMM_NULL ? nullptr : &the_job_comm;
+}
+
 const char* thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE:

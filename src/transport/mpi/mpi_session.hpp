@@ -32,6 +32,11 @@ class Session {
 
 const char* thread_level_name(int level);
 
+// The communicator the job spans: MPI_COMM_WORLD unless remora_init_mpi_comm chose another
+// (set before the transport is built; the transport duplicates it).
+void set_job_comm(const void* comm);  // points to an MPI_Comm
+const void* job_comm();
+
 // Ends every process of the job through MPI_Abort if MPI is up; returns otherwise.
 void abort_job(int code);
 

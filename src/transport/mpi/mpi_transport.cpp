@@ -12,8 +12,9 @@ namespace remora::mpi {
 namespace {
 
 struct MpiSegment final : transport::Segment {
-  transport::Segment* node = nullptr;  // this node's shared-memory segment
-  std::unique_ptr<RmaWindow> window;   // for ranks on other nodes; null on a one-node job
+  transport::Segment* node = nullptr;   // this node's shared-memory segment
+  std::unique_ptr<RmaWindow> window;    // for ranks on other nodes; null on a one-node job
+  MPI_Comm group_comm = MPI_COMM_NULL;  // a group segment's members (for its window)
   ~MpiSegment() override { delete node; }
 };
 
@@ -41,7 +42,9 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
   std::unique_ptr<MpiTransport> self(new MpiTransport());
   int status = Session::open(argc, argv, *thread_progress, &self->session_);
   if (status != REMORA_SUCCESS) return status;
-  MPI_Comm_dup(MPI_COMM_WORLD, &self->comm_);
+  const void* chosen = job_comm();  // remora_init_mpi_comm, else the world
+  MPI_Comm_dup(chosen != nullptr ? *static_cast<const MPI_Comm*>(chosen) : MPI_COMM_WORLD,
+               &self->comm_);
   MPI_Comm_rank(self->comm_, &self->rank_);
   MPI_Comm_size(self->comm_, &self->size_);
   set_log_rank(self->rank_);
@@ -127,14 +130,16 @@ int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
   return REMORA_SUCCESS;
 }
 
+void MpiTransport::forget(RmaWindow* window) {
+  std::lock_guard lock(windows_mutex_);
+  std::erase(windows_, window);
+}
+
 int MpiTransport::free_segment(transport::Segment* segment) {
   auto* mpi = static_cast<MpiSegment*>(segment);
   int status = REMORA_SUCCESS;
   if (mpi->window) {
-    {
-      std::lock_guard lock(windows_mutex_);
-      std::erase(windows_, mpi->window.get());
-    }
+    forget(mpi->window.get());
     // Nobody on another node accesses this memory any more once everyone arrived here.
     MPI_Request request;
     {
@@ -149,6 +154,76 @@ int MpiTransport::free_segment(transport::Segment* segment) {
   mpi->node = nullptr;
   delete mpi;
   return status != REMORA_SUCCESS ? status : node_status;
+}
+
+int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                                         const GroupAllgather& allgather,
+                                         transport::Segment** segment) {
+  // This node's members share memory: their exchanges are the members' allgathers, keeping the
+  // entries of this node (every member makes the same calls, whatever its node).
+  std::vector<int> node_members, node_index;
+  for (size_t i = 0; i < members.size(); ++i)
+    if (on_node(members[i])) {
+      node_members.push_back(local(members[i]));
+      node_index.push_back(static_cast<int>(i));
+    }
+  const GroupAllgather node_allgather = [&](uint64_t mine, std::vector<uint64_t>* values) -> int {
+    std::vector<uint64_t> all;
+    if (int status = allgather(mine, &all)) return status;
+    values->clear();
+    for (int i : node_index) values->push_back(all[static_cast<size_t>(i)]);
+    return REMORA_SUCCESS;
+  };
+  auto mpi = std::make_unique<MpiSegment>();
+  if (int status = shm_->allocate_group_segment(node_members, bytes, node_allgather, &mpi->node))
+    return status;
+  mpi->id = mpi->node->id;
+  // Every member's size (other nodes' parts are not in this node's segment).
+  std::vector<uint64_t> sizes;
+  if (int status = allgather(bytes, &sizes)) return status;
+  mpi->bytes.assign(static_cast<size_t>(size_), 0);
+  for (size_t i = 0; i < members.size(); ++i)
+    mpi->bytes[static_cast<size_t>(members[i])] = static_cast<size_t>(sizes[i]);
+  if (layout_.node_count > 1) {
+    // An MPI window over the members only (MPI_Comm_create_group: collective over them).
+    MPI_Group job_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+    {
+      std::lock_guard lock(mpi_mutex_);
+      MPI_Comm_group(comm_, &job_group);
+      MPI_Group_incl(job_group, static_cast<int>(members.size()), members.data(), &group);
+      MPI_Comm_create_group(comm_, group, 0, &mpi->group_comm);
+      MPI_Group_free(&group);
+      MPI_Group_free(&job_group);
+    }
+    if (int status = RmaWindow::create(
+            mpi->group_comm, mpi_mutex_, [this](MPI_Request* pending) { return wait_for(pending); },
+            shm_->address(*mpi->node, layout_.node_rank), bytes, &mpi->window))
+      return status;
+    std::vector<int> ranks(static_cast<size_t>(size_), -1);
+    for (size_t i = 0; i < members.size(); ++i)
+      ranks[static_cast<size_t>(members[i])] = static_cast<int>(i);
+    mpi->window->set_ranks(std::move(ranks));
+    std::lock_guard lock(windows_mutex_);
+    windows_.push_back(mpi->window.get());
+  }
+  *segment = mpi.release();
+  return REMORA_SUCCESS;
+}
+
+// The members have synchronised (the window's free): only the MPI window needs collective
+// freeing, over the members' communicator.
+int MpiTransport::free_group_segment(transport::Segment* segment) {
+  auto* mpi = static_cast<MpiSegment*>(segment);
+  int status = REMORA_SUCCESS;
+  if (mpi->window) {
+    forget(mpi->window.get());
+    status = mpi->window->free();
+    mpi->window.reset();
+    std::lock_guard lock(mpi_mutex_);
+    MPI_Comm_free(&mpi->group_comm);
+  }
+  delete mpi;
+  return status;
 }
 
 void* MpiTransport::address(const transport::Segment& segment, int rank) const {

@@ -44,6 +44,11 @@ class MpiTransport final : public transport::Transport {
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
+  // Across nodes, an MPI window over the members' own communicator (targets translated).
+  int allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                             const GroupAllgather& allgather,
+                             transport::Segment** segment) override;
+  int free_group_segment(transport::Segment* segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
@@ -82,6 +87,8 @@ class MpiTransport final : public transport::Transport {
   MpiTransport() = default;
   bool on_node(int rank) const { return node_of(rank) == layout_.node; }
   int local(int rank) const { return layout_.index_on_node[static_cast<size_t>(rank)]; }
+  // Takes a window out of the list that flush and flush_all visit.
+  void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
   int wait_for(MPI_Request* request);
 

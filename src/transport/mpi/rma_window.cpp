@@ -51,6 +51,7 @@ RmaWindow::~RmaWindow() {
 }
 
 int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, size_t bytes) {
+  target = window_rank(target);
   auto* cursor = static_cast<uint8_t*>(local);
   for (size_t done = 0; done < bytes;) {
     const auto chunk = static_cast<int>(std::min(kMaxTransfer, bytes - done));
@@ -106,6 +107,7 @@ int RmaWindow::get_strided(int target, size_t offset, void* destination,
 
 int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_t operand,
                       uint64_t compare, uint64_t* result) {
+  target = window_rank(target);
   const auto displacement = static_cast<MPI_Aint>(offset);
   int outcome = MPI_SUCCESS;
   if (op == transport::AtomicOp::CompareSwap) {
@@ -130,6 +132,8 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
 }
 
 int RmaWindow::flush(int target) {
+  target = window_rank(target);
+  if (target < 0) return REMORA_SUCCESS;  // not in this window's group
   std::lock_guard lock(mpi_mutex_);
   if (unflushed_) MPI_Win_flush(target, window_);
   return REMORA_SUCCESS;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "transport/transport.hpp"
 
@@ -50,6 +51,9 @@ class RmaWindow {
              uint64_t* result);
   int flush(int target);
   int flush_all();
+  // A window over a sub-communicator (a group segment): ranks[w] is job rank w's rank in it
+  // (-1 outside). Every call's target is a job rank, translated here; empty: the identity.
+  void set_ranks(std::vector<int> ranks) { ranks_ = std::move(ranks); }
 
  private:
   RmaWindow(MPI_Win window, std::mutex& mpi_mutex, Wait wait)
@@ -60,6 +64,10 @@ class RmaWindow {
   std::mutex& mpi_mutex_;
   Wait wait_;
   bool unflushed_ = false;  // puts since the last flush_all
+  std::vector<int> ranks_;
+  int window_rank(int target) const {
+    return ranks_.empty() ? target : ranks_[static_cast<size_t>(target)];
+  }
 };
 
 }  // namespace remora::mpi

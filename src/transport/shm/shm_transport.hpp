@@ -37,6 +37,10 @@ class ShmTransport final : public transport::Transport {
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
+  // group_segment.cpp
+  int allocate_group_segment(const std::vector<int>& members, size_t bytes,
+                             const GroupAllgather& allgather,
+                             transport::Segment** segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
@@ -108,7 +112,8 @@ class ShmTransport final : public transport::Transport {
   std::unique_ptr<std::mutex[]> send_mutexes_;  // per target: keeps a message's chunks together
   transport::AmDispatcher dispatcher_;
   uint64_t segments_allocated_ = 0;
-  int ghost_ = -1;                                     // the ghost's endpoint, or -1
+  uint64_t group_segments_allocated_ = 0;  // named apart from the world's (group_segment.cpp)
+  int ghost_ = -1;                         // the ghost's endpoint, or -1
   std::unique_ptr<GhostSegmentTable> ghost_segments_;  // on the ghost itself
 };
 

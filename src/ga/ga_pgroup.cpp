@@ -1,0 +1,219 @@
+// Process groups (GA_Pgroup_*): a group is a list of GA world ranks with a Remora communicator
+// (arrays created on the group live on it: remora_array_set_create_comm) and an MPI
+// communicator (GA_MPI_Comm_pgroup). As in GA, GA_Pgroup_create is collective over the default
+// group and its list holds ranks of the default group; GA_Nodeid / GA_Nnodes answer for the
+// default group.
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "ga-mpi.h"
+#include "ga/ga_registry.hpp"
+
+namespace remora::ga {
+namespace {
+
+struct Pgroup {
+  std::vector<int> members;               // GA world ranks, in the group's order
+  remora_comm_t comm = REMORA_COMM_NULL;  // REMORA_COMM_NULL on processes outside the group
+  MPI_Comm mpi = MPI_COMM_NULL;
+  int rank = -1;  // this process's rank in the group, -1 outside it
+};
+
+// Handles count from 1 (GA keeps 0 for its mirror group and -1 for the world).
+std::map<int, Pgroup>& groups() {
+  static std::map<int, Pgroup> table;
+  return table;
+}
+int next_handle = 1;
+
+Pgroup* find(int handle) {
+  auto it = groups().find(handle);
+  return it == groups().end() ? nullptr : &it->second;
+}
+
+const Pgroup& live(const char* fn, int handle) {
+  require_initialized(fn);
+  const Pgroup* group = find(handle);
+  if (group == nullptr) ga_fail(fn, "p_handle=%d is not a live process group", handle);
+  return *group;
+}
+
+// The members (in GA world ranks) of any group, the world included.
+std::vector<int> members_of(const char* fn, int handle) {
+  if (handle != kWorldGroup) return live(fn, handle).members;
+  std::vector<int> all(static_cast<size_t>(remora_size()));
+  for (size_t r = 0; r < all.size(); ++r) all[r] = static_cast<int>(r);
+  return all;
+}
+
+MPI_Comm mpi_comm_of(const char* fn, int handle) {
+  return handle == kWorldGroup ? world_comm() : live(fn, handle).mpi;
+}
+
+}  // namespace
+
+remora_comm_t pgroup_comm(const char* fn, int handle) {
+  require_initialized(fn);
+  if (handle == kWorldGroup) {
+    remora_comm_t world = REMORA_COMM_NULL;
+    check(fn, remora_comm_world(&world));
+    return world;
+  }
+  const Pgroup& group = live(fn, handle);
+  if (group.comm == REMORA_COMM_NULL)
+    ga_fail(fn, "this process (GA rank %d) is not a member of process group %d", remora_rank(),
+            handle);
+  return group.comm;
+}
+
+bool pgroup_exists(int handle) {
+  return handle == kWorldGroup || find(handle) != nullptr;
+}
+
+int pgroup_size(const char* fn, int handle) {
+  return static_cast<int>(members_of(fn, handle).size());
+}
+
+int array_ranks(const GaArray& a) {
+  int size = 0;
+  check("array_ranks", remora_array_ranks(a.array, &size, nullptr));
+  return size;
+}
+
+int array_rank(const GaArray& a) {
+  int rank = 0;
+  check("array_rank", remora_array_ranks(a.array, nullptr, &rank));
+  return rank;
+}
+
+}  // namespace remora::ga
+
+using namespace remora::ga;
+
+extern "C" {
+
+int GA_Pgroup_create(int* list, int count) {
+  constexpr const char* fn = "GA_Pgroup_create";
+  require_initialized(fn);
+  const int parent = default_pgroup();
+  const std::vector<int> parent_members = members_of(fn, parent);
+  const int parent_size = static_cast<int>(parent_members.size());
+  if (count < 1 || count > parent_size)
+    ga_fail(fn, "count=%d must lie in [1, %d] (the default group's size)", count, parent_size);
+  if (list == nullptr) ga_fail(fn, "list is NULL");
+  std::vector<int> world_ranks;
+  std::vector<char> seen(static_cast<size_t>(parent_size), 0);
+  for (int i = 0; i < count; ++i) {
+    if (list[i] < 0 || list[i] >= parent_size)
+      ga_fail(fn, "list[%d]=%d is not a rank of the default group [0, %d)", i, list[i],
+              parent_size);
+    if (seen[static_cast<size_t>(list[i])]++) ga_fail(fn, "list[%d]=%d appears twice", i, list[i]);
+    world_ranks.push_back(parent_members[static_cast<size_t>(list[i])]);
+  }
+  Pgroup group;
+  group.members = world_ranks;
+  // The Remora communicator: collective over the default group (non-members get none).
+  remora_group_t world_group = REMORA_GROUP_NULL, members = REMORA_GROUP_NULL;
+  remora_comm_t world = REMORA_COMM_NULL;
+  check(fn, remora_comm_world(&world));
+  check(fn, remora_comm_group(world, &world_group));
+  check(fn, remora_group_incl(world_group, count, world_ranks.data(), &members));
+  check(fn, remora_comm_create(pgroup_comm(fn, parent), members, &group.comm));
+  check(fn, remora_group_free(&members));
+  check(fn, remora_group_free(&world_group));
+  // The matching MPI communicator, over the same ranks in the same order.
+  MPI_Group mpi_world = MPI_GROUP_NULL, mpi_members = MPI_GROUP_NULL;
+  MPI_Comm_group(world_comm(), &mpi_world);
+  MPI_Group_incl(mpi_world, count, world_ranks.data(), &mpi_members);
+  if (MPI_Comm_create(mpi_comm_of(fn, parent), mpi_members, &group.mpi) != MPI_SUCCESS)
+    ga_fail(fn, "MPI_Comm_create failed");
+  MPI_Group_free(&mpi_members);
+  MPI_Group_free(&mpi_world);
+  if (group.comm != REMORA_COMM_NULL) check(fn, remora_comm_rank(group.comm, &group.rank));
+  const int handle = next_handle++;
+  groups()[handle] = std::move(group);
+  return handle;
+}
+
+int GA_Pgroup_destroy(int grp) {
+  constexpr const char* fn = "GA_Pgroup_destroy";
+  require_initialized(fn);
+  Pgroup* group = find(grp);
+  if (group == nullptr) return 0;  // GA: FALSE for a group that is not active
+  for (int handle : live_handles())
+    if (lookup(fn, handle).pgroup == grp)
+      ga_fail(fn, "process group %d still has arrays (GA handle %d): destroy them first", grp,
+              handle);
+  if (group->comm != REMORA_COMM_NULL) check(fn, remora_comm_free(&group->comm));
+  if (group->mpi != MPI_COMM_NULL) MPI_Comm_free(&group->mpi);
+  if (default_pgroup() == grp) default_pgroup() = kWorldGroup;
+  groups().erase(grp);
+  return 1;
+}
+
+void GA_Pgroup_set_default(int grp) {
+  constexpr const char* fn = "GA_Pgroup_set_default";
+  require_initialized(fn);
+  if (grp != kWorldGroup) pgroup_comm(fn, grp);  // a live group this process belongs to
+  default_pgroup() = grp;
+}
+
+int GA_Pgroup_get_default(void) {
+  require_initialized("GA_Pgroup_get_default");
+  return default_pgroup();
+}
+
+int GA_Pgroup_get_world(void) {
+  require_initialized("GA_Pgroup_get_world");
+  return kWorldGroup;
+}
+
+int GA_Pgroup_nodeid(int grp) {
+  if (grp == kWorldGroup) {
+    require_initialized("GA_Pgroup_nodeid");
+    return remora_rank();
+  }
+  return live("GA_Pgroup_nodeid", grp).rank;
+}
+
+int GA_Pgroup_nnodes(int grp) {
+  return pgroup_size("GA_Pgroup_nnodes", grp);
+}
+
+void GA_Pgroup_sync(int grp_id) {
+  constexpr const char* fn = "GA_Pgroup_sync";
+  check(fn, remora_array_sync_comm(pgroup_comm(fn, grp_id)));
+}
+
+void GA_Set_pgroup(int g_a, int p_handle) {
+  constexpr const char* fn = "GA_Set_pgroup";
+  require_initialized(fn);
+  GaArray& a = lookup(fn, g_a);
+  if (a.array != nullptr)
+    ga_fail(fn, "array '%s' is already allocated: its process group cannot change", a.name.c_str());
+  if (!pgroup_exists(p_handle)) ga_fail(fn, "p_handle=%d is not a live process group", p_handle);
+  a.pgroup = p_handle;
+}
+
+int GA_Get_pgroup(int g_a) {
+  return lookup("GA_Get_pgroup", g_a).pgroup;
+}
+
+int GA_Get_pgroup_size(int grp_id) {
+  return GA_Pgroup_nnodes(grp_id);
+}
+
+MPI_Comm GA_MPI_Comm_pgroup(int p_handle) {
+  constexpr const char* fn = "GA_MPI_Comm_pgroup";
+  require_initialized(fn);
+  return mpi_comm_of(fn, p_handle);
+}
+
+MPI_Comm GA_MPI_Comm_pgroup_default(void) {
+  constexpr const char* fn = "GA_MPI_Comm_pgroup_default";
+  require_initialized(fn);
+  return mpi_comm_of(fn, default_pgroup());
+}
+
+}  // extern "C"
