@@ -10,10 +10,12 @@
 
 #include "ga/ga_registry.hpp"
 
+using remora::ga::array_rank;
 using remora::ga::check;
 using remora::ga::GaArray;
 using remora::ga::Indices;
 using remora::ga::lookup_allocated;
+using remora::ga::pgroup_comm;
 
 namespace {
 
