@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Remora (Release) and runs the demonstration on 4 ranks of
-# this node over shared memory. No MPI needed.
+# Installs what is missing, builds Remora (Release) and runs the demonstration, then the HF proxy,
+# on 4 ranks of this node over shared memory. No MPI needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh demo
