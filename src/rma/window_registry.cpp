@@ -7,17 +7,20 @@ int WindowRegistry::create(transport::Transport& transport, std::function<int()>
                            std::unique_ptr<WindowRegistry>* out) {
   std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
   if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
+  if (int status = AgentRdma::create(transport, *registry->owner_, &registry->agent_rdma_))
+    return status;
   registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get(),
-                                       std::move(reduce_scatter)};
+                                       std::move(reduce_scatter), registry->agent_rdma_.get()};
   *out = std::move(registry);
   return REMORA_SUCCESS;
 }
 
 int WindowRegistry::allocate(const char* function, size_t bytes, size_t disp_unit,
-                             const WindowOptions& options, Window** window) {
+                             const WindowOptions& options, Window** window,
+                             const UserRegion* user) {
   std::unique_ptr<Window> created;
-  if (int status =
-          Window::create(function, services_, next_id_++, bytes, disp_unit, options, &created))
+  if (int status = Window::create(function, services_, next_id_++, bytes, disp_unit, options,
+                                  &created, user))
     return status;
   *window = created.get();
   if (recent_.size() < kRecent) recent_.push_back(created.get());
