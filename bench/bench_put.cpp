@@ -19,11 +19,6 @@ namespace {
 constexpr size_t kMaxBytes = size_t{4} << 20;
 constexpr size_t kBytesPerBatch = size_t{32} << 20;  // caps iterations for large messages
 
-int iterations_for(size_t bytes, int iterations) {
-  const auto by_volume = static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 4));
-  return std::min(iterations, by_volume);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,7 +43,7 @@ int main(int argc, char** argv) {
 
   double put8_us = 0;
   for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
-    const int n = iterations_for(bytes, iterations);
+    const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
     if (rank == 0) {
       auto latency = bench::time_batches(options.batches, n, nothing, [&](int) {
         bench::check(remora_put(segment, 1, 0, source.data(), bytes), "remora_put");

@@ -111,6 +111,12 @@ int iterations_or(const Options& options, int default_iterations) {
   return options.iterations > 0 ? options.iterations : default_iterations;
 }
 
+int iterations_by_volume(size_t bytes, int iterations, size_t bytes_per_batch, int minimum) {
+  const size_t by_volume =
+      std::max(bytes_per_batch / std::max<size_t>(bytes, 1), static_cast<size_t>(minimum));
+  return static_cast<int>(std::min(static_cast<size_t>(iterations), by_volume));
+}
+
 void check(int status, const char* what) {
   if (status >= 0) return;
   char message[512];

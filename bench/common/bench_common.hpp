@@ -34,6 +34,9 @@ bool take_extra_options(int* argc, char** argv, const std::vector<ExtraOption>& 
 
 // Iterations per batch: the --iterations value, or default_iterations.
 int iterations_or(const Options& options, int default_iterations);
+// Iterations for transfers of `bytes`: at most `iterations`, and no more than bytes_per_batch
+// bytes per batch (but at least `minimum` iterations), so large transfers keep batches short.
+int iterations_by_volume(size_t bytes, int iterations, size_t bytes_per_batch, int minimum);
 
 // Aborts the whole job with Remora's last error message when status is negative.
 void check(int status, const char* what);

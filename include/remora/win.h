@@ -89,6 +89,30 @@ REMORA_API int remora_win_allocate_comm(remora_comm_t comm, size_t bytes, size_t
 /* The number of ranks of the window's communicator and this rank's rank in it. */
 REMORA_API int remora_win_comm_size(remora_win_t win, int* size);
 REMORA_API int remora_win_comm_rank(remora_win_t win, int* rank);
+/* Collective. A window over the caller's own memory: bytes (may differ per rank, may be 0 with
+ * base NULL) at base, which must stay valid until remora_win_free. Other ranks reach it with a
+ * single kernel copy (process_vm_readv/writev) where the operating system allows it, otherwise
+ * through this rank's progress agent (active messages: the owner must make progress, as for
+ * owner-computes accumulates; the ghost process cannot serve it). Accumulates never use CPU
+ * atomics on such memory: they take the lock table, applied by the origin (single copy) or the
+ * owner's agent. info as for remora_win_allocate, plus
+ *   user_memory=auto|single_copy|agent          (REMORA_RMA_USER_MEMORY; may differ per rank)
+ * Fails on every rank if some rank's base is NULL with bytes > 0 or not its memory
+ * (REMORA_ERR_ARG), or if single_copy is asked for and forbidden (REMORA_ERR_UNSUPPORTED). */
+REMORA_API int remora_win_create(void* base, size_t bytes, size_t disp_unit, const char* info,
+                                 remora_win_t* win);
+
+/* How this rank's operations reach target's memory (remora_win_path). */
+typedef enum remora_win_path {
+  REMORA_WIN_PATH_SHARED = 0,      /* load/store through a shared mapping */
+  REMORA_WIN_PATH_TRANSPORT = 1,   /* the transport's RDMA (another node) */
+  REMORA_WIN_PATH_LOCAL = 2,       /* this rank's own user memory */
+  REMORA_WIN_PATH_SINGLE_COPY = 3, /* user memory, copied by the kernel */
+  REMORA_WIN_PATH_AGENT = 4,       /* user memory, copied by the target's progress agent */
+  REMORA_WIN_PATH_ENUM_RANGE_ = 0x7fffffff
+} remora_win_path_t;
+REMORA_API int remora_win_path(remora_win_t win, int target, remora_win_path_t* path);
+
 /* Collective. Fails (without freeing) while this rank holds a lock or has operations in an
  * unfinished fence epoch. Sets *win to NULL. */
 REMORA_API int remora_win_free(remora_win_t* win);
@@ -170,6 +194,27 @@ REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t d
                                           const void* origin, void* result, size_t count,
                                           remora_datatype_t type, remora_op_t op, const void* alpha,
                                           remora_request_t* request);
+/* Request forms of the layout operations, with the same rules as the request-based operations
+ * above (a passive-target epoch to target; complete as rput / rget / raccumulate /
+ * rget_accumulate are). */
+REMORA_API int remora_win_rput_layout(remora_win_t win, int target, size_t disp,
+                                      const void* origin, remora_layout_t origin_layout,
+                                      remora_layout_t target_layout, remora_datatype_t type,
+                                      remora_request_t* request);
+REMORA_API int remora_win_rget_layout(remora_win_t win, int target, size_t disp, void* result,
+                                      remora_layout_t result_layout, remora_layout_t target_layout,
+                                      remora_datatype_t type, remora_request_t* request);
+REMORA_API int remora_win_raccumulate_layout(remora_win_t win, int target, size_t disp,
+                                             const void* origin, remora_layout_t origin_layout,
+                                             remora_layout_t target_layout, remora_datatype_t type,
+                                             remora_op_t op, const void* alpha,
+                                             remora_request_t* request);
+REMORA_API int remora_win_rget_accumulate_layout(remora_win_t win, int target, size_t disp,
+                                                 const void* origin, void* result,
+                                                 remora_layout_t origin_layout,
+                                                 remora_layout_t target_layout,
+                                                 remora_datatype_t type, remora_op_t op,
+                                                 const void* alpha, remora_request_t* request);
 
 /* Active target. Collective. Completes this rank's operations and those targeting it, and
  * opens the next epoch unless REMORA_MODE_NOSUCCEED is given. */

@@ -205,4 +205,47 @@ int remora_win_get_accumulate_layout(remora_win_t win, int target, size_t disp, 
                     origin_layout, target_layout, type, op, alpha);
 }
 
+// Request forms: the blocking layout operation inside a passive-target epoch, then a request
+// (complete when made, as for rput and friends: every piece has completed locally).
+int remora_win_rput_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                           remora_layout_t origin_layout, remora_layout_t target_layout,
+                           remora_datatype_t type, remora_request_t* request) {
+  constexpr const char* function = "remora_win_rput_layout";
+  return remora::api::win_request_on(function, win, target, request, [&] {
+    return transfer(function, win, target, disp, origin, origin_layout, target_layout, type);
+  });
+}
+
+int remora_win_rget_layout(remora_win_t win, int target, size_t disp, void* result,
+                           remora_layout_t result_layout, remora_layout_t target_layout,
+                           remora_datatype_t type, remora_request_t* request) {
+  constexpr const char* function = "remora_win_rget_layout";
+  return remora::api::win_request_on(function, win, target, request, [&] {
+    return transfer(function, win, target, disp, result, result_layout, target_layout, type);
+  });
+}
+
+int remora_win_raccumulate_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                                  remora_layout_t origin_layout, remora_layout_t target_layout,
+                                  remora_datatype_t type, remora_op_t op, const void* alpha,
+                                  remora_request_t* request) {
+  constexpr const char* function = "remora_win_raccumulate_layout";
+  return remora::api::win_request_on(function, win, target, request, [&] {
+    return accumulate(function, win, target, disp, origin, nullptr, false, origin_layout,
+                      target_layout, type, op, alpha);
+  });
+}
+
+int remora_win_rget_accumulate_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                                      void* result, remora_layout_t origin_layout,
+                                      remora_layout_t target_layout, remora_datatype_t type,
+                                      remora_op_t op, const void* alpha,
+                                      remora_request_t* request) {
+  constexpr const char* function = "remora_win_rget_accumulate_layout";
+  return remora::api::win_request_on(function, win, target, request, [&] {
+    return accumulate(function, win, target, disp, origin, result, true, origin_layout,
+                      target_layout, type, op, alpha);
+  });
+}
+
 }  // extern "C"

@@ -166,18 +166,9 @@ int prepare_accumulate(const char* function, remora_win_t win, int& target, size
 int allocate_window(const char* function, const remora_comm_t* comm, size_t bytes, size_t disp_unit,
                     const char* info, void** base, remora_win_t* win) {
   Runtime* runtime = nullptr;
-  if (int status = enter(function, &runtime)) return status;
-  if (int status = check_pointer(function, "win", win)) return status;
-  if (int status = remora::api::check_not_in_handler(function)) return status;
-  if (bytes > SIZE_MAX / 2)
-    return fail(REMORA_ERR_ARG,
-                "%s: bytes=%zu is too large (a negative value converted to size_t?)", function,
-                bytes);
-  if (disp_unit == 0 || disp_unit > SIZE_MAX / 2)
-    return fail(REMORA_ERR_ARG, "%s: disp_unit=%zu must be at least 1 (and not negative)", function,
-                disp_unit);
   remora::rma::WindowOptions options;
-  if (int status = remora::rma::parse_window_options(function, runtime->config, info, &options))
+  if (int status = remora::api::win_prepare_creation(function, bytes, disp_unit, info, win,
+                                                     &runtime, &options))
     return status;
   Window* window = nullptr;
   std::shared_ptr<const remora::rma::WindowGroup> group;
@@ -399,6 +390,21 @@ int remora_win_sync(remora_win_t win) {
 }  // extern "C"
 
 namespace remora::api {
+
+int win_prepare_creation(const char* function, size_t bytes, size_t disp_unit, const char* info,
+                         remora_win_t* win, Runtime** runtime, rma::WindowOptions* options) {
+  if (int status = enter(function, runtime)) return status;
+  if (int status = check_pointer(function, "win", win)) return status;
+  if (int status = check_not_in_handler(function)) return status;
+  if (bytes > SIZE_MAX / 2)
+    return fail(REMORA_ERR_ARG,
+                "%s: bytes=%zu is too large (a negative value converted to size_t?)", function,
+                bytes);
+  if (disp_unit == 0 || disp_unit > SIZE_MAX / 2)
+    return fail(REMORA_ERR_ARG, "%s: disp_unit=%zu must be at least 1 (and not negative)", function,
+                disp_unit);
+  return rma::parse_window_options(function, (*runtime)->config, info, options);
+}
 
 int win_enter(const char* function, remora_win_t win, Window** window, Runtime** runtime_out) {
   return enter_window(function, win, window, runtime_out);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "api/runtime.hpp"
 #include "remora/win.h"
@@ -14,6 +15,10 @@ namespace remora::api {
 // win is a live window; *runtime_out (if not null) receives the runtime.
 int win_enter(const char* function, remora_win_t win, rma::Window** window,
               Runtime** runtime_out = nullptr);
+// Window creation: bytes and disp_unit are sensible, info parses into *options; *runtime and
+// the window registry are ready, and the call is not inside a handler.
+int win_prepare_creation(const char* function, size_t bytes, size_t disp_unit, const char* info,
+                         remora_win_t* win, Runtime** runtime, rma::WindowOptions* options);
 // As win_enter, and refuses to run inside an active-message handler (the call may block).
 int win_enter_blocking(const char* function, remora_win_t win, rma::Window** window);
 // Put and get: win and target are valid, count elements of type at disp lie in target's window
@@ -27,5 +32,13 @@ int win_prepare_transfer(const char* function, remora_win_t win, int& target, si
 int win_prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
                            const void* origin, size_t count, int type, int op, const void* alpha,
                            rma::Window** window, rma::AccArgs* args);
+
+// Request-based operations (win_request_api.cpp): target must be in a passive-target epoch;
+// runs issue() and, once it succeeded, sets *request to a completed RMA request.
+int win_issue_request(const char* function, rma::Window& window, int target,
+                      remora_request_t* request, const std::function<int()>& issue);
+// The same from the handle: checks request, win and target first.
+int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
+                   const std::function<int()>& issue);
 
 }  // namespace remora::api

@@ -1,6 +1,7 @@
 // C API: request-based RMA operations (remora/win.h). Each validates like its blocking
 // counterpart, requires a passive-target epoch to its target (as in MPI), issues the operation
 // and returns a request in the same table as the collectives' (remora_request_test/wait/...).
+#include <functional>
 #include <memory>
 #include <type_traits>
 
@@ -20,24 +21,6 @@ int check_request(const char* function, remora_request_t* request) {
   return REMORA_SUCCESS;
 }
 
-// Checks the epoch, issues the operation and, once it succeeded, makes its request.
-template <typename Issue>
-int issue_request(const char* function, Window& window, int target, remora_request_t* request,
-                  const Issue& issue) {
-  if (!window.in_passive_epoch(target))
-    return fail(REMORA_ERR_STATE,
-                "%s: target=%d is not locked: request-based operations need a passive-target "
-                "epoch (remora_win_lock or remora_win_lock_all)",
-                function, target);
-  if (int status = issue()) return status;
-  if (int status = window.perform_deferred(function, target)) return status;
-  Runtime* runtime = nullptr;
-  if (int status = remora::api::enter(function, &runtime)) return status;
-  *request = static_cast<remora_request_t>(
-      runtime->collectives->requests.add(std::make_shared<remora::rma::RmaRequest>()));
-  return REMORA_SUCCESS;
-}
-
 // rput and rget.
 template <typename Buffer>
 int transfer_request(const char* function, remora_win_t win, int target, size_t disp,
@@ -52,7 +35,7 @@ int transfer_request(const char* function, remora_win_t win, int target, size_t 
           remora::api::win_prepare_transfer(function, win, target, disp, count, type, buffer,
                                             is_put ? "origin" : "result", &window, &offset, &bytes))
     return status;
-  return issue_request(function, *window, target, request, [&] {
+  return remora::api::win_issue_request(function, *window, target, request, [&] {
     if constexpr (is_put)
       return window->put(function, target, offset, buffer, bytes);
     else
@@ -74,11 +57,42 @@ int accumulate_request(const char* function, remora_win_t win, int target, size_
   if (wants_result && count > 0)
     if (int status = remora::api::check_pointer(function, "result", result)) return status;
   args.result = result;
-  return issue_request(function, *window, target, request,
-                       [&] { return window->accumulate(function, args); });
+  return remora::api::win_issue_request(function, *window, target, request,
+                                        [&] { return window->accumulate(function, args); });
 }
 
 }  // namespace
+
+namespace remora::api {
+
+// Checks the epoch, issues the operation and, once it succeeded, makes its request.
+int win_issue_request(const char* function, Window& window, int target, remora_request_t* request,
+                      const std::function<int()>& issue) {
+  if (!window.in_passive_epoch(target))
+    return fail(REMORA_ERR_STATE,
+                "%s: target=%d is not locked: request-based operations need a passive-target "
+                "epoch (remora_win_lock or remora_win_lock_all)",
+                function, target);
+  if (int status = issue()) return status;
+  if (int status = window.perform_deferred(function, target)) return status;
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  *request = static_cast<remora_request_t>(
+      runtime->collectives->requests.add(std::make_shared<rma::RmaRequest>()));
+  return REMORA_SUCCESS;
+}
+
+int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
+                   const std::function<int()>& issue) {
+  if (int status = check_request(function, request)) return status;
+  Window* window = nullptr;
+  Runtime* runtime = nullptr;
+  if (int status = win_enter(function, win, &window, &runtime)) return status;
+  if (int status = check_rank(function, "target", target, *runtime)) return status;
+  return win_issue_request(function, *window, target, request, issue);
+}
+
+}  // namespace remora::api
 
 extern "C" {
 

@@ -7,9 +7,13 @@ DeferredLock::DeferredLock(Window& window)
       waiting_(static_cast<size_t>(window.transport_.size()), false),
       queues_(static_cast<size_t>(window.transport_.size())) {}
 
+LockMode DeferredLock::mode(int target) const {
+  const LockMode held = window_.epoch_.lock_mode(target);
+  return held == LockMode::None ? LockMode::Shared : held;  // None in a passive epoch: lock_all
+}
+
 int DeferredLock::lock(int target) {
-  if (target == window_.rank())
-    return window_.take_lock_word(target, window_.epoch_.lock_mode(target));
+  if (target == window_.rank()) return window_.take_lock_word(target, mode(target));
   waiting_[static_cast<size_t>(target)] = true;
   return REMORA_SUCCESS;
 }
@@ -17,7 +21,7 @@ int DeferredLock::lock(int target) {
 int DeferredLock::force(int target) {
   const auto t = static_cast<size_t>(target);
   if (!waiting_[t]) return REMORA_SUCCESS;
-  if (int status = window_.take_lock_word(target, window_.epoch_.lock_mode(target))) return status;
+  if (int status = window_.take_lock_word(target, mode(target))) return status;
   waiting_[t] = false;
   const int status =
       queues_[t].for_each_get_last([this](const QueuedOp& op) { return window_.execute(op); });
@@ -27,7 +31,7 @@ int DeferredLock::force(int target) {
 
 int DeferredLock::unlock(int target) {
   const auto t = static_cast<size_t>(target);
-  const LockMode mode = window_.epoch_.lock_mode(target);
+  const LockMode held = mode(target);
   OpQueue& queue = queues_[t];
   if (waiting_[t] && queue.empty()) {  // an empty epoch: the lock word is never touched
     waiting_[t] = false;
@@ -36,7 +40,7 @@ int DeferredLock::unlock(int target) {
   int status = REMORA_SUCCESS;
   if (waiting_[t] && queue.size() == 1) {
     // Lock-op-unlock: one step, no queue walk.
-    if ((status = window_.take_lock_word(target, mode))) return status;
+    if ((status = window_.take_lock_word(target, held))) return status;
     waiting_[t] = false;
     status = queue.for_each([this](const QueuedOp& op) { return window_.execute(op); });
     queue.clear();
@@ -47,8 +51,25 @@ int DeferredLock::unlock(int target) {
   // Gets went last: on shared memory they completed on return; owner-computes requests and
   // the transport's remote completion are waited for here.
   const int completed = window_.complete(target);
-  window_.release_lock_word(target, mode);
+  window_.release_lock_word(target, held);
   return status != REMORA_SUCCESS ? status : completed;
+}
+
+int DeferredLock::lock_all() {
+  for (int target = 0; target < window_.transport_.size(); ++target)
+    if (int status = lock(target)) {
+      for (int locked = 0; locked < target; ++locked) waiting_[static_cast<size_t>(locked)] = false;
+      return status;
+    }
+  return REMORA_SUCCESS;
+}
+
+// Every target, even after a failure: each epoch must end and release what it took.
+int DeferredLock::unlock_all() {
+  int first_failure = REMORA_SUCCESS;
+  for (int target = 0; target < window_.transport_.size(); ++target)
+    if (const int status = unlock(target); first_failure == REMORA_SUCCESS) first_failure = status;
+  return first_failure;
 }
 
 }  // namespace remora::rma

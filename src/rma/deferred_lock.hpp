@@ -5,12 +5,15 @@
 // no queue walk. flush() in a deferred epoch forces the lock and the queued operations; the
 // rest of the epoch then runs as an immediate one. A lock on this rank's own window is taken
 // at once, because local loads and stores inside the epoch rely on it.
-// lock_all is always immediate (see docs/rma.md).
+// lock_all is deferred the same way: a shared epoch to every target, each with its own queue;
+// unlock_all completes them one target at a time (so it holds at most one lock word, plus its
+// own), flush / flush_all force them.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "rma/epoch.hpp"
 #include "rma/op_queue.hpp"
 
 namespace remora::rma {
@@ -30,8 +33,14 @@ class DeferredLock {
   int force(int target);
   // Completes the epoch and releases the lock word (or, never taken, does it all in one go).
   int unlock(int target);
+  // lock_all / unlock_all (already recorded in the epoch state): shared epochs to every target.
+  int lock_all();
+  int unlock_all();
 
  private:
+  // The epoch's lock mode to target: shared under lock_all.
+  LockMode mode(int target) const;
+
   Window& window_;
   std::vector<bool> waiting_;  // per target: a deferred epoch whose lock word is not yet taken
   std::vector<OpQueue> queues_;

@@ -5,6 +5,7 @@
 
 #include "rma/lock_table.hpp"
 #include "rma/reduce_op.hpp"
+#include "rma/user_memory.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
@@ -21,20 +22,29 @@ int apply_locked(const WindowMemory& memory, const AccArgs& args) {
       memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
   };
   touch_local_edge();
+  auto read = [&](void* into) {
+    if (memory.user != nullptr) return memory.user->read(args.target, args.offset, into, bytes);
+    return transport.get(data, args.target, args.offset, into, bytes);
+  };
+  auto write = [&](const void* from) {
+    if (memory.user != nullptr) return memory.user->write(args.target, args.offset, from, bytes);
+    return transport.put(data, args.target, args.offset, from, bytes);
+  };
   std::vector<unsigned char> current(bytes);
-  transport.get(data, args.target, args.offset, current.data(), bytes);
-  if (args.result != nullptr) std::memcpy(args.result, current.data(), bytes);
-  if (args.compare != nullptr) {
-    if (std::memcmp(current.data(), args.compare, bytes) == 0)
-      transport.put(data, args.target, args.offset, args.origin, bytes);
-  } else if (args.op != REMORA_OP_NO_OP) {
-    apply_op(args.op, args.type, current.data(), args.origin, args.count, args.alpha);
-    transport.put(data, args.target, args.offset, current.data(), bytes);
+  int status = read(current.data());
+  if (status == REMORA_SUCCESS) {
+    if (args.result != nullptr) std::memcpy(args.result, current.data(), bytes);
+    if (args.compare != nullptr) {
+      if (std::memcmp(current.data(), args.compare, bytes) == 0) status = write(args.origin);
+    } else if (args.op != REMORA_OP_NO_OP) {
+      apply_op(args.op, args.type, current.data(), args.origin, args.count, args.alpha);
+      status = write(current.data());
+    }
   }
   transport.flush(args.target);  // the update is visible before the stripes are released
   touch_local_edge();
   table.unlock(held);
-  return REMORA_SUCCESS;
+  return status;
 }
 
 }  // namespace remora::rma

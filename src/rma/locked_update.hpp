@@ -13,6 +13,7 @@
 namespace remora::rma {
 
 struct AccArgs;
+class UserMemory;
 
 // What the lock-table path needs of a window: its two segments and lock-table geometry.
 struct WindowMemory {
@@ -24,6 +25,9 @@ struct WindowMemory {
   // Touched around updates of this process's own part (see Window::touch_local_edge); may be
   // null.
   std::atomic<uint64_t>* local_edge;
+  // A window over user memory: the data is read and written there instead (the target is
+  // this rank or reachable by single copy). May be null.
+  const UserMemory* user = nullptr;
 };
 
 int apply_locked(const WindowMemory& memory, const AccArgs& args);

@@ -9,18 +9,13 @@
 #include "core/log.hpp"
 #include "rma/owner_protocol.hpp"
 #include "rma/reduce_op.hpp"
+#include "rma/reply_wait.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
 namespace {
 
 constexpr size_t kMaxChunkBytes = 64 * 1024;  // per message: bounds the target's lock hold time
-
-// Lives on the origin's stack while it waits for the results of one operation.
-struct ReplyWait {
-  std::atomic<uint64_t> remaining{0};
-  unsigned char* result = nullptr;
-};
 
 }  // namespace
 
@@ -62,8 +57,9 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
                 transport_.am_max_bytes(), sizeof(OwnerRequest) + 2 * element);
   const size_t chunk_count = (limit - sizeof(OwnerRequest)) / element;
   // With ghost progress the node's ghost serves the target (it applies the request under the
-  // same lock table); otherwise the target's own progress engine does.
-  const int ghost = transport_.ghost_of(args.target);
+  // same lock table); otherwise the target's own progress engine does. The ghost cannot reach
+  // a rank's private memory: requests to a window over user memory go to the target itself.
+  const int ghost = window.user_memory() != nullptr ? -1 : transport_.ghost_of(args.target);
   const int agent = ghost >= 0 ? ghost : args.target;
   const int handler = ghost >= 0 ? kGhostOwnerComputesHandler : request_handler_;
 
@@ -77,7 +73,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
   header.sync_segment = window.sync_segment().id;
   header.target = args.target;
   header.reply_handler = reply_handler_;
-  header.token = args.result != nullptr ? reinterpret_cast<uintptr_t>(&wait) : 0;
+  header.token = args.result != nullptr ? wait.token() : 0;
   header.type = args.type;
   header.op = args.op;
   header.compare_swap = compare_swap ? 1 : 0;
@@ -104,8 +100,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
       return status;
   }
   if (args.result == nullptr) return REMORA_SUCCESS;
-  return transport_.wait_until(
-      [&wait] { return wait.remaining.load(std::memory_order_acquire) == 0; });
+  return wait.wait(transport_);
 }
 
 void OwnerComputes::on_request(int source, const void* payload, size_t bytes, void* context) {
@@ -133,10 +128,9 @@ void OwnerComputes::on_reply(int, const void* payload, size_t bytes, void* conte
   if (Window* window = self->find(reply.window_id))
     window->owner_done(static_cast<int>(reply.target));
   if (reply.token == 0) return;
-  auto* wait = reinterpret_cast<ReplyWait*>(static_cast<uintptr_t>(reply.token));
-  std::memcpy(wait->result + reply.result_offset,
-              static_cast<const unsigned char*>(payload) + sizeof reply, bytes - sizeof reply);
-  wait->remaining.fetch_sub(1, std::memory_order_release);  // last touch: the waiter may return
+  ReplyWait::deliver(reply.token, reply.result_offset,
+                     static_cast<const unsigned char*>(payload) + sizeof reply,
+                     bytes - sizeof reply);
 }
 
 }  // namespace remora::rma

@@ -30,12 +30,13 @@ class OwnerComputes {
 
   // Sends args to args.target; returns once every result has arrived (at once without one).
   int send(Window& window, const AccArgs& args);
+  // A window of this process by id, or nullptr (also for AgentRdma's handlers).
+  Window* find(uint64_t id);
 
  private:
   explicit OwnerComputes(transport::Transport& transport) : transport_(transport) {}
   static void on_request(int source, const void* payload, size_t bytes, void* context);
   static void on_reply(int source, const void* payload, size_t bytes, void* context);
-  Window* find(uint64_t id);
 
   transport::Transport& transport_;
   int request_handler_ = -1;

@@ -1,5 +1,6 @@
 #include "rma/window.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -12,6 +13,7 @@
 #include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/rw_lock.hpp"
+#include "rma/user_memory.hpp"
 
 namespace remora::rma {
 
@@ -54,7 +56,8 @@ Window::~Window() {
 
 int Window::create(const char* function, const WindowServices& services,
                    std::shared_ptr<const WindowGroup> group, uint64_t id, size_t bytes,
-                   size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out) {
+                   size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out,
+                   const UserRegion* user) {
   if (group && options.strategy == AccStrategy::Owner &&
       services.transport->ghost_of(services.transport->rank()) >= 0)
     return fail(REMORA_ERR_UNSUPPORTED,
@@ -63,11 +66,23 @@ int Window::create(const char* function, const WindowServices& services,
                 "another strategy",
                 function);
   std::unique_ptr<Window> window(new Window(services, std::move(group), id, options));
-  if (int status = window->allocate_segments(bytes)) return status;
+  // Over user memory the data segment stays empty (it still names the window for the ghost).
+  if (int status = window->allocate_segments(user != nullptr ? 0 : bytes)) return status;
+  window->sizes_ = window->data_->bytes.data();
+  if (user != nullptr) {
+    if (int status = UserMemory::create(function, window->transport_, window->barrier_,
+                                        *services.agent_rdma, user->base, bytes, user->mode,
+                                        &window->local_edge_, &window->user_)) {
+      window->free_segments();  // every rank saw the same failure
+      return status;
+    }
+    window->sizes_ = window->user_->sizes();
+  }
   // Requests may arrive as soon as a faster rank leaves the exchange's barrier.
   window->owner_.attach(window.get());
   if (int status = window->exchange_parameters(function, disp_unit)) {
     // Every rank saw the same disagreement, so freeing stays collective.
+    if (window->user_) window->user_->free();
     window->free_segments();
     return status;
   }
@@ -139,7 +154,9 @@ int Window::free(const char* function) {
   if (int status = complete_all()) return status;
   // Nobody still accesses this rank's memory, nor will after this.
   if (int status = barrier_()) return status;
-  return free_segments();
+  const int status = user_ ? user_->free() : REMORA_SUCCESS;
+  const int segments_status = free_segments();
+  return status != REMORA_SUCCESS ? status : segments_status;
 }
 
 OpQueue* Window::deferral(int target) {
@@ -160,6 +177,10 @@ int Window::execute(const QueuedOp& op) {
   return REMORA_ERR_INTERNAL;
 }
 
+void* Window::base() const {
+  return user_ ? user_->base() : transport_.address(*data_, transport_.rank());
+}
+
 int Window::put(const char* function, int target, uint64_t offset, const void* origin,
                 size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
@@ -172,6 +193,7 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
 }
 
 int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes) {
+  if (user_) return user_->put(*this, target, offset, origin, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.put(*data_, target, offset, origin, bytes);
 }
@@ -187,16 +209,19 @@ int Window::get(const char* function, int target, uint64_t offset, void* result,
 }
 
 int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
+  if (user_) return user_->get(*this, target, offset, result, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.get(*data_, target, offset, result, bytes);
 }
 
 // All ranks choose the same path for a given location and type, so the paths never race.
 // CPU atomics are atomic only among ranks that all map the memory: when the job spans nodes
-// (MPI), every rank takes the lock-table path instead, whatever the target.
+// (MPI), every rank takes the lock-table path instead, whatever the target; so do windows over
+// user memory, which only their owner maps.
 bool Window::uses_native(int type, uint64_t offset, int target) const {
   const bool allowed =
-      options_.strategy == AccStrategy::Native || options_.strategy == AccStrategy::Auto;
+      (options_.strategy == AccStrategy::Native || options_.strategy == AccStrategy::Auto) &&
+      !user_;
   const bool one_node = transport_.local_ranks().size() == static_cast<size_t>(transport_.size());
   return allowed && one_node && native_capable(type, offset) &&
          transport_.address(*data_, target) != nullptr;
@@ -223,14 +248,16 @@ int Window::do_accumulate(const AccArgs& args) {
                         args.alpha);
     return REMORA_SUCCESS;
   }
-  if (options_.strategy == AccStrategy::Owner && args.target != transport_.rank())
-    return owner_.send(*this, args);
+  // User memory that this rank cannot reach itself is updated by its owner's agent.
+  const bool by_owner = options_.strategy == AccStrategy::Owner ||
+                        (user_ && user_->path(args.target) == AccessPath::Agent);
+  if (by_owner && args.target != transport_.rank()) return owner_.send(*this, args);
   return apply_locked(args);
 }
 
 int Window::apply_locked(const AccArgs& args) {
-  const WindowMemory memory{&transport_, data_, sync_, layout(), options_.lock_granularity,
-                            &local_edge_};
+  const WindowMemory memory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
+                            &local_edge_, user_.get()};
   return rma::apply_locked(memory, args);
 }
 
@@ -333,6 +360,13 @@ int Window::lock_all(const char* function, int assert_flags) {
                 function, assert_flags);
   if (int status = epoch_.begin_lock_all(function)) return status;
   lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
+  if (deferred_lock_) {
+    std::fill(lock_checked_.begin(), lock_checked_.end(), lock_all_checked_);
+    epoch_.locked_all();
+    const int status = deferred_lock_->lock_all();
+    if (status != REMORA_SUCCESS) epoch_.unlocked_all();
+    return status;
+  }
   if (lock_all_checked_)
     for (int target : members_)
       if (int status = RwLock(transport_, *sync_, layout(), target).lock_shared()) return status;
@@ -342,6 +376,11 @@ int Window::lock_all(const char* function, int assert_flags) {
 
 int Window::unlock_all(const char* function) {
   if (int status = epoch_.check_unlock_all(function)) return status;
+  if (deferred_lock_) {
+    const int status = deferred_lock_->unlock_all();
+    epoch_.unlocked_all();  // the epoch ended even if an operation failed
+    return status;
+  }
   if (int status = complete_all()) return status;
   if (lock_all_checked_)
     for (int target : members_) RwLock(transport_, *sync_, layout(), target).unlock_shared();

@@ -28,6 +28,9 @@ class DeferredLock;
 class OpQueue;
 struct QueuedOp;
 class Pscw;
+class AgentRdma;
+class UserMemory;
+struct UserRegion;
 
 // One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
 // (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
@@ -52,16 +55,19 @@ struct WindowServices {
   OwnerComputes* owner;
   // Sums counts[r] (one uint64 per rank) over all ranks into *mine for r = this rank.
   std::function<int(const uint64_t* counts, uint64_t* mine)> reduce_scatter;
+  AgentRdma* agent_rdma = nullptr;  // puts and gets of user-memory windows without single copy
 };
 
 class Window : public remora_win_s {
  public:
   // Collective: every rank passes the same id and options (checked: all fail if they differ).
   // group: the members and their collectives for a window on a sub-communicator (collective over
-  // them only), or nullptr for a window of every rank.
+  // them only), or nullptr for a window of every rank. user: a window over the caller's memory
+  // (remora_win_create, every rank; user_memory.hpp), else null.
   static int create(const char* function, const WindowServices& services,
                     std::shared_ptr<const WindowGroup> group, uint64_t id, size_t bytes,
-                    size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out);
+                    size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out,
+                    const UserRegion* user = nullptr);
   // Not collective: releases this rank's mappings (teardown, failed creation).
   ~Window();
   Window(const Window&) = delete;
@@ -77,8 +83,10 @@ class Window : public remora_win_s {
   // The window's rank of world rank w, or -1 when w is not a member.
   int comm_rank(int world) const;
   int rank() const { return transport_.rank(); }
-  void* base() const { return transport_.address(*data_, transport_.rank()); }
-  size_t size(int rank) const { return data_->bytes[static_cast<size_t>(rank)]; }
+  void* base() const;
+  size_t size(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
+  // The user-memory part of a remora_win_create window, or nullptr.
+  UserMemory* user_memory() const { return user_.get(); }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
   // For the node's ghost process (which finds them by Segment::id) and for layers above that
@@ -160,6 +168,8 @@ class Window : public remora_win_s {
   std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
   std::unique_ptr<Pscw> pscw_;
+  std::unique_ptr<UserMemory> user_;  // set for windows over user memory
+  const size_t* sizes_ = nullptr;     // per rank: the data segment's or the user memory's
   std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "rma/user_memory.hpp"
 
 namespace remora::rma {
 namespace {
@@ -69,10 +70,17 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
     if (parse_sync_impl(value, impl) != REMORA_SUCCESS)
       return fail(REMORA_ERR_ARG, "%s: info %s='%s' is not one of immediate, deferred", function,
                   key.c_str(), value.c_str());
+  } else if (key == "user_memory") {
+    UserMemoryMode mode{};
+    if (parse_user_memory_mode(value.c_str(), &mode) != REMORA_SUCCESS)
+      return fail(REMORA_ERR_ARG,
+                  "%s: info user_memory='%s' is not one of auto, single_copy, agent", function,
+                  value.c_str());
+    options->user_memory = static_cast<uint64_t>(mode);
   } else {
     return fail(REMORA_ERR_ARG,
                 "%s: info key '%s' is unknown (acc_strategy, acc_lock_stripes, "
-                "acc_lock_granularity, fence, lock, pscw)",
+                "acc_lock_granularity, fence, lock, pscw, user_memory)",
                 function, key.c_str());
   }
   return REMORA_SUCCESS;
@@ -99,6 +107,9 @@ int parse_window_options(const char* function, const Config& config, const char*
   parse_sync_impl(config.rma_fence, &options->fence);
   parse_sync_impl(config.rma_lock, &options->lock);
   parse_sync_impl(config.rma_pscw, &options->pscw);
+  UserMemoryMode mode{};
+  parse_user_memory_mode(config.rma_user_memory.c_str(), &mode);
+  options->user_memory = static_cast<uint64_t>(mode);
   if (info == nullptr) return REMORA_SUCCESS;
   const std::string text(info);
   size_t start = 0;

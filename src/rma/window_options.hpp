@@ -34,6 +34,9 @@ struct WindowOptions {
   // once and queues operations until complete (deferred). Per rank: the two modes interoperate,
   // so it is not compared between ranks at creation.
   SyncImpl pscw = SyncImpl::Immediate;
+  // Windows over user memory (user_memory.hpp): how other ranks' memory is reached. Per rank
+  // (the paths interoperate), so not compared between ranks; ignored by remora_win_allocate.
+  uint64_t user_memory = 0;  // a UserMemoryMode
 
   bool operator==(const WindowOptions&) const = default;
 };

@@ -9,15 +9,17 @@ int WindowRegistry::create(transport::Transport& transport, std::function<int()>
                            std::unique_ptr<WindowRegistry>* out) {
   std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
   if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
+  if (int status = AgentRdma::create(transport, *registry->owner_, &registry->agent_rdma_))
+    return status;
   registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get(),
-                                       std::move(reduce_scatter)};
+                                       std::move(reduce_scatter), registry->agent_rdma_.get()};
   *out = std::move(registry);
   return REMORA_SUCCESS;
 }
 
 int WindowRegistry::allocate(const char* function, std::shared_ptr<const WindowGroup> group,
                              size_t bytes, size_t disp_unit, const WindowOptions& options,
-                             Window** window) {
+                             Window** window, const UserRegion* user) {
   constexpr uint64_t kGroupWindowBit = uint64_t{1} << 63;
   uint64_t id = next_id_;
   if (group) {
@@ -31,7 +33,7 @@ int WindowRegistry::allocate(const char* function, std::shared_ptr<const WindowG
   }
   std::unique_ptr<Window> created;
   if (int status = Window::create(function, services_, std::move(group), id, bytes, disp_unit,
-                                  options, &created))
+                                  options, &created, user))
     return status;
   *window = created.get();
   if (recent_.size() < kRecent) recent_.push_back(created.get());

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rma/agent_rdma.hpp"
 #include "rma/owner_computes.hpp"
 #include "rma/window.hpp"
 
@@ -21,8 +22,10 @@ class WindowRegistry {
                     std::unique_ptr<WindowRegistry>* out);
 
   // group: nullptr (every rank) or the members of a sub-communicator (collective over them).
+  // user: a window over the caller's memory (remora_win_create), else Remora allocates it.
   int allocate(const char* function, std::shared_ptr<const WindowGroup> group, size_t bytes,
-               size_t disp_unit, const WindowOptions& options, Window** window);
+               size_t disp_unit, const WindowOptions& options, Window** window,
+               const UserRegion* user = nullptr);
   // Collective; on failure the window stays live.
   int free(const char* function, Window* window);
   // The window behind a handle, or nullptr if it is not a live window of this process.
@@ -32,6 +35,7 @@ class WindowRegistry {
   WindowRegistry() = default;
   WindowServices services_{};
   std::unique_ptr<OwnerComputes> owner_;
+  std::unique_ptr<AgentRdma> agent_rdma_;
   std::unordered_map<const remora_win_s*, std::unique_ptr<Window>> windows_;
   // The first live windows, searched before the hash table: a program rarely has more, and a
   // short scan costs less than hashing on every operation's handle check.

@@ -3,68 +3,21 @@
 // puts, gets and accumulates are visible at the end of each epoch, origin buffers may be
 // reused at once, accumulates stay atomic under contention, every fence assert and a fence
 // that both closes and opens, exclusive deferred locks exclude, shared ones overlap, a lock
-// on the own window is held at once, lock_all stays usable, and misuse is still reported.
+// on the own window is held at once, lock_all is deferred too, and misuse is still reported.
 #include <cstdint>
 #include <vector>
 
 #include "multirank.hpp"
+#include "writer_slots.hpp"
 
 namespace {
 
-int rank_, size_;
 constexpr const char* kDeferred = "fence=deferred,lock=deferred";
-
-int64_t value(int writer, int target, int round) {
-  return 1000000 * round + 1000 * writer + target + 1;
-}
-
-// The window: slot w (int64, disp_unit 8) of every rank belongs to writer w; then scratch slots.
-constexpr size_t kScratch = 16;
-size_t slots() {
-  return static_cast<size_t>(size_) + kScratch;
-}
-size_t scratch(size_t i) {
-  return static_cast<size_t>(size_) + i;
-}
 
 remora_win_t allocate(const char* info, int64_t** base) {
   remora_win_t win = nullptr;
   REQUIRE_OK(remora_win_allocate(8 * slots(), 8, info, reinterpret_cast<void**>(base), &win));
   return win;
-}
-
-// Puts value(me, t, round) into slot me of every target, from one variable that is overwritten
-// right after each put: the queued put must have copied it.
-void put_everywhere(remora_win_t win, int round) {
-  int64_t v = 0;
-  for (int t = 0; t < size_; ++t) {
-    v = value(rank_, t, round);
-    REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
-    v = -1;
-  }
-}
-
-void check_all_slots(const int64_t* base, int round) {
-  for (int w = 0; w < size_; ++w)
-    REQUIRE(base[w] == value(w, rank_, round), "round %d: slot %d holds %lld", round, w,
-            (long long)base[w]);
-}
-
-// Gets every target's writer slots into *got (valid only after the epoch closes).
-void get_everywhere(remora_win_t win, std::vector<int64_t>* got) {
-  got->assign(static_cast<size_t>(size_ * size_), -7);
-  for (int t = 0; t < size_; ++t)
-    REQUIRE_OK(remora_win_get(win, t, 0, got->data() + t * size_, static_cast<size_t>(size_),
-                              REMORA_INT64));
-}
-
-void check_got(const std::vector<int64_t>& got, int round) {
-  for (int t = 0; t < size_; ++t)
-    for (int w = 0; w < size_; ++w) {
-      const int64_t v = got[static_cast<size_t>(t * size_ + w)];
-      REQUIRE(v == value(w, t, round), "round %d: get of target %d slot %d: %lld", round, t, w,
-              (long long)v);
-    }
 }
 
 // Every fence assert, fences that both close and open, and the state after NOSUCCEED.
@@ -196,11 +149,7 @@ void exclusive_locks_exclude() {
     if (rank_ == 0) {
       ++base[scratch(3)];  // local store under the lock on the own window
     } else {
-      int64_t counter = -1;
-      REQUIRE_OK(remora_win_get(win, 0, scratch(3), &counter, 1, REMORA_INT64));
-      REQUIRE_OK(remora_win_flush(win, 0));
-      ++counter;
-      REQUIRE_OK(remora_win_put(win, 0, scratch(3), &counter, 1, REMORA_INT64));
+      increment_with_get_put(win, 0, scratch(3));
     }
     REQUIRE_OK(remora_win_unlock(win, 0));
 
@@ -254,8 +203,8 @@ void shared_locks_overlap() {
   REQUIRE_OK(remora_win_free(&win));
 }
 
-// lock_all stays immediate in a deferred-lock window; flush_local and flush_all force
-// deferred epochs to several targets at once.
+// lock_all with a put per target (the lock-op-unlock path at unlock_all); flush_local and
+// flush_all force deferred epochs to several targets at once.
 void lock_all_and_flush_all() {
   int64_t* base = nullptr;
   remora_win_t win = allocate(kDeferred, &base);
@@ -283,6 +232,92 @@ void lock_all_and_flush_all() {
   REQUIRE_OK(remora_win_flush_all(win));
   check_got(got, 6);
   for (int t = 0; t < size_; ++t) REQUIRE_OK(remora_win_unlock(win, t));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// The deferred lock_all (the same rules as the deferred lock, per target): returns while
+// another rank holds an exclusive lock (an immediate lock_all would wait for it, and this test
+// would hang), queues per target, performs at unlock_all with gets last, and flush forces one
+// target's queue. Accumulates under lock_all from every rank add up exactly.
+void deferred_lock_all() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const int holder = size_ - 1;
+  // holder's lock on its own window is taken at once; the others' lock_all to it is not.
+  if (rank_ == holder) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, holder, 0));
+  REQUIRE_OK(remora_barrier());
+  if (rank_ != holder) {
+    REQUIRE_OK(remora_win_lock_all(win, 0));
+    int64_t v = value(rank_, holder, 7);
+    REQUIRE_OK(remora_win_put(win, holder, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
+    v = -1;  // the queued put copied it
+  }
+  REQUIRE_OK(remora_barrier());  // every lock_all returned although holder is locked
+  if (rank_ == holder) {
+    for (int w = 0; w < size_ - 1; ++w)
+      REQUIRE(base[w] == 0, "slot %d written (%lld) while holder held its exclusive lock", w,
+              (long long)base[w]);
+    base[holder] = value(holder, holder, 7);
+    REQUIRE_OK(remora_win_unlock(win, holder));
+  } else {
+    REQUIRE_OK(remora_win_unlock_all(win));
+  }
+  REQUIRE_OK(remora_barrier());
+  if (rank_ == holder) check_all_slots(base, 7);  // everyone wrote to holder only
+  REQUIRE_OK(remora_barrier());
+
+  // Several operations per target: put to a scratch slot, get it back (gets go last), one
+  // accumulate per target; then a flush forces one target and its results are valid.
+  constexpr int kRounds = 20;
+  for (int round = 0; round < kRounds; ++round) {
+    REQUIRE_OK(remora_win_lock_all(win, 0));
+    std::vector<int64_t> read(static_cast<size_t>(size_), -7);
+    const int64_t one = 1;
+    for (int t = 0; t < size_; ++t) {
+      REQUIRE_OK(remora_win_get(win, t, scratch(8) + static_cast<size_t>(rank_) % 4,
+                                &read[static_cast<size_t>(t)], 1, REMORA_INT64));
+      const int64_t mine = value(rank_, t, round);
+      if (rank_ < 4)  // scratch(8..11): one slot per writer, nobody else writes it
+        REQUIRE_OK(remora_win_put(win, t, scratch(8) + static_cast<size_t>(rank_), &mine, 1,
+                                  REMORA_INT64));
+      REQUIRE_OK(remora_win_accumulate(win, t, scratch(12), &one, 1, REMORA_INT64, REMORA_OP_SUM,
+                                       nullptr));
+    }
+    const int forced = round % size_;
+    int64_t fetched = -7;
+    REQUIRE_OK(remora_win_fetch_and_op(win, forced, scratch(13), &one, &fetched, REMORA_INT64,
+                                       REMORA_OP_SUM));
+    REQUIRE_OK(remora_win_flush(win, forced));
+    REQUIRE(fetched >= 0 && fetched < int64_t{size_} * kRounds, "fetched %lld", (long long)fetched);
+    REQUIRE_OK(remora_win_unlock_all(win));
+    if (rank_ < 4)
+      for (int t = 0; t < size_; ++t)
+        if (t != rank_ || round > 0)  // the own target's lock runs at once: get before put
+          REQUIRE(read[static_cast<size_t>(t)] == value(rank_, t, t == rank_ ? round - 1 : round),
+                  "round %d target %d: read %lld", round, t,
+                  (long long)read[static_cast<size_t>(t)]);
+  }
+  REQUIRE_OK(remora_barrier());
+  REQUIRE(base[scratch(12)] == int64_t{size_} * kRounds, "accumulated %lld",
+          (long long)base[scratch(12)]);
+  const int64_t forced_here = kRounds / size_ + (rank_ < kRounds % size_ ? 1 : 0);
+  REQUIRE(base[scratch(13)] == int64_t{size_} * forced_here, "fetch_and_op total %lld",
+          (long long)base[scratch(13)]);
+  REQUIRE_OK(remora_barrier());
+  // NOCHECK: no lock word, the queue still works.
+  REQUIRE_OK(remora_win_lock_all(win, REMORA_MODE_NOCHECK));
+  int64_t got = -7;
+  REQUIRE_OK(remora_win_get(win, (rank_ + 1) % size_, scratch(12), &got, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE(got == int64_t{size_} * kRounds, "got %lld", (long long)got);
+  // Misuse in a deferred lock_all epoch.
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0), REMORA_ERR_STATE, "lock_all");
+  REQUIRE_ERROR(remora_win_lock_all(win, 0), REMORA_ERR_STATE, "lock_all");
+  REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "");
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_ERROR(remora_win_unlock_all(win), REMORA_ERR_STATE, "");
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_free(&win));
 }
@@ -351,6 +386,7 @@ int main(int argc, char** argv) {
   exclusive_locks_exclude();
   shared_locks_overlap();
   lock_all_and_flush_all();
+  deferred_lock_all();
   misuse();
   many_windows();
   REQUIRE_OK(remora_finalize());

@@ -1,7 +1,8 @@
 // Non-contiguous transfers: vector and subarray layouts on origin and target for put, get,
 // accumulate and get_accumulate, checked against a reference computed here element by element;
 // accumulates through layouts stay atomic under contention; and layout misuse. Each accumulate
-// strategy through the info key.
+// strategy through the info key; the transfers and accumulates once more through the request
+// forms (remora_win_rput_layout ...), waited for before their buffers are read.
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +11,13 @@
 namespace {
 
 int rank_, size_;
+bool requests_ = false;  // use the request forms of the layout operations
+
+// Waits for the request of a request-form call that succeeded.
+void wait_for(remora_request_t* request) {
+  REQUIRE(*request != REMORA_REQUEST_NULL, "no request");
+  REQUIRE_OK(remora_request_wait(request));
+}
 
 // Reference element offsets, in order.
 std::vector<size_t> vector_offsets(size_t count, size_t blocklen, size_t stride) {
@@ -53,7 +61,14 @@ void put_and_get(remora_win_t win, const int64_t* base) {
   for (size_t i = 0; i < origin.size(); ++i) origin[i] = origin_value(rank_, i);
 
   REQUIRE_OK(remora_win_lock_all(win, 0));
-  REQUIRE_OK(remora_win_put_layout(win, right, 0, origin.data(), vector, box, REMORA_INT64));
+  remora_request_t request = REMORA_REQUEST_NULL;
+  if (requests_) {
+    REQUIRE_OK(
+        remora_win_rput_layout(win, right, 0, origin.data(), vector, box, REMORA_INT64, &request));
+    wait_for(&request);
+  } else {
+    REQUIRE_OK(remora_win_put_layout(win, right, 0, origin.data(), vector, box, REMORA_INT64));
+  }
   REQUIRE_OK(remora_win_unlock_all(win));
   REQUIRE_OK(remora_barrier());
   const std::vector<size_t> from = vector_offsets(8, 3, 5),
@@ -66,7 +81,13 @@ void put_and_get(remora_win_t win, const int64_t* base) {
 
   std::vector<int64_t> back(36, -1);
   REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, right, 0));
-  REQUIRE_OK(remora_win_get_layout(win, right, 0, back.data(), gather, box, REMORA_INT64));
+  if (requests_) {
+    REQUIRE_OK(
+        remora_win_rget_layout(win, right, 0, back.data(), gather, box, REMORA_INT64, &request));
+    wait_for(&request);
+  } else {
+    REQUIRE_OK(remora_win_get_layout(win, right, 0, back.data(), gather, box, REMORA_INT64));
+  }
   REQUIRE_OK(remora_win_unlock(win, right));
   const std::vector<size_t> into = vector_offsets(12, 2, 3);
   for (size_t i = 0; i < into.size(); ++i)
@@ -92,16 +113,29 @@ void contended_accumulate(remora_win_t win, int64_t* base) {
   REQUIRE_OK(remora_layout_contiguous(24, &line));
   const std::vector<int64_t> add(24, rank_ + 1);
   REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
+  remora_request_t request = REMORA_REQUEST_NULL;
   for (int round = 0; round < 20; ++round)
-    REQUIRE_OK(remora_win_accumulate_layout(win, 0, 0, add.data(), line, box, REMORA_INT64,
-                                            REMORA_OP_SUM, nullptr));
+    if (requests_) {
+      REQUIRE_OK(remora_win_raccumulate_layout(win, 0, 0, add.data(), line, box, REMORA_INT64,
+                                               REMORA_OP_SUM, nullptr, &request));
+      wait_for(&request);
+    } else {
+      REQUIRE_OK(remora_win_accumulate_layout(win, 0, 0, add.data(), line, box, REMORA_INT64,
+                                              REMORA_OP_SUM, nullptr));
+    }
   REQUIRE_OK(remora_win_unlock(win, 0));
   REQUIRE_OK(remora_barrier());
   const int64_t total = 20 * static_cast<int64_t>(size_) * (size_ + 1) / 2;
   std::vector<int64_t> read(24, -1);
   REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
-  REQUIRE_OK(remora_win_get_accumulate_layout(win, 0, 0, nullptr, read.data(), line, box,
-                                              REMORA_INT64, REMORA_OP_NO_OP, nullptr));
+  if (requests_) {
+    REQUIRE_OK(remora_win_rget_accumulate_layout(win, 0, 0, nullptr, read.data(), line, box,
+                                                 REMORA_INT64, REMORA_OP_NO_OP, nullptr, &request));
+    wait_for(&request);
+  } else {
+    REQUIRE_OK(remora_win_get_accumulate_layout(win, 0, 0, nullptr, read.data(), line, box,
+                                                REMORA_INT64, REMORA_OP_NO_OP, nullptr));
+  }
   REQUIRE_OK(remora_win_unlock(win, 0));
   for (size_t i = 0; i < read.size(); ++i)
     REQUIRE(read[i] == total, "element %zu: %lld, expected %lld", i, (long long)read[i],
@@ -149,6 +183,25 @@ void misuse(remora_win_t win) {
   REQUIRE_OK(remora_win_unlock(win, rank_));
   REQUIRE_ERROR(remora_win_put_layout(win, rank_, 0, buffer.data(), four, four, REMORA_INT64),
                 REMORA_ERR_STATE, "no access epoch");
+  // Request forms: only in a passive-target epoch, and they validate like the blocking ones.
+  remora_request_t request = REMORA_REQUEST_NULL;
+  REQUIRE_ERROR(
+      remora_win_rput_layout(win, rank_, 0, buffer.data(), four, four, REMORA_INT64, &request),
+      REMORA_ERR_STATE, "remora_win_rput_layout: target=");
+  REQUIRE(request == REMORA_REQUEST_NULL, "request set on failure");
+  REQUIRE_ERROR(
+      remora_win_rget_layout(win, rank_, 0, buffer.data(), four, four, REMORA_INT64, nullptr),
+      REMORA_ERR_ARG, "request is NULL");
+  REQUIRE_ERROR(remora_win_raccumulate_layout(win, size_, 0, buffer.data(), four, four,
+                                              REMORA_INT64, REMORA_OP_SUM, nullptr, &request),
+                REMORA_ERR_RANK, "target");
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  REQUIRE_ERROR(
+      remora_win_rget_accumulate_layout(win, rank_, 0, buffer.data(), buffer.data(), four, five,
+                                        REMORA_INT64, REMORA_OP_SUM, nullptr, &request),
+      REMORA_ERR_ARG, "origin_layout has 4 elements but target_layout has 5");
+  REQUIRE(request == REMORA_REQUEST_NULL, "request set on failure");
+  REQUIRE_OK(remora_win_unlock_all(win));
   // Bad layout arguments.
   remora_layout_t out = nullptr;
   const size_t sizes[2] = {3, 3}, subsizes[2] = {2, 2}, starts[2] = {2, 0};
@@ -172,8 +225,11 @@ void misuse(remora_win_t win) {
 void run(const char* info) {
   remora_win_t win;
   int64_t* base = remora_test::allocate_int64_window(kWindow, info, &win);
-  put_and_get(win, base);
-  contended_accumulate(win, base);
+  for (bool requests : {false, true}) {
+    requests_ = requests;
+    put_and_get(win, base);
+    contended_accumulate(win, base);
+  }
   misuse(win);
   REQUIRE_OK(remora_win_free(&win));
 }
