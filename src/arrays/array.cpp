@@ -81,28 +81,36 @@ char* Array::mapped(int rank) const {
   return static_cast<char*>(transport_.address(window_->data_segment(), rank));
 }
 
+void Array::track() {
+  if (tracked_) return;
+  tracked_ = true;
+  tracker_.mark(this);
+}
+
 void Array::touch(int target) {
-  if (touched_.empty()) tracker_.mark(this);
+  track();
   if (touched_flag_[static_cast<size_t>(target)]) return;
   touched_flag_[static_cast<size_t>(target)] = 1;
   touched_.push_back(target);
 }
 
 int Array::flush() {
-  int result = REMORA_SUCCESS;
+  int result = complete_issued();
   for (int target : touched_) {
     if (int status = window_->flush("remora_array_flush", target);
         status != REMORA_SUCCESS && result == REMORA_SUCCESS)
       result = status;
     touched_flag_[static_cast<size_t>(target)] = 0;
   }
-  if (!touched_.empty()) tracker_.unmark(this);
+  if (tracked_) tracker_.unmark(this);
+  tracked_ = false;
   touched_.clear();
   return result;
 }
 
 template <bool Put, typename Buffer>
-int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld) {
+int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld,
+                    bool record) {
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   int result = REMORA_SUCCESS;
   for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
@@ -112,7 +120,7 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
     if constexpr (Put) {
       result =
           transport_.put_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
-      touch(tile.owner);
+      if (record) touch(tile.owner);
     } else {
       result =
           transport_.get_strided(window_->data_segment(), tile.owner, t.remote_offset, at, t.shape);
@@ -122,11 +130,11 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
 }
 
 int Array::put(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld) {
-  return transfer<true>(lo, hi, buffer, ld);
+  return transfer<true>(lo, hi, buffer, ld, true);
 }
 
 int Array::get(const int64_t* lo, const int64_t* hi, void* buffer, const int64_t* ld) {
-  return transfer<false>(lo, hi, buffer, ld);
+  return transfer<false>(lo, hi, buffer, ld, true);
 }
 
 int Array::put_dense(const int64_t* lo, const int64_t* hi, const void* buffer) {
@@ -159,6 +167,11 @@ int Array::accumulate_tile(int owner, size_t remote_offset, const transport::Str
 
 int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
                const void* alpha) {
+  return accumulate(lo, hi, buffer, ld, alpha, true);
+}
+
+int Array::accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
+                      const void* alpha, bool record) {
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   const int64_t e = static_cast<int64_t>(element_);
   std::vector<char> packed;
@@ -187,9 +200,46 @@ int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const i
                  static_cast<const char*>(buffer) + t.user_offset, packed.data());
     result = accumulate_tile(tile.owner, t.remote_offset, merged_shape(to_owner, element_),
                              packed.data(), alpha);
-    touch(tile.owner);
+    if (record) touch(tile.owner);
   });
   return result;
+}
+
+int Array::issue(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+                 const int64_t* ld, const void* alpha, std::shared_ptr<NbOperation>* op) {
+  // Targets are recorded now, on the issuing thread, so that flush and sync find them.
+  track();
+  if (kind != NbOperation::Kind::Get)
+    for_each_tile(dist_, lo, hi, [&](const Tile& tile) { touch(tile.owner); });
+  if (int status = nb_queue().prepare(transport_)) return status;
+  *op = std::make_shared<NbOperation>(kind, *this, lo, hi, buffer, ld, alpha);
+  issued_.fetch_add(1, std::memory_order_relaxed);
+  // A failed doorbell (the job is aborting) leaves the operation queued: flush still runs it.
+  return nb_queue().issue(transport_, *op);
+}
+
+int Array::perform(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+                   const int64_t* ld, const void* alpha) {
+  int status = REMORA_SUCCESS;
+  switch (kind) {
+    case NbOperation::Kind::Put:
+      status = transfer<true>(lo, hi, static_cast<const void*>(buffer), ld, false);
+      break;
+    case NbOperation::Kind::Get:
+      status = transfer<false>(lo, hi, buffer, ld, false);
+      break;
+    case NbOperation::Kind::Acc:
+      status = accumulate(lo, hi, buffer, ld, alpha, false);
+      break;
+  }
+  // Last touch of the array: once the count reaches 0 a waiting flush may destroy it.
+  issued_.fetch_sub(1, std::memory_order_release);
+  return status;
+}
+
+int Array::complete_issued() {
+  if (issued() == 0) return REMORA_SUCCESS;
+  return nb_queue().wait(transport_, [this] { return issued() == 0; });
 }
 
 int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
