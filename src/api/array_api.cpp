@@ -15,6 +15,7 @@
 #include "arrays/patch_plan.hpp"
 #include "arrays/process_grid.hpp"
 #include "arrays/request.hpp"
+#include "arrays/summa_gemm.hpp"
 #include "arrays/sync_tracker.hpp"
 #include "core/error.hpp"
 #include "remora/array.h"
@@ -834,6 +835,11 @@ int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_
                 "%s: shapes do not match: op(a) is %" PRId64 "x%" PRId64 ", op(b) %" PRId64
                 "x%" PRId64 ", c %" PRId64 "x%" PRId64,
                 function, m, ka, kb, n, dc[0], dc[1]);
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  const std::string& algorithm = runtime->config.array_gemm;
+  if (algorithm == "summa" || (algorithm == "auto" && remora::arrays::summa_suits(*z)))
+    return remora::arrays::summa_gemm(ta, tb, alpha, *x, *y, beta, *z);
   return remora::arrays::gemm(ta, tb, alpha, *x, *y, beta, *z);
 }
 

@@ -242,49 +242,7 @@ int Array::complete_issued() {
   return nb_queue().wait(transport_, [this] { return issued() == 0; });
 }
 
-int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
-  for (size_t k = 0; k < n; ++k) {
-    int owner = 0;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
-    if (int status =
-            transport_.put(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
-                           static_cast<const char*>(values) + k * element_, element_))
-      return status;
-    touch(owner);
-  }
-  return REMORA_SUCCESS;
-}
-
-int Array::gather(void* values, const int64_t* subscripts, size_t n) {
-  for (size_t k = 0; k < n; ++k) {
-    int owner = 0;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
-    if (int status =
-            transport_.get(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
-                           static_cast<char*>(values) + k * element_, element_))
-      return status;
-  }
-  return REMORA_SUCCESS;
-}
-
-int Array::scatter_acc(const void* values, const int64_t* subscripts, size_t n, const void* alpha) {
-  for (size_t k = 0; k < n; ++k) {
-    rma::AccArgs args;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &args.target, &index);
-    args.offset = static_cast<uint64_t>(index) * element_;
-    args.origin = static_cast<const char*>(values) + k * element_;
-    args.count = 1;
-    args.type = type_;
-    args.op = REMORA_OP_SCALED_SUM;
-    args.alpha = alpha;
-    if (int status = window_->accumulate("remora_array_scatter_acc", args)) return status;
-    touch(args.target);
-  }
-  return REMORA_SUCCESS;
-}
+// scatter, gather and scatter_acc: owner_batches.cpp.
 
 int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
   rma::AccArgs args;
