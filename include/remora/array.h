@@ -119,8 +119,13 @@ REMORA_API int remora_array_get(remora_array_t a, const int64_t* lo, const int64
 REMORA_API int remora_array_acc(remora_array_t a, const int64_t* lo, const int64_t* hi,
                                 const void* buffer, const int64_t* ld, const void* alpha);
 
-/* Nonblocking forms: the buffer may be reused (put, acc) or read (get) once the request
- * completes (remora_array_wait, or remora_array_test setting *done). */
+/* Nonblocking forms: the call validates, queues the transfer and returns; the rank's progress
+ * engine performs it (the progress thread with REMORA_PROGRESS=thread, else the next Remora
+ * call that makes progress, such as test, wait, flush or sync). The buffer is read (put, acc)
+ * or written (get) when the transfer is performed: it may be changed or freed (put, acc) or
+ * read (get) only once the request completes (remora_array_wait, remora_array_test setting
+ * *done, or remora_array_flush_local / flush / sync covering the array), as GA's NGA_NbPut.
+ * Any number may be outstanding; they are performed in issue order. */
 REMORA_API int remora_array_nbput(remora_array_t a, const int64_t* lo, const int64_t* hi,
                                   const void* buffer, const int64_t* ld,
                                   remora_array_request_t* request);
@@ -129,13 +134,22 @@ REMORA_API int remora_array_nbget(remora_array_t a, const int64_t* lo, const int
 REMORA_API int remora_array_nbacc(remora_array_t a, const int64_t* lo, const int64_t* hi,
                                   const void* buffer, const int64_t* ld, const void* alpha,
                                   remora_array_request_t* request);
-/* Completes and frees the request; sets it to REMORA_ARRAY_REQUEST_NULL. */
+/* Completes and frees the request, sets it to REMORA_ARRAY_REQUEST_NULL and returns the
+ * transfer's status. A request completed by flush, sync or destroy stays valid until waited for
+ * or tested (it is freed then). Waiting for REMORA_ARRAY_REQUEST_NULL (a request waited for
+ * already through this variable) succeeds at once; a stale copy of a freed handle is
+ * REMORA_ERR_ARG. */
 REMORA_API int remora_array_wait(remora_array_request_t* request);
-/* *done = 1 (and the request is freed and set to NULL) once it is complete. */
+/* Makes one step of progress; *done = 1 (the request is freed, set to NULL, and its status
+ * returned) once it is complete, else *done = 0. */
 REMORA_API int remora_array_test(remora_array_request_t* request, int* done);
+/* *count = this rank's nonblocking operations on a that are issued and not yet performed
+ * (local, makes no progress). */
+REMORA_API int remora_array_pending(remora_array_t a, int64_t* count);
 
 /* Remote completion of this rank's puts and accs to a (paper 003 Flush), and local completion
- * of its nonblocking operations on a (LocalFlush: every buffer may be reused). */
+ * of its nonblocking operations on a (LocalFlush: every buffer may be reused). Both perform
+ * the queued nonblocking operations on a first. */
 REMORA_API int remora_array_flush(remora_array_t a);
 REMORA_API int remora_array_flush_local(remora_array_t a);
 

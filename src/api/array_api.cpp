@@ -15,6 +15,7 @@
 #include "arrays/patch_plan.hpp"
 #include "arrays/process_grid.hpp"
 #include "arrays/request.hpp"
+#include "arrays/summa_gemm.hpp"
 #include "arrays/sync_tracker.hpp"
 #include "core/error.hpp"
 #include "remora/array.h"
@@ -29,6 +30,7 @@ using remora::api::Runtime;
 using remora::arrays::Array;
 using remora::arrays::Distribution;
 using remora::arrays::MutexSet;
+using remora::arrays::NbOperation;
 using remora::arrays::Request;
 
 namespace remora::api {
@@ -271,37 +273,62 @@ int find_request(const char* function, remora_array_request_t* handle, Request**
   return REMORA_SUCCESS;
 }
 
+// Validates a patch transfer (alpha too when acc) and finds its array.
+int find_transfer(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
+                  const void* buffer, const int64_t* ld, bool acc, const void* alpha,
+                  Array** array) {
+  if (int status = find_array(function, "a", a, array)) return status;
+  if (int status = check_transfer(function, **array, lo, hi, buffer, ld)) return status;
+  return acc ? check_alpha(function, alpha) : REMORA_SUCCESS;
+}
+
 // The blocking transfers, named by the entry point that calls them.
 int put(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
         const void* buffer, const int64_t* ld) {
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
-  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
+  if (int status = find_transfer(function, a, lo, hi, buffer, ld, false, nullptr, &array))
+    return status;
   return array->put(lo, hi, buffer, ld);
 }
 
 int get(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
         const int64_t* ld) {
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
-  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
+  if (int status = find_transfer(function, a, lo, hi, buffer, ld, false, nullptr, &array))
+    return status;
   return array->get(lo, hi, buffer, ld);
 }
 
 int acc(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
         const void* buffer, const int64_t* ld, const void* alpha) {
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
-  if (int status = check_transfer(function, *array, lo, hi, buffer, ld)) return status;
-  if (int status = check_alpha(function, alpha)) return status;
+  if (int status = find_transfer(function, a, lo, hi, buffer, ld, true, alpha, &array))
+    return status;
   return array->acc(lo, hi, buffer, ld, alpha);
 }
 
-// Wraps the status of a transfer already done in a request (request checked before it).
-int issue(remora_array_request_t* request, int status) {
-  if (status < 0) return status;
-  *request = requests().add(status);
+// The nonblocking transfers: validated like the blocking ones, then queued (nonblocking.hpp).
+int issue(const char* function, NbOperation::Kind kind, remora_array_t a, const int64_t* lo,
+          const int64_t* hi, const void* buffer, const int64_t* ld, const void* alpha,
+          remora_array_request_t* request) {
+  if (int status = check_pointer(function, "request", request)) return status;
+  Array* array = nullptr;
+  if (int status = find_transfer(function, a, lo, hi, buffer, ld, kind == NbOperation::Kind::Acc,
+                                 alpha, &array))
+    return status;
+  std::shared_ptr<NbOperation> op;
+  if (int status = array->issue(kind, lo, hi, const_cast<void*>(buffer), ld, alpha, &op))
+    return status;
+  *request = requests().add(std::move(op));
   return REMORA_SUCCESS;
+}
+
+// Frees a completed request and returns its operation's status.
+int retire(Request* r, remora_array_request_t* request) {
+  const int status = r->status();
+  requests().remove(r);
+  *request = REMORA_ARRAY_REQUEST_NULL;
+  return status;
 }
 
 int find_mutex(const char* function, remora_mutexes_t handle, int index, MutexSet** set) {
@@ -573,43 +600,51 @@ int remora_array_acc(remora_array_t a, const int64_t* lo, const int64_t* hi, con
 
 int remora_array_nbput(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
-  constexpr const char* function = "remora_array_nbput";
-  if (int status = check_pointer(function, "request", request)) return status;
-  return issue(request, put(function, a, lo, hi, buffer, ld));
+  return issue("remora_array_nbput", NbOperation::Kind::Put, a, lo, hi, buffer, ld, nullptr,
+               request);
 }
 
 int remora_array_nbget(remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
-  constexpr const char* function = "remora_array_nbget";
-  if (int status = check_pointer(function, "request", request)) return status;
-  return issue(request, get(function, a, lo, hi, buffer, ld));
+  return issue("remora_array_nbget", NbOperation::Kind::Get, a, lo, hi, buffer, ld, nullptr,
+               request);
 }
 
 int remora_array_nbacc(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, const void* alpha, remora_array_request_t* request) {
-  constexpr const char* function = "remora_array_nbacc";
-  if (int status = check_pointer(function, "request", request)) return status;
-  return issue(request, acc(function, a, lo, hi, buffer, ld, alpha));
+  return issue("remora_array_nbacc", NbOperation::Kind::Acc, a, lo, hi, buffer, ld, alpha, request);
 }
 
 int remora_array_wait(remora_array_request_t* request) {
+  constexpr const char* function = "remora_array_wait";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_pointer(function, "request", request)) return status;
+  if (*request == REMORA_ARRAY_REQUEST_NULL) return REMORA_SUCCESS;  // waited already
   Request* r = nullptr;
-  if (int status = find_request("remora_array_wait", request, &r)) return status;
-  const int status = r->status();
-  requests().remove(r);
-  *request = REMORA_ARRAY_REQUEST_NULL;
-  return status;
+  if (int status = find_request(function, request, &r)) return status;
+  if (int status = remora::arrays::nb_queue().wait(*runtime->transport, [r] { return r->done(); }))
+    return status;
+  return retire(r, request);
 }
 
 int remora_array_test(remora_array_request_t* request, int* done) {
-  Request* r = nullptr;
-  if (int status = find_request("remora_array_test", request, &r)) return status;
-  if (int status = check_pointer("remora_array_test", "done", done)) return status;
+  constexpr const char* function = "remora_array_test";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_pointer(function, "request", request)) return status;
+  if (int status = check_pointer(function, "done", done)) return status;
   *done = 1;
-  const int status = r->status();
-  requests().remove(r);
-  *request = REMORA_ARRAY_REQUEST_NULL;
-  return status;
+  if (*request == REMORA_ARRAY_REQUEST_NULL) return REMORA_SUCCESS;
+  Request* r = nullptr;
+  if (int status = find_request(function, request, &r)) return status;
+  // One step of progress: the oldest queued operation, else arrived messages.
+  if (!r->done() && !remora::arrays::nb_queue().run_one()) runtime->transport->poll();
+  if (!r->done()) {
+    *done = 0;
+    return REMORA_SUCCESS;
+  }
+  return retire(r, request);
 }
 
 int remora_array_flush(remora_array_t a) {
@@ -619,9 +654,17 @@ int remora_array_flush(remora_array_t a) {
 }
 
 int remora_array_flush_local(remora_array_t a) {
-  // Every put/acc has copied its buffer when it returns (see request.hpp).
   Array* array = nullptr;
-  return find_array("remora_array_flush_local", "a", a, &array);
+  if (int status = find_array("remora_array_flush_local", "a", a, &array)) return status;
+  return array->complete_issued();
+}
+
+int remora_array_pending(remora_array_t a, int64_t* count) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_pending", "a", a, &array)) return status;
+  if (int status = check_pointer("remora_array_pending", "count", count)) return status;
+  *count = array->issued();
+  return REMORA_SUCCESS;
 }
 
 int remora_array_sync(void) {
@@ -908,6 +951,11 @@ int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_
                 "%s: shapes do not match: op(a) is %" PRId64 "x%" PRId64 ", op(b) %" PRId64
                 "x%" PRId64 ", c %" PRId64 "x%" PRId64,
                 function, m, ka, kb, n, dc[0], dc[1]);
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  const std::string& algorithm = runtime->config.array_gemm;
+  if (algorithm == "summa" || (algorithm == "auto" && remora::arrays::summa_suits(*z)))
+    return remora::arrays::summa_gemm(ta, tb, alpha, *x, *y, beta, *z);
   return remora::arrays::gemm(ta, tb, alpha, *x, *y, beta, *z);
 }
 

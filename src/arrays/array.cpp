@@ -111,28 +111,36 @@ char* Array::mapped(int rank) const {
   return static_cast<char*>(transport_.address(window_->data_segment(), world_rank(rank)));
 }
 
+void Array::track() {
+  if (tracked_) return;
+  tracked_ = true;
+  tracker_.mark(this);
+}
+
 void Array::touch(int target) {
-  if (touched_.empty()) tracker_.mark(this);
+  track();
   if (touched_flag_[static_cast<size_t>(target)]) return;
   touched_flag_[static_cast<size_t>(target)] = 1;
   touched_.push_back(target);
 }
 
 int Array::flush() {
-  int result = REMORA_SUCCESS;
+  int result = complete_issued();
   for (int target : touched_) {
     if (int status = window_->flush("remora_array_flush", target);
         status != REMORA_SUCCESS && result == REMORA_SUCCESS)
       result = status;
     touched_flag_[static_cast<size_t>(target)] = 0;
   }
-  if (!touched_.empty()) tracker_.unmark(this);
+  if (tracked_) tracker_.unmark(this);
+  tracked_ = false;
   touched_.clear();
   return result;
 }
 
 template <bool Put, typename Buffer>
-int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld) {
+int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld,
+                    bool record) {
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   int result = REMORA_SUCCESS;
   for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
@@ -142,7 +150,7 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
     const int owner = world_rank(tile.owner);
     if constexpr (Put) {
       result = transport_.put_strided(window_->data_segment(), owner, t.remote_offset, at, t.shape);
-      touch(owner);
+      if (record) touch(owner);
     } else {
       result = transport_.get_strided(window_->data_segment(), owner, t.remote_offset, at, t.shape);
     }
@@ -151,11 +159,11 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
 }
 
 int Array::put(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld) {
-  return transfer<true>(lo, hi, buffer, ld);
+  return transfer<true>(lo, hi, buffer, ld, true);
 }
 
 int Array::get(const int64_t* lo, const int64_t* hi, void* buffer, const int64_t* ld) {
-  return transfer<false>(lo, hi, buffer, ld);
+  return transfer<false>(lo, hi, buffer, ld, true);
 }
 
 int Array::put_dense(const int64_t* lo, const int64_t* hi, const void* buffer) {
@@ -188,6 +196,11 @@ int Array::accumulate_tile(int owner, size_t remote_offset, const transport::Str
 
 int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
                const void* alpha) {
+  return accumulate(lo, hi, buffer, ld, alpha, true);
+}
+
+int Array::accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
+                      const void* alpha, bool record) {
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   const int64_t e = static_cast<int64_t>(element_);
   std::vector<char> packed;
@@ -216,57 +229,49 @@ int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const i
                  static_cast<const char*>(buffer) + t.user_offset, packed.data());
     result = accumulate_tile(tile.owner, t.remote_offset, merged_shape(to_owner, element_),
                              packed.data(), alpha);
-    touch(world_rank(tile.owner));
+    if (record) touch(world_rank(tile.owner));
   });
   return result;
 }
 
-int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
-  for (size_t k = 0; k < n; ++k) {
-    int owner = 0;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
-    owner = world_rank(owner);
-    if (int status =
-            transport_.put(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
-                           static_cast<const char*>(values) + k * element_, element_))
-      return status;
-    touch(owner);
-  }
-  return REMORA_SUCCESS;
+int Array::issue(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+                 const int64_t* ld, const void* alpha, std::shared_ptr<NbOperation>* op) {
+  // Targets are recorded now, on the issuing thread, so that flush and sync find them.
+  track();
+  if (kind != NbOperation::Kind::Get)
+    for_each_tile(dist_, lo, hi, [&](const Tile& tile) { touch(world_rank(tile.owner)); });
+  if (int status = nb_queue().prepare(transport_)) return status;
+  *op = std::make_shared<NbOperation>(kind, *this, lo, hi, buffer, ld, alpha);
+  issued_.fetch_add(1, std::memory_order_relaxed);
+  // A failed doorbell (the job is aborting) leaves the operation queued: flush still runs it.
+  return nb_queue().issue(transport_, *op);
 }
 
-int Array::gather(void* values, const int64_t* subscripts, size_t n) {
-  for (size_t k = 0; k < n; ++k) {
-    int owner = 0;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &owner, &index);
-    owner = world_rank(owner);
-    if (int status =
-            transport_.get(window_->data_segment(), owner, static_cast<size_t>(index) * element_,
-                           static_cast<char*>(values) + k * element_, element_))
-      return status;
+int Array::perform(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+                   const int64_t* ld, const void* alpha) {
+  int status = REMORA_SUCCESS;
+  switch (kind) {
+    case NbOperation::Kind::Put:
+      status = transfer<true>(lo, hi, static_cast<const void*>(buffer), ld, false);
+      break;
+    case NbOperation::Kind::Get:
+      status = transfer<false>(lo, hi, buffer, ld, false);
+      break;
+    case NbOperation::Kind::Acc:
+      status = accumulate(lo, hi, buffer, ld, alpha, false);
+      break;
   }
-  return REMORA_SUCCESS;
+  // Last touch of the array: once the count reaches 0 a waiting flush may destroy it.
+  issued_.fetch_sub(1, std::memory_order_release);
+  return status;
 }
 
-int Array::scatter_acc(const void* values, const int64_t* subscripts, size_t n, const void* alpha) {
-  for (size_t k = 0; k < n; ++k) {
-    rma::AccArgs args;
-    int64_t index = 0;
-    dist_.locate(subscripts + k * static_cast<size_t>(ndim()), &args.target, &index);
-    args.target = world_rank(args.target);
-    args.offset = static_cast<uint64_t>(index) * element_;
-    args.origin = static_cast<const char*>(values) + k * element_;
-    args.count = 1;
-    args.type = type_;
-    args.op = REMORA_OP_SCALED_SUM;
-    args.alpha = alpha;
-    if (int status = window_->accumulate("remora_array_scatter_acc", args)) return status;
-    touch(args.target);
-  }
-  return REMORA_SUCCESS;
+int Array::complete_issued() {
+  if (issued() == 0) return REMORA_SUCCESS;
+  return nb_queue().wait(transport_, [this] { return issued() == 0; });
 }
+
+// scatter, gather and scatter_acc: owner_batches.cpp.
 
 int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
   rma::AccArgs args;

@@ -5,12 +5,15 @@
 // atomic accumulate (scaled sum). Arguments are validated by the C API layer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "arrays/distribution.hpp"
+#include "arrays/nonblocking.hpp"
 #include "remora/array.h"
 #include "remora/coll.h"
 #include "remora/win.h"
@@ -66,9 +69,21 @@ class Array : public remora_array_s {
   int scatter_acc(const void* values, const int64_t* subscripts, size_t n, const void* alpha);
   int read_inc(const int64_t* subscript, int64_t inc, int64_t* old);
 
+  // Nonblocking forms: records the targets, queues the operation (nonblocking.hpp) and
+  // returns; *op tells when it is done.
+  int issue(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+            const int64_t* ld, const void* alpha, std::shared_ptr<NbOperation>* op);
+  // Runs an issued operation (its targets are recorded already): on the progress thread, in a
+  // poll or in a wait. Only the transfer itself, so it may run beside the issuing thread.
+  int perform(NbOperation::Kind kind, const int64_t* lo, const int64_t* hi, void* buffer,
+              const int64_t* ld, const void* alpha);
+  // Local completion: every nonblocking operation issued on this array has been performed.
+  int complete_issued();
+  int64_t issued() const { return issued_.load(std::memory_order_acquire); }
+
   // Remote completion of this rank's puts/accs to every target touched since the last flush.
   int flush();
-  bool has_pending() const { return !touched_.empty(); }
+  bool has_pending() const { return tracked_; }
 
   // Direct access (see remora_array_access).
   int access(const int64_t* lo, const int64_t* hi, void** pointer, int64_t* ld);
@@ -81,9 +96,15 @@ class Array : public remora_array_s {
   int create_window(remora_comm_t comm);
   // target: a world rank.
   void touch(int target);
-  // One strided transfer per tile of lo..hi: put from buffer (Put) or get into it.
+  // Enters the sync tracker's list (first operation since the last flush).
+  void track();
+  // One strided transfer per tile of lo..hi: put from buffer (Put) or get into it; record:
+  // note the targets for flush (not when an issued operation is performed).
   template <bool Put, typename Buffer>
-  int transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld);
+  int transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld,
+               bool record);
+  int accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
+                 const void* alpha, bool record);
   int accumulate_tile(int owner, size_t remote_offset, const transport::StridedShape& shape,
                       const char* packed, const void* alpha);
 
@@ -105,6 +126,8 @@ class Array : public remora_array_s {
   rma::Window* window_ = nullptr;
   std::vector<char> touched_flag_;  // per world rank: touched since the last flush
   std::vector<int> touched_;        // world ranks
+  bool tracked_ = false;            // in the sync tracker's list
+  std::atomic<int64_t> issued_{0};  // nonblocking operations not yet performed
   std::map<void*, AccessRecord> accesses_;
 };
 

@@ -2,8 +2,8 @@
 
 namespace remora::arrays {
 
-Request* RequestTable::add(int status) {
-  auto* request = new Request(status);
+Request* RequestTable::add(std::shared_ptr<NbOperation> op) {
+  auto* request = new Request(std::move(op));
   live_.insert(request);
   return request;
 }

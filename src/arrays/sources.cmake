@@ -6,6 +6,9 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/array.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sync_tracker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/request.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nonblocking.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/owner_batches.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/summa_gemm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mutex_set.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_gemm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_ops.cpp

@@ -255,5 +255,16 @@ int main(int argc, char** argv) {
   // op(A) with more than one panel of k (256) and few rows: several panels and empty slabs.
   check_gemm<double>('T', 'N', 3, 5, 300, 1, false);
   check_gemm<double>('N', 'T', 3, 5, 300, 4, false);
+  // Every layout as C (SUMMA for block, irregular and block-cyclic C under the default
+  // REMORA_ARRAY_GEMM=auto), all four transpose combinations, non-square, k over two panels.
+  for (size_t rotation = 0; rotation < layouts.size(); ++rotation) {
+    size_t combination = 0;
+    for (char ta : {'N', 'T'})
+      for (char tb : {'N', 'T'}) {
+        check_gemm<double>(ta, tb, 17, 10, combination == rotation % 4 ? 270 : 7, rotation, false);
+        check_gemm<int64_t>(ta, tb, 6, 11, 9, rotation, true);
+        ++combination;
+      }
+  }
   return remora_finalize();
 }

@@ -10,33 +10,6 @@ namespace {
 
 int rank_, size_;
 
-// Collective: every rank compares the whole array with the reference; nobody changes it
-// before all have compared.
-template <typename T>
-void verify_all(remora_array_t a, const Reference<T>& ref, const char* what) {
-  Patch whole;
-  for (int64_t n : ref.dims) {
-    whole.lo.push_back(0);
-    whole.hi.push_back(n - 1);
-  }
-  std::vector<T> buffer(ref.data.size());
-  std::vector<int64_t> ld(ref.dims.begin() + 1, ref.dims.end());
-  ld.push_back(1);
-  REQUIRE_OK(remora_array_get(a, whole.lo.data(), whole.hi.data(), buffer.data(), ld.data()));
-  for (size_t i = 0; i < buffer.size(); ++i)
-    REQUIRE(buffer[i] == ref.data[i], "%s: element %zu differs (%g vs %g)", what, i,
-            as_double(std::complex<double>(std::real(buffer[i]), std::imag(buffer[i]))),
-            as_double(std::complex<double>(std::real(ref.data[i]), std::imag(ref.data[i]))));
-  REQUIRE_OK(remora_array_sync());
-}
-
-template <typename T>
-std::vector<T> random_values(std::mt19937_64& rng, int64_t n) {
-  std::vector<T> v(static_cast<size_t>(n));
-  for (T& x : v) x = make_value<T>(static_cast<int64_t>(rng() % 19) - 9);
-  return v;
-}
-
 // Rounds of one writer each: puts (blocking, then nonblocking) visible to all after sync.
 template <typename T>
 void check_puts(remora_array_t a, Reference<T>& ref, uint64_t seed) {
@@ -121,8 +94,8 @@ void check_accs(remora_array_t a, Reference<T>& ref, uint64_t seed) {
   verify_all(a, ref, "after concurrent accs");
 }
 
-// Scatter to elements owned by one rank each (index % size == rank), scatter_acc anywhere,
-// gather random elements.
+// Scatter to elements owned by one rank each (index % size == rank), scatter with duplicates,
+// scatter_acc anywhere with duplicates, gather random elements with duplicates.
 template <typename T>
 void check_element_lists(remora_array_t a, Reference<T>& ref, uint64_t seed) {
   const size_t ndim = ref.dims.size();
@@ -149,32 +122,55 @@ void check_element_lists(remora_array_t a, Reference<T>& ref, uint64_t seed) {
   REQUIRE_OK(remora_array_sync());
   verify_all(a, ref, "after scatter");
 
+  // Duplicates: one rank scatters 30 values to 10 places; the last value of each place wins.
+  {
+    std::mt19937_64 rng(seed * 11);
+    const size_t n = 30;
+    std::vector<int64_t> s(n * ndim);
+    std::vector<T> v(n);
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t linear = static_cast<int64_t>(rng() % 10) * (total / 10);
+      subscript_of(linear, s.data() + k * ndim);
+      v[k] = make_value<T>(static_cast<int64_t>(k % 13) - 6);
+      ref.data[static_cast<size_t>(linear)] = v[k];
+    }
+    if (rank_ == size_ - 1) REQUIRE_OK(remora_array_scatter(a, v.data(), s.data(), n));
+    REQUIRE_OK(remora_array_sync());
+    verify_all(a, ref, "after scatter with duplicates");
+  }
+
+  // Every rank accumulates 60 random elements drawn from 30 places (many duplicates, also
+  // between ranks): every contribution must be added.
   const T alpha = make_value<T>(2);
+  const size_t acc_n = 60;
   for (int r = 0; r < size_; ++r) {
     std::mt19937_64 rng(seed * 13 + static_cast<uint64_t>(r));
-    std::vector<int64_t> s(10 * ndim);
-    std::vector<T> v(10);
-    for (size_t k = 0; k < 10; ++k) {
-      const int64_t linear = static_cast<int64_t>(rng() % static_cast<uint64_t>(total));
+    std::vector<int64_t> s(acc_n * ndim);
+    std::vector<T> v(acc_n);
+    for (size_t k = 0; k < acc_n; ++k) {
+      const int64_t linear = static_cast<int64_t>(rng() % 30) * total / 30;
       subscript_of(linear, s.data() + k * ndim);
-      v[k] = make_value<T>(static_cast<int64_t>(k) - 4);
+      v[k] = make_value<T>(static_cast<int64_t>(k % 9) - 4);
       ref.data[static_cast<size_t>(linear)] += alpha * v[k];
     }
-    if (r == rank_) REQUIRE_OK(remora_array_scatter_acc(a, v.data(), s.data(), 10, &alpha));
+    if (r == rank_) REQUIRE_OK(remora_array_scatter_acc(a, v.data(), s.data(), acc_n, &alpha));
   }
   REQUIRE_OK(remora_array_sync());
   verify_all(a, ref, "after scatter_acc");
 
+  // Gather: random elements, half of them from 5 places (duplicates).
   std::mt19937_64 rng(seed * 17 + static_cast<uint64_t>(rank_));
-  std::vector<int64_t> s(12 * ndim);
-  std::vector<int64_t> linear(12);
-  for (size_t k = 0; k < 12; ++k) {
-    linear[k] = static_cast<int64_t>(rng() % static_cast<uint64_t>(total));
+  const size_t gather_n = 40;
+  std::vector<int64_t> s(gather_n * ndim);
+  std::vector<int64_t> linear(gather_n);
+  for (size_t k = 0; k < gather_n; ++k) {
+    linear[k] = k % 2 == 0 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(total))
+                           : static_cast<int64_t>(rng() % 5) * (total / 5);
     subscript_of(linear[k], s.data() + k * ndim);
   }
-  std::vector<T> got(12);
-  REQUIRE_OK(remora_array_gather(a, got.data(), s.data(), 12));
-  for (size_t k = 0; k < 12; ++k)
+  std::vector<T> got(gather_n);
+  REQUIRE_OK(remora_array_gather(a, got.data(), s.data(), gather_n));
+  for (size_t k = 0; k < gather_n; ++k)
     REQUIRE(got[k] == ref.data[static_cast<size_t>(linear[k])], "gather element %zu", k);
   REQUIRE_OK(remora_array_sync());
 }

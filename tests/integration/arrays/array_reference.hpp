@@ -183,4 +183,31 @@ inline std::vector<int64_t> padded_ld(std::mt19937_64& rng, const Patch& p, int6
   return ld;
 }
 
+// Collective: every rank compares the whole array with the reference; nobody changes it
+// before all have compared.
+template <typename T>
+void verify_all(remora_array_t a, const Reference<T>& ref, const char* what) {
+  Patch whole;
+  for (int64_t n : ref.dims) {
+    whole.lo.push_back(0);
+    whole.hi.push_back(n - 1);
+  }
+  std::vector<T> buffer(ref.data.size());
+  std::vector<int64_t> ld(ref.dims.begin() + 1, ref.dims.end());
+  ld.push_back(1);
+  REQUIRE_OK(remora_array_get(a, whole.lo.data(), whole.hi.data(), buffer.data(), ld.data()));
+  for (size_t i = 0; i < buffer.size(); ++i)
+    REQUIRE(buffer[i] == ref.data[i], "%s: element %zu differs (%g vs %g)", what, i,
+            as_double(std::complex<double>(std::real(buffer[i]), std::imag(buffer[i]))),
+            as_double(std::complex<double>(std::real(ref.data[i]), std::imag(ref.data[i]))));
+  REQUIRE_OK(remora_array_sync());
+}
+
+template <typename T>
+std::vector<T> random_values(std::mt19937_64& rng, int64_t n) {
+  std::vector<T> v(static_cast<size_t>(n));
+  for (T& x : v) x = make_value<T>(static_cast<int64_t>(rng() % 19) - 9);
+  return v;
+}
+
 }  // namespace array_test
