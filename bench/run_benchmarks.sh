@@ -24,6 +24,9 @@
 #                        under mpiexec) when it was built
 #   coll_algorithms (2, 4, 8 ranks); its bcast at 2 ranks again with REMORA_RNDV_BYTES=0
 #                        (every message by rendezvous) and =1G (every message eager)
+#   array_patch, matmul (2, 4 ranks)   REMORA_PROGRESS=manual
+#   hf_proxy (2, 4 ranks)  REMORA_PROGRESS=thread and =ghost, each with
+#                        REMORA_ACC_STRATEGY=auto and =owner
 set -u
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -75,6 +78,7 @@ program_args=()  # extra arguments of the next run() only
 # The variants below set what they vary; clear it first so the caller's environment cannot
 # mislabel a run.
 unset REMORA_PROGRESS REMORA_BARRIER REMORA_WAIT_SPIN_US REMORA_WAIT_YIELDS REMORA_RNDV_BYTES
+unset REMORA_ACC_STRATEGY
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg), BENCH_PIN=${BENCH_PIN:-0}" >&2
 echo "$header"
 for progress in manual thread; do
@@ -119,6 +123,17 @@ for ranks in 2 4 8; do run $ranks coll_algorithms; done
 program_args=(--ops bcast)
 for rndv in 0 1G; do run 2 coll_algorithms REMORA_RNDV_BYTES=$rndv; done
 program_args=()
+for ranks in 2 4; do
+  run $ranks array_patch REMORA_PROGRESS=manual
+  run $ranks matmul REMORA_PROGRESS=manual
+done
+for progress in thread ghost; do
+  for strategy in auto owner; do
+    for ranks in 2 4; do
+      run $ranks hf_proxy REMORA_PROGRESS=$progress REMORA_ACC_STRATEGY=$strategy
+    done
+  done
+done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failures -ne 0 ]; then
   echo "$0: $failures run(s) failed" >&2
