@@ -1,7 +1,7 @@
 /* The HF proxy's view of a distributed-array library: every call the proxy makes on its matrix,
  * its task counter and its job goes through this table, so the same proxy can run over
- * Remora's own API (hf_array_remora.c) or, later, over a Global-Arrays-compatible API (a
- * second table implementing the same functions with NGA_Acc/NGA_Get/NGA_Read_inc...).
+ * Remora's own API (hf_array_remora.c) or over the Global-Arrays-compatible API
+ * (hf_array_ga.c: NGA_Acc/NGA_Get/NGA_NbAcc/NGA_Read_inc..., no AXPY batch mode).
  *
  * Indexing follows Global Arrays' C API, as remora/array.h does: row-major, from 0, a patch is
  * lo[0..1]..hi[0..1] inclusive, a local buffer has leading dimension ld (its row length).
@@ -68,6 +68,8 @@ typedef struct hf_array_api {
 
 /* Remora's distributed arrays (remora/array.h). Call after remora_init. */
 const hf_array_api* hf_remora_api(void);
+/* The Global-Arrays-compatible API (ga.h; built with MPI). Call after GA_Initialize. */
+const hf_array_api* hf_ga_api(void);
 
 #ifdef __cplusplus
 }

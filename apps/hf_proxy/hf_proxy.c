@@ -72,6 +72,7 @@ typedef struct run_state {
   double** tile_values; /* phase 1's local tiles, computed on first use, kept until the end:
                            AXPY and nonblocking accs read them after the call returns */
   int64_t mismatches;
+  int64_t checksum; /* this rank's slab's share of the final matrix's checksum */
   /* Phase 2's reads not yet checked: the AXPY batch's (one buffer per task) or the nonblocking
    * gets in flight (HF_OUTSTANDING slots). */
   pending_get* pending;
@@ -232,7 +233,20 @@ static int run_phase(run_state* s, int phase,
   return 0;
 }
 
-/* Each rank compares its slab of rows of the final matrix with the expected sums. */
+/* One element's share of the checksum: a 64-bit mix (splitmix64's finaliser) of its position
+ * and bits, cut to 30 bits so that the sum over up to 2^33 elements (n <= 92681) cannot overflow
+ * int64. */
+static int64_t element_hash(int64_t index, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  uint64_t x = bits ^ ((uint64_t)index * 0x9E3779B97F4A7C15ull);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return (int64_t)((x ^ (x >> 31)) >> 34);
+}
+
+/* Each rank compares its slab of rows of the final matrix with the expected sums and adds the
+ * slab's elements to the checksum. */
 static int verify_matrix(run_state* s) {
   const int rank = s->api->rank(), size = s->api->size();
   const int64_t n = s->config->n;
@@ -244,8 +258,11 @@ static int verify_matrix(run_state* s) {
   const int status = s->api->get(s->matrix, lo, hi, rows, n);
   if (status == 0)
     for (int64_t i = first; i <= last; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        if (rows[(i - first) * n + j] != hf_expected_element(&s->expected, i, j)) ++s->mismatches;
+      for (int64_t j = 0; j < n; ++j) {
+        const double value = rows[(i - first) * n + j];
+        if (value != hf_expected_element(&s->expected, i, j)) ++s->mismatches;
+        s->checksum += element_hash(i * n + j, value);
+      }
   free(rows);
   return status;
 }
@@ -263,7 +280,10 @@ static int run_phases(run_state* s, hf_result* result) {
   result->seconds = api->wtime() - start;
   TRY(verify_matrix(s));
   result->mismatches = s->mismatches;
-  return api->sum_int64(&result->mismatches);
+  TRY(api->sum_int64(&result->mismatches));
+  TRY(api->sum_int64(&s->checksum));
+  result->checksum = (uint64_t)s->checksum;
+  return 0;
 }
 
 int hf_run(const hf_array_api* api, hf_matrix matrix, hf_counter counter, const hf_config* config,

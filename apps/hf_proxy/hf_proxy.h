@@ -49,6 +49,9 @@ typedef struct hf_config {
 typedef struct hf_result {
   double seconds;     /* both phases, from a barrier to the end of the last rank's work */
   int64_t mismatches; /* over all ranks: wrong elements read in phase 2 and in the final matrix */
+  uint64_t checksum;  /* of the final matrix's values and positions, the same on every rank:
+                         equal for two runs exactly when (barring collisions) their matrices are
+                         bit for bit equal, whatever the layout, variant or array library */
 } hf_result;
 
 /* Collective. Runs variant once on matrix (zeroed first; created with n = config->n) using
