@@ -197,10 +197,9 @@ REMORA_API int remora_win_rget_accumulate(remora_win_t win, int target, size_t d
 /* Request forms of the layout operations, with the same rules as the request-based operations
  * above (a passive-target epoch to target; complete as rput / rget / raccumulate /
  * rget_accumulate are). */
-REMORA_API int remora_win_rput_layout(remora_win_t win, int target, size_t disp,
-                                      const void* origin, remora_layout_t origin_layout,
-                                      remora_layout_t target_layout, remora_datatype_t type,
-                                      remora_request_t* request);
+REMORA_API int remora_win_rput_layout(remora_win_t win, int target, size_t disp, const void* origin,
+                                      remora_layout_t origin_layout, remora_layout_t target_layout,
+                                      remora_datatype_t type, remora_request_t* request);
 REMORA_API int remora_win_rget_layout(remora_win_t win, int target, size_t disp, void* result,
                                       remora_layout_t result_layout, remora_layout_t target_layout,
                                       remora_datatype_t type, remora_request_t* request);

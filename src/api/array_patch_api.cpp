@@ -11,9 +11,9 @@
 
 using remora::fail;
 using remora::api::check_2d;
-using remora::api::check_same_ranks;
 using remora::api::check_patch;
 using remora::api::check_pointer;
+using remora::api::check_same_ranks;
 using remora::api::check_trans;
 using remora::api::find_array;
 using remora::arrays::Array;

@@ -22,7 +22,8 @@ int remora_win_create(void* base, size_t bytes, size_t disp_unit, const char* in
   const remora::rma::UserRegion user{base,
                                      static_cast<remora::rma::UserMemoryMode>(options.user_memory)};
   Window* window = nullptr;
-  if (int status = runtime->windows->allocate(function, nullptr, bytes, disp_unit, options, &window, &user))
+  if (int status =
+          runtime->windows->allocate(function, nullptr, bytes, disp_unit, options, &window, &user))
     return status;
   *win = window;
   return REMORA_SUCCESS;

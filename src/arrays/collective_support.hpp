@@ -1,6 +1,6 @@
 // Pieces shared by the whole-array and the patch collective operations: the sync bracket, the
-// allreduce over an array's ranks, a rank's share of a range, and the element kernels (written once as
-// templates over the element types).
+// allreduce over an array's ranks, a rank's share of a range, and the element kernels (written once
+// as templates over the element types).
 #pragma once
 
 #include <cstdint>

@@ -65,8 +65,8 @@ int Array::scatter(const void* values, const int64_t* subscripts, size_t n) {
     for_each_run(group, [&](size_t j, size_t count) {
       if (status != REMORA_SUCCESS) return;
       const size_t offset = static_cast<size_t>(group.elements[group.distinct[j]].local) * element_;
-      status = transport_.put(window_->data_segment(), owner, offset,
-                              packed.data() + j * element_, count * element_);
+      status = transport_.put(window_->data_segment(), owner, offset, packed.data() + j * element_,
+                              count * element_);
     });
     if (status != REMORA_SUCCESS) return status;
     touch(owner);
@@ -86,9 +86,8 @@ int Array::gather(void* values, const int64_t* subscripts, size_t n) {
     int status = REMORA_SUCCESS;
     if (whole_span) {
       fetched.resize(static_cast<size_t>(span) * element_);
-      status =
-          transport_.get(window_->data_segment(), owner,
-                         static_cast<size_t>(first) * element_, fetched.data(), fetched.size());
+      status = transport_.get(window_->data_segment(), owner, static_cast<size_t>(first) * element_,
+                              fetched.data(), fetched.size());
     } else {
       fetched.resize(group.distinct.size() * element_);
       for_each_run(group, [&](size_t j, size_t count) {

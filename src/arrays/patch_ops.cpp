@@ -314,8 +314,7 @@ int sum_norm(Array& a, bool by_rows, double* result) {
       });
     }
     if (by_rows) {
-      if (int status = allreduce(a, &largest_row, 1, REMORA_DOUBLE, REMORA_OP_MAX))
-        return status;
+      if (int status = allreduce(a, &largest_row, 1, REMORA_DOUBLE, REMORA_OP_MAX)) return status;
       *result = largest_row;
       return REMORA_SUCCESS;
     }

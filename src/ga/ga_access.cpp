@@ -58,9 +58,9 @@ void access_patch(const char* fn, int g_a, const Index* lo, const Index* hi, voi
 // Block idx: a block of a block-cyclic array, or process idx's block otherwise.
 void block_patch(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, int64_t* hi) {
   if (is_cyclic(a)) return block_bounds(fn, a, idx, lo, hi);
-  if (idx < 0 || idx >= remora_size())
+  if (idx < 0 || idx >= array_ranks(a))
     ga_fail(fn, "idx=%lld is not a process of array '%s' [0, %d)", static_cast<long long>(idx),
-            a.name.c_str(), remora_size());
+            a.name.c_str(), array_ranks(a));
   owned_patch(fn, a, static_cast<int>(idx), lo, hi);
   if (hi[0] < lo[0])
     ga_fail(fn, "process %lld owns no block of array '%s'", static_cast<long long>(idx),

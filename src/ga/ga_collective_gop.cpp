@@ -90,8 +90,8 @@ void brdcst(const char* fn, remora_comm_t comm, void* buf, int lenbuf, int root)
 
 }  // namespace remora::ga
 
-using remora::ga::gop;
 using remora::ga::default_group_comm;
+using remora::ga::gop;
 
 extern "C" {
 
@@ -104,8 +104,8 @@ void GA_Igop(int x[], int n, char* op) {
 }
 
 void GA_Lgop(long x[], int n, char* op) {
-  gop("GA_Lgop", default_group_comm("GA_Lgop"), sizeof(long) == 8 ? REMORA_INT64 : REMORA_INT32, x, n,
-      op);
+  gop("GA_Lgop", default_group_comm("GA_Lgop"), sizeof(long) == 8 ? REMORA_INT64 : REMORA_INT32, x,
+      n, op);
 }
 
 void GA_Llgop(long long x[], int n, char* op) {

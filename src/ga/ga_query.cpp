@@ -59,7 +59,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
     cyclic_pieces(fn, a, lo, hi, &pieces);
     return pieces;
   }
-  const int ranks = remora_size();
+  const int ranks = array_ranks(a);
   std::vector<int> owners(static_cast<size_t>(ranks));
   std::vector<int64_t> owner_lo(static_cast<size_t>(ranks * a.ndim)), owner_hi(owner_lo.size());
   int count = 0;
@@ -237,8 +237,9 @@ int GA_Compare_distr(int g_a, int g_b) {
   process_grid(fn, b, grid_b);
   if (std::memcmp(grid_a, grid_b, sizeof grid_a) != 0) return 1;
   if (is_cyclic(a)) return kind_a == kind_b && a.block == b.block ? 0 : 1;
-  // Block and irregular arrays: the same patch on every rank.
-  for (int rank = 0; rank < remora_size(); ++rank) {
+  // Block and irregular arrays: the same ranks, the same patch on every rank.
+  if (array_ranks(a) != array_ranks(b)) return 1;
+  for (int rank = 0; rank < array_ranks(a); ++rank) {
     int64_t lo_a[GA_MAX_DIM], hi_a[GA_MAX_DIM], lo_b[GA_MAX_DIM], hi_b[GA_MAX_DIM];
     owned_patch(fn, a, rank, lo_a, hi_a);
     owned_patch(fn, b, rank, lo_b, hi_b);
@@ -252,7 +253,7 @@ int GA_Compare_distr(int g_a, int g_b) {
 void GA_Print_distribution(int g_a) {
   const char* fn = "GA_Print_distribution";
   const GaArray& a = lookup_allocated(fn, g_a);
-  if (remora_rank() != 0) return;
+  if (array_rank(a) != 0) return;
   std::printf("Array Handle=%d Name:'%s' Data Type:%s\n", g_a, a.name.c_str(), type_name(a.type));
   std::printf("Array Dimensions:");
   for (int d = 0; d < a.ndim; ++d)
@@ -271,7 +272,7 @@ void GA_Print_distribution(int g_a) {
       std::printf("\n");
     }
   } else {
-    for (int rank = 0; rank < remora_size(); ++rank) {
+    for (int rank = 0; rank < array_ranks(a); ++rank) {
       owned_patch(fn, a, rank, lo, hi);
       std::printf("Process=%d\towns array section: ", rank);
       print_range(lo, hi, a.ndim);
@@ -285,8 +286,8 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
   const char* fn = "NGA_Proc_topology";
   const GaArray& a = lookup_allocated(fn, g_a);
   if (coordinates == nullptr) ga_fail(fn, "coordinates is NULL");
-  if (proc < 0 || proc >= remora_size())
-    ga_fail(fn, "proc=%d is outside [0, %d)", proc, remora_size());
+  if (proc < 0 || proc >= array_ranks(a))
+    ga_fail(fn, "proc=%d is outside [0, %d)", proc, array_ranks(a));
   int grid[GA_MAX_DIM];
   process_grid(fn, a, grid);
   int cells = 1;

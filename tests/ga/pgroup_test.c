@@ -4,7 +4,8 @@
  * Then the default group: NGA_Create, GA_Nodeid, GA_Nnodes and GA_Sync inside it, a group
  * created inside the default group (list in its ranks). Group collectives: GA_Pgroup_igop,
  * lgop, dgop with every op, GA_Pgroup_brdcst, GA_Pgroup_sync, and the MPI communicators of
- * the groups (GA_MPI_Comm_pgroup, GA_MPI_Comm_pgroup_default). */
+ * the groups (GA_MPI_Comm_pgroup, GA_MPI_Comm_pgroup_default). Collective array operations
+ * (fill, dot, copy, scale, duplicate) and GA_Dgop inside the default group. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,27 @@ static void collectives(int grp) {
   GA_Pgroup_sync(grp);
 }
 
+/* Collective array operations on an array of the default group grp run over grp only (the
+ * other group runs the same calls on its own array at the same time). */
+static void group_array_ops(int g_a, int grp) {
+  const int n = GA_Pgroup_nnodes(grp);
+  double five = 5.0, two = 2.0, x = 1.0;
+  GA_Fill(g_a, &five);
+  CHECK(GA_Ddot(g_a, g_a) == 25.0 * ROWS * COLS);
+  int g_copy = GA_Duplicate(g_a, "copy");
+  CHECK(g_copy != 0 && GA_Get_pgroup(g_copy) == grp);
+  GA_Copy(g_a, g_copy);
+  GA_Scale(g_copy, &two);
+  CHECK(GA_Ddot(g_a, g_copy) == 50.0 * ROWS * COLS);
+  GA_Dgop(&x, 1, "+");
+  CHECK(x == n);
+  int coordinates[2] = {-1, -1};
+  NGA_Proc_topology(g_a, n - 1, coordinates);
+  CHECK(coordinates[0] >= 0 && coordinates[1] >= 0);
+  GA_Destroy(g_copy);
+  GA_Pgroup_sync(grp);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
@@ -138,6 +160,7 @@ int main(int argc, char** argv) {
   int g_c = NGA_Create(C_DBL, 2, dims, "default", NULL);
   CHECK(GA_Get_pgroup(g_c) == mine);
   work_on(g_c, mine, 20);
+  group_array_ops(g_c, mine);
   GA_Sync();
   /* A group inside the default group: its list holds ranks of the default group. */
   int first = 0;
