@@ -267,21 +267,35 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
 // nonblocking call, the communicator and the algorithm.
 struct Call {
   explicit Call(const char* name) : function(name) {}
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  // A call that found its communicator but did not launch failed one of its checks (every
+  // other return path launches): the other members, who may have started this collective,
+  // must hear of it rather than wait for this rank.
+  ~Call() {
+    if (comm == nullptr || launched) return;
+    const std::string message = remora::last_error();
+    const int code = remora::last_error_code();
+    runtime->collectives->fail_before_start(comm, code != 0 ? code : REMORA_ERR_ARG, message);
+    remora::fail(code, "%s", message.c_str());  // the caller's error stays the one it sees
+  }
   const char* function;
   Runtime* runtime = nullptr;
   CommPtr comm;
   Algorithm algorithm = Algorithm::Auto;
   CollectiveArgs args;
+  bool launched = false;
 
   int begin(remora_comm_t handle, Operation operation, remora_coll_algorithm_t requested,
             bool nonblocking, remora_request_t* request) {
     if (int status = enter_waiting(function, &runtime)) return status;
+    if (int status = find_comm(function, "comm", handle, *runtime, &comm)) return status;
     if (nonblocking)
       if (int status = remora::api::check_pointer(function, "request", request)) return status;
-    if (int status = find_comm(function, "comm", handle, *runtime, &comm)) return status;
     return check_algorithm(function, operation, requested, &algorithm);
   }
   int launch(Operation operation, size_t bytes, const Build& build, remora_request_t* request) {
+    launched = true;
     return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request, &args);
   }
 };

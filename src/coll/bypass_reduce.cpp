@@ -216,7 +216,7 @@ int BypassReduce::forward(Descriptor& d) {
   if (d.parent_is_root) {
     // The root runs the standard schedule: an ordinary message with its receive's tag.
     status = messenger_.send(d.parent, d.context, Schedule::message_tag(d.instance, 0), d.result(),
-                             d.bytes);
+                             d.bytes, kUncheckedSignature);
   } else {
     const WireHeader header{d.context, 0, d.instance};
     std::memcpy(d.message.data(), &header, kHeader);

@@ -36,6 +36,11 @@ class Collectives {
   // algorithm) follows, the schedule runs over positions and args are permuted to match.
   std::shared_ptr<Schedule> new_schedule(std::shared_ptr<Communicator> comm, Operation operation,
                                          Algorithm algorithm, CollectiveArgs* args);
+  // A collective call on comm that failed its local checks before it could start: it still
+  // takes its instance number (so every rank stays in step) and tells the other members, whose
+  // calls of it then fail instead of waiting for this rank. code and message: the local error.
+  void fail_before_start(const std::shared_ptr<Communicator>& comm, int code,
+                         const std::string& message);
   // The order of kind over group's ranks; nullptr when it is the identity. custom: the ranks
   // by position for OrderKind::Custom (a permutation, checked by the caller).
   std::shared_ptr<const RankOrder> make_order(OrderKind kind, const Group& group,

@@ -23,6 +23,7 @@
 
 #include "coll/communicator.hpp"
 #include "coll/messaging.hpp"
+#include "coll/signature.hpp"
 #include "core/request.hpp"
 
 namespace remora::coll {
@@ -38,7 +39,9 @@ class Schedule final : public Request,
 
   // The steps' peers are ranks of comm; messages are tagged with the collective's sequence
   // number on comm.
-  Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm);
+  // signature: the call as the messages carry it (coll/signature.hpp).
+  Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm,
+           uint32_t signature = kInternalSignature);
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
 
@@ -87,7 +90,12 @@ class Schedule final : public Request,
   size_t held_back();
 
   void received(Receive& receive) override;
+  bool claim(Receive& receive) override;
+  void released(Receive& receive) override;
   void sent(int step, int status) override;
+  // Ends the collective here with failure (unless it is done already): no further step runs,
+  // and with tell_others every other member hears of it (an error notice).
+  void end_with_failure(const Failure& failure, bool tell_others);
 
  private:
   enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call };
@@ -119,11 +127,15 @@ class Schedule final : public Request,
   // receiver reads it in place): such a step waits until the send is done.
   bool overwrites_pending_send(const Step& step) const;
   void finish(StepId id, int status);
-  void record_failure(int status, const std::string& message);
+  // Under mutex_: the first failure ends the collective (see fail).
+  void record_failure(int status, const std::string& message, bool tell_others);
+  void complete();  // under mutex_: done, and the instance ends
 
   Messenger& messenger_;
   std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
-  uint64_t sequence_;
+  uint32_t signature_;
+  Failure announced_;  // a failure announced before this rank began the collective
+  uint64_t sequence_;  // after announced_, which its initialisation fills
   std::shared_ptr<const RankOrder> order_;  // nullptr: peers are ranks of comm
   int rank_;
   std::mutex mutex_;
@@ -135,6 +147,8 @@ class Schedule final : public Request,
   std::deque<std::vector<uint8_t>> scratch_;
   int status_ = 0;
   std::string message_;
+  bool failed_ = false;  // no step runs any more
+  int claims_ = 0;       // receives being filled by a delivering thread
   std::atomic<bool> done_{false};
 };
 
