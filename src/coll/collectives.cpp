@@ -30,6 +30,7 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
       {Operation::Scatter, config.scatter},     {Operation::Alltoall, config.alltoall}};
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
+  collectives->timeout_ = std::chrono::seconds(config.coll_timeout);
   if (config.coll_order == "node_aware") collectives->default_order_ = OrderKind::NodeAware;
   if (config.coll_order == "reverse") collectives->default_order_ = OrderKind::Reverse;
   std::vector<int> everyone(static_cast<size_t>(transport.size()));
@@ -46,7 +47,9 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
 }
 
 std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm) {
-  return std::make_shared<Schedule>(*messenger_, std::move(comm));
+  auto schedule = std::make_shared<Schedule>(*messenger_, std::move(comm));
+  schedule->set_timeout(timeout_);
+  return schedule;
 }
 
 std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm,
@@ -58,6 +61,7 @@ std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator
   const int root = rooted && args != nullptr ? args->root : 0;
   auto schedule = std::make_shared<Schedule>(*messenger_, std::move(comm),
                                              signature(operation, algorithm, root));
+  schedule->set_timeout(timeout_);
   if (order != nullptr && follows_order(operation, algorithm)) {
     schedule->use_order(order);
     if (args != nullptr) to_positions(operation, *order, args);
@@ -99,8 +103,12 @@ void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, i
   messenger_->notify(comm->context(), sequence, code, message);
 }
 
-int Collectives::wait(const Schedule& schedule) {
-  if (int status = progress_.wait([&schedule] { return schedule.done(); })) return status;
+int Collectives::wait(Schedule& schedule) {
+  if (int status = progress_.wait([&schedule] {
+        schedule.check_stalled();
+        return schedule.done();
+      }))
+    return status;
   return schedule.status();
 }
 

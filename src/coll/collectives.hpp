@@ -2,6 +2,7 @@
 // groups and outstanding collectives behind the C handles, and the algorithm choice.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "coll/algorithm.hpp"
@@ -46,7 +47,7 @@ class Collectives {
   std::shared_ptr<const RankOrder> make_order(OrderKind kind, const Group& group,
                                               const int* custom = nullptr) const;
   // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
-  int wait(const Schedule& schedule);
+  int wait(Schedule& schedule);
   template <typename F>
   int wait_until(const F& ready) {
     return progress_.wait(ready);
@@ -86,6 +87,7 @@ class Collectives {
   std::shared_ptr<Communicator> world_;
   Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
   OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
+  std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
 };
 
 }  // namespace remora::coll

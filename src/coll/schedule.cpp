@@ -111,6 +111,8 @@ void Schedule::start() {
   Failure announced =
       messenger_.instances().started(comm_->context(), sequence_, shared_from_this());
   if (announced_.code != 0) announced = std::move(announced_);
+  last_progress_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                       std::memory_order_relaxed);
   std::lock_guard lock(mutex_);
   if (failed_) return;  // a notice came in between
   if (announced.code != 0) return record_failure(announced.code, announced.message, false);
@@ -254,7 +256,32 @@ void Schedule::sent(int step, int status) {
   run_ready();
 }
 
+void Schedule::check_stalled() {
+  if (timeout_.count() == 0 || done()) return;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  if (std::chrono::steady_clock::duration(now - last_progress_.load(std::memory_order_relaxed)) <
+      timeout_)
+    return;
+  std::lock_guard lock(mutex_);
+  if (failed_ || done()) return;
+  std::string peers;
+  for (const Step& step : steps_)
+    if (step.kind == Kind::Recv && step.receive.owner != nullptr)  // posted, not yet filled
+      peers += (peers.empty() ? "" : ", ") +
+               std::to_string(comm_->group().rank_of(step.receive.key.source));
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout_).count();
+  record_failure(REMORA_ERR_ARG,
+                 format("no step of this collective finished for %lld s (REMORA_COLL_TIMEOUT); "
+                        "rank %d of the communicator still waits for messages from rank(s) [%s]: "
+                        "the ranks may disagree on the root, the operation or the algorithm, or a "
+                        "rank did not make this call",
+                        static_cast<long long>(seconds), comm_->rank(), peers.c_str()),
+                 true);
+}
+
 void Schedule::finish(StepId id, int status) {
+  last_progress_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                       std::memory_order_relaxed);
   if (status < 0) return record_failure(status, last_error(), true);
   for (StepId dependent : steps_[static_cast<size_t>(id)].dependents)
     if (--steps_[static_cast<size_t>(dependent)].waiting_for == 0) ready_.push_back(dependent);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -86,6 +87,11 @@ class Schedule final : public Request,
   // thread's last error.
   int status() const override;
 
+  // Fail (and tell the others) once no step finished for this long while a thread waits for
+  // the collective (REMORA_COLL_TIMEOUT); 0: never.
+  void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
+  void check_stalled() override;
+
   // Steps held back now because they would overwrite a rendezvous send in flight (for tests).
   size_t held_back();
 
@@ -149,6 +155,8 @@ class Schedule final : public Request,
   std::string message_;
   bool failed_ = false;  // no step runs any more
   int claims_ = 0;       // receives being filled by a delivering thread
+  std::chrono::nanoseconds timeout_{0};
+  std::atomic<std::chrono::steady_clock::rep> last_progress_{0};  // when a step last finished
   std::atomic<bool> done_{false};
 };
 

@@ -6,6 +6,7 @@
 // already complete may return success. After each case an allreduce (itself the check that the
 // communicator is still usable) counts the ranks that failed.
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -36,7 +37,8 @@ void require_failed(int status, const char* fragment) {
 void require_failed_or_done(int status) {
   if (status < 0)
     REQUIRE(std::strstr(remora_last_error(), "failed this collective") != nullptr ||
-                std::strstr(remora_last_error(), "mismatched") != nullptr,
+                std::strstr(remora_last_error(), "mismatched") != nullptr ||
+                std::strstr(remora_last_error(), "REMORA_COLL_TIMEOUT") != nullptr,
             "rank %d: %s", rank, remora_last_error());
 }
 
@@ -171,6 +173,35 @@ void root_mismatch() {
   REQUIRE(failures(status) >= 2);
 }
 
+// With REMORA_COLL_TIMEOUT set (run with 2 ranks): the last rank calls a binomial gather with itself as the root,
+// the others with root 0. Both roots only wait (nobody sends to the last rank, which sends
+// nothing), so no message can show the disagreement; the timeout ends it on both.
+void stalled_root_mismatch() {
+  const int root = rank == size - 1 ? size - 1 : 0;
+  std::vector<int32_t> in(1, rank), out(static_cast<size_t>(size));
+  const int status =
+      remora_gather(in.data(), out.data(), 1, REMORA_INT32, root, world, REMORA_COLL_BINOMIAL);
+  if (rank == 0 || rank == size - 1) require_failed(status, "REMORA_COLL_TIMEOUT");
+  require_failed_or_done(status);
+  if (status < 0)
+    REQUIRE(std::strstr(remora_last_error(), "REMORA_COLL_TIMEOUT") != nullptr, "%s",
+            remora_last_error());
+  REQUIRE(failures(status) >= 2);
+}
+
+// With REMORA_AM_MAX_BYTES=4K and rendezvous refused (REMORA_SINGLE_COPY=off, or ranks on
+// different nodes): a 16 KiB broadcast can go neither way. The root's send fails and its notice
+// ends the broadcast on every rank, instead of the receivers waiting for data that never comes.
+void oversized_message() {
+  std::vector<int32_t> data(4096, rank);
+  const int status =
+      remora_bcast(data.data(), data.size(), REMORA_INT32, 0, world, REMORA_COLL_BINOMIAL);
+  require_failed(status, "REMORA_AM_MAX_BYTES");
+  REQUIRE(std::strstr(remora_last_error(), "REMORA_AM_MAX_BYTES") != nullptr, "%s",
+          remora_last_error());
+  REQUIRE(failures(status) == size);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -193,6 +224,8 @@ int main(int argc, char** argv) {
       bcast_larger_than_buffer();
       root_mismatch();
     }
+    if (std::getenv("REMORA_COLL_TIMEOUT") != nullptr) stalled_root_mismatch();
+    if (std::getenv("REMORA_AM_MAX_BYTES") != nullptr) oversized_message();
   }
   // A correct collective with data still gives the right answer.
   std::vector<int32_t> mine(3, rank), all(3 * static_cast<size_t>(size));
