@@ -89,9 +89,10 @@ Schedule::StepId Schedule::copy(void* target, const void* source, size_t bytes, 
   return add(std::move(step), deps);
 }
 
-Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps) {
+Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps, bool announce) {
   Step step(Kind::Call);
   step.function = std::move(function);
+  step.announce = announce;
   return add(std::move(step), deps);
 }
 
@@ -282,7 +283,12 @@ void Schedule::check_stalled() {
 void Schedule::finish(StepId id, int status) {
   last_progress_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
                        std::memory_order_relaxed);
-  if (status < 0) return record_failure(status, last_error(), true);
+  if (status < 0 && !keep_running_)
+    return record_failure(status, last_error(), steps_[static_cast<size_t>(id)].announce);
+  if (status < 0 && status_ == REMORA_SUCCESS) {
+    status_ = status;
+    message_ = last_error();
+  }
   for (StepId dependent : steps_[static_cast<size_t>(id)].dependents)
     if (--steps_[static_cast<size_t>(dependent)].waiting_for == 0) ready_.push_back(dependent);
   if (--remaining_ == 0) complete();

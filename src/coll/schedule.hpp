@@ -73,8 +73,10 @@ class Schedule final : public Request,
   StepId reduce(int op, int type, void* target, const void* source, size_t count,
                 const Deps& deps = {});
   StepId copy(void* target, const void* source, size_t bytes, const Deps& deps = {});
-  // A local computation; a negative return (with fail()) fails the collective.
-  StepId call(std::function<int()> function, const Deps& deps = {});
+  // A local computation; a negative return (with fail()) fails the collective, and the other
+  // members hear of it unless announce is false (a failure that concerns this rank only, such
+  // as one kept from an earlier collective).
+  StepId call(std::function<int()> function, const Deps& deps = {}, bool announce = true);
 
   // Memory that lives as long as the schedule.
   uint8_t* scratch(size_t bytes);
@@ -91,6 +93,9 @@ class Schedule final : public Request,
   // the collective (REMORA_COLL_TIMEOUT); 0: never.
   void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
   void check_stalled() override;
+  // The application-bypass reduce's way: a failed step is recorded, the remaining steps still
+  // run and nobody is told (its protocol reports mismatches itself, see bypass_reduce.hpp).
+  void keep_running_on_failure() { keep_running_ = true; }
 
   // Steps held back now because they would overwrite a rendezvous send in flight (for tests).
   size_t held_back();
@@ -118,7 +123,8 @@ class Schedule final : public Request,
     const std::vector<uint8_t>* vector = nullptr;
     Receive receive;
     std::function<int()> function;
-    int waiting_for = 0;  // dependencies not yet done
+    bool announce = true;  // a failure of this step is sent to the other members
+    int waiting_for = 0;   // dependencies not yet done
     std::vector<StepId> dependents;
   };
 
@@ -154,7 +160,8 @@ class Schedule final : public Request,
   int status_ = 0;
   std::string message_;
   bool failed_ = false;  // no step runs any more
-  int claims_ = 0;       // receives being filled by a delivering thread
+  bool keep_running_ = false;
+  int claims_ = 0;  // receives being filled by a delivering thread
   std::chrono::nanoseconds timeout_{0};
   std::atomic<std::chrono::steady_clock::rep> last_progress_{0};  // when a step last finished
   std::atomic<bool> done_{false};
