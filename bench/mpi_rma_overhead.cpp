@@ -9,6 +9,9 @@
 //             MPI_Win_create window over malloc'd memory, as Remora's windows are created.
 //             On one machine Open MPI serves MPI_Win_allocate windows by direct load/store
 //             (osc/sm), which a window between two nodes never is: compare with `create` there.
+//   acc_bw    n accumulates (REMORA_OP_SUM / MPI_SUM of doubles) back to back, one flush:
+//             remora_win_accumulate on a remora_win_allocate window in a lock_all epoch
+//             (the auto accumulate strategy) against MPI_Accumulate on the MPI window
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
@@ -65,7 +68,12 @@ int main(int argc, char** argv) {
     MPI_Win_allocate(static_cast<MPI_Aint>(kMaxBytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
                      &window);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+  remora_win_t remora_window = nullptr;
+  bench::check(remora_win_allocate(kMaxBytes, 1, nullptr, nullptr, &remora_window),
+               "remora_win_allocate");
+  bench::check(remora_win_lock_all(remora_window, 0), "remora_win_lock_all");
   std::vector<unsigned char> buffer(kMaxBytes, 7);
+  std::vector<double> addends(kMaxBytes / sizeof(double), 1.0);
   auto nothing = [] {};
   auto ratio = [&](const char* bench, size_t bytes, const Pair& pair) {
     const double r = bench::median(pair.remora) / bench::median(pair.mpi);
@@ -117,6 +125,28 @@ int main(int argc, char** argv) {
       report.add("put_bw", "mpi_put", ranks, bytes, "MBps", volume / bench::median(bandwidth.mpi));
       report.add("put_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
                  bench::median(bandwidth.remora) / bench::median(bandwidth.mpi));
+      const size_t doubles = std::max<size_t>(bytes / sizeof(double), 1);
+      Pair accumulate;
+      accumulate.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+        for (int i = 0; i < n; ++i)
+          bench::check(remora_win_accumulate(remora_window, 1, 0, addends.data(), doubles,
+                                             REMORA_DOUBLE, REMORA_OP_SUM, nullptr),
+                       "remora_win_accumulate");
+        bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+      });
+      accumulate.mpi = bench::time_batches(options.batches, 1, nothing, [&](int) {
+        for (int i = 0; i < n; ++i)
+          MPI_Accumulate(addends.data(), static_cast<int>(doubles), MPI_DOUBLE, 1, 0,
+                         static_cast<int>(doubles), MPI_DOUBLE, MPI_SUM, window);
+        MPI_Win_flush(1, window);
+      });
+      const double accumulated = static_cast<double>(doubles * sizeof(double)) * n;
+      report.add("acc_bw", "remora_acc", ranks, bytes, "MBps",
+                 accumulated / bench::median(accumulate.remora));
+      report.add("acc_bw", "mpi_acc", ranks, bytes, "MBps",
+                 accumulated / bench::median(accumulate.mpi));
+      report.add("acc_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
+                 bench::median(accumulate.remora) / bench::median(accumulate.mpi));
     }
     bench::check(remora_barrier(), "remora_barrier");
   }
@@ -150,6 +180,8 @@ int main(int argc, char** argv) {
   report.print();
   MPI_Win_unlock_all(window);
   MPI_Win_free(&window);
+  bench::check(remora_win_unlock_all(remora_window), "remora_win_unlock_all");
+  bench::check(remora_win_free(&remora_window), "remora_win_free");
   bench::check(remora_segment_free(&segment), "remora_segment_free");
   bench::check(remora_finalize(), "remora_finalize");
   MPI_Finalize();

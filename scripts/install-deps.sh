@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Remora needs that are missing. Usage: install-deps.sh [demo|test]
 #   demo: compiler and build tools; test: also GoogleTest, pkg-config, Python 3, and MPICH and
-#   Open MPI for the MPI transport's tests.
+#   Open MPI for the MPI transport's tests, iproute2 for the two-host test.
 set -euo pipefail
 packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
   packages+=(libgtest-dev pkg-config python3 libopenblas-dev)
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
+  packages+=(iproute2)  # ip netns: the two-host MPI test
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -112,6 +112,12 @@ int find_requests(const char* function, int count, const remora_request_t* reque
   return REMORA_SUCCESS;
 }
 
+// Whether a request is done; a stalled collective fails itself first (REMORA_COLL_TIMEOUT).
+bool finished(remora::Request& request) {
+  request.check_stalled();
+  return request.done();
+}
+
 // Frees a completed request and returns its status, its message prefixed with function.
 int complete(const char* function, Runtime& runtime, remora_request_t* request,
              const remora::Request& schedule) {
@@ -267,21 +273,35 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
 // nonblocking call, the communicator and the algorithm.
 struct Call {
   explicit Call(const char* name) : function(name) {}
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  // A call that found its communicator but did not launch failed one of its checks (every
+  // other return path launches): the other members, who may have started this collective,
+  // must hear of it rather than wait for this rank.
+  ~Call() {
+    if (comm == nullptr || launched) return;
+    const std::string message = remora::last_error();
+    const int code = remora::last_error_code();
+    runtime->collectives->fail_before_start(comm, code != 0 ? code : REMORA_ERR_ARG, message);
+    remora::fail(code, "%s", message.c_str());  // the caller's error stays the one it sees
+  }
   const char* function;
   Runtime* runtime = nullptr;
   CommPtr comm;
   Algorithm algorithm = Algorithm::Auto;
   CollectiveArgs args;
+  bool launched = false;
 
   int begin(remora_comm_t handle, Operation operation, remora_coll_algorithm_t requested,
             bool nonblocking, remora_request_t* request) {
     if (int status = enter_waiting(function, &runtime)) return status;
+    if (int status = find_comm(function, "comm", handle, *runtime, &comm)) return status;
     if (nonblocking)
       if (int status = remora::api::check_pointer(function, "request", request)) return status;
-    if (int status = find_comm(function, "comm", handle, *runtime, &comm)) return status;
     return check_algorithm(function, operation, requested, &algorithm);
   }
   int launch(Operation operation, size_t bytes, const Build& build, remora_request_t* request) {
+    launched = true;
     return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request, &args);
   }
 };
@@ -543,7 +563,7 @@ int wait_all(const char* function, int count, remora_request_t* requests) {
   if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
   const int status = runtime->collectives->wait_until([&found] {
     for (const auto& schedule : found)
-      if (schedule != nullptr && !schedule->done()) return false;
+      if (schedule != nullptr && !finished(*schedule)) return false;
     return true;
   });
   if (status != REMORA_SUCCESS) return status;
@@ -766,7 +786,7 @@ int remora_request_test(remora_request_t* request, int* flag) {
   *flag = 1;
   if (found[0] == nullptr) return REMORA_SUCCESS;
   runtime->progress->poll();
-  if (!found[0]->done()) {
+  if (!finished(*found[0])) {
     *flag = 0;
     return REMORA_SUCCESS;
   }
@@ -796,7 +816,7 @@ int remora_request_waitany(int count, remora_request_t* requests, int* index) {
   if (!any) return REMORA_SUCCESS;
   const int status = runtime->collectives->wait_until([&found, index] {
     for (size_t i = 0; i < found.size(); ++i)
-      if (found[i] != nullptr && found[i]->done()) {
+      if (found[i] != nullptr && finished(*found[i])) {
         *index = static_cast<int>(i);
         return true;
       }
@@ -817,7 +837,7 @@ int remora_request_testall(int count, remora_request_t* requests, int* flag) {
   runtime->progress->poll();
   *flag = 0;
   for (const auto& schedule : found)
-    if (schedule != nullptr && !schedule->done()) return REMORA_SUCCESS;
+    if (schedule != nullptr && !finished(*schedule)) return REMORA_SUCCESS;
   *flag = 1;
   return complete_all("remora_request_testall", *runtime, requests, found);
 }

@@ -74,10 +74,12 @@ void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
   // Every rank sees the same size and limits, so all take the same branch.
   const size_t bytes = args.count * args.extent;
   const size_t eager = std::min(options_.eager_bytes, messenger_.max_bytes());
+  schedule.keep_running_on_failure();
   if (schedule.rank() == args.root || bytes > eager) return build_reduce(schedule, args);
-  schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(), args] {
-    return contribute(comm, instance, args);
-  });
+  // Its failures are this rank's own (kept from an earlier reduce): nobody else waits on them.
+  schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(),
+                 args] { return contribute(comm, instance, args); },
+                {}, false);
 }
 
 int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t instance,
@@ -216,7 +218,7 @@ int BypassReduce::forward(Descriptor& d) {
   if (d.parent_is_root) {
     // The root runs the standard schedule: an ordinary message with its receive's tag.
     status = messenger_.send(d.parent, d.context, Schedule::message_tag(d.instance, 0), d.result(),
-                             d.bytes);
+                             d.bytes, kUncheckedSignature);
   } else {
     const WireHeader header{d.context, 0, d.instance};
     std::memcpy(d.message.data(), &header, kHeader);

@@ -30,12 +30,15 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
       {Operation::Scatter, config.scatter},     {Operation::Alltoall, config.alltoall}};
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
+  collectives->timeout_ = std::chrono::seconds(config.coll_timeout);
   if (config.coll_order == "node_aware") collectives->default_order_ = OrderKind::NodeAware;
   if (config.coll_order == "reverse") collectives->default_order_ = OrderKind::Reverse;
   std::vector<int> everyone(static_cast<size_t>(transport.size()));
   std::iota(everyone.begin(), everyone.end(), 0);
   collectives->world_ = std::make_shared<Communicator>(Group(std::move(everyone), transport.size()),
                                                        transport.rank(), ContextIds::kWorld);
+  collectives->messenger_->instances().open(
+      ContextIds::kWorld, collectives->world_->group().world_ranks(), collectives->world_->rank());
   collectives->world_->set_order(
       collectives->make_order(collectives->default_order_, collectives->world_->group()));
   collectives->communicators.add(collectives->world_);
@@ -44,14 +47,21 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
 }
 
 std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm) {
-  return std::make_shared<Schedule>(*messenger_, std::move(comm));
+  auto schedule = std::make_shared<Schedule>(*messenger_, std::move(comm));
+  schedule->set_timeout(timeout_);
+  return schedule;
 }
 
 std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm,
                                                     Operation operation, Algorithm algorithm,
                                                     CollectiveArgs* args) {
   std::shared_ptr<const RankOrder> order = comm->order();
-  auto schedule = new_schedule(std::move(comm));
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
+                      operation == Operation::Gather || operation == Operation::Scatter;
+  const int root = rooted && args != nullptr ? args->root : 0;
+  auto schedule = std::make_shared<Schedule>(*messenger_, std::move(comm),
+                                             signature(operation, algorithm, root));
+  schedule->set_timeout(timeout_);
   if (order != nullptr && follows_order(operation, algorithm)) {
     schedule->use_order(order);
     if (args != nullptr) to_positions(operation, *order, args);
@@ -84,8 +94,21 @@ std::shared_ptr<const RankOrder> Collectives::make_order(OrderKind kind, const G
   return order->identity() ? nullptr : order;
 }
 
-int Collectives::wait(const Schedule& schedule) {
-  if (int status = progress_.wait([&schedule] { return schedule.done(); })) return status;
+void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, int code,
+                                    const std::string& message) {
+  InstanceTable& instances = messenger_->instances();
+  Failure announced;
+  const uint64_t sequence = instances.begin(comm->context(), kUncheckedSignature, &announced);
+  instances.end(comm->context(), sequence);
+  messenger_->notify(comm->context(), sequence, code, message);
+}
+
+int Collectives::wait(Schedule& schedule) {
+  if (int status = progress_.wait([&schedule] {
+        schedule.check_stalled();
+        return schedule.done();
+      }))
+    return status;
   return schedule.status();
 }
 
@@ -112,11 +135,14 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
 std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {
   contexts_->take(context);
   // The id returns to the pool when the last user (handle or running collective) lets go.
-  std::shared_ptr<Communicator> comm(new Communicator(std::move(group), transport_.rank(), context),
-                                     [contexts = contexts_](Communicator* released) {
-                                       contexts->release(released->context());
-                                       delete released;
-                                     });
+  messenger_->instances().open(context, group.world_ranks(), group.rank_of(transport_.rank()));
+  std::shared_ptr<Communicator> comm(
+      new Communicator(std::move(group), transport_.rank(), context),
+      [contexts = contexts_, instances = messenger_->shared_instances()](Communicator* released) {
+        instances->close(released->context());
+        contexts->release(released->context());
+        delete released;
+      });
   comm->set_order(make_order(default_order_, comm->group()));
   return comm;
 }

@@ -2,6 +2,7 @@
 // groups and outstanding collectives behind the C handles, and the algorithm choice.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "coll/algorithm.hpp"
@@ -36,12 +37,17 @@ class Collectives {
   // algorithm) follows, the schedule runs over positions and args are permuted to match.
   std::shared_ptr<Schedule> new_schedule(std::shared_ptr<Communicator> comm, Operation operation,
                                          Algorithm algorithm, CollectiveArgs* args);
+  // A collective call on comm that failed its local checks before it could start: it still
+  // takes its instance number (so every rank stays in step) and tells the other members, whose
+  // calls of it then fail instead of waiting for this rank. code and message: the local error.
+  void fail_before_start(const std::shared_ptr<Communicator>& comm, int code,
+                         const std::string& message);
   // The order of kind over group's ranks; nullptr when it is the identity. custom: the ranks
   // by position for OrderKind::Custom (a permutation, checked by the caller).
   std::shared_ptr<const RankOrder> make_order(OrderKind kind, const Group& group,
                                               const int* custom = nullptr) const;
   // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
-  int wait(const Schedule& schedule);
+  int wait(Schedule& schedule);
   template <typename F>
   int wait_until(const F& ready) {
     return progress_.wait(ready);
@@ -81,6 +87,7 @@ class Collectives {
   std::shared_ptr<Communicator> world_;
   Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
   OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
+  std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
 };
 
 }  // namespace remora::coll

@@ -24,10 +24,6 @@ class Communicator {
   const Group& group() const { return group_; }
   uint32_t context() const { return context_; }
 
-  // Every member starts the collectives of a communicator in the same order, so this counter
-  // names each collective identically on every member; its messages carry the number.
-  uint64_t next_sequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
-
   // The virtual-rank order its tree and ring algorithms follow (nullptr: rank order). Set by
   // the application between collectives, the same on every member; a schedule keeps the order
   // it was built with.
@@ -40,7 +36,6 @@ class Communicator {
   Group group_;
   int rank_;
   uint32_t context_;
-  std::atomic<uint64_t> sequence_{0};
   std::shared_ptr<const RankOrder> order_;
 };
 

@@ -1,19 +1,37 @@
 #include "coll/messaging.hpp"
 
+#include <algorithm>
 #include <cstring>
 
+#include "coll/schedule.hpp"
+#include "coll/signature.hpp"
 #include "core/error.hpp"
 
 namespace remora::coll {
 namespace {
 
-enum Kind : uint32_t { kEager = 0, kReadyToSend, kDone, kRefused };
+enum Kind : uint32_t { kEager = 0, kReadyToSend, kDone, kRefused, kNotice };
 
 struct WireHeader {
   uint32_t context;
-  uint32_t kind;
+  uint32_t kind;  // Kind in the low 8 bits, the sender's call signature above
   uint64_t tag;
 };
+constexpr unsigned kSignatureShift = 8;
+constexpr uint32_t kKindMask = (1U << kSignatureShift) - 1;
+
+uint32_t pack(Kind kind, uint32_t signature) {
+  return kind | signature << kSignatureShift;
+}
+
+struct NoticeBody {  // followed by the failure's message
+  int32_t code;
+  int32_t origin;  // the rank (in the communicator) that found the failure
+};
+
+uint64_t instance_of(uint64_t tag) {
+  return tag >> kStepTagBits;
+}
 
 // Copies a message into a receive's fixed buffer when the sizes agree; a mismatch is the
 // owner's to report, from arrived_bytes.
@@ -69,7 +87,8 @@ size_t Messenger::max_bytes() const {
   return transport_.am_max_bytes() - sizeof(WireHeader);
 }
 
-int Messenger::send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes) {
+int Messenger::send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes,
+                    uint32_t signature) {
   if (bytes > max_bytes())
     return fail(REMORA_ERR_UNSUPPORTED,
                 "a collective message of %zu bytes exceeds the largest active message (%zu bytes, "
@@ -77,15 +96,16 @@ int Messenger::send(int target, uint32_t context, uint64_t tag, const void* data
                 "receiver must be allowed to read the sender's memory)",
                 bytes, max_bytes());
   std::vector<uint8_t> message(sizeof(WireHeader) + bytes);
-  const WireHeader header{context, kEager, tag};
+  const WireHeader header{context, pack(kEager, signature), tag};
   std::memcpy(message.data(), &header, sizeof header);
   if (bytes > 0) std::memcpy(message.data() + sizeof header, data, bytes);
   return transport_.am_send(target, handler_, message.data(), message.size());
 }
 
 int Messenger::start_send(int target, uint32_t context, uint64_t tag, const void* data,
-                          size_t bytes, std::shared_ptr<SendOwner> owner, int step) {
-  if (bytes <= options_.rendezvous_bytes) return send(target, context, tag, data, bytes);
+                          size_t bytes, uint32_t signature, std::shared_ptr<SendOwner> owner,
+                          int step) {
+  if (bytes <= options_.rendezvous_bytes) return send(target, context, tag, data, bytes, signature);
   uint64_t id = 0;
   bool eager = false;
   {
@@ -94,12 +114,13 @@ int Messenger::start_send(int target, uint32_t context, uint64_t tag, const void
     if (!eager) {
       id = next_send_id_++;
       pending_sends_.emplace(
-          id, PendingSend{target, context, tag, data, bytes, std::move(owner), step});
+          id, PendingSend{target, context, tag, data, bytes, signature, std::move(owner), step});
     }
   }
-  if (eager) return send(target, context, tag, data, bytes);
+  if (eager) return send(target, context, tag, data, bytes, signature);
   const ReadyToSend body{reinterpret_cast<uintptr_t>(data), bytes, id};
-  const auto message = control_message(WireHeader{context, kReadyToSend, tag}, body);
+  const auto message =
+      control_message(WireHeader{context, pack(kReadyToSend, signature), tag}, body);
   const int status = transport_.am_send(target, handler_, message.data(), message.size());
   if (status != REMORA_SUCCESS) {
     std::lock_guard lock(mutex_);
@@ -122,6 +143,7 @@ bool Messenger::post(Receive* receive) {
     found->second.pop_front();
     if (found->second.empty()) unexpected_.erase(found);
   }
+  receive->arrived_signature = waiting.signature;
   if (waiting.rendezvous) {
     if (!read_rendezvous(*receive, waiting.source, waiting.header)) return false;
   } else {
@@ -180,7 +202,7 @@ void Messenger::answered(uint32_t kind, uint64_t id) {
   int status = REMORA_SUCCESS;
   if (kind == kRefused)
     status = send(send_state.target, send_state.context, send_state.tag, send_state.data,
-                  send_state.bytes);
+                  send_state.bytes, send_state.signature);
   send_state.owner->sent(send_state.step, status);
 }
 
@@ -193,15 +215,28 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
   std::memcpy(&header, payload, sizeof header);
   const auto* data = static_cast<const uint8_t*>(payload) + sizeof header;
   const size_t data_bytes = bytes - sizeof header;
-  if (header.kind == kDone || header.kind == kRefused) {
+  const uint32_t kind = header.kind & kKindMask;
+  const uint32_t signature = header.kind >> kSignatureShift;
+  if (kind == kDone || kind == kRefused) {
     uint64_t id = 0;
     std::memcpy(&id, data, sizeof id);
-    return answered(header.kind, id);
+    return answered(kind, id);
   }
+  const uint64_t sequence = instance_of(header.tag);
+  if (kind == kNotice) return noticed(source, header.context, sequence, data, data_bytes);
   Unexpected arrived;
-  arrived.rendezvous = header.kind == kReadyToSend;
+  arrived.rendezvous = kind == kReadyToSend;
   arrived.source = source;
+  arrived.signature = signature;
   if (arrived.rendezvous) std::memcpy(&arrived.header, data, sizeof arrived.header);
+  const InstanceTable::Found found = instances_->find(header.context, sequence);
+  const bool agree = signatures_agree(found.signature, signature);
+  if (!agree) disagree(source, header.context, sequence, signature, found);
+  if (!agree || found.state == InstanceTable::State::Ended) {
+    // Nobody here will ever take it; a rendezvous sender must not wait for the read.
+    if (arrived.rendezvous) answer(source, kDone, arrived.header.id);
+    return;
+  }
   const MessageKey key{header.context, source, header.tag};
   Receive* receive = nullptr;
   {
@@ -217,14 +252,103 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
     if (posted->second.empty()) posted_.erase(posted);
   }
   // The receive is ours alone now: fill it and tell its owner outside the lock, so the owner
-  // may post further receives.
+  // may post further receives; unless its collective failed meanwhile.
+  std::shared_ptr<ReceiveOwner> owner = receive->owner;
+  if (!owner->claim(*receive)) {
+    receive->owner.reset();
+    if (arrived.rendezvous) answer(source, kDone, arrived.header.id);
+    return;
+  }
+  receive->arrived_signature = signature;
   if (arrived.rendezvous) {
-    if (!read_rendezvous(*receive, source, arrived.header)) return;
+    if (!read_rendezvous(*receive, source, arrived.header)) return owner->released(*receive);
   } else {
     fill(*receive, data, data_bytes);
   }
-  std::shared_ptr<ReceiveOwner> owner = std::move(receive->owner);
+  receive->owner.reset();
   owner->received(*receive);
+}
+
+void Messenger::notify(uint32_t context, uint64_t sequence, int code, const std::string& message) {
+  int me = -1;
+  const std::vector<int> members = instances_->members(context, &me);
+  const size_t text = std::min(message.size(), max_bytes() - sizeof(NoticeBody));
+  std::vector<uint8_t> notice(sizeof(WireHeader) + sizeof(NoticeBody) + text);
+  const WireHeader header{context, kNotice, sequence << kStepTagBits};
+  const NoticeBody body{code, me};
+  std::memcpy(notice.data(), &header, sizeof header);
+  std::memcpy(notice.data() + sizeof header, &body, sizeof body);
+  std::memcpy(notice.data() + sizeof header + sizeof body, message.data(), text);
+  for (size_t rank = 0; rank < members.size(); ++rank)
+    if (static_cast<int>(rank) != me)
+      // A failed notice means the job is being torn down, which ends every wait anyway.
+      transport_.am_send(members[rank], handler_, notice.data(), notice.size());
+}
+
+void Messenger::noticed(int source, uint32_t context, uint64_t sequence, const uint8_t* body,
+                        size_t bytes) {
+  NoticeBody notice{};
+  if (bytes < sizeof notice) return;
+  std::memcpy(&notice, body, sizeof notice);
+  const std::string text(reinterpret_cast<const char*>(body) + sizeof notice,
+                         bytes - sizeof notice);
+  const Failure failure{notice.code,
+                        format("rank %d of the communicator (world rank %d) failed this "
+                               "collective: %s",
+                               notice.origin, source, text.c_str())};
+  if (auto schedule = instances_->announce(context, sequence, failure))
+    schedule->end_with_failure(failure, false);
+}
+
+void Messenger::disagree(int source, uint32_t context, uint64_t sequence, uint32_t signature,
+                         const InstanceTable::Found& found) {
+  int me = -1;
+  const std::vector<int> members = instances_->members(context, &me);
+  int sender = -1;
+  for (size_t rank = 0; rank < members.size(); ++rank)
+    if (members[rank] == source) sender = static_cast<int>(rank);
+  const Failure failure{
+      REMORA_ERR_ARG,
+      format("mismatched arguments between ranks: rank %d of the communicator called %s where "
+             "rank %d called %s",
+             sender, describe_signature(signature).c_str(), me,
+             describe_signature(found.signature).c_str())};
+  if (found.schedule != nullptr) return found.schedule->end_with_failure(failure, true);
+  // Not started here yet, or already ended: the others still need to hear of it.
+  if (found.state == InstanceTable::State::Running)
+    instances_->announce(context, sequence, failure);
+  notify(context, sequence, failure.code, failure.message);
+}
+
+void Messenger::withdraw(uint32_t context, uint64_t sequence, const SendOwner* owner) {
+  std::vector<Receive*> withdrawn;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(posted_, [&](auto& entry) {
+      if (entry.first.context != context || instance_of(entry.first.tag) != sequence) return false;
+      withdrawn.insert(withdrawn.end(), entry.second.begin(), entry.second.end());
+      return true;
+    });
+    std::erase_if(pending_sends_,
+                  [owner](const auto& entry) { return entry.second.owner.get() == owner; });
+  }
+  // The owner is the caller, alive while it runs; these references only kept it so.
+  for (Receive* receive : withdrawn) receive->owner.reset();
+}
+
+void Messenger::end_instance(uint32_t context, uint64_t sequence) {
+  instances_->end(context, sequence);
+  std::vector<std::pair<int, uint64_t>> waiting_senders;  // rendezvous headers never read
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(unexpected_, [&](const auto& entry) {
+      if (entry.first.context != context || instance_of(entry.first.tag) != sequence) return false;
+      for (const Unexpected& message : entry.second)
+        if (message.rendezvous) waiting_senders.emplace_back(message.source, message.header.id);
+      return true;
+    });
+  }
+  for (const auto& [source, id] : waiting_senders) answer(source, kDone, id);
 }
 
 }  // namespace remora::coll

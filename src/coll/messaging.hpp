@@ -11,6 +11,12 @@
 // waits in the unexpected queue until one is posted. Messages with the same key match in the
 // order they were sent (the transport keeps one sender's messages in order); collectives never
 // have two in flight with the same key.
+//
+// Errors: every message carries its collective's signature (coll/signature.hpp). A rank that
+// finds a collective instance failed (bad arguments, mismatched counts or signatures) sends an
+// error notice to every member of the communicator (notify); a notice fails the instance
+// wherever it still runs, or waits for it when it has not started. Messages and notices of an
+// instance that already ended here are dropped (coll/instance_table.hpp).
 #pragma once
 
 #include <cstddef>
@@ -22,9 +28,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "coll/instance_table.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::coll {
+
+// A message's tag: the collective instance (its sequence number on the communicator) above
+// these bits, the step's tag within the collective below.
+inline constexpr unsigned kStepTagBits = 24;
 
 struct MessageKey {
   uint32_t context = 0;
@@ -47,6 +58,12 @@ class ReceiveOwner {
  public:
   virtual ~ReceiveOwner() = default;
   virtual void received(Receive& receive) = 0;
+  // Before a delivering thread fills a receive it took from the posted queue: false when the
+  // owner gave up on it (its collective failed), and then it must not be touched. After true,
+  // received() or released() follows.
+  virtual bool claim(Receive& receive) = 0;
+  // The claimed receive went back to the posted queue (a refused rendezvous read).
+  virtual void released(Receive& receive) = 0;
 };
 
 // Told when a rendezvous send is complete (the receiver has read the data, or it went eagerly).
@@ -64,6 +81,7 @@ struct Receive {
   std::shared_ptr<ReceiveOwner> owner;      // kept alive while the receive is posted
   int step = -1;                            // the owner's name for this receive
   size_t arrived_bytes = 0;                 // the size of the message that matched
+  uint32_t arrived_signature = 0;           // and the signature of the sender's call
   int failure = 0;  // a failed single-copy read (the thread's last error says why)
 };
 
@@ -80,17 +98,30 @@ class Messenger {
   Messenger(const Messenger&) = delete;
   Messenger& operator=(const Messenger&) = delete;
 
-  // Eager: complete on return, so data may go away at once.
-  int send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes);
+  // Eager: complete on return, so data may go away at once. signature: the sender's call
+  // (coll/signature.hpp).
+  int send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes,
+           uint32_t signature);
   // Like send, except that above the rendezvous threshold it may return kPending: data must
   // then stay valid and unchanged until owner->sent(step, status) is called.
   static constexpr int kPending = 1;
   int start_send(int target, uint32_t context, uint64_t tag, const void* data, size_t bytes,
-                 std::shared_ptr<SendOwner> owner, int step);
+                 uint32_t signature, std::shared_ptr<SendOwner> owner, int step);
   // Returns true when a message was already waiting: it is copied into the receive and the
   // owner is not called. Otherwise the owner's received() runs when the message arrives.
   bool post(Receive* receive);
   size_t max_bytes() const;
+
+  InstanceTable& instances() { return *instances_; }
+  // For communicators, which close their context in it when they go (possibly after this).
+  const std::shared_ptr<InstanceTable>& shared_instances() const { return instances_; }
+  // Sends an error notice for instance `sequence` of the communicator with this context to its
+  // other members: code and message (which names this rank's argument) end the instance there.
+  void notify(uint32_t context, uint64_t sequence, int code, const std::string& message);
+  // A failed instance: drops its posted receives and the rendezvous sends of owner in flight.
+  void withdraw(uint32_t context, uint64_t sequence, const SendOwner* owner);
+  // The instance ended here: forgets its unexpected messages, drops those still to come.
+  void end_instance(uint32_t context, uint64_t sequence);
 
  private:
   struct ReadyToSend {  // a rendezvous header's body
@@ -100,6 +131,7 @@ class Messenger {
     std::vector<uint8_t> data;  // an eager message...
     bool rendezvous = false;    // ...or a ready-to-send header from source
     int source = -1;
+    uint32_t signature = 0;
     ReadyToSend header;
   };
   struct PendingSend {
@@ -108,6 +140,7 @@ class Messenger {
     uint64_t tag = 0;
     const void* data = nullptr;
     size_t bytes = 0;
+    uint32_t signature = 0;
     std::shared_ptr<SendOwner> owner;
     int step = -1;
   };
@@ -120,6 +153,11 @@ class Messenger {
   bool read_rendezvous(Receive& receive, int source, const ReadyToSend& header);
   void answer(int source, uint32_t kind, uint64_t id);
   void answered(uint32_t kind, uint64_t id);  // at the sender: done or refused
+  void noticed(int source, uint32_t context, uint64_t sequence, const uint8_t* body, size_t bytes);
+  // A message whose signature disagrees with this rank's call of its instance (found): fails
+  // the instance here and tells the others.
+  void disagree(int source, uint32_t context, uint64_t sequence, uint32_t signature,
+                const InstanceTable::Found& found);
 
   transport::Transport& transport_;
   const MessengerOptions options_;
@@ -130,6 +168,7 @@ class Messenger {
   std::unordered_map<uint64_t, PendingSend> pending_sends_;
   uint64_t next_send_id_ = 0;
   std::vector<bool> eager_only_;  // per target: it refused a rendezvous once
+  std::shared_ptr<InstanceTable> instances_ = std::make_shared<InstanceTable>();
 };
 
 }  // namespace remora::coll

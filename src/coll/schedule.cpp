@@ -8,13 +8,13 @@
 namespace remora::coll {
 namespace {
 constexpr int kInFlight = 1;
-constexpr unsigned kStepTagBits = 24;
 }  // namespace
 
-Schedule::Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm)
+Schedule::Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm, uint32_t signature)
     : messenger_(messenger),
       comm_(std::move(comm)),
-      sequence_(comm_->next_sequence()),
+      signature_(signature),
+      sequence_(messenger_.instances().begin(comm_->context(), signature, &announced_)),
       rank_(comm_->rank()) {}
 
 void Schedule::use_order(std::shared_ptr<const RankOrder> order) {
@@ -89,9 +89,10 @@ Schedule::StepId Schedule::copy(void* target, const void* source, size_t bytes, 
   return add(std::move(step), deps);
 }
 
-Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps) {
+Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps, bool announce) {
   Step step(Kind::Call);
   step.function = std::move(function);
+  step.announce = announce;
   return add(std::move(step), deps);
 }
 
@@ -108,16 +109,23 @@ uint64_t Schedule::message_tag(uint64_t sequence, uint32_t tag) {
 }
 
 void Schedule::start() {
+  Failure announced =
+      messenger_.instances().started(comm_->context(), sequence_, shared_from_this());
+  if (announced_.code != 0) announced = std::move(announced_);
+  last_progress_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                       std::memory_order_relaxed);
   std::lock_guard lock(mutex_);
+  if (failed_) return;  // a notice came in between
+  if (announced.code != 0) return record_failure(announced.code, announced.message, false);
   remaining_ = steps_.size();
   for (size_t id = 0; id < steps_.size(); ++id)
     if (steps_[id].waiting_for == 0) ready_.push_back(static_cast<StepId>(id));
-  if (remaining_ == 0) done_.store(true, std::memory_order_release);
+  if (remaining_ == 0) complete();
   run_ready();
 }
 
 void Schedule::run_ready() {
-  while (!ready_.empty()) {
+  while (!ready_.empty() && !failed_) {
     const StepId id = ready_.back();
     ready_.pop_back();
     Step& step = steps_[static_cast<size_t>(id)];
@@ -164,7 +172,7 @@ int Schedule::issue(Step& step, StepId id) {
     case Kind::Send: {
       const int status = messenger_.start_send(comm_->world_rank(step.peer), comm_->context(),
                                                message_tag(step.tag), step.source, step.bytes,
-                                               shared_from_this(), id);
+                                               signature_, shared_from_this(), id);
       if (status != Messenger::kPending) return status;
       sending_.push_back(id);
       return kInFlight;
@@ -191,6 +199,13 @@ int Schedule::issue(Step& step, StepId id) {
 
 int Schedule::receive_status(const Receive& receive) const {
   if (receive.failure != REMORA_SUCCESS) return receive.failure;
+  if (!signatures_agree(signature_, receive.arrived_signature))
+    return fail(REMORA_ERR_ARG,
+                "mismatched arguments between ranks: rank %d of the communicator called %s where "
+                "rank %d called %s",
+                comm_->group().rank_of(receive.key.source),
+                describe_signature(receive.arrived_signature).c_str(), comm_->rank(),
+                describe_signature(signature_).c_str());
   if (receive.dynamic != nullptr || receive.arrived_bytes == receive.bytes) return REMORA_SUCCESS;
   return fail(REMORA_ERR_ARG,
               "mismatched counts: rank %d of the communicator expected %zu bytes from its rank %d "
@@ -206,12 +221,34 @@ size_t Schedule::held_back() {
 
 void Schedule::received(Receive& receive) {
   std::lock_guard lock(mutex_);
+  --claims_;
+  if (failed_) {
+    if (claims_ == 0) complete();
+    return;
+  }
   finish(receive.step, receive_status(receive));
   run_ready();
 }
 
+bool Schedule::claim(Receive&) {
+  std::lock_guard lock(mutex_);
+  if (failed_) return false;
+  ++claims_;
+  return true;
+}
+
+void Schedule::released(Receive&) {
+  std::lock_guard lock(mutex_);
+  --claims_;
+  if (!failed_) return;
+  // The receive went back to the posted queue after the collective failed: take it out again.
+  messenger_.withdraw(comm_->context(), sequence_, this);
+  if (claims_ == 0) complete();
+}
+
 void Schedule::sent(int step, int status) {
   std::lock_guard lock(mutex_);
+  if (failed_) return;
   std::erase(sending_, step);
   finish(step, status);
   // Steps held back for this send may go now (those still overlapping another one park again).
@@ -220,17 +257,65 @@ void Schedule::sent(int step, int status) {
   run_ready();
 }
 
-void Schedule::finish(StepId id, int status) {
-  if (status < 0) record_failure(status, last_error());
-  for (StepId dependent : steps_[static_cast<size_t>(id)].dependents)
-    if (--steps_[static_cast<size_t>(dependent)].waiting_for == 0) ready_.push_back(dependent);
-  if (--remaining_ == 0) done_.store(true, std::memory_order_release);
+void Schedule::check_stalled() {
+  if (timeout_.count() == 0 || done()) return;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  if (std::chrono::steady_clock::duration(now - last_progress_.load(std::memory_order_relaxed)) <
+      timeout_)
+    return;
+  std::lock_guard lock(mutex_);
+  if (failed_ || done()) return;
+  std::string peers;
+  for (const Step& step : steps_)
+    if (step.kind == Kind::Recv && step.receive.owner != nullptr)  // posted, not yet filled
+      peers += (peers.empty() ? "" : ", ") +
+               std::to_string(comm_->group().rank_of(step.receive.key.source));
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout_).count();
+  record_failure(REMORA_ERR_ARG,
+                 format("no step of this collective finished for %lld s (REMORA_COLL_TIMEOUT); "
+                        "rank %d of the communicator still waits for messages from rank(s) [%s]: "
+                        "the ranks may disagree on the root, the operation or the algorithm, or a "
+                        "rank did not make this call",
+                        static_cast<long long>(seconds), comm_->rank(), peers.c_str()),
+                 true);
 }
 
-void Schedule::record_failure(int status, const std::string& message) {
-  if (status_ != REMORA_SUCCESS) return;  // the first failure explains the rest
+void Schedule::finish(StepId id, int status) {
+  last_progress_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                       std::memory_order_relaxed);
+  if (status < 0 && !keep_running_)
+    return record_failure(status, last_error(), steps_[static_cast<size_t>(id)].announce);
+  if (status < 0 && status_ == REMORA_SUCCESS) {
+    status_ = status;
+    message_ = last_error();
+  }
+  for (StepId dependent : steps_[static_cast<size_t>(id)].dependents)
+    if (--steps_[static_cast<size_t>(dependent)].waiting_for == 0) ready_.push_back(dependent);
+  if (--remaining_ == 0) complete();
+}
+
+void Schedule::end_with_failure(const Failure& failure, bool tell_others) {
+  std::lock_guard lock(mutex_);
+  record_failure(failure.code, failure.message, tell_others);
+}
+
+void Schedule::record_failure(int status, const std::string& message, bool tell_others) {
+  if (failed_ || done()) return;  // the first failure explains the rest
+  failed_ = true;
   status_ = status;
   message_ = message;
+  // The other ranks would otherwise wait for steps of this rank that will never run.
+  if (tell_others) messenger_.notify(comm_->context(), sequence_, status, message);
+  messenger_.withdraw(comm_->context(), sequence_, this);
+  ready_.clear();
+  parked_.clear();
+  sending_.clear();
+  if (claims_ == 0) complete();
+}
+
+void Schedule::complete() {
+  messenger_.end_instance(comm_->context(), sequence_);
+  done_.store(true, std::memory_order_release);
 }
 
 int Schedule::status() const {

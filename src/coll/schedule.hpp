@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -23,6 +24,7 @@
 
 #include "coll/communicator.hpp"
 #include "coll/messaging.hpp"
+#include "coll/signature.hpp"
 #include "core/request.hpp"
 
 namespace remora::coll {
@@ -38,7 +40,9 @@ class Schedule final : public Request,
 
   // The steps' peers are ranks of comm; messages are tagged with the collective's sequence
   // number on comm.
-  Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm);
+  // signature: the call as the messages carry it (coll/signature.hpp).
+  Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm,
+           uint32_t signature = kInternalSignature);
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
 
@@ -69,8 +73,10 @@ class Schedule final : public Request,
   StepId reduce(int op, int type, void* target, const void* source, size_t count,
                 const Deps& deps = {});
   StepId copy(void* target, const void* source, size_t bytes, const Deps& deps = {});
-  // A local computation; a negative return (with fail()) fails the collective.
-  StepId call(std::function<int()> function, const Deps& deps = {});
+  // A local computation; a negative return (with fail()) fails the collective, and the other
+  // members hear of it unless announce is false (a failure that concerns this rank only, such
+  // as one kept from an earlier collective).
+  StepId call(std::function<int()> function, const Deps& deps = {}, bool announce = true);
 
   // Memory that lives as long as the schedule.
   uint8_t* scratch(size_t bytes);
@@ -83,11 +89,24 @@ class Schedule final : public Request,
   // thread's last error.
   int status() const override;
 
+  // Fail (and tell the others) once no step finished for this long while a thread waits for
+  // the collective (REMORA_COLL_TIMEOUT); 0: never.
+  void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
+  void check_stalled() override;
+  // The application-bypass reduce's way: a failed step is recorded, the remaining steps still
+  // run and nobody is told (its protocol reports mismatches itself, see bypass_reduce.hpp).
+  void keep_running_on_failure() { keep_running_ = true; }
+
   // Steps held back now because they would overwrite a rendezvous send in flight (for tests).
   size_t held_back();
 
   void received(Receive& receive) override;
+  bool claim(Receive& receive) override;
+  void released(Receive& receive) override;
   void sent(int step, int status) override;
+  // Ends the collective here with failure (unless it is done already): no further step runs,
+  // and with tell_others every other member hears of it (an error notice).
+  void end_with_failure(const Failure& failure, bool tell_others);
 
  private:
   enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call };
@@ -104,7 +123,8 @@ class Schedule final : public Request,
     const std::vector<uint8_t>* vector = nullptr;
     Receive receive;
     std::function<int()> function;
-    int waiting_for = 0;  // dependencies not yet done
+    bool announce = true;  // a failure of this step is sent to the other members
+    int waiting_for = 0;   // dependencies not yet done
     std::vector<StepId> dependents;
   };
 
@@ -119,11 +139,15 @@ class Schedule final : public Request,
   // receiver reads it in place): such a step waits until the send is done.
   bool overwrites_pending_send(const Step& step) const;
   void finish(StepId id, int status);
-  void record_failure(int status, const std::string& message);
+  // Under mutex_: the first failure ends the collective (see fail).
+  void record_failure(int status, const std::string& message, bool tell_others);
+  void complete();  // under mutex_: done, and the instance ends
 
   Messenger& messenger_;
   std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
-  uint64_t sequence_;
+  uint32_t signature_;
+  Failure announced_;  // a failure announced before this rank began the collective
+  uint64_t sequence_;  // after announced_, which its initialisation fills
   std::shared_ptr<const RankOrder> order_;  // nullptr: peers are ranks of comm
   int rank_;
   std::mutex mutex_;
@@ -135,6 +159,11 @@ class Schedule final : public Request,
   std::deque<std::vector<uint8_t>> scratch_;
   int status_ = 0;
   std::string message_;
+  bool failed_ = false;  // no step runs any more
+  bool keep_running_ = false;
+  int claims_ = 0;  // receives being filled by a delivering thread
+  std::chrono::nanoseconds timeout_{0};
+  std::atomic<std::chrono::steady_clock::rep> last_progress_{0};  // when a step last finished
   std::atomic<bool> done_{false};
 };
 

@@ -4,6 +4,8 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/group.cpp
   ${CMAKE_CURRENT_LIST_DIR}/context_ids.cpp
   ${CMAKE_CURRENT_LIST_DIR}/messaging.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/instance_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/signature.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tree.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_order.cpp

@@ -7,6 +7,7 @@ namespace remora {
 namespace {
 
 thread_local std::string thread_message;
+thread_local int thread_code = 0;
 
 std::string vformat(const char* format, va_list args) {
   va_list copy;
@@ -26,6 +27,7 @@ int fail(int code, const char* format, ...) {
   va_start(args, format);
   thread_message = vformat(format, args);
   va_end(args);
+  thread_code = code;
   return code;
 }
 
@@ -39,6 +41,11 @@ std::string format(const char* format, ...) {
 
 void clear_error() {
   thread_message.clear();
+  thread_code = 0;
+}
+
+int last_error_code() {
+  return thread_code;
 }
 
 const char* last_error() {

@@ -16,6 +16,8 @@ int fail(int code, const char* format, ...) __attribute__((format(printf, 2, 3))
 void clear_error();
 
 const char* last_error();
+// The code of the calling thread's last fail() (0 after clear_error).
+int last_error_code();
 const char* status_name(int code);
 
 // Formats like printf into a std::string.

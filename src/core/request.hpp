@@ -13,6 +13,9 @@ class Request {
   // Once done(): REMORA_SUCCESS, or the failure, whose message becomes the calling thread's
   // last error.
   virtual int status() const = 0;
+  // Called while a thread waits for it: a request that can tell it will never complete (a
+  // collective without progress for REMORA_COLL_TIMEOUT) fails itself here.
+  virtual void check_stalled() {}
 };
 
 }  // namespace remora

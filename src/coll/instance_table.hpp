@@ -1,0 +1,77 @@
+// The collective instances of each communicator on this rank: the next instance number, the
+// instances running now (with their schedules), the signatures of the last ones that ended,
+// and failures other ranks announced for instances this rank has not started yet. The
+// messenger asks it about every arriving message and error notice, so that those of an
+// instance that already ended here are dropped (never kept forever in the unexpected queue)
+// and those of an instance still to come wait for it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace remora::coll {
+
+class Schedule;
+
+// A failure of a collective instance, as announced in an error notice.
+struct Failure {
+  int code = 0;  // 0: none
+  std::string message;
+};
+
+class InstanceTable {
+ public:
+  enum class State { Future, Running, Ended };
+  struct Found {
+    State state = State::Future;
+    std::shared_ptr<Schedule> schedule;  // Running and started
+    uint32_t signature = 0;              // Running, or Ended recently; else unchecked
+  };
+
+  // A communicator with this context now exists here; members are world ranks.
+  void open(uint32_t context, std::vector<int> members, int my_rank);
+  // It is gone: forget its instances.
+  void close(uint32_t context);
+  // Takes the context's next instance number; *announced receives a failure already announced
+  // for it (code 0 when none).
+  uint64_t begin(uint32_t context, uint32_t signature, Failure* announced);
+  // The instance's schedule is about to issue its first steps; returns a failure announced
+  // since begin (code 0 when none).
+  Failure started(uint32_t context, uint64_t sequence, const std::shared_ptr<Schedule>& schedule);
+  void end(uint32_t context, uint64_t sequence);
+  Found find(uint32_t context, uint64_t sequence);
+  // Records a failure announced for an instance that has not started here. Returns the
+  // schedule to fail when it is running, nullptr otherwise (kept, or dropped when it ended).
+  std::shared_ptr<Schedule> announce(uint32_t context, uint64_t sequence, const Failure& failure);
+  // The members' world ranks and this rank's rank in the communicator (empty when unknown).
+  std::vector<int> members(uint32_t context, int* my_rank);
+
+ private:
+  static constexpr size_t kRecent = 64;
+  struct Running {
+    uint32_t signature = 0;
+    std::weak_ptr<Schedule> schedule;
+    bool started = false;
+    Failure announced;
+  };
+  struct Context {
+    bool open = false;
+    std::vector<int> members;
+    int my_rank = -1;
+    uint64_t next = 0;
+    std::unordered_map<uint64_t, Running> running;
+    std::map<uint64_t, Failure> future;                          // announced, not begun
+    std::array<std::pair<uint64_t, uint32_t>, kRecent> ended{};  // (sequence + 1, signature)
+  };
+
+  std::mutex mutex_;
+  std::unordered_map<uint32_t, Context> contexts_;
+};
+
+}  // namespace remora::coll

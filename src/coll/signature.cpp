@@ -1,0 +1,35 @@
+#include "coll/signature.hpp"
+
+#include "core/error.hpp"
+
+namespace remora::coll {
+namespace {
+constexpr unsigned kAlgorithmShift = 5, kRootShift = 10;
+constexpr uint32_t kFieldMask = 31, kRootMask = (1U << 14) - 1;
+}  // namespace
+
+uint32_t signature(Operation operation, Algorithm algorithm, int root) {
+  // operation + 1: 0 is kInternalSignature. The root is kept modulo 2^14, enough to tell apart
+  // the roots of any real disagreement.
+  return (static_cast<uint32_t>(operation) + 1) |
+         static_cast<uint32_t>(algorithm) << kAlgorithmShift |
+         (static_cast<uint32_t>(root) & kRootMask) << kRootShift;
+}
+
+std::string describe_signature(uint32_t value) {
+  if (value == kInternalSignature) return "a communicator creation";
+  if ((value & kFieldMask) - 1 > static_cast<uint32_t>(Operation::Scan) ||
+      (value >> kAlgorithmShift & kFieldMask) >= static_cast<uint32_t>(kAlgorithmCount))
+    return format("an unknown call (signature %#x)", value);
+  const auto operation = static_cast<Operation>((value & kFieldMask) - 1);
+  const auto algorithm = static_cast<Algorithm>(value >> kAlgorithmShift & kFieldMask);
+  const unsigned root = value >> kRootShift & kRootMask;
+  return format("%s (algorithm %s, root %u)", operation_name(operation), algorithm_name(algorithm),
+                root);
+}
+
+bool signatures_agree(uint32_t mine, uint32_t arrived) {
+  return mine == arrived || mine == kUncheckedSignature || arrived == kUncheckedSignature;
+}
+
+}  // namespace remora::coll
