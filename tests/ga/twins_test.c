@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
       patch_element(&p, dims, k, &g, &o);
       CHECK(ga[o] == gb[o]);
     }
+    GA_Sync(); /* every rank has read before rank 0 writes again */
     /* Strided and periodic. */
     int skip[2] = {1 + round % 2, 2};
     int64_t skip64[2] = {skip[0], skip[1]};
@@ -100,6 +101,8 @@ int main(int argc, char** argv) {
     GA_Sync();
     NGA_Strided_get(g_a, p.lo, p.hi, skip, ga, sld);
     NGA_Strided_get64(g_b, q.lo, q.hi, skip64, gb, sld64);
+    for (int i = 0; i < N0 * N1; ++i) CHECK(ga[i] == gb[i]);
+    GA_Sync(); /* every rank has read before the periodic put */
     int plo[2] = {p.lo[0] - N0 / 2, p.lo[1] + N1 / 2}, phi[2] = {p.lo[0], p.lo[1] + N1 - 1};
     int64_t plo64[2] = {plo[0], plo[1]}, phi64[2] = {phi[0], phi[1]};
     if (me == nprocs - 1) {
