@@ -79,8 +79,8 @@ void local_errors(remora_comm_t world, int rank, int size) {
   const int gathered = remora_gather(rank == 0 ? nullptr : buffer, buffer, 1, REMORA_INT32, 0,
                                      world, REMORA_COLL_AUTO);
   if (rank == 0)
-    REQUIRE(gathered == REMORA_ERR_ARG && std::strstr(remora_last_error(), "sendbuf is NULL"),
-            "%s", remora_last_error());
+    REQUIRE(gathered == REMORA_ERR_ARG && std::strstr(remora_last_error(), "sendbuf is NULL"), "%s",
+            remora_last_error());
   else if (gathered < 0)
     REQUIRE(std::strstr(remora_last_error(), "rank 0 of the communicator"), "%s",
             remora_last_error());

@@ -173,9 +173,9 @@ void root_mismatch() {
   REQUIRE(failures(status) >= 2);
 }
 
-// With REMORA_COLL_TIMEOUT set (run with 2 ranks): the last rank calls a binomial gather with itself as the root,
-// the others with root 0. Both roots only wait (nobody sends to the last rank, which sends
-// nothing), so no message can show the disagreement; the timeout ends it on both.
+// With REMORA_COLL_TIMEOUT set (run with 2 ranks): the last rank calls a binomial gather with
+// itself as the root, the others with root 0. Both roots only wait (nobody sends to the last rank,
+// which sends nothing), so no message can show the disagreement; the timeout ends it on both.
 void stalled_root_mismatch() {
   const int root = rank == size - 1 ? size - 1 : 0;
   std::vector<int32_t> in(1, rank), out(static_cast<size_t>(size));
