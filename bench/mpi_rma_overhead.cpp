@@ -12,6 +12,8 @@
 //   acc_bw    n accumulates (REMORA_OP_SUM / MPI_SUM of doubles) back to back, one flush:
 //             remora_win_accumulate on a remora_win_allocate window in a lock_all epoch
 //             (the auto accumulate strategy) against MPI_Accumulate on the MPI window
+//   win_fetch_op  remora_win_fetch_and_op (int64 SUM) on that window, whose result is valid on
+//             return, against the MPI_Fetch_and_op + MPI_Win_flush of fetch_add
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
@@ -163,6 +165,17 @@ int main(int argc, char** argv) {
     report.add_latency("fetch_add", "remora_fetch_add", ranks, 8, fetch_add.remora);
     report.add_latency("fetch_add", "mpi_fetch_and_op_flush", ranks, 8, fetch_add.mpi);
     ratio("fetch_add", 8, fetch_add);
+    // The same on the window (its accumulate path: across nodes, owner computes).
+    Pair fetch_op;
+    fetch_op.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+      bench::check(
+          remora_win_fetch_and_op(remora_window, 1, 0, &one, &old, REMORA_INT64, REMORA_OP_SUM),
+          "remora_win_fetch_and_op");
+    });
+    fetch_op.mpi = fetch_add.mpi;
+    report.add_latency("win_fetch_op", "remora_win_fetch_and_op", ranks, 8, fetch_op.remora);
+    report.add_latency("win_fetch_op", "mpi_fetch_and_op_flush", ranks, 8, fetch_op.mpi);
+    ratio("win_fetch_op", 8, fetch_op);
   }
   bench::check(remora_barrier(), "remora_barrier");
   // Passive-target progress while the target computes.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "transport/am_dispatcher.hpp"
+
 namespace remora::rma {
 
 std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
@@ -18,11 +20,17 @@ std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_
   return result;
 }
 
+// Handlers are held from before the first stripe is taken until the last is released (here on
+// failure, in unlock() on success): over MPI each stripe operation waits for MPI and polls, and
+// a handler run there (an owner-computes request for this table) could wait for a stripe this
+// very thread holds. The waits for busy stripes in lock() hold none, so they serve handlers.
 int64_t LockTable::try_lock_all(const std::vector<uint64_t>& stripes) {
   const auto tag = static_cast<uint64_t>(transport_.rank()) + 1;
+  transport::AmDispatcher::hold_handlers();
   for (size_t i = 0; i < stripes.size(); ++i) {
     if (stripe(stripes[i]).compare_swap(0, tag)) continue;
     for (size_t j = 0; j < i; ++j) stripe(stripes[j]).store(0);
+    transport::AmDispatcher::release_handlers();
     if (i > 0) waiters_.wake_all();
     return static_cast<int64_t>(stripes[i]);
   }
@@ -40,6 +48,7 @@ int LockTable::lock(uint64_t offset, uint64_t bytes, std::vector<uint64_t>* held
 
 void LockTable::unlock(const std::vector<uint64_t>& held) {
   for (uint64_t index : held) stripe(index).store(0);
+  transport::AmDispatcher::release_handlers();
   waiters_.wake_all();
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "rma/reduce_op.hpp"
+#include "rma/window.hpp"
 
 namespace remora::rma {
 namespace {
@@ -85,6 +86,14 @@ void native_compare_swap(int type, void* target, const void* origin, const void*
     default:
       return;
   }
+}
+
+void apply_native_at(void* part, const AccArgs& args) {
+  void* target = static_cast<unsigned char*>(part) + args.offset;
+  if (args.compare != nullptr)
+    native_compare_swap(args.type, target, args.origin, args.compare, args.result);
+  else
+    native_accumulate(args.op, args.type, target, args.origin, args.result, args.count, args.alpha);
 }
 
 }  // namespace remora::rma

@@ -10,6 +10,8 @@
 
 namespace remora::rma {
 
+struct AccArgs;
+
 // Whether an element of type at byte offset (of a page-aligned part) can use CPU atomics.
 bool native_capable(int type, uint64_t offset);
 
@@ -21,5 +23,9 @@ void native_accumulate(int op, int type, void* target, const void* origin, void*
 // Stores *origin if *target equals *compare (bitwise); *result receives the previous value.
 void native_compare_swap(int type, void* target, const void* origin, const void* compare,
                          void* result);
+
+// One accumulate-family operation (accumulate, get_accumulate, fetch_and_op, compare_and_swap)
+// with CPU atomics on a target part mapped at `part` (args.offset is into it).
+void apply_native_at(void* part, const AccArgs& args);
 
 }  // namespace remora::rma

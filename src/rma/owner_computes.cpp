@@ -45,6 +45,16 @@ Window* OwnerComputes::find(uint64_t id) {
   return found == windows_.end() ? nullptr : found->second;
 }
 
+// With ghost progress the node's ghost serves the target (it applies the request by the same
+// rule as the target would: the request says whether natively); otherwise the target's own
+// progress engine does. The ghost cannot reach a rank's private memory: requests to a window
+// over user memory go to the target itself.
+OwnerAgent OwnerComputes::agent_for(const Window& window, int target) const {
+  const int ghost = window.user_memory() != nullptr ? -1 : transport_.ghost_of(target);
+  if (ghost >= 0) return {ghost, kGhostOwnerComputesHandler};
+  return {target, request_handler_};
+}
+
 int OwnerComputes::send(Window& window, const AccArgs& args) {
   const size_t element = datatype_size(args.type);
   const bool compare_swap = args.compare != nullptr;
@@ -56,12 +66,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
                 "accumulates (at least %zu)",
                 transport_.am_max_bytes(), sizeof(OwnerRequest) + 2 * element);
   const size_t chunk_count = (limit - sizeof(OwnerRequest)) / element;
-  // With ghost progress the node's ghost serves the target (it applies the request under the
-  // same lock table); otherwise the target's own progress engine does. The ghost cannot reach
-  // a rank's private memory: requests to a window over user memory go to the target itself.
-  const int ghost = window.user_memory() != nullptr ? -1 : transport_.ghost_of(args.target);
-  const int agent = ghost >= 0 ? ghost : args.target;
-  const int handler = ghost >= 0 ? kGhostOwnerComputesHandler : request_handler_;
+  const OwnerAgent agent = agent_for(window, args.target);
 
   ReplyWait wait;
   wait.result = static_cast<unsigned char*>(args.result);
@@ -78,6 +83,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
   header.op = args.op;
   header.compare_swap = compare_swap ? 1 : 0;
   header.has_alpha = args.alpha != nullptr ? 1 : 0;
+  header.apply_native = window.owner_applies_native(args.type, args.offset) ? 1 : 0;
   if (args.alpha != nullptr) std::memcpy(header.alpha, args.alpha, element);
 
   std::vector<unsigned char> payload;
@@ -96,7 +102,8 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
     if (compare_swap) std::memcpy(payload.data() + sizeof header + element, args.compare, element);
     window.owner_sent(args.target);
     requests_sent_.fetch_add(1, std::memory_order_release);
-    if (int status = transport_.am_send(agent, handler, payload.data(), payload.size()))
+    if (int status =
+            transport_.am_send(agent.endpoint, agent.handler, payload.data(), payload.size()))
       return status;
   }
   if (args.result == nullptr) return REMORA_SUCCESS;
@@ -114,7 +121,7 @@ void OwnerComputes::on_request(int source, const void* payload, size_t bytes, vo
                               static_cast<unsigned long long>(request.window_id));
                           return false;
                         }
-                        window->apply_locked(args);
+                        window->apply_as_owner(args);
                         return true;
                       });
 }

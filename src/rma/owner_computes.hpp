@@ -12,6 +12,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "rma/owner_protocol.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -32,6 +33,9 @@ class OwnerComputes {
   int send(Window& window, const AccArgs& args);
   // A window of this process by id, or nullptr (also for AgentRdma's handlers).
   Window* find(uint64_t id);
+  // Who serves window's owner-computes requests to target (the one routing decision: a ghost
+  // per node plugs in here).
+  OwnerAgent agent_for(const Window& window, int target) const;
 
  private:
   explicit OwnerComputes(transport::Transport& transport) : transport_(transport) {}

@@ -33,6 +33,10 @@ struct OwnerRequest {
   int32_t op;
   int32_t compare_swap;  // payload: origin element, then compare element
   int32_t has_alpha;
+  // The owner applies it with CPU atomics (Window::owner_applies_native: the same path as a
+  // caller on the target's node), else under the lock table. Set by the origin for the ghost,
+  // which has no Window to decide it.
+  int32_t apply_native;
   unsigned char alpha[kOwnerMaxElementBytes];
 };
 
@@ -47,6 +51,14 @@ struct OwnerReply {
 // args.target = request.target; apply returns false if it cannot, and then nothing is sent)
 // and sends source the reply, with the previous values when the origin asked for them.
 using ApplyRequest = std::function<bool(const OwnerRequest&, const AccArgs&)>;
+
+// Where requests to target go: the endpoint and its handler id. The one place that routes
+// owner-computes requests (docs/rma.md): the target itself (its progress engine), or the
+// ghost process of the target's node when it has one and can reach the memory.
+struct OwnerAgent {
+  int endpoint;
+  int handler;
+};
 void serve_owner_request(transport::Transport& transport, int source, const void* payload,
                          size_t bytes, const ApplyRequest& apply);
 

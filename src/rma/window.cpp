@@ -214,17 +214,24 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
   return transport_.get(*data_, target, offset, result, bytes);
 }
 
-// All ranks choose the same path for a given location and type, so the paths never race.
-// CPU atomics are atomic only among ranks that all map the memory: when the job spans nodes
-// (MPI), every rank takes the lock-table path instead, whatever the target; so do windows over
-// user memory, which only their owner maps.
-bool Window::uses_native(int type, uint64_t offset, int target) const {
-  const bool allowed =
-      (options_.strategy == AccStrategy::Native || options_.strategy == AccStrategy::Auto) &&
-      !user_;
-  const bool one_node = transport_.local_ranks().size() == static_cast<size_t>(transport_.size());
-  return allowed && one_node && native_capable(type, offset) &&
-         transport_.address(*data_, target) != nullptr;
+// All ranks choose the same path for a given location and type, so the paths never race: the
+// ranks that map the target's memory (its node) apply CPU atomics or the lock table there,
+// the others ship the update to the owner, which applies it by the same rule (acc_route.hpp).
+// Windows over user memory, which only their owner maps, never use CPU atomics: the lock table,
+// applied by this rank when it can reach the memory, else by the owner's agent.
+AccPath Window::acc_path(int type, uint64_t offset, int target) const {
+  const bool self = target == transport_.rank();
+  if (user_) {
+    const bool by_owner =
+        options_.strategy == AccStrategy::Owner || user_->path(target) == AccessPath::Agent;
+    return by_owner && !self ? AccPath::Owner : AccPath::LockTable;
+  }
+  const AccTarget where{transport_.address(*data_, target) != nullptr, self};
+  return choose_acc_path(options_.strategy, where, type, offset);
+}
+
+bool Window::owner_applies_native(int type, uint64_t offset) const {
+  return acc_path(type, offset, transport_.rank()) == AccPath::Native;
 }
 
 int Window::accumulate(const char* function, const AccArgs& args) {
@@ -239,20 +246,30 @@ int Window::accumulate(const char* function, const AccArgs& args) {
 }
 
 int Window::do_accumulate(const AccArgs& args) {
-  if (uses_native(args.type, args.offset, args.target)) {
-    void* target = static_cast<uint8_t*>(transport_.address(*data_, args.target)) + args.offset;
-    if (args.compare != nullptr)
-      native_compare_swap(args.type, target, args.origin, args.compare, args.result);
-    else
-      native_accumulate(args.op, args.type, target, args.origin, args.result, args.count,
-                        args.alpha);
-    return REMORA_SUCCESS;
+  switch (acc_path(args.type, args.offset, args.target)) {
+    case AccPath::Native:
+      return apply_native(args);
+    case AccPath::Owner:
+      return owner_.send(*this, args);
+    case AccPath::LockTable:
+      break;
   }
-  // User memory that this rank cannot reach itself is updated by its owner's agent.
-  const bool by_owner = options_.strategy == AccStrategy::Owner ||
-                        (user_ && user_->path(args.target) == AccessPath::Agent);
-  if (by_owner && args.target != transport_.rank()) return owner_.send(*this, args);
   return apply_locked(args);
+}
+
+int Window::apply_native(const AccArgs& args) {
+  apply_native_at(transport_.address(*data_, args.target), args);
+  return REMORA_SUCCESS;
+}
+
+int Window::apply_as_owner(const AccArgs& args) {
+  if (acc_path(args.type, args.offset, args.target) != AccPath::Native) return apply_locked(args);
+  // The handler may run on the progress thread: an edge with the application thread's accesses
+  // (apply_locked touches it itself).
+  touch_local_edge();
+  const int status = apply_native(args);
+  touch_local_edge();
+  return status;
 }
 
 int Window::apply_locked(const AccArgs& args) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "rma/acc_route.hpp"
 #include "rma/epoch.hpp"
 #include "rma/sync_layout.hpp"
 #include "rma/window_group.hpp"
@@ -101,6 +102,13 @@ class Window : public remora_win_s {
   // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
   // the caller-computes strategy and by the owner-computes handler (at the target itself).
   int apply_locked(const AccArgs& args);
+  // The owner-computes handler's update of this rank's own memory (args.target == rank()):
+  // exactly the path a caller on this node takes for that location and type (acc_path), so it
+  // is atomic with every other update of the location.
+  int apply_as_owner(const AccArgs& args);
+  // Whether the owner applies an update of (type, offset) with CPU atomics (for the ghost,
+  // which has no Window and is told by the request).
+  bool owner_applies_native(int type, uint64_t offset) const;
   // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
   void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
   void owner_done(int target) {
@@ -135,7 +143,9 @@ class Window : public remora_win_s {
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
   SyncLayout layout() const { return SyncLayout{transport_.size(), options_.lock_stripes}; }
-  bool uses_native(int type, uint64_t offset, int target) const;
+  // The path this rank takes for an accumulate-family operation (acc_route.hpp).
+  AccPath acc_path(int type, uint64_t offset, int target) const;
+  int apply_native(const AccArgs& args);
   // Deferred implementations (deferred_fence.cpp, deferred_lock.cpp) share these.
   friend class DeferredFence;
   friend class DeferredLock;

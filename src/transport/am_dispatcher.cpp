@@ -9,7 +9,20 @@ namespace remora::transport {
 namespace {
 // initial-exec: a direct TLS access, no __tls_get_addr call on every blocking API call.
 [[gnu::tls_model("initial-exec")]] thread_local bool running_handler = false;
+[[gnu::tls_model("initial-exec")]] thread_local int handlers_held = 0;
 }  // namespace
+
+void AmDispatcher::hold_handlers() {
+  ++handlers_held;
+}
+
+void AmDispatcher::release_handlers() {
+  --handlers_held;
+}
+
+bool AmDispatcher::may_dispatch() {
+  return !running_handler && handlers_held == 0;
+}
 
 AmDispatcher::AmDispatcher(int nranks) : partial_(static_cast<size_t>(nranks)) {}
 
@@ -61,7 +74,7 @@ void AmDispatcher::accept_chunk(int source, int handler, bool first, bool last,
 
 bool AmDispatcher::dispatch() {
   bool ran = false;
-  while (!running_handler) {
+  while (may_dispatch()) {
     std::unique_lock dispatching(dispatch_mutex_, std::try_to_lock);
     if (!dispatching.owns_lock()) return ran;
     for (;;) {

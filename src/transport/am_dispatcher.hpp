@@ -42,6 +42,16 @@ class AmDispatcher {
   // True on a thread that is running a handler.
   static bool in_handler();
 
+  // Between hold_handlers() and the matching release_handlers() (they nest), dispatch() on
+  // this thread runs no handler: messages wait in the inbox for the next dispatch outside the
+  // hold. For code that holds a lock which handlers take and meanwhile waits for the transport
+  // (the accumulate lock table, whose words the MPI transport updates with MPI atomics whose
+  // wait polls): a handler run there could wait for that lock, held by its own caller.
+  static void hold_handlers();
+  static void release_handlers();
+  // Whether this thread may run handlers now (neither inside one nor holding them).
+  static bool may_dispatch();
+
  private:
   struct Message {
     int source;

@@ -290,7 +290,7 @@ bool ShmTransport::drain() {
   // A sender waiting for space may be an application thread or a handler on a progress thread.
   queue.wake_space_waiters([this](int sender) { block_.wake(sender, WakeTarget::Both); });
   // We cannot dispatch now: the progress thread, if asleep, should.
-  if (waiting_for_space > 0 || transport::AmDispatcher::in_handler()) wake_progress_thread();
+  if (waiting_for_space > 0 || !transport::AmDispatcher::may_dispatch()) wake_progress_thread();
   return true;
 }
 
@@ -309,7 +309,7 @@ void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   const uint32_t seen = me.word.load(std::memory_order_acquire);
   me.sleepers.fetch_add(1, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  const bool can_dispatch = waiting_for_space == 0 && !transport::AmDispatcher::in_handler();
+  const bool can_dispatch = waiting_for_space == 0 && transport::AmDispatcher::may_dispatch();
   const bool work = ready() || queues_[static_cast<size_t>(rank_)].has_message() || aborting() ||
                     (can_dispatch && dispatcher_.pending());
   if (!work) futex_wait(&me.word, seen, timeout_ns);
