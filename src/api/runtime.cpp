@@ -69,7 +69,10 @@ int initialize(int* argc, char*** argv) {
       [collectives = runtime->collectives.get()](const uint64_t* counts, uint64_t* mine) {
         return world_reduce_scatter_sum(*collectives, counts, mine);
       },
-      &runtime->windows);
+      &runtime->windows,
+      mode == progress::Mode::Thread ||
+          (mode == progress::Mode::Ghost &&
+           runtime->transport->ghost_of(runtime->transport->rank()) >= 0));
   if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();
   return REMORA_SUCCESS;

@@ -26,6 +26,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       owner_(*services.owner),
       id_(id),
       options_(options),
+      path_strategy_(options.strategy),
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
       lock_checked_(static_cast<size_t>(transport_.size())),
@@ -39,6 +40,11 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   } else {
     for (int rank = 0; rank < transport_.size(); ++rank) members_.push_back(rank);
   }
+  const bool spans_nodes = std::any_of(members_.begin(), members_.end(), [this](int rank) {
+    return transport_.node_of(rank) != transport_.node_of(members_.front());
+  });
+  if (options_.strategy == AccStrategy::Auto && spans_nodes && !services.target_progress)
+    path_strategy_ = AccStrategy::Caller;
 }
 
 int Window::comm_rank(int world) const {
@@ -116,7 +122,7 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
     return SyncWord(transport_, *sync_, rank, offset);
   };
   word(me, SyncLayout::kDispUnit).store(disp_unit);
-  word(me, SyncLayout::kStrategy).store(static_cast<uint64_t>(options_.strategy));
+  word(me, SyncLayout::kStrategy).store(static_cast<uint64_t>(path_strategy_));
   word(me, SyncLayout::kLockStripes).store(options_.lock_stripes);
   word(me, SyncLayout::kLockGranularity).store(options_.lock_granularity);
   word(me, SyncLayout::kSyncImpls)
@@ -142,7 +148,9 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
           sync_impl_name(o.lock));
     };
     return fail(REMORA_ERR_ARG,
-                "%s: info differs between ranks: rank %d has %s, rank %d has %s (world ranks)",
+                "%s: info differs between ranks: rank %d has %s, rank %d has %s (world ranks; "
+                "acc_strategy=auto on a window across nodes counts as caller without a progress "
+                "thread, so REMORA_PROGRESS must agree too)",
                 function, rank, describe(theirs).c_str(), members_.front(),
                 describe(first).c_str());
   }
@@ -227,7 +235,7 @@ AccPath Window::acc_path(int type, uint64_t offset, int target) const {
     return by_owner && !self ? AccPath::Owner : AccPath::LockTable;
   }
   const AccTarget where{transport_.address(*data_, target) != nullptr, self};
-  return choose_acc_path(options_.strategy, where, type, offset);
+  return choose_acc_path(path_strategy_, where, type, offset);
 }
 
 bool Window::owner_applies_native(int type, uint64_t offset) const {

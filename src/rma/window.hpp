@@ -57,6 +57,9 @@ struct WindowServices {
   // Sums counts[r] (one uint64 per rank) over all ranks into *mine for r = this rank.
   std::function<int(const uint64_t* counts, uint64_t* mine)> reduce_scatter;
   AgentRdma* agent_rdma = nullptr;  // puts and gets of user-memory windows without single copy
+  // A progress thread or ghost serves owner-computes requests while the application computes or
+  // blocks in MPI (not manual progress): `auto` may then send accumulates across nodes.
+  bool target_progress = false;
 };
 
 class Window : public remora_win_s {
@@ -169,6 +172,10 @@ class Window : public remora_win_s {
   OwnerComputes& owner_;
   uint64_t id_;
   WindowOptions options_;
+  // The strategy the path rule uses (acc_route.hpp): options_.strategy, except `auto` on a
+  // window that spans nodes without a progress agent, which takes the lock table everywhere
+  // (caller), so that nothing waits for a target blocked outside Remora. Compared at creation.
+  AccStrategy path_strategy_;
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;
   std::vector<size_t> disp_units_;

@@ -6,13 +6,17 @@ namespace remora::rma {
 
 int WindowRegistry::create(transport::Transport& transport, std::function<int()> barrier,
                            std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
-                           std::unique_ptr<WindowRegistry>* out) {
+                           std::unique_ptr<WindowRegistry>* out, bool target_progress) {
   std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
   if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
   if (int status = AgentRdma::create(transport, *registry->owner_, &registry->agent_rdma_))
     return status;
-  registry->services_ = WindowServices{&transport, std::move(barrier), registry->owner_.get(),
-                                       std::move(reduce_scatter), registry->agent_rdma_.get()};
+  registry->services_ = WindowServices{&transport,
+                                       std::move(barrier),
+                                       registry->owner_.get(),
+                                       std::move(reduce_scatter),
+                                       registry->agent_rdma_.get(),
+                                       target_progress};
   *out = std::move(registry);
   return REMORA_SUCCESS;
 }

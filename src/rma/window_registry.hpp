@@ -17,9 +17,10 @@ namespace remora::rma {
 class WindowRegistry {
  public:
   // barrier and reduce_scatter: over all ranks (the collectives sit above this layer).
+  // target_progress: WindowServices::target_progress.
   static int create(transport::Transport& transport, std::function<int()> barrier,
                     std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
-                    std::unique_ptr<WindowRegistry>* out);
+                    std::unique_ptr<WindowRegistry>* out, bool target_progress = false);
 
   // group: nullptr (every rank) or the members of a sub-communicator (collective over them).
   // user: a window over the caller's memory (remora_win_create), else Remora allocates it.
