@@ -40,7 +40,7 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
         const WindowMemory memory{
             &transport,         data,   sync, SyncLayout{transport.size(), stripes.load()},
             granularity.load(), nullptr};
-        apply_locked(memory, args);
+        apply_owner_request(memory, args);
         return true;
       });
 }

@@ -3,10 +3,15 @@
 #include <cstring>
 #include <vector>
 
+#include "rma/locked_update.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
+
+int apply_owner_request(const WindowMemory& memory, const AccArgs& args) {
+  return apply_locked(memory, args);
+}
 
 void serve_owner_request(transport::Transport& transport, int source, const void* payload,
                          size_t bytes, const ApplyRequest& apply) {

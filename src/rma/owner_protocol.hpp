@@ -13,6 +13,7 @@
 namespace remora::rma {
 
 struct AccArgs;
+struct WindowMemory;
 
 constexpr size_t kOwnerMaxElementBytes = 16;
 
@@ -47,6 +48,11 @@ struct OwnerReply {
 // args.target = request.target; apply returns false if it cannot, and then nothing is sent)
 // and sends source the reply, with the previous values when the origin asked for them.
 using ApplyRequest = std::function<bool(const OwnerRequest&, const AccArgs&)>;
+// How the owner applies one owner-computes request, for the target's own handler
+// (owner_computes.cpp) and for the node's ghost (ghost_service.cpp): one function, so the two
+// follow the same rule (today the lock-table path).
+int apply_owner_request(const WindowMemory& memory, const AccArgs& args);
+
 void serve_owner_request(transport::Transport& transport, int source, const void* payload,
                          size_t bytes, const ApplyRequest& apply);
 

@@ -256,9 +256,12 @@ int Window::do_accumulate(const AccArgs& args) {
 }
 
 int Window::apply_locked(const AccArgs& args) {
-  const WindowMemory memory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
-                            &local_edge_, user_.get()};
-  return rma::apply_locked(memory, args);
+  return rma::apply_locked(memory(), args);
+}
+
+WindowMemory Window::memory() {
+  return WindowMemory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
+                      &local_edge_, user_.get()};
 }
 
 int Window::complete(int target) {

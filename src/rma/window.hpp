@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rma/epoch.hpp"
+#include "rma/locked_update.hpp"
 #include "rma/sync_layout.hpp"
 #include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
@@ -101,6 +102,8 @@ class Window : public remora_win_s {
   // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
   // the caller-computes strategy and by the owner-computes handler (at the target itself).
   int apply_locked(const AccArgs& args);
+  // What the lock-table path needs of this window (also for apply_owner_request).
+  WindowMemory memory();
   // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
   void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
   void owner_done(int target) {
