@@ -131,18 +131,26 @@ int GhostEndpoint::node_barrier() {
               layout_.node);
 }
 
+bool GhostEndpoint::ranks_left() const {
+  const shm::ControlBlock& block = shm_->control_block();
+  for (int r = 0; r < block.nranks(); ++r)
+    if (block.rank(r).state.load(std::memory_order_acquire) !=
+        static_cast<uint32_t>(shm::RankState::Finalized))
+      return false;
+  return true;
+}
+
 bool GhostEndpoint::poll() {
   const bool progressed = shm_->poll();
-  if (!progressed && !finished_.load(std::memory_order_relaxed)) {
-    // Each rank marks itself Finalized, then wakes this ghost, as it leaves Remora.
-    const shm::ControlBlock& block = shm_->control_block();
-    bool all_left = true;
-    for (int r = 0; r < block.nranks() && all_left; ++r)
-      all_left = block.rank(r).state.load(std::memory_order_acquire) ==
-                 static_cast<uint32_t>(shm::RankState::Finalized);
-    if (all_left) finished_.store(true, std::memory_order_release);
-  }
+  if (!progressed && ranks_left()) finished_.store(true, std::memory_order_release);
   return progressed;
+}
+
+// The rank's wake after its Finalized store (ControlBlock::wake fences first) pairs with this
+// check inside the sleep, after the ghost counted itself a sleeper: it is never slept through.
+void GhostEndpoint::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  shm_->sleep(
+      timeout_ns, [&ready, this] { return ready() || ranks_left(); }, sleeper);
 }
 
 }  // namespace remora::mpi

@@ -65,9 +65,7 @@ class GhostEndpoint final : public transport::Transport {
   int am_handler_count() const override { return shm_->am_handler_count(); }
 
   bool poll() override;
-  void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override {
-    shm_->sleep(timeout_ns, ready, sleeper);
-  }
+  void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override;
   void wake_progress_thread() override { shm_->wake_progress_thread(); }
   bool aborting() const override { return shm_->aborting(); }
@@ -87,6 +85,8 @@ class GhostEndpoint final : public transport::Transport {
   // *local: the endpoint of rank (a rank of this node, or this ghost) in the node's control
   // block; an error naming `what` for any other rank.
   int endpoint(int rank, const char* what, int* local) const;
+  // Whether every rank of this node has left Remora (its state Finalized).
+  bool ranks_left() const;
   // call(endpoint of target) when target is on this node.
   template <typename Call>
   int on_local(int target, const char* what, const Call& call) const {
