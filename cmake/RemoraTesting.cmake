@@ -65,6 +65,24 @@ function(remora_add_multirank_test name)
   endforeach()
 endfunction()
 
+# remora_read_multirank_entry(<entry of REMORA_MULTIRANK_TESTS>): sets test, exe, ranks, mode,
+# timeout, labels, args and env in the caller's scope, and launcher_env: Open MPI refuses to
+# run as root without its first two variables and more ranks than cores without the third;
+# MPICH ignores them.
+macro(remora_read_multirank_entry entry)
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 test)
+  list(GET parts 1 exe)
+  list(GET parts 2 ranks)
+  list(GET parts 3 mode)
+  foreach(field TIMEOUT LABELS ARGS ENV)
+    string(TOLOWER ${field} variable)
+    get_property(${variable} GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test})
+  endforeach()
+  set(launcher_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                   OMPI_MCA_rmaps_base_oversubscribe=1)
+endmacro()
+
 # remora_add_mpi_tests(MAX_RANKS <n> [EXCLUDE_INTER <regex>])
 #
 # Registers every multi-rank test recorded so far (up to MAX_RANKS ranks) a second and third
@@ -77,24 +95,12 @@ endfunction()
 function(remora_add_mpi_tests)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "MAX_RANKS;EXCLUDE_INTER" "")
   get_property(entries GLOBAL PROPERTY REMORA_MULTIRANK_TESTS)
-  # Open MPI refuses to run as root without the first two and more ranks than cores without
-  # the third; MPICH ignores them.
-  set(launcher_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                   OMPI_MCA_rmaps_base_oversubscribe=1)
   foreach(entry IN LISTS entries)
-    string(REPLACE "|" ";" parts "${entry}")
-    list(GET parts 0 test)
-    list(GET parts 1 exe)
-    list(GET parts 2 ranks)
-    list(GET parts 3 mode)
-    # Ghost progress needs the helper process that remorarun starts; MPI launchers start none.
+    remora_read_multirank_entry("${entry}")
+    # Ghost progress needs one extra process per node: remora_add_mpi_ghost_tests.
     if(ranks GREATER arg_MAX_RANKS OR mode STREQUAL "ghost")
       continue()
     endif()
-    foreach(field TIMEOUT LABELS ARGS ENV)
-      string(TOLOWER ${field} variable)
-      get_property(${variable} GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test})
-    endforeach()
     foreach(path local inter)
       set(name mpi.${test})
       set(path_env)

@@ -4,9 +4,17 @@
 // idle, until the launcher ends it (SIGTERM once every rank has exited, or the job's teardown).
 #pragma once
 
+#include <atomic>
+
+#include "transport/transport.hpp"
+
 namespace remora::api {
 
 // Returns only if start-up fails: then a negative status, with the reason in last_error().
 int run_ghost_process();
+
+// The ghost's work on its endpoint (remorarun's ghost, or a ghost rank under MPI, see
+// launch.cpp): registers the ghost services and serves them until stopping.
+int serve_as_ghost(transport::Transport& endpoint, const std::atomic<bool>& stopping);
 
 }  // namespace remora::api

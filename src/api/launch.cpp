@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 
 #ifdef REMORA_HAVE_MPI
+#include "api/ghost_process.hpp"
 #include "transport/mpi/mpi_transport.hpp"
 #endif
 
@@ -53,6 +54,20 @@ void end_job_if_not_finalized() {
   std::fflush(stderr);
   mpi::abort_job(1);
 }
+
+// A process chosen as its node's ghost (REMORA_PROGRESS=ghost under MPI) never returns to the
+// application: it serves until its node's ranks have left Remora, finalises MPI and exits.
+[[noreturn]] void serve_as_mpi_ghost(std::unique_ptr<mpi::GhostEndpoint> ghost) {
+  const int status = serve_as_ghost(*ghost, ghost->finished());
+  if (status != REMORA_SUCCESS) {
+    std::fprintf(stderr, "remora: the ghost process (endpoint %d) cannot serve: %s\n",
+                 ghost->rank(), last_error());
+    mpi::abort_job(1);
+  }
+  ghost.reset();  // finalises MPI
+  std::fflush(stdout);
+  std::_Exit(0);
+}
 #endif
 
 }  // namespace
@@ -63,8 +78,11 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
   if (config.control_fd < 0 && mpi::started_by_mpi()) {
     bool thread_progress = *mode == progress::Mode::Thread;
     std::unique_ptr<mpi::MpiTransport> mpi;
-    const int status = mpi::MpiTransport::create(argc, argv, config, &thread_progress, &mpi);
+    std::unique_ptr<mpi::GhostEndpoint> ghost;
+    const int status = mpi::MpiTransport::create(argc, argv, config, &thread_progress, &mpi,
+                                                 *mode == progress::Mode::Ghost ? &ghost : nullptr);
     if (status != REMORA_SUCCESS) return status;
+    if (ghost) serve_as_mpi_ghost(std::move(ghost));
     if (!thread_progress) *mode = progress::Mode::Manual;
     exiting_rank = mpi->rank();
     static bool registered = false;

@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "rma/locked_update.hpp"
-#include "rma/native_atomics.hpp"
 #include "rma/owner_protocol.hpp"
 #include "rma/window.hpp"
 
@@ -41,10 +40,7 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
         const WindowMemory memory{
             &transport,         data,   sync, SyncLayout{transport.size(), stripes.load()},
             granularity.load(), nullptr};
-        if (request.apply_native != 0)
-          apply_native_at(transport.address(*data, request.target), args);
-        else
-          apply_locked(memory, args);
+        apply_owner_request(memory, args, request.apply_native != 0);
         return true;
       });
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "rma/locked_update.hpp"
 #include "rma/owner_protocol.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/reply_wait.hpp"
@@ -121,7 +122,9 @@ void OwnerComputes::on_request(int source, const void* payload, size_t bytes, vo
                               static_cast<unsigned long long>(request.window_id));
                           return false;
                         }
-                        window->apply_as_owner(args);
+                        apply_owner_request(
+                            window->memory(), args,
+                            window->owner_applies_native(args.type, args.offset));
                         return true;
                       });
 }

@@ -3,10 +3,22 @@
 #include <cstring>
 #include <vector>
 
+#include "rma/locked_update.hpp"
+#include "rma/native_atomics.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
+
+int apply_owner_request(const WindowMemory& memory, const AccArgs& args, bool native) {
+  if (!native) return apply_locked(memory, args);
+  // The handler may run on the progress thread: an edge with the application thread's accesses
+  // of its own memory (apply_locked touches it itself).
+  if (memory.local_edge != nullptr) memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
+  apply_native_at(memory.transport->address(*memory.data, args.target), args);
+  if (memory.local_edge != nullptr) memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
+  return REMORA_SUCCESS;
+}
 
 void serve_owner_request(transport::Transport& transport, int source, const void* payload,
                          size_t bytes, const ApplyRequest& apply) {

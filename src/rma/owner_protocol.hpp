@@ -13,6 +13,7 @@
 namespace remora::rma {
 
 struct AccArgs;
+struct WindowMemory;
 
 constexpr size_t kOwnerMaxElementBytes = 16;
 
@@ -59,6 +60,13 @@ struct OwnerAgent {
   int endpoint;
   int handler;
 };
+
+// How the owner applies one owner-computes request, for the target's own handler
+// (owner_computes.cpp) and for the node's ghost (ghost_service.cpp): one function, so the two
+// follow the same rule (acc_route.hpp): CPU atomics when native (the path every rank of the
+// owner's node takes for that location and type), else the lock table.
+int apply_owner_request(const WindowMemory& memory, const AccArgs& args, bool native);
+
 void serve_owner_request(transport::Transport& transport, int source, const void* payload,
                          size_t bytes, const ApplyRequest& apply);
 

@@ -270,20 +270,13 @@ int Window::apply_native(const AccArgs& args) {
   return REMORA_SUCCESS;
 }
 
-int Window::apply_as_owner(const AccArgs& args) {
-  if (acc_path(args.type, args.offset, args.target) != AccPath::Native) return apply_locked(args);
-  // The handler may run on the progress thread: an edge with the application thread's accesses
-  // (apply_locked touches it itself).
-  touch_local_edge();
-  const int status = apply_native(args);
-  touch_local_edge();
-  return status;
+int Window::apply_locked(const AccArgs& args) {
+  return rma::apply_locked(memory(), args);
 }
 
-int Window::apply_locked(const AccArgs& args) {
-  const WindowMemory memory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
-                            &local_edge_, user_.get()};
-  return rma::apply_locked(memory, args);
+WindowMemory Window::memory() {
+  return WindowMemory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
+                      &local_edge_, user_.get()};
 }
 
 int Window::complete(int target) {

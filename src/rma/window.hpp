@@ -13,6 +13,7 @@
 
 #include "rma/acc_route.hpp"
 #include "rma/epoch.hpp"
+#include "rma/locked_update.hpp"
 #include "rma/sync_layout.hpp"
 #include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
@@ -105,13 +106,12 @@ class Window : public remora_win_s {
   // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
   // the caller-computes strategy and by the owner-computes handler (at the target itself).
   int apply_locked(const AccArgs& args);
-  // The owner-computes handler's update of this rank's own memory (args.target == rank()):
-  // exactly the path a caller on this node takes for that location and type (acc_path), so it
-  // is atomic with every other update of the location.
-  int apply_as_owner(const AccArgs& args);
-  // Whether the owner applies an update of (type, offset) with CPU atomics (for the ghost,
-  // which has no Window and is told by the request).
+  // Whether the owner applies an update of (type, offset) of its own memory with CPU atomics:
+  // exactly the path a caller on this node takes for that location and type (acc_path), so
+  // owner-computes updates are atomic with every other update of the location.
   bool owner_applies_native(int type, uint64_t offset) const;
+  // What the lock-table path needs of this window (also for apply_owner_request).
+  WindowMemory memory();
   // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
   void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
   void owner_done(int target) {

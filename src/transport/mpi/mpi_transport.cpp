@@ -38,13 +38,26 @@ std::string agree_on_job_id(MPI_Comm comm) {
 }  // namespace
 
 int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* thread_progress,
-                         std::unique_ptr<MpiTransport>* out) {
+                         std::unique_ptr<MpiTransport>* out,
+                         std::unique_ptr<GhostEndpoint>* ghost) {
   std::unique_ptr<MpiTransport> self(new MpiTransport());
   int status = Session::open(argc, argv, *thread_progress, &self->session_);
   if (status != REMORA_SUCCESS) return status;
   const void* chosen = job_comm();  // remora_init_mpi_comm, else the world
   MPI_Comm_dup(chosen != nullptr ? *static_cast<const MPI_Comm*>(chosen) : MPI_COMM_WORLD,
                &self->comm_);
+  std::string job_id;
+  GhostSplit split;
+  if (ghost != nullptr) {
+    if (int refused = refuse_ghosts_in_application_mpi(*self->session_)) return refused;
+    job_id = agree_on_job_id(self->comm_);
+    status = split_off_ghosts(self->comm_, static_cast<int>(config.node_size), &split);
+    MPI_Comm_free(&self->comm_);
+    if (status != REMORA_SUCCESS) return status;
+    if (split.is_ghost)
+      return GhostEndpoint::create(std::move(self->session_), split, job_id, config, ghost);
+    self->comm_ = split.app_comm;
+  }
   MPI_Comm_rank(self->comm_, &self->rank_);
   MPI_Comm_size(self->comm_, &self->size_);
   set_log_rank(self->rank_);
@@ -57,13 +70,20 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
           self->session_->owns_mpi() ? "" : " (the application initialised MPI)");
     *thread_progress = false;
   }
-  status = build_node_layout(self->comm_, static_cast<int>(config.node_size), &self->layout_);
-  if (status != REMORA_SUCCESS) return status;
   shm::ControlBlock block;
-  status = share_control_block(self->layout_, agree_on_job_id(self->comm_), config, &block);
+  if (ghost == nullptr) {
+    status = build_node_layout(self->comm_, static_cast<int>(config.node_size), &self->layout_);
+    if (status != REMORA_SUCCESS) return status;
+    status = share_control_block(self->layout_, agree_on_job_id(self->comm_), config, &block);
+  } else {
+    status = self->join_ghost(split, job_id, config, &block);
+  }
   if (status != REMORA_SUCCESS) return status;
-  status = shm::ShmTransport::create(std::move(block), self->layout_.node_rank, config,
-                                     self->layout_.node_ranks, self->size_, &self->shm_);
+  std::vector<int> job_ranks = self->layout_.node_ranks;
+  if (self->ghost_ >= 0) job_ranks.push_back(self->ghost_);  // the ghost's messages (replies)
+  status = shm::ShmTransport::create(
+      std::move(block), self->layout_.node_rank, config, std::move(job_ranks),
+      self->size_ + (self->ghost_ >= 0 ? self->layout_.node_count : 0), &self->shm_);
   if (status != REMORA_SUCCESS) return status;
   self->channel_ = std::make_unique<AmChannel>(self->comm_, self->mpi_mutex_);
   if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
@@ -72,6 +92,7 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
 }
 
 MpiTransport::~MpiTransport() {
+  leave_ghost();
   channel_.reset();
   shm_.reset();
   if (layout_.node_comm != MPI_COMM_NULL) MPI_Comm_free(&layout_.node_comm);
@@ -90,6 +111,7 @@ int MpiTransport::wait_for(MPI_Request* request) {
 int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
   auto mpi = std::make_unique<MpiSegment>();
   int status = shm_->allocate_segment(bytes, &mpi->node);
+  if (status == REMORA_SUCCESS) mpi->id = mpi->node->id;  // names it for the node's ghost
   // Every rank learns every size and whether every node succeeded (nonblocking collectives:
   // this rank keeps serving its node's messages, and does not busy-poll inside MPI, meanwhile).
   struct Entry {
@@ -303,6 +325,7 @@ int MpiTransport::am_register(transport::AmHandler handler, void* context, int* 
 }
 
 int MpiTransport::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  if (target >= size_) return send_to_ghost(target, handler_id, payload, bytes);
   if (on_node(target)) return shm_->am_send(local(target), handler_id, payload, bytes);
   return channel_->send(target, handler_id, payload, bytes);
 }
@@ -321,6 +344,7 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
 }
 
 void MpiTransport::wake(int rank) {
+  if (rank >= size_) return wake_ghost(rank);
   if (on_node(rank)) shm_->wake(local(rank));
 }
 

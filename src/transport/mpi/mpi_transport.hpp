@@ -17,6 +17,7 @@
 
 #include "core/config.hpp"
 #include "transport/mpi/am_channel.hpp"
+#include "transport/mpi/ghost_endpoint.hpp"
 #include "transport/mpi/mpi_session.hpp"
 #include "transport/mpi/node_layout.hpp"
 #include "transport/mpi/rma_window.hpp"
@@ -28,9 +29,12 @@ namespace remora::mpi {
 class MpiTransport final : public transport::Transport {
  public:
   // Initialises (or adopts) MPI and builds the node's shared memory. *thread_progress is
-  // cleared, with a warning, when MPI cannot serve a progress thread.
+  // cleared, with a warning, when MPI cannot serve a progress thread. ghost: non-null for
+  // REMORA_PROGRESS=ghost (mpi_ghost.cpp): a process chosen as its node's ghost gets *ghost
+  // set instead of *out.
   static int create(int* argc, char*** argv, const Config& config, bool* thread_progress,
-                    std::unique_ptr<MpiTransport>* out);
+                    std::unique_ptr<MpiTransport>* out,
+                    std::unique_ptr<GhostEndpoint>* ghost = nullptr);
   ~MpiTransport() override;
 
   // The node's shared-memory transport (its control block holds this rank's state).
@@ -83,6 +87,9 @@ class MpiTransport final : public transport::Transport {
   int report_abort() const override { return shm_->report_abort(); }
   int node_barrier() override { return shm_->node_barrier(); }
 
+  // mpi_ghost.cpp: the ghost of rank's node, when it serves rank (see ghost_of there).
+  int ghost_of(int rank) const override;
+
  private:
   MpiTransport() = default;
   bool on_node(int rank) const { return node_of(rank) == layout_.node; }
@@ -91,6 +98,16 @@ class MpiTransport final : public transport::Transport {
   void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
   int wait_for(MPI_Request* request);
+
+  // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
+  // shared with the node's ghost (its endpoint: ghost_). leave_ghost: tells the ghost this rank
+  // has left. send_to_ghost / wake_ghost: messages and wake-ups to endpoint ghost (>= size()).
+  static int refuse_ghosts_in_application_mpi(const Session& session);
+  int join_ghost(GhostSplit& split, const std::string& job_id, const Config& config,
+                 shm::ControlBlock* block);
+  void leave_ghost();
+  int send_to_ghost(int ghost, int handler_id, const void* payload, size_t bytes);
+  void wake_ghost(int ghost);
 
   std::unique_ptr<Session> session_;  // first member: MPI is finalised last
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -103,6 +120,7 @@ class MpiTransport final : public transport::Transport {
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
   std::vector<RmaWindow*> windows_;  // live windows, for flush(target) and flush_all()
+  int ghost_ = -1;                   // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
 };
 
 }  // namespace remora::mpi

@@ -11,18 +11,30 @@
 
 namespace remora::mpi {
 
-int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout) {
-  int rank = 0, size = 0;
+int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm) {
+  int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
   MPI_Comm shared = MPI_COMM_NULL;
   if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared) != MPI_SUCCESS)
     return fail(REMORA_ERR_SYSTEM, "remora_init: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed");
   int shared_rank = 0;
   MPI_Comm_rank(shared, &shared_rank);
   const int color = node_size_limit > 0 ? shared_rank / node_size_limit : 0;
-  MPI_Comm_split(shared, color, rank, &layout->node_comm);
+  MPI_Comm_split(shared, color, rank, node_comm);
   MPI_Comm_free(&shared);
+  return REMORA_SUCCESS;
+}
+
+int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout) {
+  if (int status = split_nodes(comm, node_size_limit, &layout->node_comm)) return status;
+  describe_node_layout(comm, layout);
+  return REMORA_SUCCESS;
+}
+
+void describe_node_layout(MPI_Comm comm, NodeLayout* layout) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
   MPI_Comm_rank(layout->node_comm, &layout->node_rank);
 
   // A node is named by its lowest job rank (its leader); nodes are numbered in leader order.
@@ -48,30 +60,36 @@ int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout) {
   layout->node = layout->node_of[static_cast<size_t>(rank)];
   for (int r = 0; r < size; ++r)
     if (layout->node_of[static_cast<size_t>(r)] == layout->node) layout->node_ranks.push_back(r);
-  return REMORA_SUCCESS;
 }
 
 int share_control_block(const NodeLayout& layout, const std::string& job_id, const Config& config,
                         shm::ControlBlock* block) {
+  return share_control_block(layout, layout.node_comm, 0, job_id, config, block);
+}
+
+int share_control_block(const NodeLayout& layout, MPI_Comm members, int ghosts,
+                        const std::string& job_id, const Config& config, shm::ControlBlock* block) {
+  int member = 0;
+  MPI_Comm_rank(members, &member);
   // Leader: create. Message: status, pid, descriptor.
   int message[3] = {REMORA_SUCCESS, static_cast<int>(getpid()), -1};
   std::string leader_error;
-  if (layout.node_rank == 0) {
+  if (member == 0) {
     message[0] = shm::ControlBlock::create(
         static_cast<int>(layout.node_ranks.size()), format("%s-n%d", job_id.c_str(), layout.node),
         static_cast<uint32_t>(config.am_queue_slots), static_cast<uint32_t>(config.am_slot_bytes),
-        true, block);
+        true, block, ghosts);
     message[2] = message[0] == REMORA_SUCCESS ? block->fd() : -1;
   }
-  MPI_Bcast(message, 3, MPI_INT, 0, layout.node_comm);
+  MPI_Bcast(message, 3, MPI_INT, 0, members);
   int status = message[0];
   if (status != REMORA_SUCCESS) {
-    if (layout.node_rank != 0)
+    if (member != 0)
       status = fail(status,
                     "remora_init: the leader of node %d could not create the node's "
                     "control block",
                     layout.node);
-  } else if (layout.node_rank != 0) {
+  } else if (member != 0) {
     const std::string path = format("/proc/%d/fd/%d", message[1], message[2]);
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     status = fd < 0 ? fail(REMORA_ERR_SYSTEM,
@@ -82,7 +100,7 @@ int share_control_block(const NodeLayout& layout, const std::string& job_id, con
   }
   // Everyone has it open before the leader may go on (and, on failure, everyone fails).
   int worst = status;
-  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MIN, layout.node_comm);
+  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MIN, members);
   if (worst != REMORA_SUCCESS && status == REMORA_SUCCESS)
     return fail(worst, "remora_init: another rank of node %d could not open the control block",
                 layout.node);

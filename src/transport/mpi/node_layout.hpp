@@ -30,4 +30,13 @@ int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout);
 int share_control_block(const NodeLayout& layout, const std::string& job_id, const Config& config,
                         shm::ControlBlock* block);
 
+// The two steps of build_node_layout. split_nodes: this process's node (shared memory, then
+// the REMORA_NODE_SIZE cut). describe_node_layout: the rest of *layout from layout->node_comm.
+int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm);
+void describe_node_layout(MPI_Comm comm, NodeLayout* layout);
+// share_control_block over `members` (the node's ranks, then its ghost when ghosts is 1): member
+// 0 creates the block, with `ghosts` ghost endpoints; the others attach.
+int share_control_block(const NodeLayout& layout, MPI_Comm members, int ghosts,
+                        const std::string& job_id, const Config& config, shm::ControlBlock* block);
+
 }  // namespace remora::mpi

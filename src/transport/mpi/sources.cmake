@@ -21,7 +21,10 @@ if(REMORA_HAVE_MPI)
     ${CMAKE_CURRENT_LIST_DIR}/node_layout.cpp
     ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rma_window.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ghost_split.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ghost_endpoint.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/mpi_ghost.cpp)
   target_compile_definitions(remora_objects PRIVATE REMORA_HAVE_MPI OMPI_SKIP_MPICXX=1
                                                     MPICH_SKIP_MPICXX=1)
   target_link_libraries(remora_objects PUBLIC MPI::MPI_C)

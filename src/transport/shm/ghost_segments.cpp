@@ -48,7 +48,7 @@ int ghost_error(uint64_t exchange) {
   return static_cast<int>(exchange & ((uint64_t{1} << kErrorBits) - 1));
 }
 
-void GhostSegmentTable::on_message(int source, const void* payload, size_t bytes, void* context) {
+void GhostSegmentTable::on_message(int, const void* payload, size_t bytes, void* context) {
   auto* self = static_cast<GhostSegmentTable*>(context);
   MessageHeader header;
   if (bytes < sizeof header) return;
@@ -75,7 +75,9 @@ void GhostSegmentTable::on_message(int source, const void* payload, size_t bytes
   self->block_.rank(ghost).exchange.store(
       ((header.id + 1) << kErrorBits) | static_cast<uint64_t>(error & 0xffff),
       std::memory_order_release);
-  self->block_.wake(source, WakeTarget::Both);
+  // The node's rank 0 shares (ShmTransport::allocate_segment); source is its job rank, which
+  // under MPI is not its index in the node's control block.
+  self->block_.wake(0, WakeTarget::Both);
 }
 
 const transport::Segment* GhostSegmentTable::find(uint64_t id) const {

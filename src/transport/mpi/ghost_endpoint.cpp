@@ -1,0 +1,156 @@
+#include "transport/mpi/ghost_endpoint.hpp"
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace remora::mpi {
+
+int GhostEndpoint::create(std::unique_ptr<Session> session, GhostSplit split,
+                          const std::string& job_id, const Config& config,
+                          std::unique_ptr<GhostEndpoint>* out) {
+  std::unique_ptr<GhostEndpoint> self(new GhostEndpoint());
+  self->session_ = std::move(session);
+  self->split_ = split;
+  share_layout_with_ghost(self->split_, &self->size_, &self->layout_);
+  set_log_rank(self->rank());
+  shm::ControlBlock block;
+  if (int status =
+          share_control_block(self->layout_, self->split_.members, 1, job_id, config, &block))
+    return status;
+  // Messages name their source in the job's numbering: the node's ranks, then this ghost.
+  std::vector<int> job_ranks = self->layout_.node_ranks;
+  job_ranks.push_back(self->rank());
+  const int ghost = block.ghost();
+  if (int status = shm::ShmTransport::create(std::move(block), ghost, config, std::move(job_ranks),
+                                             self->size_ + self->layout_.node_count, &self->shm_))
+    return status;
+  self->shm_->control_block().rank(ghost).state.store(
+      static_cast<uint32_t>(shm::RankState::Running), std::memory_order_release);
+  *out = std::move(self);
+  return REMORA_SUCCESS;
+}
+
+GhostEndpoint::~GhostEndpoint() {
+  shm_.reset();
+  if (split_.members != MPI_COMM_NULL) MPI_Comm_free(&split_.members);
+}
+
+int GhostEndpoint::endpoint(int rank, const char* what, int* local) const {
+  if (rank == this->rank()) {
+    *local = shm_->rank();
+  } else if (on_node(rank)) {
+    *local = layout_.index_on_node[static_cast<size_t>(rank)];
+  } else {
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "ghost of node %d: %s rank %d, which is not on this node (under MPI a ghost "
+                "serves its own node's ranks only)",
+                layout_.node, what, rank);
+  }
+  return REMORA_SUCCESS;
+}
+
+int GhostEndpoint::allocate_segment(size_t, transport::Segment**) {
+  return fail(REMORA_ERR_INTERNAL, "ghost of node %d: a ghost allocates no segment", layout_.node);
+}
+
+int GhostEndpoint::free_segment(transport::Segment*) {
+  return fail(REMORA_ERR_INTERNAL, "ghost of node %d: a ghost frees no segment", layout_.node);
+}
+
+void* GhostEndpoint::address(const transport::Segment& segment, int rank) const {
+  return on_node(rank) ? shm_->address(segment, layout_.index_on_node[static_cast<size_t>(rank)])
+                       : nullptr;
+}
+
+int GhostEndpoint::put(const transport::Segment& segment, int target, size_t offset,
+                       const void* source, size_t bytes) {
+  return on_local(target, "put to", [&](int local_rank) {
+    return shm_->put(segment, local_rank, offset, source, bytes);
+  });
+}
+
+int GhostEndpoint::get(const transport::Segment& segment, int target, size_t offset,
+                       void* destination, size_t bytes) {
+  return on_local(target, "get from", [&](int local_rank) {
+    return shm_->get(segment, local_rank, offset, destination, bytes);
+  });
+}
+
+int GhostEndpoint::put_strided(const transport::Segment& segment, int target, size_t offset,
+                               const void* source, const transport::StridedShape& shape) {
+  return on_local(target, "put to", [&](int local_rank) {
+    return shm_->put_strided(segment, local_rank, offset, source, shape);
+  });
+}
+
+int GhostEndpoint::get_strided(const transport::Segment& segment, int target, size_t offset,
+                               void* destination, const transport::StridedShape& shape) {
+  return on_local(target, "get from", [&](int local_rank) {
+    return shm_->get_strided(segment, local_rank, offset, destination, shape);
+  });
+}
+
+int GhostEndpoint::flush(int target) {
+  return on_local(target, "flush to", [&](int local_rank) { return shm_->flush(local_rank); });
+}
+
+int GhostEndpoint::read_private(int target, const void* remote, void* local_buffer, size_t bytes) {
+  return on_local(target, "single-copy read from", [&](int local_rank) {
+    return shm_->read_private(local_rank, remote, local_buffer, bytes);
+  });
+}
+
+int GhostEndpoint::write_private(int target, void* remote, const void* local_buffer, size_t bytes) {
+  return on_local(target, "single-copy write to", [&](int local_rank) {
+    return shm_->write_private(local_rank, remote, local_buffer, bytes);
+  });
+}
+
+int GhostEndpoint::atomic(const transport::Segment& segment, int target, size_t offset,
+                          transport::AtomicOp op, uint64_t operand, uint64_t compare,
+                          uint64_t* result) {
+  return on_local(target, "atomic on", [&](int local_rank) {
+    return shm_->atomic(segment, local_rank, offset, op, operand, compare, result);
+  });
+}
+
+int GhostEndpoint::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  return on_local(target, "message to", [&](int local_rank) {
+    return shm_->am_send(local_rank, handler_id, payload, bytes);
+  });
+}
+
+void GhostEndpoint::wake(int rank) {
+  int local = -1;
+  if (rank == this->rank() || on_node(rank)) endpoint(rank, "wake", &local);
+  if (local >= 0) shm_->wake(local);
+}
+
+int GhostEndpoint::node_barrier() {
+  return fail(REMORA_ERR_INTERNAL, "ghost of node %d: a ghost takes part in no barrier",
+              layout_.node);
+}
+
+bool GhostEndpoint::ranks_left() const {
+  const shm::ControlBlock& block = shm_->control_block();
+  for (int r = 0; r < block.nranks(); ++r)
+    if (block.rank(r).state.load(std::memory_order_acquire) !=
+        static_cast<uint32_t>(shm::RankState::Finalized))
+      return false;
+  return true;
+}
+
+bool GhostEndpoint::poll() {
+  const bool progressed = shm_->poll();
+  if (!progressed && ranks_left()) finished_.store(true, std::memory_order_release);
+  return progressed;
+}
+
+// The rank's wake after its Finalized store (ControlBlock::wake fences first) pairs with this
+// check inside the sleep, after the ghost counted itself a sleeper: it is never slept through.
+void GhostEndpoint::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  shm_->sleep(
+      timeout_ns, [&ready, this] { return ready() || ranks_left(); }, sleeper);
+}
+
+}  // namespace remora::mpi
