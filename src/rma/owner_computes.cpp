@@ -122,9 +122,8 @@ void OwnerComputes::on_request(int source, const void* payload, size_t bytes, vo
                               static_cast<unsigned long long>(request.window_id));
                           return false;
                         }
-                        apply_owner_request(
-                            window->memory(), args,
-                            window->owner_applies_native(args.type, args.offset));
+                        apply_owner_request(window->memory(), args,
+                                            window->owner_applies_native(args.type, args.offset));
                         return true;
                       });
 }
