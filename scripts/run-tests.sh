@@ -45,7 +45,8 @@ run_suite() {  # build-directory, extra CMake flags..., then ctest arguments aft
 select_targets() {  # build-directory, tests or tests+unit, ctest arguments...
   local dir=$1 what=$2; shift 2
   local root; root=$(cd "$dir" && pwd)
-  { ctest --test-dir "$dir" -N -V "$@" | grep 'Test command:' | grep -o "$root/[^\"; ]*" |
+  { ctest --test-dir "$dir" -N -V "$@" 2>&1 | grep -E 'Test command:|Could not find executable' |
+      grep -o "$root/[^\"; ]*" |
       sed "s|^$root/||"
     if [ "$what" = tests+unit ]; then
       ctest --test-dir "$dir" -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)_NOT_BUILT$/\1/p'
