@@ -6,7 +6,7 @@
 # a rank's threads), both without MPI. REMORA_SKIP_SANITIZERS=1 stops after the MPI jobs;
 # REMORA_SKIP_MPI=1 builds the plain suite without MPI.
 #
-# What keeps CI near 15 minutes on a 2-core machine (measurements: docs/testing.md):
+# What shortens CI on a 2-core machine (about 2.5 of 19.5 min; measurements: docs/testing.md):
 # - the plain job runs every registered test; the other jobs only add what they check;
 # - ASan+UBSan runs every test except the 8-rank runs (-LE np8): each test it leaves out also
 #   runs at 4 or 5 ranks there (coll_bypass_delay is registered at 4 ranks for this), and 8
