@@ -2,7 +2,9 @@
 // The program initialises MPI itself (Remora adopts it). Run with REMORA_NODE_SIZE=1 (or on two
 // nodes) so that Remora's operations take its inter-node path:
 //   REMORA_NODE_SIZE=1 mpiexec.mpich -n 2 ./mpi_rma_overhead [--csv]
-// Variants (rank 1 waits in remora_barrier meanwhile, polling MPI, for both):
+// Variants (rank 1 waits in Remora, a broadcast from rank 0, during the remora_* timings, and
+// inside MPI, MPI_Barrier, during the mpi_* ones: MPICH progresses passive-target RMA only
+// while the target is inside MPI, and on one node Remora's own waits never call MPI):
 //   remora_*  remora_put/remora_get/remora_fetch_add on a segment (+ remora_flush for put)
 //   mpi_*     MPI_Put/MPI_Get/MPI_Fetch_and_op + MPI_Win_flush on a window in a lock_all
 //             epoch: MPI_Win_allocate (default), or with BENCH_MPI_WINDOW=create an
@@ -40,6 +42,44 @@ int iterations_for(size_t bytes, int iterations) {
 struct Pair {
   std::vector<double> remora, mpi;
 };
+
+// What rank 0 tells the other ranks, which wait in remora_bcast for it.
+enum TargetStep : int { kNextStep = 0, kWaitInMpi = 1 };
+
+// A broadcast from rank 0 over Remora's world.
+void share_step(int* step) {
+  remora_comm_t world = REMORA_COMM_NULL;
+  bench::check(remora_comm_world(&world), "remora_comm_world");
+  bench::check(remora_bcast(step, 1, REMORA_INT32, 0, world, REMORA_COLL_AUTO), "remora_bcast");
+}
+
+void tell_targets(int step) {
+  share_step(&step);
+}
+
+// Rank 0: times a raw MPI variant while the other ranks wait inside MPI (from before the first
+// operation to after the last).
+template <typename Op>
+std::vector<double> time_raw_mpi(int batches, int iterations, Op&& op) {
+  tell_targets(kWaitInMpi);
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto nothing = [] {};
+  std::vector<double> times = bench::time_batches(batches, iterations, nothing, op);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return times;
+}
+
+// The other ranks: wait in Remora, or in MPI while rank 0 times a raw MPI variant, until the
+// next step.
+void serve_as_target() {
+  for (int step = kWaitInMpi; step == kWaitInMpi;) {
+    share_step(&step);
+    if (step == kWaitInMpi) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  }
+}
 
 }  // namespace
 
@@ -90,7 +130,7 @@ int main(int argc, char** argv) {
         bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
         bench::check(remora_flush(segment, 1), "remora_flush");
       });
-      put.mpi = bench::time_batches(options.batches, n, nothing, [&](int) {
+      put.mpi = time_raw_mpi(options.batches, n, [&](int) {
         MPI_Put(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
                 MPI_BYTE, window);
         MPI_Win_flush(1, window);
@@ -98,7 +138,7 @@ int main(int argc, char** argv) {
       get.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
         bench::check(remora_get(segment, 1, 0, buffer.data(), bytes), "remora_get");
       });
-      get.mpi = bench::time_batches(options.batches, n, nothing, [&](int) {
+      get.mpi = time_raw_mpi(options.batches, n, [&](int) {
         MPI_Get(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
                 MPI_BYTE, window);
         MPI_Win_flush(1, window);
@@ -109,7 +149,7 @@ int main(int argc, char** argv) {
           bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
         bench::check(remora_flush(segment, 1), "remora_flush");
       });
-      bandwidth.mpi = bench::time_batches(options.batches, 1, nothing, [&](int) {
+      bandwidth.mpi = time_raw_mpi(options.batches, 1, [&](int) {
         for (int i = 0; i < n; ++i)
           MPI_Put(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
                   MPI_BYTE, window);
@@ -136,7 +176,7 @@ int main(int argc, char** argv) {
                        "remora_win_accumulate");
         bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
       });
-      accumulate.mpi = bench::time_batches(options.batches, 1, nothing, [&](int) {
+      accumulate.mpi = time_raw_mpi(options.batches, 1, [&](int) {
         for (int i = 0; i < n; ++i)
           MPI_Accumulate(addends.data(), static_cast<int>(doubles), MPI_DOUBLE, 1, 0,
                          static_cast<int>(doubles), MPI_DOUBLE, MPI_SUM, window);
@@ -149,6 +189,9 @@ int main(int argc, char** argv) {
                  accumulated / bench::median(accumulate.mpi));
       report.add("acc_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
                  bench::median(accumulate.remora) / bench::median(accumulate.mpi));
+      tell_targets(kNextStep);
+    } else {
+      serve_as_target();
     }
     bench::check(remora_barrier(), "remora_barrier");
   }
@@ -158,7 +201,7 @@ int main(int argc, char** argv) {
     fetch_add.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
       bench::check(remora_fetch_add(segment, 1, 0, 1, &old), "remora_fetch_add");
     });
-    fetch_add.mpi = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+    fetch_add.mpi = time_raw_mpi(options.batches, iterations, [&](int) {
       MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 1, 0, MPI_SUM, window);
       MPI_Win_flush(1, window);
     });
@@ -176,6 +219,9 @@ int main(int argc, char** argv) {
     report.add_latency("win_fetch_op", "remora_win_fetch_and_op", ranks, 8, fetch_op.remora);
     report.add_latency("win_fetch_op", "mpi_fetch_and_op_flush", ranks, 8, fetch_op.mpi);
     ratio("win_fetch_op", 8, fetch_op);
+    tell_targets(kNextStep);
+  } else {
+    serve_as_target();
   }
   bench::check(remora_barrier(), "remora_barrier");
   // Passive-target progress while the target computes.
