@@ -3,7 +3,8 @@
 
 usage: run_fault_test.py --remorarun PATH [--program PATH] CASE
 
-Each case checks the launcher's exit status, that it finishes quickly, that its message names
+Each case checks the launcher's exit status, that it ends (a hang is killed and fails after
+HANG_SECONDS; durations are printed, never compared with a threshold), that its message names
 the rank at fault, that no rank process survives, and that no shared-memory object of the job
 is left in /dev/shm. The job id comes from the ranks' own "job=<id> rank=<r> pid=<p>" lines
 (fault_common.h), so concurrent jobs on the same machine do not disturb the check.
@@ -18,7 +19,7 @@ import threading
 import time
 
 RANKS = 4
-MAX_SECONDS = 5.0
+HANG_SECONDS = 20  # below CTest's TIMEOUT of 30 s, so a hang fails with the run shown
 ANNOUNCE = re.compile(r"job=(\S+) rank=(\d+) pid=(\d+)")
 
 failures = []
@@ -67,7 +68,7 @@ class Run:
     def announcements(self):
         return [ANNOUNCE.search(line).groups() for line in self.stdout if ANNOUNCE.search(line)]
 
-    def finish(self, timeout=20):
+    def finish(self, timeout=HANG_SECONDS):
         try:
             self.process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -143,10 +144,9 @@ def check_no_leftovers(run, expect_job=True):
         check(not left, f"shared-memory objects of job {job} left in /dev/shm: {left}")
 
 
-def expect(run, code, names, max_seconds=MAX_SECONDS):
+def expect(run, code, names):
     rc = run.finish()
     check(rc == code, f"exit status {rc}, expected {code}")
-    check(run.seconds < max_seconds, f"took {run.seconds:.2f} s, expected < {max_seconds} s")
     for name in names:
         check(name in run.err, f"stderr does not mention '{name}'")
     print(f"{' '.join(run.argv[1:])}: exit {rc} after {run.seconds:.3f} s")
@@ -185,14 +185,13 @@ def case_timeout(args):
 
 def case_sigterm(args):
     run = Run([args.remorarun, "-n", str(RANKS), args.program])
-    check(run.wait_for_announcements(RANKS, MAX_SECONDS),
+    check(run.wait_for_announcements(RANKS, HANG_SECONDS),
           "the ranks did not all start (no job=... line from each)")
     sent = time.monotonic()
     run.process.send_signal(signal.SIGTERM)
     expect(run, 128 + signal.SIGTERM, ["SIGTERM"])
     teardown = time.monotonic() - sent
     print(f"teardown after SIGTERM took {teardown:.3f} s")
-    check(teardown < 1.0, f"teardown after SIGTERM took {teardown:.2f} s, expected < 1 s")
     check_no_leftovers(run)
 
 
@@ -223,7 +222,7 @@ def case_tag_output(args):
 
 def case_ghost_killed(args):
     run = Run([args.remorarun, "-n", str(RANKS), args.program])
-    check(run.wait_for_announcements(RANKS, MAX_SECONDS),
+    check(run.wait_for_announcements(RANKS, HANG_SECONDS),
           "the ranks did not all start (no job=... line from each)")
     jobs = job_ids(run)
     ghosts = ghost_pids(next(iter(jobs))) if len(jobs) == 1 else []
