@@ -37,9 +37,14 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
         // The target published its lock-table geometry in its sync part at creation.
         const SyncWord stripes(transport, *sync, request.target, SyncLayout::kLockStripes);
         const SyncWord granularity(transport, *sync, request.target, SyncLayout::kLockGranularity);
-        const WindowMemory memory{
-            &transport,         data,   sync, SyncLayout{transport.size(), stripes.load()},
-            granularity.load(), nullptr};
+        const WindowMemory memory{&transport,
+                                  data,
+                                  sync,
+                                  SyncLayout{transport.size(), stripes.load()},
+                                  granularity.load(),
+                                  nullptr,
+                                  nullptr,
+                                  true};  // no request comes for a caller-computes window
         apply_owner_request(memory, args, request.apply_native != 0);
         return true;
       });

@@ -22,13 +22,16 @@ std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_
 
 class LockTable {
  public:
+  // node_local: only the owner's node takes these stripes (every strategy but caller across
+  // nodes): CPU atomics on the mapping, whatever the transport's atomics are.
   LockTable(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
-            uint64_t granularity, int owner)
+            uint64_t granularity, int owner, bool node_local = false)
       : transport_(transport),
         sync_(sync),
         layout_(layout),
         granularity_(granularity),
         owner_(owner),
+        part_(node_local ? static_cast<unsigned char*>(transport.address(sync, owner)) : nullptr),
         waiters_(transport, sync, layout, owner) {}
 
   // Locks the stripes of [offset, offset + bytes); *held receives them for unlock().
@@ -37,6 +40,8 @@ class LockTable {
 
  private:
   SyncWord stripe(uint64_t index) const {
+    if (part_ != nullptr)
+      return SyncWord(reinterpret_cast<uint64_t*>(part_ + layout_.stripe(index)));
     return SyncWord(transport_, sync_, owner_, layout_.stripe(index));
   }
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
@@ -47,6 +52,7 @@ class LockTable {
   SyncLayout layout_;
   uint64_t granularity_;
   int owner_;
+  unsigned char* part_;  // the owner's sync part, when node-local
   WaiterSet waiters_;
 };
 

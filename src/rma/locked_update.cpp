@@ -14,7 +14,8 @@ int apply_locked(const WindowMemory& memory, const AccArgs& args) {
   transport::Transport& transport = *memory.transport;
   const transport::Segment& data = *memory.data;
   const size_t bytes = args.count * datatype_size(args.type);
-  LockTable table(transport, *memory.sync, memory.layout, memory.granularity, args.target);
+  LockTable table(transport, *memory.sync, memory.layout, memory.granularity, args.target,
+                  memory.node_local_locks);
   std::vector<uint64_t> held;
   if (int status = table.lock(args.offset, bytes, &held)) return status;
   auto touch_local_edge = [&memory, &args, &transport] {

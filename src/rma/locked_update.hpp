@@ -28,6 +28,8 @@ struct WindowMemory {
   // A window over user memory: the data is read and written there instead (the target is
   // this rank or reachable by single copy). May be null.
   const UserMemory* user = nullptr;
+  // Only the target's node takes its lock-table stripes (LockTable's node_local).
+  bool node_local_locks = false;
 };
 
 int apply_locked(const WindowMemory& memory, const AccArgs& args);

@@ -46,12 +46,13 @@ Window* OwnerComputes::find(uint64_t id) {
   return found == windows_.end() ? nullptr : found->second;
 }
 
-// With ghost progress the node's ghost serves the target (it applies the request by the same
-// rule as the target would: the request says whether natively); otherwise the target's own
-// progress engine does. The ghost cannot reach a rank's private memory: requests to a window
-// over user memory go to the target itself.
+// With ghost progress the ghost of the target's node serves the target, whichever node the
+// origin is on (it applies the request by the same rule as the target would: the request says
+// whether natively); otherwise the target's own progress engine does. The ghost cannot reach a
+// rank's private memory, nor does it map a sub-communicator's segments: requests to those
+// windows go to the target itself.
 OwnerAgent OwnerComputes::agent_for(const Window& window, int target) const {
-  const int ghost = window.user_memory() != nullptr ? -1 : transport_.ghost_of(target);
+  const int ghost = window.ghost_serves() ? transport_.ghost_of(target) : -1;
   if (ghost >= 0) return {ghost, kGhostOwnerComputesHandler};
   return {target, request_handler_};
 }

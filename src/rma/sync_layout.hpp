@@ -5,6 +5,8 @@
 // the transport does; on shared memory each is a CPU atomic and needs no message.
 #pragma once
 
+#include <atomic>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -45,36 +47,45 @@ struct SyncLayout {
   size_t bytes() const { return pscw_posts_from(2 * nranks); }
 };
 
-// One 64-bit word of a rank's part of a segment, used through the transport's atomics.
-// Shared-memory atomics cannot fail, so results are returned directly.
+// One 64-bit word of a rank's part of a segment, used through the transport's atomics, or
+// through CPU atomics on this process's mapping of it for words that only the owner's node
+// touches (LockTable: the MPI transport's atomics go through MPI, which CPU atomics, such as
+// the ghost's, are not atomic with). Shared-memory atomics cannot fail, so results are
+// returned directly.
 class SyncWord {
  public:
   SyncWord(transport::Transport& transport, const transport::Segment& segment, int rank,
            size_t offset)
-      : transport_(transport), segment_(segment), rank_(rank), offset_(offset) {}
+      : transport_(&transport), segment_(&segment), rank_(rank), offset_(offset) {}
+  explicit SyncWord(uint64_t* word) : word_(word) {}
 
   uint64_t fetch_add(uint64_t value) const {
+    if (word_ != nullptr) return std::atomic_ref<uint64_t>(*word_).fetch_add(value);
     uint64_t old = 0;
-    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::FetchAdd, value, 0, &old);
+    transport_->atomic(*segment_, rank_, offset_, transport::AtomicOp::FetchAdd, value, 0, &old);
     return old;
   }
   uint64_t load() const { return fetch_add(0); }
   void store(uint64_t value) const {
+    if (word_ != nullptr) return std::atomic_ref<uint64_t>(*word_).store(value);
     uint64_t old = 0;
-    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::Swap, value, 0, &old);
+    transport_->atomic(*segment_, rank_, offset_, transport::AtomicOp::Swap, value, 0, &old);
   }
   bool compare_swap(uint64_t expected, uint64_t desired) const {
+    if (word_ != nullptr)
+      return std::atomic_ref<uint64_t>(*word_).compare_exchange_strong(expected, desired);
     uint64_t old = 0;
-    transport_.atomic(segment_, rank_, offset_, transport::AtomicOp::CompareSwap, desired, expected,
-                      &old);
+    transport_->atomic(*segment_, rank_, offset_, transport::AtomicOp::CompareSwap, desired,
+                       expected, &old);
     return old == expected;
   }
 
  private:
-  transport::Transport& transport_;
-  const transport::Segment& segment_;
-  int rank_;
-  size_t offset_;
+  transport::Transport* transport_ = nullptr;
+  const transport::Segment* segment_ = nullptr;
+  int rank_ = -1;
+  size_t offset_ = 0;
+  uint64_t* word_ = nullptr;
 };
 
 }  // namespace remora::rma

@@ -43,7 +43,9 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   const bool spans_nodes = std::any_of(members_.begin(), members_.end(), [this](int rank) {
     return transport_.node_of(rank) != transport_.node_of(members_.front());
   });
-  if (options_.strategy == AccStrategy::Auto && spans_nodes && !services.target_progress)
+  // The ghosts map the world's segments only: they are no agent for a sub-communicator's.
+  const bool served = services.target_progress && (!group_ || !ghost_progress());
+  if (options_.strategy == AccStrategy::Auto && spans_nodes && !served)
     path_strategy_ = AccStrategy::Caller;
 }
 
@@ -275,8 +277,16 @@ int Window::apply_locked(const AccArgs& args) {
 }
 
 WindowMemory Window::memory() {
-  return WindowMemory{&transport_,  data_,      sync_, layout(), options_.lock_granularity,
-                      &local_edge_, user_.get()};
+  // Except with caller computes, no rank of another node takes this window's stripes: the
+  // target's node (its ranks, its owner agent or ghost) takes them with CPU atomics.
+  return WindowMemory{&transport_,
+                      data_,
+                      sync_,
+                      layout(),
+                      options_.lock_granularity,
+                      &local_edge_,
+                      user_.get(),
+                      !user_ && path_strategy_ != AccStrategy::Caller};
 }
 
 int Window::complete(int target) {

@@ -92,6 +92,9 @@ class Window : public remora_win_s {
   size_t size(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
   // The user-memory part of a remora_win_create window, or nullptr.
   UserMemory* user_memory() const { return user_.get(); }
+  // Whether the node's ghost can serve this window's owner-computes requests: it maps the
+  // segments of windows over every rank only (not user memory, not sub-communicators').
+  bool ghost_serves() const { return !user_ && !group_ && ghost_progress(); }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
   // For the node's ghost process (which finds them by Segment::id) and for layers above that
@@ -138,6 +141,7 @@ class Window : public remora_win_s {
   }
 
  private:
+  bool ghost_progress() const { return transport_.ghost_of(transport_.rank()) >= 0; }
   friend class Pscw;
   Window(const WindowServices& services, std::shared_ptr<const WindowGroup> group, uint64_t id,
          const WindowOptions& options);

@@ -40,8 +40,8 @@ int AmChannel::send(int target, int handler, const void* payload, size_t bytes) 
   retire_completed();
   sending_.push_back(std::move(sending));
   Sending& queued = sending_.back();
-  if (MPI_Isend(queued.wire.data(), static_cast<int>(queued.wire.size()), MPI_BYTE, target, kAmTag,
-                comm_, &queued.request) != MPI_SUCCESS) {
+  if (MPI_Isend(queued.wire.data(), static_cast<int>(queued.wire.size()), MPI_BYTE,
+                map_.process_of(target), kAmTag, comm_, &queued.request) != MPI_SUCCESS) {
     sending_.pop_back();
     return fail(REMORA_ERR_SYSTEM, "active message to rank %d: MPI_Isend failed", target);
   }
@@ -75,9 +75,9 @@ bool AmChannel::poll(transport::AmDispatcher& dispatcher) {
     uint32_t handler = 0;
     std::memcpy(&handler, receive_buffer_.data(), sizeof handler);
     const size_t bytes = static_cast<size_t>(count) - kHeaderBytes;
-    dispatcher.accept_chunk(status.MPI_SOURCE, static_cast<int>(handler), true, true,
-                            static_cast<uint32_t>(bytes), receive_buffer_.data() + kHeaderBytes,
-                            bytes);
+    dispatcher.accept_chunk(map_.endpoint_of(status.MPI_SOURCE), static_cast<int>(handler), true,
+                            true, static_cast<uint32_t>(bytes),
+                            receive_buffer_.data() + kHeaderBytes, bytes);
     received = true;
   }
   return received;

@@ -11,15 +11,19 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "transport/am_dispatcher.hpp"
+#include "transport/mpi/endpoint_map.hpp"
 
 namespace remora::mpi {
 
 class AmChannel {
  public:
-  AmChannel(MPI_Comm comm, std::mutex& mpi_mutex) : comm_(comm), mpi_mutex_(mpi_mutex) {}
+  // Targets and sources are endpoints, translated by map into comm's ranks.
+  AmChannel(MPI_Comm comm, std::mutex& mpi_mutex, EndpointMap map = {})
+      : comm_(comm), mpi_mutex_(mpi_mutex), map_(std::move(map)) {}
   ~AmChannel();
   AmChannel(const AmChannel&) = delete;
   AmChannel& operator=(const AmChannel&) = delete;
@@ -38,6 +42,7 @@ class AmChannel {
 
   MPI_Comm comm_;
   std::mutex& mpi_mutex_;
+  EndpointMap map_;
   std::deque<Sending> sending_;
   std::vector<uint8_t> receive_buffer_;
 };

@@ -1,9 +1,14 @@
 #include "transport/mpi/ghost_endpoint.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/log.hpp"
 
 namespace remora::mpi {
+namespace {
+constexpr uint64_t kLeavingPollNs = 100000;  // a one-node job's ghost, waiting for the others
+}  // namespace
 
 int GhostEndpoint::create(std::unique_ptr<Session> session, GhostSplit split,
                           const std::string& job_id, const Config& config,
@@ -26,13 +31,20 @@ int GhostEndpoint::create(std::unique_ptr<Session> session, GhostSplit split,
     return status;
   self->shm_->control_block().rank(ghost).state.store(
       static_cast<uint32_t>(shm::RankState::Running), std::memory_order_release);
+  self->channel_ =
+      std::make_unique<AmChannel>(self->split_.everyone, self->mpi_mutex_,
+                                  EndpointMap::gather(self->split_.everyone, self->rank()));
+  if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
+  MPI_Ibarrier(self->split_.everyone, &self->everyone_left_);
   *out = std::move(self);
   return REMORA_SUCCESS;
 }
 
 GhostEndpoint::~GhostEndpoint() {
+  channel_.reset();
   shm_.reset();
   if (split_.members != MPI_COMM_NULL) MPI_Comm_free(&split_.members);
+  if (split_.everyone != MPI_COMM_NULL) MPI_Comm_free(&split_.everyone);
 }
 
 int GhostEndpoint::endpoint(int rank, const char* what, int* local) const {
@@ -43,7 +55,7 @@ int GhostEndpoint::endpoint(int rank, const char* what, int* local) const {
   } else {
     return fail(REMORA_ERR_UNSUPPORTED,
                 "ghost of node %d: %s rank %d, which is not on this node (under MPI a ghost "
-                "serves its own node's ranks only)",
+                "reaches its own node's ranks' memory only)",
                 layout_.node, what, rank);
   }
   return REMORA_SUCCESS;
@@ -115,6 +127,8 @@ int GhostEndpoint::atomic(const transport::Segment& segment, int target, size_t 
 }
 
 int GhostEndpoint::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  if (target >= 0 && target < size_ && !on_node(target))
+    return channel_->send(target, handler_id, payload, bytes);  // a reply across nodes
   return on_local(target, "message to", [&](int local_rank) {
     return shm_->am_send(local_rank, handler_id, payload, bytes);
   });
@@ -140,17 +154,34 @@ bool GhostEndpoint::ranks_left() const {
   return true;
 }
 
+bool GhostEndpoint::job_left() {
+  if (!job_left_ && everyone_left_ != MPI_REQUEST_NULL) {
+    std::lock_guard lock(mpi_mutex_);
+    int done = 0;
+    MPI_Test(&everyone_left_, &done, MPI_STATUS_IGNORE);
+    job_left_ = done != 0;
+  }
+  return job_left_;
+}
+
 bool GhostEndpoint::poll() {
-  const bool progressed = shm_->poll();
-  if (!progressed && ranks_left()) finished_.store(true, std::memory_order_release);
+  const bool received = layout_.node_count > 1 && channel_->poll(shm_->dispatcher());
+  const bool progressed = shm_->poll() || received;
+  if (!progressed && ranks_left() && job_left()) finished_.store(true, std::memory_order_release);
   return progressed;
 }
 
 // The rank's wake after its Finalized store (ControlBlock::wake fences first) pairs with this
 // check inside the sleep, after the ghost counted itself a sleeper: it is never slept through.
+// Nobody wakes the ghost from another node, nor when the job-wide barrier completes: it sleeps
+// at most REMORA_MPI_POLL_US when the job spans nodes, and once its node's ranks have left.
 void GhostEndpoint::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  const bool node_left = ranks_left();
+  if (poll_interval_ns_ > 0 || node_left)
+    timeout_ns = std::min(timeout_ns, poll_interval_ns_ > 0 ? poll_interval_ns_ : kLeavingPollNs);
   shm_->sleep(
-      timeout_ns, [&ready, this] { return ready() || ranks_left(); }, sleeper);
+      timeout_ns, [&ready, node_left, this] { return ready() || (!node_left && ranks_left()); },
+      sleeper);
 }
 
 }  // namespace remora::mpi

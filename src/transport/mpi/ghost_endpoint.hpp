@@ -2,17 +2,21 @@
 // for who becomes one). It is the ghost endpoint of its node's control block, like the ghost
 // remorarun starts, seen through the job's numbering: ranks are the application's ranks (the
 // ones of this node are reached through shared memory), and the ghost of node n is endpoint
-// size() + n. It serves its own node's ranks only (see docs/running-on-clusters.md).
+// size() + n. It serves requests to its own node's ranks, from every rank: those of other
+// nodes reach it through MPI (see docs/running-on-clusters.md).
 //
 // The job is over for the ghost once every rank of its node has left Remora (their state
-// Finalized; each rank wakes the ghost as it leaves): poll() then sets finished().
+// Finalized; each rank wakes the ghost as it leaves) and every rank of the job has entered
+// the barrier over every process at its end: poll() then sets finished().
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/config.hpp"
+#include "transport/mpi/am_channel.hpp"
 #include "transport/mpi/ghost_split.hpp"
 #include "transport/mpi/mpi_session.hpp"
 #include "transport/shm/shm_transport.hpp"
@@ -87,6 +91,8 @@ class GhostEndpoint final : public transport::Transport {
   int endpoint(int rank, const char* what, int* local) const;
   // Whether every rank of this node has left Remora (its state Finalized).
   bool ranks_left() const;
+  // Whether every rank of the job has (everyone_left_ completed).
+  bool job_left();
   // call(endpoint of target) when target is on this node.
   template <typename Call>
   int on_local(int target, const char* what, const Call& call) const {
@@ -101,6 +107,14 @@ class GhostEndpoint final : public transport::Transport {
   int size_ = 0;
   std::unique_ptr<shm::ShmTransport> shm_;
   std::atomic<bool> finished_{false};
+  // Ranks of other nodes send their requests to this ghost, which replies, over every process
+  // (split_.everyone); the ghost polls it at least every REMORA_MPI_POLL_US.
+  std::mutex mpi_mutex_;
+  std::unique_ptr<AmChannel> channel_;
+  uint64_t poll_interval_ns_ = 0;
+  // Entered at the ghost's start; every rank enters it when it leaves (MpiTransport::leave_ghost).
+  MPI_Request everyone_left_ = MPI_REQUEST_NULL;
+  bool job_left_ = false;
 };
 
 }  // namespace remora::mpi

@@ -16,6 +16,7 @@ struct GhostSplit {
   MPI_Comm app_comm = MPI_COMM_NULL;       // the application's ranks (null on a ghost)
   MPI_Comm app_node_comm = MPI_COMM_NULL;  // this node's ranks (null on a ghost)
   MPI_Comm members = MPI_COMM_NULL;        // this node's ranks, then its ghost (the last)
+  MPI_Comm everyone = MPI_COMM_NULL;       // every process, ghosts included (endpoint_map.hpp)
 };
 
 // Collective over comm (every process of the job).

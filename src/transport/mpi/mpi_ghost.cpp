@@ -1,7 +1,12 @@
 // The ranks' side of ghost progress under MPI (REMORA_PROGRESS=ghost; ghost_split.hpp,
 // ghost_endpoint.hpp): the node's control block gets a ghost endpoint, which the shared-memory
 // transport of the node already hands every segment to; owner-computes requests to a rank of
-// this node go to the ghost when it serves them (ghost_of).
+// this node go to the ghost through shared memory, to a rank of another node to that node's
+// ghost through the MPI channel over every process (ghost_of, send_to_ghost).
+#include <chrono>
+#include <thread>
+
+#include "core/backoff.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "transport/mpi/mpi_transport.hpp"
@@ -26,20 +31,17 @@ int MpiTransport::join_ghost(GhostSplit& split, const std::string& job_id, const
   const int status = share_control_block(layout_, split.members, 1, job_id, config, block);
   MPI_Comm_free(&split.members);
   ghost_ = size_ + layout_.node;
-  if (status == REMORA_SUCCESS && rank_ == 0 && layout_.node_count > 1)
-    log(LogLevel::Warn,
-        "REMORA_PROGRESS=ghost on %d nodes: the ghosts serve single-node jobs only for now (across "
-        "nodes, lock-table updates go through MPI atomics, and the ghosts are not members of the "
-        "MPI windows); owner-computes accumulates are served by their targets (manual progress)",
-        layout_.node_count);
   return status;
 }
 
+// Every rank's request to a ghost, on its node or another, travels only to that node's ranks'
+// memory and lock tables (acc_route.hpp): the ghost applies it with CPU atomics there.
 int MpiTransport::ghost_of(int rank) const {
-  if (ghost_ < 0 || layout_.node_count > 1) return -1;
-  return size_ + node_of(rank);
+  return ghost_ < 0 ? -1 : size_ + node_of(rank);
 }
 
+// The ghosts of every node serve until every rank of the job has come here (a barrier over
+// every process that the ghosts entered at their start): no rank sends to a ghost any more.
 void MpiTransport::leave_ghost() {
   if (ghost_ < 0 || !shm_) return;
   const shm::ControlBlock& block = shm_->control_block();
@@ -49,13 +51,30 @@ void MpiTransport::leave_ghost() {
   if (state.load(std::memory_order_acquire) != static_cast<uint32_t>(shm::RankState::Aborted))
     state.store(static_cast<uint32_t>(shm::RankState::Finalized), std::memory_order_release);
   block.wake(block.ghost(), shm::WakeTarget::Both);
+  if (!channel_) return;
+  MPI_Request request;
+  {
+    std::lock_guard lock(mpi_mutex_);
+    MPI_Ibarrier(everyone_, &request);
+  }
+  // Without polling: this rank's handlers may be gone (nothing is addressed to it any more).
+  Backoff backoff(shm_->wait_policy());
+  for (;;) {
+    int done = 0;
+    {
+      std::lock_guard lock(mpi_mutex_);
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+    if (done) return;
+    backoff.pause([](uint64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); });
+  }
 }
 
 int MpiTransport::send_to_ghost(int ghost, int handler_id, const void* payload, size_t bytes) {
-  if (ghost != ghost_)
-    return fail(REMORA_ERR_UNSUPPORTED,
-                "rank %d: a message to ghost endpoint %d, which is not this node's ghost (%d)",
-                rank_, ghost, ghost_);
+  if (ghost_ < 0 || ghost >= size_ + layout_.node_count)
+    return fail(REMORA_ERR_UNSUPPORTED, "rank %d: a message to endpoint %d, which is no ghost",
+                rank_, ghost);
+  if (ghost != ghost_) return channel_->send(ghost, handler_id, payload, bytes);
   return shm_->am_send(shm_->control_block().ghost(), handler_id, payload, bytes);
 }
 

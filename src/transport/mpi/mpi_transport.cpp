@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -52,10 +53,14 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
     if (int refused = refuse_ghosts_in_application_mpi(*self->session_)) return refused;
     job_id = agree_on_job_id(self->comm_);
     status = split_off_ghosts(self->comm_, static_cast<int>(config.node_size), &split);
-    MPI_Comm_free(&self->comm_);
-    if (status != REMORA_SUCCESS) return status;
+    split.everyone = std::exchange(self->comm_, MPI_COMM_NULL);  // the channel across nodes
+    if (status != REMORA_SUCCESS) {
+      MPI_Comm_free(&split.everyone);
+      return status;
+    }
     if (split.is_ghost)
       return GhostEndpoint::create(std::move(self->session_), split, job_id, config, ghost);
+    self->everyone_ = split.everyone;
     self->comm_ = split.app_comm;
   }
   MPI_Comm_rank(self->comm_, &self->rank_);
@@ -85,7 +90,12 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
       std::move(block), self->layout_.node_rank, config, std::move(job_ranks),
       self->size_ + (self->ghost_ >= 0 ? self->layout_.node_count : 0), &self->shm_);
   if (status != REMORA_SUCCESS) return status;
-  self->channel_ = std::make_unique<AmChannel>(self->comm_, self->mpi_mutex_);
+  if (self->ghost_ >= 0) {
+    self->channel_ = std::make_unique<AmChannel>(self->everyone_, self->mpi_mutex_,
+                                                 EndpointMap::gather(self->everyone_, self->rank_));
+  } else {
+    self->channel_ = std::make_unique<AmChannel>(self->comm_, self->mpi_mutex_);
+  }
   if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
   *out = std::move(self);
   return REMORA_SUCCESS;
@@ -94,6 +104,7 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
 MpiTransport::~MpiTransport() {
   leave_ghost();
   channel_.reset();
+  if (everyone_ != MPI_COMM_NULL) MPI_Comm_free(&everyone_);
   shm_.reset();
   if (layout_.node_comm != MPI_COMM_NULL) MPI_Comm_free(&layout_.node_comm);
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);

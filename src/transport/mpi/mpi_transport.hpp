@@ -119,8 +119,9 @@ class MpiTransport final : public transport::Transport {
   std::unique_ptr<shm::ShmTransport> shm_;
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
-  std::vector<RmaWindow*> windows_;  // live windows, for flush(target) and flush_all()
-  int ghost_ = -1;                   // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
+  std::vector<RmaWindow*> windows_;    // live windows, for flush(target) and flush_all()
+  int ghost_ = -1;                     // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
+  MPI_Comm everyone_ = MPI_COMM_NULL;  // with a ghost: every process (the channel's, leave_ghost)
 };
 
 }  // namespace remora::mpi
