@@ -9,6 +9,10 @@
 //     does lock(exclusive) - accumulate - unlock on it; metric `us` = rank 0's time for the
 //     three calls (median of 3 runs; `us_max` the slowest). Owner-computes needs an agent at
 //     the target (its progress thread, or the node's ghost); caller-computes does not.
+//   progress_overlap_lock_roundtrip: rank 1 computes for 200 ms without calling Remora while
+//     rank 0 does 100 uncontended lock(exclusive) - unlock pairs on it (no operation); metric
+//     `us` = the median pair, `us_max` the slowest. Across nodes with thread or ghost progress
+//     the target's agent grants the lock (docs/rma.md, "Locks across nodes").
 // The progress mode is process-wide (REMORA_PROGRESS), so run the program once per mode
 // (bench/run_benchmarks.sh does); it labels its variants with the mode it ran under.
 // Usage: remorarun -n P ./progress_overlap [--csv] [--iterations K] [--batches B]
@@ -24,6 +28,8 @@ constexpr double kComputeUs = 100;
 constexpr int kLaterAccumulates = 10;
 constexpr double kBusyTargetUs = 1e6;
 constexpr int kBusyRuns = 3;
+constexpr double kRoundTripTargetUs = 2e5;
+constexpr int kRoundTrips = 100;
 const char* const kStrategies[] = {"owner", "caller"};
 
 // Computing without calling Remora: spin on the clock (the library's clock needs no progress).
@@ -125,6 +131,31 @@ void busy_target(const char* strategy, bench::Report* report) {
   bench::check(remora_win_free(&win), "remora_win_free");
 }
 
+// Rank 0 locks and unlocks rank 1 while rank 1 computes.
+void lock_roundtrip(bench::Report* report) {
+  const int rank = remora_rank(), ranks = remora_size();
+  double* base = nullptr;
+  remora_win_t win = allocate("auto", ranks, &base);
+  std::vector<double> times;
+  bench::check(remora_barrier(), "remora_barrier");
+  if (rank == 1) compute(kRoundTripTargetUs);
+  if (rank == 0)
+    for (int pair = 0; pair < kRoundTrips; ++pair) {
+      const double start = bench::now_us();
+      bench::check(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 1, 0), "remora_win_lock");
+      bench::check(remora_win_unlock(win, 1), "remora_win_unlock");
+      times.push_back(bench::now_us() - start);
+    }
+  bench::check(remora_barrier(), "remora_barrier");
+  if (rank == 0) {
+    const std::string variant = bench::progress_mode() + "/lock_unlock";
+    report->add("progress_overlap_lock_roundtrip", variant, ranks, 0, "us", bench::median(times));
+    report->add("progress_overlap_lock_roundtrip", variant, ranks, 0, "us_max",
+                bench::maximum(times));
+  }
+  bench::check(remora_win_free(&win), "remora_win_free");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +171,7 @@ int main(int argc, char** argv) {
   overlap(nullptr, options, iterations, &report);
   for (const char* strategy : kStrategies) overlap(strategy, options, iterations, &report);
   for (const char* strategy : kStrategies) busy_target(strategy, &report);
+  lock_roundtrip(&report);
   report.print();
   bench::check(remora_finalize(), "remora_finalize");
   return 0;

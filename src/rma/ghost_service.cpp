@@ -1,5 +1,7 @@
 #include "rma/ghost_service.hpp"
 
+#include <cstring>
+
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "rma/locked_update.hpp"
@@ -16,6 +18,10 @@ int GhostService::create(transport::Transport& transport, std::unique_ptr<GhostS
     return fail(REMORA_ERR_INTERNAL,
                 "ghost: the owner-computes handler got id %d, the ranks address %d", id,
                 kGhostOwnerComputesHandler);
+  if (int status = transport.am_register(on_lock_request, service.get(), &id)) return status;
+  if (id != kGhostLockHandler)
+    return fail(REMORA_ERR_INTERNAL, "ghost: the lock handler got id %d, the ranks address %d", id,
+                kGhostLockHandler);
   *out = std::move(service);
   return REMORA_SUCCESS;
 }
@@ -37,17 +43,29 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
         // The target published its lock-table geometry in its sync part at creation.
         const SyncWord stripes(transport, *sync, request.target, SyncLayout::kLockStripes);
         const SyncWord granularity(transport, *sync, request.target, SyncLayout::kLockGranularity);
-        const WindowMemory memory{&transport,
-                                  data,
-                                  sync,
-                                  SyncLayout{transport.size(), stripes.load()},
-                                  granularity.load(),
-                                  nullptr,
-                                  nullptr,
-                                  true};  // no request comes for a caller-computes window
+        SyncLayout layout{transport.size(), stripes.load()};
+        layout.node_local_table = true;  // no request comes for a caller-computes window
+        const WindowMemory memory{&transport,         data,    sync,    layout,
+                                  granularity.load(), nullptr, nullptr, true};
         apply_owner_request(memory, args, request.apply_native != 0);
         return true;
       });
+}
+
+void GhostService::on_lock_request(int source, const void* payload, size_t bytes, void* context) {
+  auto* self = static_cast<GhostService*>(context);
+  LockRequest request;
+  if (bytes < sizeof request) return;  // not ours: only RemoteLocks builds requests
+  std::memcpy(&request, payload, sizeof request);
+  const transport::Segment* sync = self->transport_.shared_segment(request.sync_segment);
+  if (sync == nullptr) {
+    log(LogLevel::Error,
+        "ghost: lock request from rank %d for window %llu, whose sync segment was never shared "
+        "with the ghost",
+        source, static_cast<unsigned long long>(request.window_id));
+    return;
+  }
+  self->locks_.serve(source, request, *sync);
 }
 
 }  // namespace remora::rma

@@ -4,26 +4,32 @@
 // allocated, see transport/shm/ghost_segments.hpp), and the lock-table geometry is read from
 // the target's sync part. The update takes the target's lock-table stripes exactly as the
 // target's own agent would (rma/locked_update.hpp), so atomicity across strategies and paths
-// is unchanged; the reply goes straight to the origin.
+// is unchanged; the reply goes straight to the origin. It also serves the lock and unlock
+// requests of other nodes' origins for the node's ranks' passive-target lock words
+// (lock_server.hpp), finding the window's sync segment by its id the same way.
 #pragma once
 
 #include <memory>
 
+#include "rma/lock_server.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
 
 class GhostService {
  public:
-  // Registers the request handler on a ghost endpoint; it must be the first service there
-  // (its id is kGhostOwnerComputesHandler, which the ranks address).
+  // Registers the request handlers on a ghost endpoint; they must be the first services there
+  // (their ids are kGhostOwnerComputesHandler and kGhostLockHandler, which the ranks address).
   static int create(transport::Transport& transport, std::unique_ptr<GhostService>* out);
 
  private:
-  explicit GhostService(transport::Transport& transport) : transport_(transport) {}
+  explicit GhostService(transport::Transport& transport)
+      : transport_(transport), locks_(transport) {}
   static void on_request(int source, const void* payload, size_t bytes, void* context);
+  static void on_lock_request(int source, const void* payload, size_t bytes, void* context);
 
   transport::Transport& transport_;
+  LockServer locks_;
 };
 
 }  // namespace remora::rma

@@ -1,11 +1,28 @@
 #include "rma/rw_lock.hpp"
 
+#include <utility>
+
 namespace remora::rma {
+
+SyncWord RwLock::word_of(transport::Transport& transport, const transport::Segment& sync,
+                         SyncLayout layout, int owner, size_t offset) {
+  if (!layout.node_local_lock) return SyncWord(transport, sync, owner, offset);
+  auto* part = static_cast<unsigned char*>(transport.address(sync, owner));
+  return SyncWord(reinterpret_cast<uint64_t*>(part + offset));
+}
+
+RwLock::RwLock(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
+               int owner, std::function<void()> kick)
+    : word_(word_of(transport, sync, layout, owner, SyncLayout::kLockWord)),
+      pending_(word_of(transport, sync, layout, owner, SyncLayout::kRemoteLockPending)),
+      node_local_(layout.node_local_lock),
+      waiters_(transport, sync, layout, owner, WaiterRegistry::LockWord),
+      kick_(std::move(kick)) {}
 
 bool RwLock::try_shared() {
   if ((word_.fetch_add(1) & kWriter) == 0) return true;
   word_.fetch_add(~uint64_t{0});
-  waiters_.wake_all();  // our transient count may have made a writer's attempt fail
+  released();  // our transient count may have made a writer's attempt fail
   return false;
 }
 
@@ -17,20 +34,28 @@ int RwLock::lock_shared() {
 }
 
 int RwLock::lock_exclusive() {
-  while (!word_.compare_swap(0, kWriter)) {
+  while (!try_exclusive()) {
     if (int status = waiters_.wait([this] { return word_.load() == 0; })) return status;
   }
   return REMORA_SUCCESS;
 }
 
+// After the word changed in the releasing direction. The release and the agent's count are
+// both read-modify-writes, and this load is sequentially consistent: either it sees the
+// agent's count, or the agent's attempt comes after the release and sees it.
+void RwLock::released() {
+  waiters_.wake_all();
+  if (node_local_ && kick_ && pending_.load() != 0) kick_();
+}
+
 void RwLock::unlock_shared() {
   word_.fetch_add(~uint64_t{0});
-  waiters_.wake_all();
+  released();
 }
 
 void RwLock::unlock_exclusive() {
   word_.fetch_add(uint64_t{0} - kWriter);  // keeps the transient counts of arriving readers
-  waiters_.wake_all();
+  released();
 }
 
 }  // namespace remora::rma

@@ -1,12 +1,19 @@
 // The passive-target lock of one rank's window: a reader-writer lock in one word of that rank's
-// sync part, taken with remote atomics (no message, no target involvement):
+// sync part, taken with atomics (no message, no target involvement):
 //   shared:    fetch-add 1; if the writer bit was set, undo and wait until it clears;
 //   exclusive: compare-and-swap 0 -> writer bit; else wait until the word is 0.
 // Releases subtract what they added and wake registered waiters. Readers that arrive while a
 // writer waits may overtake it (no writer preference): windows locks are short-lived epochs.
+//
+// The word and its waiters are the transport's remote atomics, or, when the layout says the
+// lock is node-local (a window across nodes with a progress agent), CPU atomics on the
+// owner's node's mapping: only that node's ranks and the owner's agent then touch it, and
+// ranks of other nodes ask the agent (lock_server.hpp), which takes it with the same
+// try_shared / try_exclusive.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "rma/sync_layout.hpp"
 #include "rma/waiter_set.hpp"
@@ -17,20 +24,32 @@ class RwLock {
  public:
   static constexpr uint64_t kWriter = uint64_t{1} << 62;
 
+  // kick: called after a release (node-local locks only) when the owner's agent holds lock
+  // requests of other nodes that may now be granted; the agent itself passes none.
   RwLock(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
-         int owner)
-      : word_(transport, sync, owner, SyncLayout::kLockWord),
-        waiters_(transport, sync, layout, owner) {}
+         int owner, std::function<void()> kick = {});
 
   int lock_shared();
   int lock_exclusive();
   void unlock_shared();
   void unlock_exclusive();
 
- private:
+  // One attempt, without waiting (the agent never blocks).
   bool try_shared();
+  bool try_exclusive() { return word_.compare_swap(0, kWriter); }
+  // The count of requests the agent holds for this part (node-local locks only).
+  const SyncWord& remote_pending() const { return pending_; }
+
+ private:
+  static SyncWord word_of(transport::Transport& transport, const transport::Segment& sync,
+                          SyncLayout layout, int owner, size_t offset);
+  void released();
+
   SyncWord word_;
+  SyncWord pending_;
+  bool node_local_;
   WaiterSet waiters_;
+  std::function<void()> kick_;
 };
 
 }  // namespace remora::rma

@@ -15,6 +15,8 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/owner_protocol.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locked_update.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ghost_service.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lock_server.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_locks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op_queue.cpp
   ${CMAKE_CURRENT_LIST_DIR}/deferred_fence.cpp

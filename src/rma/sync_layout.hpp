@@ -1,8 +1,11 @@
 // The layout of a window's sync segment (one part per rank, in that rank's memory): the
-// passive-target lock word, the window's creation parameters (read by every rank), the
-// registry of ranks waiting for one of the part's locks, and the accumulate lock table.
-// Every word is accessed with the transport's remote atomics, so the protocol works wherever
-// the transport does; on shared memory each is a CPU atomic and needs no message.
+// passive-target lock word, the window's creation parameters (read by every rank), two
+// registries of ranks waiting for a lock of the part (one for the accumulate lock table, one
+// for the passive-target lock word) and the accumulate lock table. Words are accessed with the
+// transport's remote atomics, so the protocol works wherever the transport does (on shared
+// memory each is a CPU atomic and needs no message), except the node-local ones: on a window
+// that spans nodes, words that only the owner's node touches are CPU atomics on its mapping
+// (node_local_table, node_local_lock below), since MPI atomics are not atomic with them.
 #pragma once
 
 #include <atomic>
@@ -23,17 +26,28 @@ struct SyncLayout {
   static constexpr size_t kWaiterTotal = 40;  // threads of all ranks waiting for a lock here
   static constexpr size_t kFenceDone = 48;    // operations completed here by deferred fences
   static constexpr size_t kSyncImpls = 56;    // fence implementation | lock implementation << 1
-  static constexpr size_t kHeaderBytes = 64;
+  // Lock requests of other nodes that the owner's agent holds, not yet granted (lock_server.hpp):
+  // whoever releases the lock word node-locally and sees a count kicks the agent.
+  static constexpr size_t kRemoteLockPending = 64;
+  static constexpr size_t kLockWaiterTotal = 72;  // threads waiting for the lock word here
+  static constexpr size_t kHeaderBytes = 80;
   static constexpr size_t kStripeBytes = 64;  // one cache line per stripe: no false sharing
 
   int nranks;
   uint64_t stripes;
+  // Only the owner's node touches the lock-table stripes and their waiter registry (every
+  // accumulate strategy but caller across nodes; WindowMemory::node_local_locks), or the
+  // passive-target lock word and its registry (a window across nodes with a progress agent).
+  bool node_local_table = false;
+  bool node_local_lock = false;
 
-  // Threads of `rank` that wait for a lock of this part; rank == nranks is the node's ghost
-  // process (REMORA_PROGRESS=ghost), which takes lock-table stripes on the ranks' behalf.
+  // Threads of `rank` that wait for a lock-table stripe of this part; rank == nranks is the
+  // node's ghost process (REMORA_PROGRESS=ghost), which takes stripes on the ranks' behalf.
   size_t waiter_count(int rank) const { return kHeaderBytes + 8 * static_cast<size_t>(rank); }
+  // Threads of `rank` that wait for the passive-target lock word of this part.
+  size_t lock_waiter_count(int rank) const { return waiter_count(nranks + 1 + rank); }
   size_t stripes_begin() const {
-    const size_t end = waiter_count(nranks + 1);
+    const size_t end = lock_waiter_count(nranks + 1);
     return (end + kStripeBytes - 1) / kStripeBytes * kStripeBytes;
   }
   size_t stripe(uint64_t index) const {

@@ -4,27 +4,46 @@
 
 namespace remora::rma {
 
-namespace {
+WaiterSet::WaiterSet(transport::Transport& transport, const transport::Segment& sync,
+                     SyncLayout layout, int owner, WaiterRegistry registry)
+    : transport_(transport),
+      sync_(sync),
+      layout_(layout),
+      owner_(owner),
+      registry_(registry),
+      total_offset_(registry == WaiterRegistry::LockTable ? SyncLayout::kWaiterTotal
+                                                          : SyncLayout::kLockWaiterTotal) {
+  const bool node_local =
+      registry == WaiterRegistry::LockTable ? layout.node_local_table : layout.node_local_lock;
+  part_ = node_local ? static_cast<unsigned char*>(transport.address(sync, owner)) : nullptr;
+}
 
-// The waiter total, read on every release. A part this process maps is read with a plain
+SyncWord WaiterSet::word(size_t offset) const {
+  if (part_ != nullptr) return SyncWord(reinterpret_cast<uint64_t*>(part_ + offset));
+  return SyncWord(transport_, sync_, owner_, offset);
+}
+
+size_t WaiterSet::count_offset(int rank) const {
+  const int slot = rank < layout_.nranks ? rank : layout_.nranks;
+  return registry_ == WaiterRegistry::LockTable ? layout_.waiter_count(slot)
+                                                : layout_.lock_waiter_count(slot);
+}
+
+// The waiter total is read on every release. A part this process maps is read with a plain
 // sequentially consistent load rather than a remote fetch-add of 0 (a locked instruction on
 // the releaser's fast path): the release and the waiters' registrations are read-modify-writes
 // in the same total order, so the load still sees every waiter registered before the release.
-uint64_t waiter_total(transport::Transport& transport, const transport::Segment& sync, int owner) {
-  if (void* part = transport.address(sync, owner)) {
-    auto* word =
-        reinterpret_cast<uint64_t*>(static_cast<unsigned char*>(part) + SyncLayout::kWaiterTotal);
-    return std::atomic_ref<uint64_t>(*word).load(std::memory_order_seq_cst);
-  }
-  return SyncWord(transport, sync, owner, SyncLayout::kWaiterTotal).load();
-}
-
-}  // namespace
-
 void WaiterSet::wake_all() const {
-  if (waiter_total(transport_, sync_, owner_) == 0) return;
+  uint64_t total = 0;
+  if (void* part = transport_.address(sync_, owner_)) {
+    auto* word = reinterpret_cast<uint64_t*>(static_cast<unsigned char*>(part) + total_offset_);
+    total = std::atomic_ref<uint64_t>(*word).load(std::memory_order_seq_cst);
+  } else {
+    total = word(total_offset_).load();
+  }
+  if (total == 0) return;
   for (int rank = 0; rank <= layout_.nranks; ++rank) {  // the last slot: the node's ghost
-    if (SyncWord(transport_, sync_, owner_, layout_.waiter_count(rank)).load() == 0) continue;
+    if (word(count_offset(rank)).load() == 0) continue;
     const int endpoint = rank < layout_.nranks ? rank : transport_.ghost_of(owner_);
     if (endpoint >= 0) transport_.wake(endpoint);
   }

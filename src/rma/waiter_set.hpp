@@ -4,6 +4,10 @@
 // publishes the release, then reads the total and wakes each registered rank. The transport's
 // sleep protocol closes the race between the re-check and the sleep; its bounded sleep only
 // limits how late a lost wake-up would be noticed.
+//
+// A part has two registries: the lock table's stripes and the passive-target lock word. Each
+// is node-local (CPU atomics on the owner's mapping) exactly when its lock is (SyncLayout), so
+// every process that counts in it uses the same kind of atomics.
 #pragma once
 
 #include "rma/sync_layout.hpp"
@@ -11,19 +15,20 @@
 
 namespace remora::rma {
 
+enum class WaiterRegistry { LockTable, LockWord };
+
 class WaiterSet {
  public:
   WaiterSet(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
-            int owner)
-      : transport_(transport), sync_(sync), layout_(layout), owner_(owner) {}
+            int owner, WaiterRegistry registry = WaiterRegistry::LockTable);
 
   // Waits until ready() (called repeatedly; must be idempotent once true). Serves incoming
   // messages meanwhile, so the caller must not hold a lock that a handler could need.
   template <typename F>
   int wait(const F& ready) {
     if (ready()) return REMORA_SUCCESS;
-    const SyncWord mine(transport_, sync_, owner_, layout_.waiter_count(transport_.rank()));
-    const SyncWord total(transport_, sync_, owner_, SyncLayout::kWaiterTotal);
+    const SyncWord mine = word(count_offset(transport_.rank()));
+    const SyncWord total = word(total_offset_);
     mine.fetch_add(1);
     total.fetch_add(1);
     const int status = transport_.wait_until(ready);
@@ -36,10 +41,17 @@ class WaiterSet {
   void wake_all() const;
 
  private:
+  SyncWord word(size_t offset) const;
+  // Rank's count; every endpoint beyond the ranks (the node's ghost) has the last slot.
+  size_t count_offset(int rank) const;
+
   transport::Transport& transport_;
   const transport::Segment& sync_;
   SyncLayout layout_;
   int owner_;
+  WaiterRegistry registry_;
+  size_t total_offset_;
+  unsigned char* part_;  // the owner's sync part when the registry is node-local, else null
 };
 
 }  // namespace remora::rma

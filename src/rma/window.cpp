@@ -12,6 +12,7 @@
 #include "rma/owner_computes.hpp"
 #include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
+#include "rma/remote_locks.hpp"
 #include "rma/rw_lock.hpp"
 #include "rma/user_memory.hpp"
 
@@ -27,6 +28,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       id_(id),
       options_(options),
       path_strategy_(options.strategy),
+      locks_(services.locks),
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
       lock_checked_(static_cast<size_t>(transport_.size())),
@@ -47,6 +49,10 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   const bool served = services.target_progress && (!group_ || !ghost_progress());
   if (options_.strategy == AccStrategy::Auto && spans_nodes && !served)
     path_strategy_ = AccStrategy::Caller;
+  // Lock requests have an agent also under MPI ghost progress, where the runtime reports no
+  // target progress (its ranks progress manually): the ghost maps every world window's sync
+  // segment.
+  node_local_lock_ = spans_nodes && (served || ghost_serves_locks()) && locks_ != nullptr;
 }
 
 int Window::comm_rank(int world) const {
@@ -128,8 +134,15 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
   word(me, SyncLayout::kLockStripes).store(options_.lock_stripes);
   word(me, SyncLayout::kLockGranularity).store(options_.lock_granularity);
   word(me, SyncLayout::kSyncImpls)
-      .store(static_cast<uint64_t>(options_.fence) | static_cast<uint64_t>(options_.lock) << 1);
+      .store(static_cast<uint64_t>(options_.fence) | static_cast<uint64_t>(options_.lock) << 1 |
+             static_cast<uint64_t>(node_local_lock_) << 2);
   if (int status = barrier_()) return status;
+  for (int rank : members_)
+    if ((word(rank, SyncLayout::kSyncImpls).load() >> 2 & 1) != node_local_lock_)
+      return fail(REMORA_ERR_ARG,
+                  "%s: REMORA_PROGRESS differs between ranks: rank %d %s a progress agent for "
+                  "its lock words, rank %d does not agree (world ranks)",
+                  function, rank, node_local_lock_ ? "lacks" : "has", me);
   auto options_of = [&word](int rank) {
     const uint64_t impls = word(rank, SyncLayout::kSyncImpls).load();
     return WindowOptions{static_cast<AccStrategy>(word(rank, SyncLayout::kStrategy).load()),
@@ -156,7 +169,10 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
                 function, rank, describe(theirs).c_str(), members_.front(),
                 describe(first).c_str());
   }
-  return REMORA_SUCCESS;
+  // Across nodes the reads above are MPI atomics, which MPICH completes only while their target
+  // is inside MPI: nobody may leave for a wait that does not drive MPI (the node-local barrier
+  // of the next segment allocation) before every rank has read its parameters.
+  return barrier_();
 }
 
 int Window::free(const char* function) {
@@ -286,7 +302,7 @@ WindowMemory Window::memory() {
                       options_.lock_granularity,
                       &local_edge_,
                       user_.get(),
-                      !user_ && path_strategy_ != AccStrategy::Caller};
+                      node_local_table()};
 }
 
 int Window::complete(int target) {
@@ -356,17 +372,38 @@ int Window::lock(const char* function, int lock_type, int target, int assert_fla
 // Both take and release do nothing for a NOCHECK epoch.
 int Window::take_lock_word(int target, LockMode mode) {
   if (!lock_checked_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
-  RwLock word(transport_, *sync_, layout(), target);
+  return acquire(target, mode);
+}
+
+int Window::release_lock_word(int target, LockMode mode) {
+  if (!lock_checked_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  return release(target, mode);
+}
+
+// A node-local word is kicked: a release here tells the target's agent when it holds
+// requests of other nodes.
+RwLock Window::rw_lock(int target) {
+  if (!node_local_lock_) return RwLock(transport_, *sync_, layout(), target);
+  return RwLock(transport_, *sync_, layout(), target,
+                [this, target] { locks_->kick(*this, target); });
+}
+
+int Window::acquire(int target, LockMode mode) {
+  if (node_local_lock_ && transport_.address(*sync_, target) == nullptr)
+    return locks_->lock(*this, target, mode);
+  RwLock word = rw_lock(target);
   return mode == LockMode::Exclusive ? word.lock_exclusive() : word.lock_shared();
 }
 
-void Window::release_lock_word(int target, LockMode mode) {
-  if (!lock_checked_[static_cast<size_t>(target)]) return;
-  RwLock word(transport_, *sync_, layout(), target);
+int Window::release(int target, LockMode mode) {
+  if (node_local_lock_ && transport_.address(*sync_, target) == nullptr)
+    return locks_->unlock(*this, target, mode);
+  RwLock word = rw_lock(target);
   if (mode == LockMode::Exclusive)
     word.unlock_exclusive();
   else
     word.unlock_shared();
+  return REMORA_SUCCESS;
 }
 
 int Window::unlock(const char* function, int target) {
@@ -377,9 +414,9 @@ int Window::unlock(const char* function, int target) {
     return status;
   }
   if (int status = complete(target)) return status;
-  release_lock_word(target, epoch_.lock_mode(target));
+  const int status = release_lock_word(target, epoch_.lock_mode(target));
   epoch_.unlocked(target);
-  return REMORA_SUCCESS;
+  return status;
 }
 
 int Window::lock_all(const char* function, int assert_flags) {
@@ -397,7 +434,7 @@ int Window::lock_all(const char* function, int assert_flags) {
   }
   if (lock_all_checked_)
     for (int target : members_)
-      if (int status = RwLock(transport_, *sync_, layout(), target).lock_shared()) return status;
+      if (int status = acquire(target, LockMode::Shared)) return status;
   epoch_.locked_all();
   return REMORA_SUCCESS;
 }
@@ -410,10 +447,13 @@ int Window::unlock_all(const char* function) {
     return status;
   }
   if (int status = complete_all()) return status;
+  int status = REMORA_SUCCESS;
   if (lock_all_checked_)
-    for (int target : members_) RwLock(transport_, *sync_, layout(), target).unlock_shared();
+    for (int target : members_)  // every target, even after a failure
+      if (const int released = release(target, LockMode::Shared); status == REMORA_SUCCESS)
+        status = released;
   epoch_.unlocked_all();
-  return REMORA_SUCCESS;
+  return status;
 }
 
 int Window::flush(const char* function, int target) {

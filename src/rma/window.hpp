@@ -25,6 +25,8 @@ struct remora_win_s {};
 namespace remora::rma {
 
 class OwnerComputes;
+class RemoteLocks;
+class RwLock;
 class DeferredFence;
 class DeferredLock;
 class OpQueue;
@@ -61,6 +63,8 @@ struct WindowServices {
   // A progress thread or ghost serves owner-computes requests while the application computes or
   // blocks in MPI (not manual progress): `auto` may then send accumulates across nodes.
   bool target_progress = false;
+  // Lock and unlock requests to the agents of other nodes' targets (node-local lock words).
+  RemoteLocks* locks = nullptr;
 };
 
 class Window : public remora_win_s {
@@ -95,6 +99,9 @@ class Window : public remora_win_s {
   // Whether the node's ghost can serve this window's owner-computes requests: it maps the
   // segments of windows over every rank only (not user memory, not sub-communicators').
   bool ghost_serves() const { return !user_ && !group_ && ghost_progress(); }
+  // Whether the node's ghost serves lock requests (remote_locks.hpp): it maps the sync
+  // segments of windows over every rank, user memory or not.
+  bool ghost_serves_locks() const { return !group_ && ghost_progress(); }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
   const WindowOptions& options() const { return options_; }
   // For the node's ghost process (which finds them by Segment::id) and for layers above that
@@ -149,7 +156,13 @@ class Window : public remora_win_s {
   int free_segments();
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
-  SyncLayout layout() const { return SyncLayout{transport_.size(), options_.lock_stripes}; }
+  SyncLayout layout() const {
+    return SyncLayout{transport_.size(), options_.lock_stripes, node_local_table(),
+                      node_local_lock_};
+  }
+  // Only the target's node takes the lock-table stripes (every strategy but caller, on windows
+  // Remora allocates).
+  bool node_local_table() const { return !user_ && path_strategy_ != AccStrategy::Caller; }
   // The path this rank takes for an accumulate-family operation (acc_route.hpp).
   AccPath acc_path(int type, uint64_t offset, int target) const;
   int apply_native(const AccArgs& args);
@@ -162,8 +175,14 @@ class Window : public remora_win_s {
   int do_put(int target, uint64_t offset, const void* origin, size_t bytes);
   int do_get(int target, uint64_t offset, void* result, size_t bytes);
   int do_accumulate(const AccArgs& args);
+  // Take and release target's lock word unless the epoch is NOCHECK.
   int take_lock_word(int target, LockMode mode);
-  void release_lock_word(int target, LockMode mode);
+  int release_lock_word(int target, LockMode mode);
+  // Take and release it in any case: node-locally, or through the agent of a target on
+  // another node when the lock words are node-local (remote_locks.hpp).
+  int acquire(int target, LockMode mode);
+  int release(int target, LockMode mode);
+  RwLock rw_lock(int target);
   // Remote completion of this rank's operations to target (all targets).
   int complete(int target);
   int complete_all();
@@ -180,6 +199,11 @@ class Window : public remora_win_s {
   // window that spans nodes without a progress agent, which takes the lock table everywhere
   // (caller), so that nothing waits for a target blocked outside Remora. Compared at creation.
   AccStrategy path_strategy_;
+  // The lock words and their waiters are node-local (CPU atomics of the target's node; ranks of
+  // other nodes ask the target's agent): on a window across nodes with a progress agent, the
+  // same condition under which `auto` sends accumulates to the owner. Compared at creation.
+  bool node_local_lock_ = false;
+  RemoteLocks* locks_;
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;
   std::vector<size_t> disp_units_;

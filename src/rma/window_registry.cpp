@@ -11,12 +11,15 @@ int WindowRegistry::create(transport::Transport& transport, std::function<int()>
   if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
   if (int status = AgentRdma::create(transport, *registry->owner_, &registry->agent_rdma_))
     return status;
+  if (int status = RemoteLocks::create(transport, *registry->owner_, &registry->locks_))
+    return status;
   registry->services_ = WindowServices{&transport,
                                        std::move(barrier),
                                        registry->owner_.get(),
                                        std::move(reduce_scatter),
                                        registry->agent_rdma_.get(),
-                                       target_progress};
+                                       target_progress,
+                                       registry->locks_.get()};
   *out = std::move(registry);
   return REMORA_SUCCESS;
 }

@@ -10,6 +10,7 @@
 
 #include "rma/agent_rdma.hpp"
 #include "rma/owner_computes.hpp"
+#include "rma/remote_locks.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
@@ -37,6 +38,7 @@ class WindowRegistry {
   WindowServices services_{};
   std::unique_ptr<OwnerComputes> owner_;
   std::unique_ptr<AgentRdma> agent_rdma_;
+  std::unique_ptr<RemoteLocks> locks_;
   std::unordered_map<const remora_win_s*, std::unique_ptr<Window>> windows_;
   // The first live windows, searched before the hash table: a program rarely has more, and a
   // short scan costs less than hashing on every operation's handle check.

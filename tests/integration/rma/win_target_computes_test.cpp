@@ -3,10 +3,13 @@
 // node's ghost process (REMORA_PROGRESS=ghost). Not run with manual progress, where they
 // would wait for the target's next call (that is the point of the other two modes).
 //   phase 1: the origins do lock - accumulate - fetch_and_op - unlock, alternating exclusive
-//            and shared locks, then each adds 1 to a "done" word of rank 0 (a segment, not the
-//            window: its fetch-add is a CPU atomic, so rank 0 may watch it with atomic loads
-//            while its window memory is being updated). Rank 0 only watches that word until
-//            every origin is done; then (win_sync, its first call since) the sums are exact.
+//            and shared locks, then each adds 1 to a "done" word of rank 0 (in a second window,
+//            acc_strategy=native: CPU atomics from rank 0's node, applied with CPU atomics by
+//            rank 0's agent from other nodes, so rank 0 may watch it with atomic loads while
+//            its other window is being updated). Rank 0 only watches that word until every
+//            origin is done; then (win_sync, its first call since) the sums are exact. Across
+//            nodes (mpiexec, REMORA_NODE_SIZE) the locks of other nodes' origins are granted by
+//            rank 0's agent too (docs/rma.md, "Locks across nodes").
 //   phase 2: the target accumulates into the same elements too (its own updates take the
 //            lock table directly, the others' go through the agent): no update is lost.
 #include <atomic>
@@ -61,17 +64,21 @@ int main(int argc, char** argv) {
   int64_t origin_sum = 0;  // of every origin's value, ranks 1..size-1
   for (int r = 1; r < size; ++r) origin_sum += r;
 
-  remora_segment_t done_segment = nullptr;
-  REQUIRE_OK(remora_segment_allocate(sizeof(int64_t), &done_segment));
-  void* done_word = nullptr;
-  REQUIRE_OK(remora_segment_pointer(done_segment, rank, &done_word));
-  std::atomic_ref<int64_t> done(*static_cast<int64_t*>(done_word));
+  int64_t* done_word = nullptr;
+  remora_win_t done_win = nullptr;
+  REQUIRE_OK(remora_win_allocate(sizeof(int64_t), 1, "acc_strategy=native",
+                                 reinterpret_cast<void**>(&done_word), &done_win));
+  std::atomic_ref<int64_t> done(*done_word);
 
   // Phase 1: the target computes.
   REQUIRE_OK(remora_barrier());
   if (rank != kTarget) {
     origin_rounds(win, rank, size);  // every unlock waited for its updates' completion
-    REQUIRE_OK(remora_fetch_add(done_segment, kTarget, 0, 1, nullptr));
+    const int64_t one = 1;
+    REQUIRE_OK(remora_win_lock(done_win, REMORA_LOCK_SHARED, kTarget, 0));
+    REQUIRE_OK(
+        remora_win_accumulate(done_win, kTarget, 0, &one, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_unlock(done_win, kTarget));
   } else {
     const auto deadline = std::chrono::steady_clock::now() + kPatience;
     while (done.load(std::memory_order_acquire) != size - 1) {
@@ -104,6 +111,6 @@ int main(int argc, char** argv) {
       REQUIRE(load(base, i * 8) == kRounds * (origin_sum + size), "phase 2: element %zu is %lld", i,
               static_cast<long long>(load(base, i * 8)));
   REQUIRE_OK(remora_win_free(&win));
-  REQUIRE_OK(remora_segment_free(&done_segment));
+  REQUIRE_OK(remora_win_free(&done_win));
   return remora_finalize() == REMORA_SUCCESS ? 0 : 1;
 }
