@@ -115,6 +115,9 @@ class Window : public remora_win_s {
   bool owner_applies_native(int type, uint64_t offset) const;
   // What the lock-table path needs of this window (also for apply_owner_request).
   WindowMemory memory();
+  // Except with caller computes, no rank of another node takes this window's stripes: the
+  // target's node (its ranks, its owner agent or ghost) takes them with CPU atomics.
+  bool node_local_locks() const { return !user_ && path_strategy_ != AccStrategy::Caller; }
   // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
   void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
   void owner_done(int target) {
