@@ -23,11 +23,6 @@ constexpr size_t kMaxBytes = size_t{1} << 20;
 constexpr size_t kBytesPerBatch = size_t{16} << 20;  // caps iterations for large messages
 const char* const kStrategies[] = {"owner", "caller", "native", "auto"};
 
-int iterations_for(size_t bytes, int iterations) {
-  const auto by_volume = static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 4));
-  return std::min(iterations, by_volume);
-}
-
 remora_comm_t world() {
   remora_comm_t comm = nullptr;
   bench::check(remora_comm_world(&comm), "remora_comm_world");
@@ -73,7 +68,7 @@ int main(int argc, char** argv) {
 
     for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
       const size_t count = bytes / sizeof(double);
-      const int n = iterations_for(bytes, iterations);
+      const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
       std::vector<double> mbps, slowest_us;
       if (active) bench::check(remora_win_lock_all(win, 0), "remora_win_lock_all");
       for (int batch = -1; batch < options.batches; ++batch) {
@@ -121,7 +116,7 @@ int main(int argc, char** argv) {
     // Reference: remora_win_put on the same window (2 ranks only), same batching.
     if (!contended && std::string(strategy) == "auto") {
       for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
-        const int n = iterations_for(bytes, iterations);
+        const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
         if (rank == 0) {
           std::vector<double> mbps;
           bench::check(remora_win_lock_all(win, 0), "remora_win_lock_all");

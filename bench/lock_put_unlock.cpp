@@ -29,11 +29,6 @@ constexpr size_t kMaxLongs = 65536;
 constexpr size_t kFlagBytes = 64;                    // the flag gets a cache line of its own
 constexpr size_t kBytesPerBatch = size_t{64} << 20;  // caps iterations for large transfers
 
-int iterations_for(size_t bytes, int iterations) {
-  const auto by_volume = static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 16));
-  return std::min(iterations, by_volume);
-}
-
 // A window-like structure for the raw_win variant: per-rank base, lock word, displacement unit.
 struct RawWin {
   std::vector<unsigned char*> base;
@@ -126,7 +121,7 @@ int main(int argc, char** argv) {
 
   for (size_t longs : kLongs) {
     const size_t bytes = longs * sizeof(uint64_t);
-    const int n = iterations_for(bytes, iterations);
+    const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 16);
     for (size_t i = 0; i < longs; ++i) source[i] = longs * 1000003 + i;
 
     // raw

@@ -35,10 +35,6 @@ namespace {
 constexpr size_t kMaxBytes = size_t{1} << 20;
 constexpr size_t kBytesPerBatch = size_t{16} << 20;
 
-int iterations_for(size_t bytes, int iterations) {
-  return std::min(iterations, static_cast<int>(std::max<size_t>(kBytesPerBatch / bytes, 4)));
-}
-
 struct Pair {
   std::vector<double> remora, mpi;
 };
@@ -123,7 +119,7 @@ int main(int argc, char** argv) {
   };
 
   for (size_t bytes : bench::sizes(8, kMaxBytes, 8)) {
-    const int n = iterations_for(bytes, iterations);
+    const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
     if (rank == 0) {
       Pair put, get, bandwidth;
       put.remora = bench::time_batches(options.batches, n, nothing, [&](int) {

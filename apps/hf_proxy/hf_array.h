@@ -66,6 +66,14 @@ typedef struct hf_array_api {
   int (*axpy_detach)(hf_batch* batch);
 } hf_array_api;
 
+/* The entries every backend fills with static functions of its own under these names, for its
+ * hf_array_api initializer (designated initializers: the order does not matter). */
+#define HF_ARRAY_BACKEND_ENTRIES                                                                  \
+  .sum_int64 = sum_int64, .create = create, .destroy = destroy, .zero = zero, .acc = acc,         \
+  .get = get, .nbacc = nbacc, .nbget = nbget, .wait = wait_request,                               \
+  .counter_create = counter_create, .counter_reset = counter_reset, .counter_next = counter_next, \
+  .counter_destroy = counter_destroy
+
 /* Remora's distributed arrays (remora/array.h). Call after remora_init. */
 const hf_array_api* hf_remora_api(void);
 /* The Global-Arrays-compatible API (ga.h; built with MPI). Call after GA_Initialize. */

@@ -170,21 +170,9 @@ const hf_array_api* hf_ga_api(void) {
       .size = size,
       .wtime = GA_Wtime,
       .barrier = barrier,
-      .sum_int64 = sum_int64,
       .error_text = error_text,
-      .create = create,
-      .destroy = destroy,
-      .zero = zero,
       .sync = sync_all,
-      .acc = acc,
-      .get = get,
-      .nbacc = nbacc,
-      .nbget = nbget,
-      .wait = wait_request,
-      .counter_create = counter_create,
-      .counter_reset = counter_reset,
-      .counter_next = counter_next,
-      .counter_destroy = counter_destroy,
+      HF_ARRAY_BACKEND_ENTRIES,
       /* axpy_attach, axpy, axpy_detach: no GA counterpart */
   };
   return &api;

@@ -18,6 +18,7 @@
 #include "arrays/summa_gemm.hpp"
 #include "arrays/sync_tracker.hpp"
 #include "core/error.hpp"
+#include "progress/test_pacing.hpp"
 #include "remora/array.h"
 #include "rma/reduce_op.hpp"
 
@@ -638,8 +639,11 @@ int remora_array_test(remora_array_request_t* request, int* done) {
   if (*request == REMORA_ARRAY_REQUEST_NULL) return REMORA_SUCCESS;
   Request* r = nullptr;
   if (int status = find_request(function, request, &r)) return status;
+  remora::progress::PacedTestCall call;
   // One step of progress: the oldest queued operation, else arrived messages.
-  if (!r->done() && !remora::arrays::nb_queue().run_one()) runtime->transport->poll();
+  bool progressed = r->done() || remora::arrays::nb_queue().run_one();
+  if (!progressed) progressed = runtime->transport->poll();
+  call.finish(*runtime->transport, progressed || r->done(), [r] { return r->done(); });
   if (!r->done()) {
     *done = 0;
     return REMORA_SUCCESS;

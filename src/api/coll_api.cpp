@@ -7,6 +7,7 @@
 #include "api/runtime.hpp"
 #include "coll/algorithms/algorithms.hpp"
 #include "core/error.hpp"
+#include "progress/test_pacing.hpp"
 #include "remora/coll.h"
 #include "rma/reduce_op.hpp"
 
@@ -785,7 +786,11 @@ int remora_request_test(remora_request_t* request, int* flag) {
     return status;
   *flag = 1;
   if (found[0] == nullptr) return REMORA_SUCCESS;
-  runtime->progress->poll();
+  remora::progress::PacedTestCall call;
+  const bool progressed = runtime->progress->poll();
+  remora::Request& schedule = *found[0];
+  call.finish(*runtime->transport, progressed || finished(schedule),
+              [&schedule] { return schedule.done(); });
   if (!finished(*found[0])) {
     *flag = 0;
     return REMORA_SUCCESS;
@@ -834,10 +839,16 @@ int remora_request_testall(int count, remora_request_t* requests, int* flag) {
   if (int status = check_out("remora_request_testall", "flag", flag)) return status;
   if (int status = find_requests("remora_request_testall", count, requests, *runtime, &found))
     return status;
-  runtime->progress->poll();
+  remora::progress::PacedTestCall call;
+  const bool progressed = runtime->progress->poll();
+  auto all_finished = [&found] {
+    for (const auto& schedule : found)
+      if (schedule != nullptr && !finished(*schedule)) return false;
+    return true;
+  };
+  call.finish(*runtime->transport, progressed || all_finished(), all_finished);
   *flag = 0;
-  for (const auto& schedule : found)
-    if (schedule != nullptr && !finished(*schedule)) return REMORA_SUCCESS;
+  if (!all_finished()) return REMORA_SUCCESS;
   *flag = 1;
   return complete_all("remora_request_testall", *runtime, requests, found);
 }

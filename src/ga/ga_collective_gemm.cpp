@@ -59,45 +59,23 @@ void gemm(const char* fn, remora_datatype_t type, char ta, char tb, int64_t m, i
 
 extern "C" {
 
-void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta,
-              int g_c) {
-  gemm("GA_Dgemm", REMORA_DOUBLE, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
+// GA_?gemm and GA_?gemm64: one entry point per type and index width (C linkage, so a macro).
+#define REMORA_GA_GEMM(name, index_t, scalar_t, type)                                            \
+  void name(char ta, char tb, index_t m, index_t n, index_t k, scalar_t alpha, int g_a, int g_b, \
+            scalar_t beta, int g_c) {                                                            \
+    gemm(#name, type, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);                              \
+  }
 
-void GA_Sgemm(char ta, char tb, int m, int n, int k, float alpha, int g_a, int g_b, float beta,
-              int g_c) {
-  gemm("GA_Sgemm", REMORA_FLOAT, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
+REMORA_GA_GEMM(GA_Dgemm, int, double, REMORA_DOUBLE)
+REMORA_GA_GEMM(GA_Sgemm, int, float, REMORA_FLOAT)
+REMORA_GA_GEMM(GA_Zgemm, int, DoubleComplex, REMORA_DOUBLE_COMPLEX)
+REMORA_GA_GEMM(GA_Cgemm, int, SingleComplex, REMORA_FLOAT_COMPLEX)
+REMORA_GA_GEMM(GA_Dgemm64, int64_t, double, REMORA_DOUBLE)
+REMORA_GA_GEMM(GA_Sgemm64, int64_t, float, REMORA_FLOAT)
+REMORA_GA_GEMM(GA_Zgemm64, int64_t, DoubleComplex, REMORA_DOUBLE_COMPLEX)
+REMORA_GA_GEMM(GA_Cgemm64, int64_t, SingleComplex, REMORA_FLOAT_COMPLEX)
 
-void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha, int g_a, int g_b,
-              DoubleComplex beta, int g_c) {
-  gemm("GA_Zgemm", REMORA_DOUBLE_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-
-void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a, int g_b,
-              SingleComplex beta, int g_c) {
-  gemm("GA_Cgemm", REMORA_FLOAT_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-
-void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b,
-                double beta, int g_c) {
-  gemm("GA_Dgemm64", REMORA_DOUBLE, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-
-void GA_Sgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, int g_a, int g_b,
-                float beta, int g_c) {
-  gemm("GA_Sgemm64", REMORA_FLOAT, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-
-void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, DoubleComplex alpha, int g_a,
-                int g_b, DoubleComplex beta, int g_c) {
-  gemm("GA_Zgemm64", REMORA_DOUBLE_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-
-void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha, int g_a,
-                int g_b, SingleComplex beta, int g_c) {
-  gemm("GA_Cgemm64", REMORA_FLOAT_COMPLEX, ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
+#undef REMORA_GA_GEMM
 
 void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi,
                      int ajlo, int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c,

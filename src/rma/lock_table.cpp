@@ -20,6 +20,12 @@ std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_
   return result;
 }
 
+// A stripe is a test-and-set lock taken by exchange (swap), not compare-and-swap: a swap that
+// finds the stripe taken only replaces one nonzero value by another, so exclusion is the same,
+// and under the MPI transport a swap is an MPI_Rget_accumulate request, waited for with
+// Remora's waiting policy, while MPI_Compare_and_swap needs MPI_Win_flush_local, which
+// busy-polls inside MPI (under the transport's MPI mutex) until the target enters MPI.
+//
 // Handlers are held from before the first stripe is taken until the last is released (here on
 // failure, in unlock() on success): over MPI each stripe operation waits for MPI and polls, and
 // a handler run there (an owner-computes request for this table) could wait for a stripe this
@@ -28,7 +34,7 @@ int64_t LockTable::try_lock_all(const std::vector<uint64_t>& stripes) {
   const auto tag = static_cast<uint64_t>(transport_.rank()) + 1;
   transport::AmDispatcher::hold_handlers();
   for (size_t i = 0; i < stripes.size(); ++i) {
-    if (stripe(stripes[i]).compare_swap(0, tag)) continue;
+    if (stripe(stripes[i]).exchange(tag) == 0) continue;
     for (size_t j = 0; j < i; ++j) stripe(stripes[j]).store(0);
     transport::AmDispatcher::release_handlers();
     if (i > 0) waiters_.wake_all();

@@ -1,6 +1,7 @@
 #include "rma/pscw.hpp"
 
 #include "core/error.hpp"
+#include "progress/test_pacing.hpp"
 #include "remora/win.h"
 #include "rma/window.hpp"
 
@@ -118,7 +119,10 @@ int Pscw::wait(const char* function) {
 
 int Pscw::test(const char* function, int* flag) {
   if (int status = window_.epoch_.check_wait(function)) return status;
-  window_.transport_.poll();
+  progress::PacedTestCall call;
+  const bool progressed = window_.transport_.poll();
+  call.finish(window_.transport_, progressed || completes_arrived(),
+              [this] { return completes_arrived(); });
   *flag = completes_arrived() ? 1 : 0;
   if (*flag == 0) return REMORA_SUCCESS;
   exposure_group_.clear();

@@ -5,6 +5,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/waiter_set.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rw_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lock_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lock_granularity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/native_atomics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/acc_route.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp

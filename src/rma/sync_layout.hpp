@@ -82,8 +82,14 @@ class SyncWord {
   uint64_t load() const { return fetch_add(0); }
   void store(uint64_t value) const {
     if (word_ != nullptr) return std::atomic_ref<uint64_t>(*word_).store(value);
+    exchange(value);
+  }
+  // Stores value and returns the previous one.
+  uint64_t exchange(uint64_t value) const {
+    if (word_ != nullptr) return std::atomic_ref<uint64_t>(*word_).exchange(value);
     uint64_t old = 0;
     transport_->atomic(*segment_, rank_, offset_, transport::AtomicOp::Swap, value, 0, &old);
+    return old;
   }
   bool compare_swap(uint64_t expected, uint64_t desired) const {
     if (word_ != nullptr)

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "rma/deferred_fence.hpp"
 #include "rma/deferred_lock.hpp"
+#include "rma/lock_granularity.hpp"
 #include "rma/lock_table.hpp"
 #include "rma/locked_update.hpp"
 #include "rma/native_atomics.hpp"
@@ -92,6 +93,9 @@ int Window::create(const char* function, const WindowServices& services,
     }
     window->sizes_ = window->user_->sizes();
   }
+  // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
+  window->options_.lock_granularity = lock_table_granularity(
+      window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
   // Requests may arrive as soon as a faster rank leaves the exchange's barrier.
   window->owner_.attach(window.get());
   if (int status = window->exchange_parameters(function, disp_unit)) {
@@ -293,8 +297,6 @@ int Window::apply_locked(const AccArgs& args) {
 }
 
 WindowMemory Window::memory() {
-  // Except with caller computes, no rank of another node takes this window's stripes: the
-  // target's node (its ranks, its owner agent or ghost) takes them with CPU atomics.
   return WindowMemory{&transport_,
                       data_,
                       sync_,

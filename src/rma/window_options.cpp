@@ -104,6 +104,7 @@ int parse_window_options(const char* function, const Config& config, const char*
   parse_strategy(config.acc_strategy, &options->strategy);
   options->lock_stripes = static_cast<uint64_t>(config.acc_lock_stripes);
   options->lock_granularity = config.acc_lock_granularity;
+  options->lock_granularity_remote = config.acc_lock_granularity_remote;
   parse_sync_impl(config.rma_fence, &options->fence);
   parse_sync_impl(config.rma_lock, &options->lock);
   parse_sync_impl(config.rma_pscw, &options->pscw);

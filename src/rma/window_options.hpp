@@ -37,6 +37,8 @@ struct WindowOptions {
   // Windows over user memory (user_memory.hpp): how other ranks' memory is reached. Per rank
   // (the paths interoperate), so not compared between ranks; ignored by remora_win_allocate.
   uint64_t user_memory = 0;  // a UserMemoryMode
+  // The least granularity of a lock table taken through the network (lock_granularity.hpp).
+  uint64_t lock_granularity_remote = 65536;
 
   bool operator==(const WindowOptions&) const = default;
 };

@@ -4,6 +4,10 @@
 // a stale handle is an error. With manual progress (nothing polls behind the test's back) it
 // also shows that an operation is in flight after the call returns: it is counted by
 // remora_array_pending and a get's buffer is still untouched until progress is made.
+// With ARRAY_NB_PHASE_TIMES set, rank 0 prints the seconds spent in each phase (for
+// measurements; nothing is asserted on them).
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,6 +20,18 @@ namespace {
 int rank_, size_;
 bool manual_ = false;
 constexpr int kOutstanding = 24;
+
+// Seconds per phase, summed over the layouts and types.
+double phase_seconds_[4] = {};
+const char* const kPhaseNames[4] = {"nbput", "nbacc", "nbget", "handles"};
+
+template <typename F>
+void timed_phase(int phase, const F& run) {
+  const auto start = std::chrono::steady_clock::now();
+  run();
+  phase_seconds_[phase] +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // A random patch inside rows [first, last].
 Patch patch_in_rows(std::mt19937_64& rng, const std::vector<int64_t>& dims, int64_t first,
@@ -177,10 +193,10 @@ void check_layout(const Layout& layout, uint64_t seed) {
   remora_array_t a = nullptr;
   REQUIRE_OK(layout.create(type_of<T>(), dims.data(), &a));
   Reference<T> ref(dims);
-  check_puts(a, ref, seed);
-  check_accs(a, ref, seed);
-  check_gets(a, ref, seed);
-  check_handles(a, ref);
+  timed_phase(0, [&] { check_puts(a, ref, seed); });
+  timed_phase(1, [&] { check_accs(a, ref, seed); });
+  timed_phase(2, [&] { check_gets(a, ref, seed); });
+  timed_phase(3, [&] { check_handles(a, ref); });
   // A request left outstanding: destroy completes it, and the handle stays waitable.
   const int64_t lo[2] = {rank_ % dims[0], 0}, hi[2] = {rank_ % dims[0], dims[1] - 1};
   const int64_t ld[2] = {dims[1], 1};
@@ -205,5 +221,8 @@ int main(int argc, char** argv) {
     check_layout<int64_t>(layout, seed++);
     check_layout<std::complex<double>>(layout, seed++);
   }
+  if (rank_ == 0 && std::getenv("ARRAY_NB_PHASE_TIMES") != nullptr)
+    for (int phase = 0; phase < 4; ++phase)
+      std::printf("phase %s: %.3f s\n", kPhaseNames[phase], phase_seconds_[phase]);
   return remora_finalize();
 }
