@@ -90,6 +90,9 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
       std::move(block), self->layout_.node_rank, config, std::move(job_ranks),
       self->size_ + (self->ghost_ >= 0 ? self->layout_.node_count : 0), &self->shm_);
   if (status != REMORA_SUCCESS) return status;
+  // Waits spin less when the machine, not only this rank's node, has more runnable threads
+  // than CPUs (REMORA_NODE_SIZE=1 makes nodes of one rank on a machine of many).
+  if (ghost == nullptr) self->shm_->count_ranks_sharing_cpus(config, self->layout_.machine_ranks);
   if (self->ghost_ >= 0) {
     self->channel_ = std::make_unique<AmChannel>(self->everyone_, self->mpi_mutex_,
                                                  EndpointMap::gather(self->everyone_, self->rank_));

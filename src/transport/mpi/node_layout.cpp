@@ -11,7 +11,7 @@
 
 namespace remora::mpi {
 
-int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm) {
+int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm, int* machine_ranks) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm shared = MPI_COMM_NULL;
@@ -19,6 +19,7 @@ int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm) {
     return fail(REMORA_ERR_SYSTEM, "remora_init: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed");
   int shared_rank = 0;
   MPI_Comm_rank(shared, &shared_rank);
+  if (machine_ranks != nullptr) MPI_Comm_size(shared, machine_ranks);
   const int color = node_size_limit > 0 ? shared_rank / node_size_limit : 0;
   MPI_Comm_split(shared, color, rank, node_comm);
   MPI_Comm_free(&shared);
@@ -26,7 +27,8 @@ int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm) {
 }
 
 int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout) {
-  if (int status = split_nodes(comm, node_size_limit, &layout->node_comm)) return status;
+  if (int status = split_nodes(comm, node_size_limit, &layout->node_comm, &layout->machine_ranks))
+    return status;
   describe_node_layout(comm, layout);
   return REMORA_SUCCESS;
 }

@@ -23,6 +23,7 @@ struct NodeLayout {
   std::vector<int> node_of;        // per job rank
   std::vector<int> node_ranks;     // job ranks of this node, ascending
   std::vector<int> index_on_node;  // per job rank: its index on its node
+  int machine_ranks = 1;           // ranks sharing this machine's memory and CPUs, before the cut
 };
 
 // Collective over comm. job_id names the job (the same on every rank).
@@ -31,8 +32,10 @@ int share_control_block(const NodeLayout& layout, const std::string& job_id, con
                         shm::ControlBlock* block);
 
 // The two steps of build_node_layout. split_nodes: this process's node (shared memory, then
-// the REMORA_NODE_SIZE cut). describe_node_layout: the rest of *layout from layout->node_comm.
-int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm);
+// the REMORA_NODE_SIZE cut; *machine_ranks, if given: the processes sharing memory before the
+// cut). describe_node_layout: the rest of *layout from layout->node_comm.
+int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm,
+                int* machine_ranks = nullptr);
 void describe_node_layout(MPI_Comm comm, NodeLayout* layout);
 // share_control_block over `members` (the node's ranks, then its ghost when ghosts is 1): member
 // 0 creates the block, with `ghosts` ghost endpoints; the others attach.

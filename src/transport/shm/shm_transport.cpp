@@ -74,6 +74,10 @@ ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config,
 
 ShmTransport::~ShmTransport() = default;
 
+void ShmTransport::count_ranks_sharing_cpus(const Config& config, int ranks) {
+  policy_ = make_wait_policy(config, ranks, available_cpus());
+}
+
 int ShmTransport::allgather(uint64_t value, std::vector<uint64_t>* values) {
   block_.rank(rank_).exchange.store(value, std::memory_order_release);
   int status = node_barrier();

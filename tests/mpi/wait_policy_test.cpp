@@ -1,0 +1,43 @@
+// Under mpiexec the oversubscription check counts every rank that shares this machine, whatever
+// REMORA_NODE_SIZE cut it into: with REMORA_NODE_SIZE=1 and REMORA_PROGRESS=thread, 2 ranks on
+// 2 CPUs run 4 threads, although each rank's node holds one. The expected answer is computed
+// from the launcher's count of ranks on this machine and this process's CPU affinity mask.
+#include <sched.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "api/runtime.hpp"
+#include "multirank.hpp"
+
+namespace {
+
+int ranks_on_this_machine() {
+  // MPICH's hydra, Open MPI.
+  for (const char* name : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  remora::api::Runtime* runtime = nullptr;
+  REQUIRE_OK(remora::api::enter("wait_policy_test", &runtime));
+  const int ranks = ranks_on_this_machine();
+  REQUIRE(ranks > 0, "the launcher did not say how many ranks share this machine");
+  cpu_set_t mask;
+  REQUIRE(sched_getaffinity(0, sizeof mask, &mask) == 0, "sched_getaffinity failed");
+  const int cpus = CPU_COUNT(&mask);
+  const char* progress = std::getenv("REMORA_PROGRESS");
+  const int threads = progress != nullptr && std::strcmp(progress, "thread") == 0 ? 2 : 1;
+  const bool expected = ranks * threads > cpus;
+  const bool oversubscribed = runtime->transport->wait_policy().oversubscribed;
+  REQUIRE(oversubscribed == expected,
+          "%d ranks x %d threads on %d CPUs: oversubscribed should be %d, the wait policy says %d "
+          "(this rank's node holds %zu ranks)",
+          ranks, threads, cpus, expected, oversubscribed, runtime->transport->local_ranks().size());
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}
