@@ -83,7 +83,9 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
                                                  *mode == progress::Mode::Ghost ? &ghost : nullptr);
     if (status != REMORA_SUCCESS) return status;
     if (ghost) serve_as_mpi_ghost(std::move(ghost));
-    if (!thread_progress) *mode = progress::Mode::Manual;
+    // Falls back when MPI cannot give a progress thread; ghost mode stays (window.cpp counts
+    // the node's ghost as every rank's progress agent).
+    if (*mode == progress::Mode::Thread && !thread_progress) *mode = progress::Mode::Manual;
     exiting_rank = mpi->rank();
     static bool registered = false;
     if (!registered) registered = std::atexit(end_job_if_not_finalized) == 0;

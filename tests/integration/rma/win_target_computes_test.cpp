@@ -59,8 +59,10 @@ int main(int argc, char** argv) {
   const int rank = remora_rank(), size = remora_size();
   unsigned char* base = nullptr;
   remora_win_t win = nullptr;
-  REQUIRE_OK(remora_win_allocate(kWindowBytes, 1, "acc_strategy=owner",
-                                 reinterpret_cast<void**>(&base), &win));
+  // Argument 1: the window's info (default owner; auto must take the owner path wherever the
+  // target has an agent, also across nodes under MPI with ghosts).
+  const char* info = argc > 1 ? argv[1] : "acc_strategy=owner";
+  REQUIRE_OK(remora_win_allocate(kWindowBytes, 1, info, reinterpret_cast<void**>(&base), &win));
   int64_t origin_sum = 0;  // of every origin's value, ranks 1..size-1
   for (int r = 1; r < size; ++r) origin_sum += r;
 
