@@ -82,8 +82,10 @@ REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* i
  * rank argument of the window calls (target, rank of the queries) is a rank of comm; PSCW groups
  * must hold members of comm. The window keeps its own duplicate of comm, so comm may be freed
  * while the window lives. acc_strategy=owner on a proper sub-communicator is not served by
- * ghost progress (REMORA_ERR_UNSUPPORTED); under the MPI transport the job must run on one
- * node. remora_win_allocate is this call with the world communicator. */
+ * ghost progress (REMORA_ERR_UNSUPPORTED); under ghost progress such a window spanning nodes
+ * has no agent there, so its locks and accumulates across nodes wait for the target's next
+ * Remora call (use thread progress). remora_win_allocate is this call with the world
+ * communicator. */
 REMORA_API int remora_win_allocate_comm(remora_comm_t comm, size_t bytes, size_t disp_unit,
                                         const char* info, void** base, remora_win_t* win);
 /* The number of ranks of the window's communicator and this rank's rank in it. */
