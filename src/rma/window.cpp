@@ -184,6 +184,9 @@ int Window::free(const char* function) {
   if (int status = complete_all()) return status;
   // Nobody still accesses this rank's memory, nor will after this.
   if (int status = barrier_()) return status;
+  // Nor does this rank's progress thread: it has sent the replies, but may still be returning
+  // from the handler that sent the last one.
+  transport_.wait_for_handlers();
   const int status = user_ ? user_->free() : REMORA_SUCCESS;
   const int segments_status = free_segments();
   return status != REMORA_SUCCESS ? status : segments_status;

@@ -36,6 +36,8 @@ class AmDispatcher {
   // Returns false at once when called from inside a handler or while another thread
   // dispatches (that thread then also runs what arrived meanwhile).
   bool dispatch();
+  // Returns once no other thread is inside dispatch() (Transport::wait_for_handlers).
+  void wait_for_dispatch() { std::lock_guard dispatching(dispatch_mutex_); }
 
   bool pending() const { return inbox_size_.load(std::memory_order_acquire) > 0; }
 

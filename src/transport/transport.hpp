@@ -148,6 +148,10 @@ class Transport {
   virtual void sleep(uint64_t timeout_ns, Ready ready, Sleeper sleeper) = 0;
   virtual void wake(int rank) = 0;
   virtual void wake_progress_thread() = 0;
+  // Returns once no handler of this rank runs on another thread (one running now has ended).
+  // Before memory that handlers may touch is released: a request that its origin saw served
+  // (so the handler had finished) is then also seen finished by this thread.
+  virtual void wait_for_handlers() {}
   // Receiver side: whether a message for `handler` (registered here) wakes this rank's
   // sleeping progress thread (the default), or waits in the queue for the next poll. For a
   // handler with nothing to do right away (the bypass reduce with no descriptor pending).

@@ -79,6 +79,7 @@ class MpiTransport final : public transport::Transport {
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override;
   void wake_progress_thread() override { shm_->wake_progress_thread(); }
+  void wait_for_handlers() override { shm_->wait_for_handlers(); }
   // Messages from this node only; those from other nodes wake as before.
   void set_wake_on_arrival(int handler, bool wake) override {
     shm_->set_wake_on_arrival(handler, wake);

@@ -71,6 +71,7 @@ class ShmTransport final : public transport::Transport {
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
   void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
+  void wait_for_handlers() override { dispatcher_.wait_for_dispatch(); }
   void set_wake_on_arrival(int handler, bool wake) override;
   // How often messages from other ranks woke this rank's sleeping progress thread.
   uint64_t progress_wakeups() const {
