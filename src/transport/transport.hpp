@@ -1,5 +1,5 @@
 // The transport seam (DESIGN.md section 2): everything above this layer is written once against
-// this interface, so the same protocol code runs on shared memory and, later, over MPI.
+// this interface, so the same protocol code runs on shared memory (shm/) and over MPI (mpi/).
 //
 // The transport trusts its callers: arguments are validated by the public API layer.
 #pragma once
