@@ -6,9 +6,10 @@ namespace remora::rma {
 
 SyncWord RwLock::word_of(transport::Transport& transport, const transport::Segment& sync,
                          SyncLayout layout, int owner, size_t offset) {
-  if (!layout.node_local_lock) return SyncWord(transport, sync, owner, offset);
   auto* part = static_cast<unsigned char*>(transport.address(sync, owner));
-  return SyncWord(reinterpret_cast<uint64_t*>(part + offset));
+  if ((layout.node_local_lock || layout.cpu_atomics) && part != nullptr)
+    return SyncWord(reinterpret_cast<uint64_t*>(part + offset));
+  return SyncWord(transport, sync, owner, offset);
 }
 
 RwLock::RwLock(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,

@@ -40,6 +40,9 @@ struct SyncLayout {
   // passive-target lock word and its registry (a window across nodes with a progress agent).
   bool node_local_table = false;
   bool node_local_lock = false;
+  // The transport's atomics on this segment are CPU atomics on its mapping (one node): every
+  // mapped word is used through CPU atomics directly, with the same effect and no call.
+  bool cpu_atomics = false;
 
   // Threads of `rank` that wait for a lock-table stripe of this part; rank == nranks is the
   // node's ghost process (REMORA_PROGRESS=ghost), which takes stripes on the ranks' behalf.

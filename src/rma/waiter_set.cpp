@@ -15,7 +15,9 @@ WaiterSet::WaiterSet(transport::Transport& transport, const transport::Segment& 
                                                           : SyncLayout::kLockWaiterTotal) {
   const bool node_local =
       registry == WaiterRegistry::LockTable ? layout.node_local_table : layout.node_local_lock;
-  part_ = node_local ? static_cast<unsigned char*>(transport.address(sync, owner)) : nullptr;
+  part_ = node_local || layout.cpu_atomics
+              ? static_cast<unsigned char*>(transport.address(sync, owner))
+              : nullptr;
 }
 
 SyncWord WaiterSet::word(size_t offset) const {

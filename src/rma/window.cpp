@@ -84,6 +84,8 @@ int Window::create(const char* function, const WindowServices& services,
   // Over user memory the data segment stays empty (it still names the window for the ghost).
   if (int status = window->allocate_segments(user != nullptr ? 0 : bytes)) return status;
   window->sizes_ = window->data_->bytes.data();
+  window->cpu_atomics_ = window->transport_.cpu_atomics(*window->sync_);
+  window->make_rw_locks();
   if (user != nullptr) {
     if (int status = UserMemory::create(function, window->transport_, window->barrier_,
                                         *services.agent_rdma, user->base, bytes, user->mode,
@@ -387,23 +389,29 @@ int Window::release_lock_word(int target, LockMode mode) {
 
 // A node-local word is kicked: a release here tells the target's agent when it holds
 // requests of other nodes.
-RwLock Window::rw_lock(int target) {
-  if (!node_local_lock_) return RwLock(transport_, *sync_, layout(), target);
-  return RwLock(transport_, *sync_, layout(), target,
-                [this, target] { locks_->kick(*this, target); });
+void Window::make_rw_locks() {
+  rw_locks_.reserve(static_cast<size_t>(transport_.size()));
+  for (int target = 0; target < transport_.size(); ++target) {
+    if (!node_local_lock_) {
+      rw_locks_.emplace_back(transport_, *sync_, layout(), target);
+      continue;
+    }
+    rw_locks_.emplace_back(transport_, *sync_, layout(), target,
+                           [this, target] { locks_->kick(*this, target); });
+  }
 }
 
 int Window::acquire(int target, LockMode mode) {
   if (node_local_lock_ && transport_.address(*sync_, target) == nullptr)
     return locks_->lock(*this, target, mode);
-  RwLock word = rw_lock(target);
+  RwLock& word = rw_lock(target);
   return mode == LockMode::Exclusive ? word.lock_exclusive() : word.lock_shared();
 }
 
 int Window::release(int target, LockMode mode) {
   if (node_local_lock_ && transport_.address(*sync_, target) == nullptr)
     return locks_->unlock(*this, target, mode);
-  RwLock word = rw_lock(target);
+  RwLock& word = rw_lock(target);
   if (mode == LockMode::Exclusive)
     word.unlock_exclusive();
   else

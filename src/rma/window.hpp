@@ -14,6 +14,7 @@
 #include "rma/acc_route.hpp"
 #include "rma/epoch.hpp"
 #include "rma/locked_update.hpp"
+#include "rma/rw_lock.hpp"
 #include "rma/sync_layout.hpp"
 #include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
@@ -26,7 +27,6 @@ namespace remora::rma {
 
 class OwnerComputes;
 class RemoteLocks;
-class RwLock;
 class DeferredFence;
 class DeferredLock;
 class OpQueue;
@@ -158,7 +158,7 @@ class Window : public remora_win_s {
   int exchange_parameters(const char* function, size_t disp_unit);
   SyncLayout layout() const {
     return SyncLayout{transport_.size(), options_.lock_stripes, node_local_table(),
-                      node_local_lock_};
+                      node_local_lock_, cpu_atomics_};
   }
   // Only the target's node takes the lock-table stripes (every strategy but caller, on windows
   // Remora allocates).
@@ -182,7 +182,9 @@ class Window : public remora_win_s {
   // another node when the lock words are node-local (remote_locks.hpp).
   int acquire(int target, LockMode mode);
   int release(int target, LockMode mode);
-  RwLock rw_lock(int target);
+  RwLock& rw_lock(int target) { return rw_locks_[static_cast<size_t>(target)]; }
+  // Builds rw_locks_ once the sync segment exists: nothing is constructed per lock call.
+  void make_rw_locks();
   // Remote completion of this rank's operations to target (all targets).
   int complete(int target);
   int complete_all();
@@ -203,6 +205,9 @@ class Window : public remora_win_s {
   // other nodes ask the target's agent): on a window across nodes with a progress agent, the
   // same condition under which `auto` sends accumulates to the owner. Compared at creation.
   bool node_local_lock_ = false;
+  // The sync segment's words take CPU atomics directly (SyncLayout::cpu_atomics).
+  bool cpu_atomics_ = false;
+  std::vector<RwLock> rw_locks_;  // per world rank: its lock word (rw_lock.hpp)
   RemoteLocks* locks_;
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;

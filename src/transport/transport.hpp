@@ -111,6 +111,9 @@ class Transport {
   }
   // A load/store address of rank's part, or nullptr when rank's memory is not mapped here.
   virtual void* address(const Segment& segment, int rank) const = 0;
+  // Whether atomic() on segment is a CPU atomic on the address() mapping for every rank, so
+  // that CPU atomics through address() are atomic with it (the direct path: no call per word).
+  virtual bool cpu_atomics(const Segment& segment) const = 0;
 
   // RDMA. Return at local completion; flush gives remote completion.
   virtual int put(const Segment& segment, int target, size_t offset, const void* source,

@@ -74,6 +74,11 @@ void* GhostEndpoint::address(const transport::Segment& segment, int rank) const 
                        : nullptr;
 }
 
+// The ranks' own transport decides which words take CPU atomics; the ghost keeps calls.
+bool GhostEndpoint::cpu_atomics(const transport::Segment&) const {
+  return false;
+}
+
 int GhostEndpoint::put(const transport::Segment& segment, int target, size_t offset,
                        const void* source, size_t bytes) {
   return on_local(target, "put to", [&](int local_rank) {

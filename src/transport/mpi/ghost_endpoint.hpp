@@ -45,6 +45,7 @@ class GhostEndpoint final : public transport::Transport {
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
+  bool cpu_atomics(const transport::Segment& segment) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
           size_t bytes) override;

@@ -266,6 +266,11 @@ void* MpiTransport::address(const transport::Segment& segment, int rank) const {
   return on_node(rank) ? shm_->address(*as_mpi(segment).node, local(rank)) : nullptr;
 }
 
+// Without an MPI window (a job of one node) atomic() goes to the node's shared memory.
+bool MpiTransport::cpu_atomics(const transport::Segment& segment) const {
+  return !as_mpi(segment).window;
+}
+
 int MpiTransport::put(const transport::Segment& segment, int target, size_t offset,
                       const void* source, size_t bytes) {
   const MpiSegment& mpi = as_mpi(segment);

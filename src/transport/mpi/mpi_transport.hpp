@@ -54,6 +54,7 @@ class MpiTransport final : public transport::Transport {
                              transport::Segment** segment) override;
   int free_group_segment(transport::Segment* segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
+  bool cpu_atomics(const transport::Segment& segment) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
           size_t bytes) override;

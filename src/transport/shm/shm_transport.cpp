@@ -152,6 +152,10 @@ void* ShmTransport::address(const transport::Segment& segment, int rank) const {
   return part(segment, rank, 0);
 }
 
+bool ShmTransport::cpu_atomics(const transport::Segment&) const {
+  return true;
+}
+
 int ShmTransport::put(const transport::Segment& segment, int target, size_t offset,
                       const void* source, size_t bytes) {
   if (bytes > 0) std::memcpy(part(segment, target, offset), source, bytes);

@@ -45,6 +45,7 @@ class ShmTransport final : public transport::Transport {
                              const GroupAllgather& allgather,
                              transport::Segment** segment) override;
   void* address(const transport::Segment& segment, int rank) const override;
+  bool cpu_atomics(const transport::Segment& segment) const override;
 
   int put(const transport::Segment& segment, int target, size_t offset, const void* source,
           size_t bytes) override;
