@@ -244,7 +244,9 @@ REMORA_API int remora_win_wait(remora_win_t win);
 REMORA_API int remora_win_test(remora_win_t win, int* flag);
 
 /* Passive target. lock_type is REMORA_LOCK_EXCLUSIVE or REMORA_LOCK_SHARED; assert_flags is 0
- * or REMORA_MODE_NOCHECK. unlock completes every operation to target. */
+ * or REMORA_MODE_NOCHECK. unlock completes every operation to target. As in MPI, the origin
+ * buffer of a put or accumulate must not be modified until unlock, flush or flush_local: with
+ * info lock=deferred (REMORA_RMA_LOCK) the operations wait in a queue that refers to it. */
 REMORA_API int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flags);
 REMORA_API int remora_win_unlock(remora_win_t win, int target);
 REMORA_API int remora_win_lock_all(remora_win_t win, int assert_flags);

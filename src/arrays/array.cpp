@@ -70,7 +70,10 @@ int Array::create_window(remora_comm_t comm) {
   }
   if (int status = remora_comm_rank(comm_, &comm_rank_)) return status;
   const size_t bytes = static_cast<size_t>(dist_.local_elements(comm_rank_)) * element_;
-  if (int status = remora_win_allocate_comm(comm_, bytes, element_, nullptr, nullptr, &win_))
+  // Immediate lock whatever REMORA_RMA_LOCK says: arrays accumulate from packed temporaries
+  // and complete their own operations (a deferred lock would refer to freed buffers).
+  if (int status =
+          remora_win_allocate_comm(comm_, bytes, element_, "lock=immediate", nullptr, &win_))
     return status;
   window_ = static_cast<rma::Window*>(win_);
   return remora_win_lock_all(win_, REMORA_MODE_NOCHECK);

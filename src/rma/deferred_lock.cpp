@@ -3,9 +3,11 @@
 namespace remora::rma {
 
 DeferredLock::DeferredLock(Window& window)
-    : window_(window),
-      waiting_(static_cast<size_t>(window.transport_.size()), false),
-      queues_(static_cast<size_t>(window.transport_.size())) {}
+    : window_(window), waiting_(static_cast<size_t>(window.transport_.size()), false), queues_() {
+  queues_.reserve(static_cast<size_t>(window.transport_.size()));
+  for (int target = 0; target < window.transport_.size(); ++target)
+    queues_.emplace_back(OriginData::Referenced);
+}
 
 LockMode DeferredLock::mode(int target) const {
   const LockMode held = window_.epoch_.lock_mode(target);

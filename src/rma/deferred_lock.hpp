@@ -1,4 +1,6 @@
-// The deferred lock of paper 001 §5.1. lock() only records the epoch; operations are queued;
+// The deferred lock of paper 001 §5.1. lock() only records the epoch; operations are queued
+// with references to their origin data (MPI: origin buffers are not modified until unlock or
+// flush_local, which force the queue);
 // unlock() takes the lock word, performs them with the gets last (their completion then implies
 // the completion of everything before them) and releases the word. An epoch with a single
 // operation takes the lock-op-unlock path: lock word, the operation, release, in one step with

@@ -27,7 +27,10 @@ void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t b
   entry.op.target = target;
   entry.op.offset = offset;
   entry.op.bytes = bytes;
-  entry.origin = copy(origin, bytes);
+  if (origins_ == OriginData::Referenced)
+    entry.op.origin = origin;
+  else
+    entry.origin = copy(origin, bytes);
   ops_.push_back(entry);
 }
 
@@ -47,7 +50,7 @@ void OpQueue::push_accumulate(const AccArgs& args) {
   entry.op.target = args.target;
   entry.op.acc = args;
   const size_t element = datatype_size(args.type);
-  entry.origin = copy(args.origin, args.count * element);
+  if (origins_ == OriginData::Copied) entry.origin = copy(args.origin, args.count * element);
   entry.compare = copy(args.compare, element);
   entry.alpha = copy(args.alpha, element);
   ops_.push_back(entry);
@@ -58,9 +61,11 @@ QueuedOp OpQueue::resolve(const Entry& entry) const {
   auto at = [this](size_t offset) -> const void* {
     return offset == kNone ? nullptr : data_.get() + offset;
   };
-  if (op.kind == OpKind::Put) op.origin = at(entry.origin);
+  if (origins_ == OriginData::Copied) {  // else the operation keeps the caller's pointers
+    if (op.kind == OpKind::Put) op.origin = at(entry.origin);
+    if (op.kind == OpKind::Accumulate) op.acc.origin = at(entry.origin);
+  }
   if (op.kind == OpKind::Accumulate) {
-    op.acc.origin = at(entry.origin);
     op.acc.compare = at(entry.compare);
     op.acc.alpha = at(entry.alpha);
   }

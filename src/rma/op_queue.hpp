@@ -1,9 +1,11 @@
 // Operations of a deferred epoch (paper 001 §3.1 and §5.1), queued at the origin until the call
-// that closes the epoch performs them. The origin data of puts and accumulates (and compare and
-// alpha values) is copied into the queue, so origin buffers may be reused as soon as the call
-// returns — the same contract as the immediate implementations. Gets and the results of the
-// accumulate family are written when the operation is performed: valid only after the epoch is
-// closed (fence, unlock, flush), as MPI says.
+// that closes the epoch performs them. Compare and alpha values are always copied. The origin
+// data of puts and accumulates is copied (OriginData::Copied: fence and PSCW epochs, whose
+// origin buffers may be reused as soon as the call returns) or referenced (Referenced: lock
+// epochs, where MPI's rule applies: the origin buffer is not modified until unlock or
+// flush_local, so the queue needs no copy). Gets and the results of the accumulate family are
+// written when the operation is performed: valid only after the epoch is closed (fence,
+// unlock, flush), as MPI says.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,7 @@
 namespace remora::rma {
 
 enum class OpKind : uint8_t { Put, Get, Accumulate };
+enum class OriginData : uint8_t { Copied, Referenced };
 
 // A queued operation. Pointers to origin data point into the queue's copy while it is performed.
 struct QueuedOp {
@@ -32,6 +35,7 @@ struct QueuedOp {
 // allocates nothing.
 class OpQueue {
  public:
+  explicit OpQueue(OriginData origins = OriginData::Copied) : origins_(origins) {}
   void push_put(int target, uint64_t offset, const void* origin, size_t bytes);
   void push_get(int target, uint64_t offset, void* result, size_t bytes);
   void push_accumulate(const AccArgs& args);
@@ -84,6 +88,7 @@ class OpQueue {
     if (*first == 0) *first = status;
   }
 
+  OriginData origins_;
   std::vector<Entry> ops_;
   // Copied origin data, grown by doubling and never zero-filled (a std::vector would be).
   std::unique_ptr<unsigned char[]> data_;

@@ -1,7 +1,8 @@
 // The deferred fence and deferred lock (paper 001), on windows created with
 // info "fence=deferred,lock=deferred" (the accumulate strategy comes from REMORA_ACC_STRATEGY):
 // puts, gets and accumulates are visible at the end of each epoch, origin buffers may be
-// reused at once, accumulates stay atomic under contention, every fence assert and a fence
+// reused at once in fence epochs and after unlock in lock epochs (the lock queue refers to
+// them), accumulates stay atomic under contention, every fence assert and a fence
 // that both closes and opens, exclusive deferred locks exclude, shared ones overlap, a lock
 // on the own window is held at once, lock_all is deferred too, and misuse is still reported.
 #include <cstdint>
@@ -31,6 +32,7 @@ void fence_epochs() {
 
   REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOPRECEDE));  // opens only
   put_everywhere(win, 1);
+  put_origins.assign(put_origins.size(), -1);  // the deferred fence copied the origin data
   REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSTORE));  // closes and opens
   check_all_slots(base, 1);
   get_everywhere(win, &got);
@@ -112,8 +114,8 @@ void lock_visibility() {
     REQUIRE_OK(remora_win_lock(win, t % 2 ? REMORA_LOCK_SHARED : REMORA_LOCK_EXCLUSIVE, target, 0));
     int64_t v = value(rank_, target, 5);
     REQUIRE_OK(remora_win_put(win, target, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
-    v = -1;  // the single-operation path copied it too
     REQUIRE_OK(remora_win_unlock(win, target));
+    v = -1;  // the queue refers to v (no copy): reusing it after unlock changes nothing there
   }
   REQUIRE_OK(remora_barrier());
   check_all_slots(base, 5);
@@ -209,12 +211,14 @@ void lock_all_and_flush_all() {
   int64_t* base = nullptr;
   remora_win_t win = allocate(kDeferred, &base);
   REQUIRE_OK(remora_win_lock_all(win, 0));
-  int64_t v = value(rank_, 0, 6);
+  std::vector<int64_t> v(static_cast<size_t>(size_));  // one origin buffer per queued put
   for (int t = 0; t < size_; ++t) {
-    v = value(rank_, t, 6);
-    REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
+    v[static_cast<size_t>(t)] = value(rank_, t, 6);
+    REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v[static_cast<size_t>(t)], 1,
+                              REMORA_INT64));
   }
   REQUIRE_OK(remora_win_unlock_all(win));
+  v.assign(v.size(), -1);  // reused after unlock_all
   REQUIRE_OK(remora_barrier());
   check_all_slots(base, 6);
   REQUIRE_OK(remora_barrier());
@@ -247,11 +251,10 @@ void deferred_lock_all() {
   // holder's lock on its own window is taken at once; the others' lock_all to it is not.
   if (rank_ == holder) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, holder, 0));
   REQUIRE_OK(remora_barrier());
+  int64_t v = value(rank_, holder, 7);  // read by the queued put at unlock_all
   if (rank_ != holder) {
     REQUIRE_OK(remora_win_lock_all(win, 0));
-    int64_t v = value(rank_, holder, 7);
     REQUIRE_OK(remora_win_put(win, holder, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
-    v = -1;  // the queued put copied it
   }
   REQUIRE_OK(remora_barrier());  // every lock_all returned although holder is locked
   if (rank_ == holder) {
@@ -273,14 +276,15 @@ void deferred_lock_all() {
   for (int round = 0; round < kRounds; ++round) {
     REQUIRE_OK(remora_win_lock_all(win, 0));
     std::vector<int64_t> read(static_cast<size_t>(size_), -7);
+    std::vector<int64_t> mine(static_cast<size_t>(size_));  // origin buffers until unlock_all
     const int64_t one = 1;
     for (int t = 0; t < size_; ++t) {
       REQUIRE_OK(remora_win_get(win, t, scratch(8) + static_cast<size_t>(rank_) % 4,
                                 &read[static_cast<size_t>(t)], 1, REMORA_INT64));
-      const int64_t mine = value(rank_, t, round);
+      mine[static_cast<size_t>(t)] = value(rank_, t, round);
       if (rank_ < 4)  // scratch(8..11): one slot per writer, nobody else writes it
-        REQUIRE_OK(remora_win_put(win, t, scratch(8) + static_cast<size_t>(rank_), &mine, 1,
-                                  REMORA_INT64));
+        REQUIRE_OK(remora_win_put(win, t, scratch(8) + static_cast<size_t>(rank_),
+                                  &mine[static_cast<size_t>(t)], 1, REMORA_INT64));
       REQUIRE_OK(remora_win_accumulate(win, t, scratch(12), &one, 1, REMORA_INT64, REMORA_OP_SUM,
                                        nullptr));
     }

@@ -89,8 +89,8 @@ void visibility(const std::string& info) {
     REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
     v = value(rank_, t, round);
     REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
-    v = -1;
     REQUIRE_OK(remora_win_unlock(win, t));
+    v = -1;  // reused after unlock (a deferred lock's queue refers to it until then)
   }
   REQUIRE_OK(remora_barrier());
   check_own_slots(win, memory, round);

@@ -26,14 +26,16 @@ size_t scratch(size_t i) {
   return static_cast<size_t>(size_) + i;
 }
 
-// Puts value(me, t, round) into slot me of every target, from one variable that is overwritten
-// right after each put: the queued put must have copied it.
+// Puts value(me, t, round) into slot me of every target. The origin buffers stay untouched
+// until the epoch ends (a deferred lock epoch refers to them), and are overwritten when the
+// next round starts: an implementation that read them later would put -1.
+std::vector<int64_t> put_origins;
 void put_everywhere(remora_win_t win, int round) {
-  int64_t v = 0;
+  put_origins.assign(static_cast<size_t>(size_), -1);
   for (int t = 0; t < size_; ++t) {
+    int64_t& v = put_origins[static_cast<size_t>(t)];
     v = value(rank_, t, round);
     REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &v, 1, REMORA_INT64));
-    v = -1;
   }
 }
 
