@@ -52,7 +52,7 @@ int DeferredLock::unlock(int target) {
   }
   // Gets went last: on shared memory they completed on return; owner-computes requests and
   // the transport's remote completion are waited for here.
-  const int completed = window_.complete(target);
+  const int completed = window_.complete_for_release(target);
   const int released = window_.release_lock_word(target, held);
   if (status != REMORA_SUCCESS) return status;
   return completed != REMORA_SUCCESS ? completed : released;

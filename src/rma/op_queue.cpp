@@ -23,7 +23,7 @@ size_t OpQueue::copy(const void* source, size_t bytes) {
 }
 
 void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t bytes) {
-  Entry entry;
+  Entry& entry = append();
   entry.op.target = target;
   entry.op.offset = offset;
   entry.op.bytes = bytes;
@@ -31,21 +31,19 @@ void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t b
     entry.op.origin = origin;
   else
     entry.origin = copy(origin, bytes);
-  ops_.push_back(entry);
 }
 
 void OpQueue::push_get(int target, uint64_t offset, void* result, size_t bytes) {
-  Entry entry;
+  Entry& entry = append();
   entry.op.kind = OpKind::Get;
   entry.op.target = target;
   entry.op.offset = offset;
   entry.op.bytes = bytes;
   entry.op.result = result;
-  ops_.push_back(entry);
 }
 
 void OpQueue::push_accumulate(const AccArgs& args) {
-  Entry entry;
+  Entry& entry = append();
   entry.op.kind = OpKind::Accumulate;
   entry.op.target = args.target;
   entry.op.acc = args;
@@ -53,7 +51,6 @@ void OpQueue::push_accumulate(const AccArgs& args) {
   if (origins_ == OriginData::Copied) entry.origin = copy(args.origin, args.count * element);
   entry.compare = copy(args.compare, element);
   entry.alpha = copy(args.alpha, element);
-  ops_.push_back(entry);
 }
 
 QueuedOp OpQueue::resolve(const Entry& entry) const {

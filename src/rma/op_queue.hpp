@@ -52,7 +52,7 @@ class OpQueue {
   template <typename F>
   int for_each(const F& perform) const {
     int first = 0;
-    for (const Entry& entry : ops_) keep_first(&first, perform(resolve(entry)));
+    for (const Entry& entry : ops_) keep_first(&first, perform_entry(entry, perform));
     return first;
   }
 
@@ -64,9 +64,9 @@ class OpQueue {
   int for_each_get_last(const F& perform) const {
     int first = 0;
     for (const Entry& entry : ops_)
-      if (entry.op.kind != OpKind::Get) keep_first(&first, perform(resolve(entry)));
+      if (entry.op.kind != OpKind::Get) keep_first(&first, perform_entry(entry, perform));
     for (const Entry& entry : ops_)
-      if (entry.op.kind == OpKind::Get) keep_first(&first, perform(resolve(entry)));
+      if (entry.op.kind == OpKind::Get) keep_first(&first, perform_entry(entry, perform));
     return first;
   }
 
@@ -84,6 +84,16 @@ class OpQueue {
   };
   size_t copy(const void* source, size_t bytes);
   QueuedOp resolve(const Entry& entry) const;
+  // A put or get that refers to the caller's buffers is performed as queued (no copy of the
+  // operation); the rest with pointers into the copied data.
+  template <typename F>
+  int perform_entry(const Entry& entry, const F& perform) const {
+    if (origins_ == OriginData::Referenced && entry.op.kind != OpKind::Accumulate)
+      return perform(entry.op);
+    return perform(resolve(entry));
+  }
+  // Appends an entry in place (an Entry is large: no temporary and copy).
+  Entry& append() { return ops_.emplace_back(); }
   static void keep_first(int* first, int status) {
     if (*first == 0) *first = status;
   }

@@ -37,6 +37,8 @@ class RwLock {
   // One attempt, without waiting (the agent never blocks).
   bool try_shared();
   bool try_exclusive() { return word_.compare_swap(0, kWriter); }
+  // Whether the word is taken with CPU atomics on this process's mapping.
+  bool direct() const { return word_.direct(); }
   // The count of requests the agent holds for this part (node-local locks only).
   const SyncWord& remote_pending() const { return pending_; }
 

@@ -37,7 +37,8 @@ size_t WaiterSet::count_offset(int rank) const {
 // in the same total order, so the load still sees every waiter registered before the release.
 void WaiterSet::wake_all() const {
   uint64_t total = 0;
-  if (void* part = transport_.address(sync_, owner_)) {
+  void* part = part_ != nullptr ? part_ : transport_.address(sync_, owner_);
+  if (part != nullptr) {
     auto* word = reinterpret_cast<uint64_t*>(static_cast<unsigned char*>(part) + total_offset_);
     total = std::atomic_ref<uint64_t>(*word).load(std::memory_order_seq_cst);
   } else {

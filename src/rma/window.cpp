@@ -29,6 +29,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       id_(id),
       options_(options),
       path_strategy_(options.strategy),
+      rank_(transport_.rank()),
       locks_(services.locks),
       disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
@@ -95,6 +96,7 @@ int Window::create(const char* function, const WindowServices& services,
     }
     window->sizes_ = window->user_->sizes();
   }
+  window->map_direct_data();  // after user_ is known
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
       window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
@@ -228,6 +230,11 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
 }
 
 int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes) {
+  if (unsigned char* part = direct_data_[static_cast<size_t>(target)]) {
+    if (target == rank_) touch_local_edge();
+    if (bytes > 0) std::memcpy(part + offset, origin, bytes);
+    return REMORA_SUCCESS;
+  }
   if (user_) return user_->put(*this, target, offset, origin, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.put(*data_, target, offset, origin, bytes);
@@ -244,6 +251,11 @@ int Window::get(const char* function, int target, uint64_t offset, void* result,
 }
 
 int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
+  if (const unsigned char* part = direct_data_[static_cast<size_t>(target)]) {
+    if (target == rank_) touch_local_edge();
+    if (bytes > 0) std::memcpy(result, part + offset, bytes);
+    return REMORA_SUCCESS;
+  }
   if (user_) return user_->get(*this, target, offset, result, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.get(*data_, target, offset, result, bytes);
@@ -312,14 +324,25 @@ WindowMemory Window::memory() {
                       node_local_table()};
 }
 
-int Window::complete(int target) {
+int Window::await_owner(int target) {
   std::atomic<uint64_t>& pending = owner_pending_[static_cast<size_t>(target)];
   // Nothing in flight (the common case) needs no wait loop, whose set-up reads the clock.
-  if (pending.load(std::memory_order_acquire) != 0)
-    if (int status = transport_.wait_until(
-            [&pending] { return pending.load(std::memory_order_acquire) == 0; }))
-      return status;
+  if (pending.load(std::memory_order_acquire) == 0) return REMORA_SUCCESS;
+  return transport_.wait_until([&pending] { return pending.load(std::memory_order_acquire) == 0; });
+}
+
+int Window::complete(int target) {
+  if (int status = await_owner(target)) return status;
   return transport_.flush(target);
+}
+
+// Where puts and gets to target are memcpys on the mapping and its lock word is released with a
+// sequentially consistent read-modify-write on the same mapping, that release orders them for
+// the next holder as the transport's flush (a fence) would: only owner requests are awaited.
+int Window::complete_for_release(int target) {
+  const auto t = static_cast<size_t>(target);
+  const bool ordered = direct_data_[t] != nullptr && lock_checked_[t] && rw_locks_[t].direct();
+  return ordered ? await_owner(target) : complete(target);
 }
 
 int Window::complete_all() {
@@ -389,6 +412,16 @@ int Window::release_lock_word(int target, LockMode mode) {
 
 // A node-local word is kicked: a release here tells the target's agent when it holds
 // requests of other nodes.
+// The transport's put and get of a mapped part are a memcpy (ShmTransport; the MPI transport
+// on the node): the direct path does that memcpy itself. User memory has its own paths.
+void Window::map_direct_data() {
+  direct_data_.assign(static_cast<size_t>(transport_.size()), nullptr);
+  if (user_) return;
+  for (int target : members_)
+    direct_data_[static_cast<size_t>(target)] =
+        static_cast<unsigned char*>(transport_.address(*data_, target));
+}
+
 void Window::make_rw_locks() {
   rw_locks_.reserve(static_cast<size_t>(transport_.size()));
   for (int target = 0; target < transport_.size(); ++target) {
@@ -426,7 +459,7 @@ int Window::unlock(const char* function, int target) {
     epoch_.unlocked(target);  // the epoch ended even if an operation failed
     return status;
   }
-  if (int status = complete(target)) return status;
+  if (int status = complete_for_release(target)) return status;
   const int status = release_lock_word(target, epoch_.lock_mode(target));
   epoch_.unlocked(target);
   return status;

@@ -185,6 +185,13 @@ class Window : public remora_win_s {
   RwLock& rw_lock(int target) { return rw_locks_[static_cast<size_t>(target)]; }
   // Builds rw_locks_ once the sync segment exists: nothing is constructed per lock call.
   void make_rw_locks();
+  // Fills direct_data_ once the data segment exists.
+  void map_direct_data();
+  // Waits until this rank's owner-computes requests to target are applied.
+  int await_owner(int target);
+  // complete(target) before target's lock word is released (unlock): without the flush where
+  // the release itself orders this rank's operations.
+  int complete_for_release(int target);
   // Remote completion of this rank's operations to target (all targets).
   int complete(int target);
   int complete_all();
@@ -208,6 +215,9 @@ class Window : public remora_win_s {
   // The sync segment's words take CPU atomics directly (SyncLayout::cpu_atomics).
   bool cpu_atomics_ = false;
   std::vector<RwLock> rw_locks_;  // per world rank: its lock word (rw_lock.hpp)
+  // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
+  std::vector<unsigned char*> direct_data_;
+  int rank_;  // transport_.rank(), read on every put and get
   RemoteLocks* locks_;
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;
