@@ -1,0 +1,173 @@
+// Paper 001's experiments on MPI-3 RMA, so that an MPI library's one-sided component on this
+// machine can be compared with Remora's programs in the same run (bench/compare_peers.sh).
+// Self-contained (MPI only, no Remora), so one source builds against MPICH and Open MPI:
+//   mpicxx -O2 -std=c++20 rma_peers_mpi.cpp -o rma_peers_mpi
+//   mpiexec -n P ./rma_peers_mpi --label openmpi_osc_sm [--csv] [--iterations K] [--batches B]
+// Rows use the schema and bench names of the Remora programs (bench,variant,ranks,bytes,metric,
+// value); the variant is the label:
+//   lock_put_unlock  (p = 2) MPI_Win_lock(EXCLUSIVE, 1) + MPI_Put of n longs + MPI_Win_unlock,
+//                    rank 0 -> rank 1, n = 8, 256, 1024, 65536 (lock_put_unlock)
+//   fence_cost       (any p) MPI_Win_fence(NOPRECEDE) + MPI_Win_fence(NOSUCCEED), bytes 0,
+//                    variant fence2_<label>; the maximum over ranks of the medians (fence_cost)
+// Method as bench/common: one warm-up batch, then B batches; median of per-operation times.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(int status, const char* what) {
+  if (status == MPI_SUCCESS) return;
+  std::fprintf(stderr, "rma_peers_mpi: %s failed (%d)\n", what, status);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+struct Options {
+  std::string label = "mpi";
+  bool csv = false;
+  int iterations = 0;
+  int batches = 5;
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--csv") {
+      options.csv = true;
+    } else if (arg == "--label" && has_value) {
+      options.label = argv[++i];
+    } else if (arg == "--iterations" && has_value) {
+      options.iterations = std::atoi(argv[++i]);
+    } else if (arg == "--batches" && has_value) {
+      options.batches = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr,
+                   "usage: rma_peers_mpi [--label NAME] [--csv] [--iterations K] [--batches B] "
+                   "(bad argument '%s')\n",
+                   arg.c_str());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  if (options.batches < 1) options.batches = 1;
+  return options;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+template <typename Op>
+std::vector<double> time_batches(int batches, int iterations, Op&& op) {
+  std::vector<double> result;
+  for (int batch = -1; batch < batches; ++batch) {
+    const double start = MPI_Wtime();
+    for (int i = 0; i < iterations; ++i) op();
+    const double elapsed = MPI_Wtime() - start;
+    if (batch >= 0) result.push_back(elapsed * 1e6 / iterations);
+  }
+  return result;
+}
+
+struct Report {
+  bool csv;
+  bool leader;
+  void row(const char* bench, const std::string& variant, int ranks, size_t bytes,
+           const char* metric, double value) const {
+    if (!leader) return;
+    if (csv)
+      std::printf("%s,%s,%d,%zu,%s,%.6g\n", bench, variant.c_str(), ranks, bytes, metric, value);
+    else
+      std::printf("%-16s %-28s %3d %9zu %-6s %10.5g\n", bench, variant.c_str(), ranks, bytes,
+                  metric, value);
+  }
+  void latency(const char* bench, const std::string& variant, int ranks, size_t bytes,
+               const std::vector<double>& us) const {
+    row(bench, variant, ranks, bytes, "us", median(us));
+    row(bench, variant, ranks, bytes, "us_min", *std::min_element(us.begin(), us.end()));
+  }
+};
+
+constexpr size_t kLongs[] = {8, 256, 1024, 65536};
+constexpr size_t kBytesPerBatch = size_t{64} << 20;
+
+void lock_put_unlock(const Options& options, const Report& report, int rank, int ranks) {
+  const size_t max_bytes = 65536 * sizeof(uint64_t);
+  void* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(rank == 1 ? max_bytes : 0), sizeof(uint64_t),
+                         MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win),
+        "MPI_Win_allocate");
+  std::vector<uint64_t> source(65536);
+  for (size_t longs : kLongs) {
+    const size_t bytes = longs * sizeof(uint64_t);
+    const int wanted = options.iterations > 0 ? options.iterations : 20000;
+    const int n = std::max(16, std::min(wanted, static_cast<int>(kBytesPerBatch / bytes)));
+    for (size_t i = 0; i < longs; ++i) source[i] = longs * 104729 + i;
+    if (rank == 0) {
+      auto us = time_batches(options.batches, n, [&] {
+        check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win), "MPI_Win_lock");
+        check(MPI_Put(source.data(), static_cast<int>(longs), MPI_UINT64_T, 1, 0,
+                      static_cast<int>(longs), MPI_UINT64_T, win),
+              "MPI_Put");
+        check(MPI_Win_unlock(1, win), "MPI_Win_unlock");
+      });
+      report.latency("lock_put_unlock", options.label, ranks, bytes, us);
+    }
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    if (rank == 1) {
+      check(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win), "MPI_Win_lock");
+      const bool same = std::memcmp(base, source.data(), bytes) == 0;
+      check(MPI_Win_unlock(1, win), "MPI_Win_unlock");
+      if (!same) {
+        std::fprintf(stderr, "rma_peers_mpi: rank 1 does not hold the data put (%zu longs)\n",
+                     longs);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+    }
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  }
+  check(MPI_Win_free(&win), "MPI_Win_free");
+}
+
+void fence_cost(const Options& options, const Report& report, int ranks) {
+  void* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  check(MPI_Win_allocate(64, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win), "MPI_Win_allocate");
+  const int n = options.iterations > 0 ? options.iterations : (ranks > 2 ? 500 : 2000);
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  auto us = time_batches(options.batches, n, [&] {
+    check(MPI_Win_fence(MPI_MODE_NOPRECEDE, win), "MPI_Win_fence");
+    check(MPI_Win_fence(MPI_MODE_NOSUCCEED, win), "MPI_Win_fence");
+  });
+  double mine = median(us), worst = 0;
+  check(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  report.row("fence_cost", "fence2_" + options.label, ranks, 0, "us", worst);
+  check(MPI_Win_free(&win), "MPI_Win_free");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  check(MPI_Init(&argc, &argv), "MPI_Init");
+  int rank = 0, ranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const Options options = parse(argc, argv);
+  const Report report{options.csv, rank == 0};
+  if (options.csv && rank == 0) std::printf("bench,variant,ranks,bytes,metric,value\n");
+  if (ranks == 2) lock_put_unlock(options, report, rank, ranks);
+  fence_cost(options, report, ranks);
+  std::fflush(stdout);
+  check(MPI_Finalize(), "MPI_Finalize");
+  return 0;
+}
