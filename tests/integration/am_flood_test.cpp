@@ -123,13 +123,9 @@ int main(int argc, char** argv) {
   uint64_t* expected = nullptr;
   REQUIRE_OK(remora_segment_pointer(counts, rank, reinterpret_cast<void**>(&expected)));
   for (int source = 0; source < size; ++source) {
-    const double deadline = remora_wtime() + 60;
-    while (state.received[static_cast<size_t>(source)] < expected[source]) {
-      REQUIRE(remora_wtime() < deadline, "waited 60 s for messages from rank %d: %llu of %llu",
-              source, (unsigned long long)state.received[static_cast<size_t>(source)].load(),
-              (unsigned long long)expected[source]);
+    // No deadline: lost messages leave this loop waiting, and the CTest timeout fails the test.
+    while (state.received[static_cast<size_t>(source)] < expected[source])
       remora_test::progress_and_yield();
-    }
   }
   REQUIRE_OK(remora_barrier());  // nobody sends more, so no count may have grown past expected
   for (int source = 0; source < size; ++source)

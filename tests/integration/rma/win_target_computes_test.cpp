@@ -13,7 +13,6 @@
 //   phase 2: the target accumulates into the same elements too (its own updates take the
 //            lock table directly, the others' go through the agent): no update is lost.
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -24,10 +23,9 @@ namespace {
 
 constexpr int kTarget = 0;
 constexpr int kRounds = 200;
-constexpr size_t kCount = 6;                          // int64 elements per accumulate
-constexpr size_t kCounter = kCount * 8;               // byte offset of the arrival counter
-constexpr size_t kWindowBytes = kCounter + 8;         // disp_unit 1
-constexpr auto kPatience = std::chrono::seconds(60);  // far beyond any plausible delay
+constexpr size_t kCount = 6;                   // int64 elements per accumulate
+constexpr size_t kCounter = kCount * 8;        // byte offset of the arrival counter
+constexpr size_t kWindowBytes = kCounter + 8;  // disp_unit 1
 
 int64_t load(const unsigned char* base, size_t offset) {
   return std::atomic_ref<int64_t>(
@@ -82,13 +80,10 @@ int main(int argc, char** argv) {
         remora_win_accumulate(done_win, kTarget, 0, &one, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
     REQUIRE_OK(remora_win_unlock(done_win, kTarget));
   } else {
-    const auto deadline = std::chrono::steady_clock::now() + kPatience;
-    while (done.load(std::memory_order_acquire) != size - 1) {
-      REQUIRE(std::chrono::steady_clock::now() < deadline,
-              "only %lld of %d origins completed while the target computed",
-              static_cast<long long>(done.load()), size - 1);
+    // No deadline: if the origins cannot complete while the target computes, this loop never
+    // ends and the test's CTest timeout fails it, however slow the machine.
+    while (done.load(std::memory_order_acquire) != size - 1)
       std::this_thread::yield();  // "computing" politely: 2 cores, up to 8 ranks
-    }
     REQUIRE_OK(remora_win_sync(win));
     REQUIRE(load(base, kCounter) == static_cast<int64_t>(size - 1) * kRounds, "the counter is %lld",
             static_cast<long long>(load(base, kCounter)));
