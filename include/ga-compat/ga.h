@@ -107,7 +107,8 @@ void GA_Destroy(int g_a);
 void NGA_Inquire(int g_a, int* type, int* ndim, int dims[]);
 void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]);
 int GA_Ndim(int g_a);
-void GA_Inquire_name(int g_a, char** array_name);
+/* The array's name (owned by the array), as GA's C binding returns it. */
+char* GA_Inquire_name(int g_a);
 void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
 void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
 int NGA_Locate(int g_a, int subscript[]);
@@ -346,7 +347,8 @@ void GA_Gop(int type, void* x, int n, char* op);
  * Arrays are created on the default group (NGA_Create, GA_Create_handle) or on p_handle
  * (NGA_Create_config, NGA_Create_irreg_config, GA_Set_pgroup); GA_Nodeid, GA_Nnodes and GA_Sync
  * answer for the default group. */
-void GA_Initialize_comm(MPI_Comm comm);
+/* Returns 1 once GA runs on comm (as GA: programs test it). */
+int GA_Initialize_comm(MPI_Comm comm);
 int GA_Pgroup_create(int* list, int count);
 int GA_Pgroup_destroy(int grp);
 void GA_Pgroup_set_default(int grp);
@@ -362,6 +364,72 @@ void GA_Pgroup_dgop(int grp_id, double* x, int n, char* op);
 void GA_Set_pgroup(int g_a, int p_handle);
 int GA_Get_pgroup(int g_a);
 int GA_Get_pgroup_size(int grp_id);
+
+/* The NGA_ spellings that GA also provides for these GA_ calls: the same arguments and
+ * meaning. */
+int NGA_Allocate(int g_a);
+int NGA_Compare_distr(int g_a, int g_b);
+int NGA_Create_handle(void);
+void NGA_Destroy(int g_a);
+int NGA_Destroy_mutexes(void);
+void NGA_Dgop(double x[], int n, char* op);
+int NGA_Duplicate(int g_a, char* array_name);
+void NGA_Error(char* message, int code);
+void NGA_Fence(void);
+void NGA_Fill(int g_a, void* value);
+void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
+int NGA_Get_pgroup(int g_a);
+int NGA_Get_pgroup_size(int grp_id);
+void NGA_Get_proc_grid(int g_a, int dims[]);
+void NGA_Igop(int x[], int n, char* op);
+void NGA_Init_fence(void);
+void NGA_Initialize(void);
+void NGA_Initialize_ltd(size_t limit);
+int NGA_Initialized(void);
+size_t NGA_Inquire_memory(void);
+char* NGA_Inquire_name(int g_a);
+void NGA_Lock(int mutex);
+void NGA_Mask_sync(int first, int last);
+size_t NGA_Memory_avail(void);
+int NGA_Memory_limited(void);
+int NGA_Ndim(int g_a);
+int NGA_Nnodes(void);
+int NGA_Nodeid(void);
+int NGA_Pgroup_create(int* list, int count);
+int NGA_Pgroup_destroy(int grp);
+void NGA_Pgroup_dgop(int grp_id, double* x, int n, char* op);
+int NGA_Pgroup_get_default(void);
+int NGA_Pgroup_get_world(void);
+void NGA_Pgroup_igop(int grp_id, int* x, int n, char* op);
+void NGA_Pgroup_lgop(int grp_id, long* x, int n, char* op);
+int NGA_Pgroup_nnodes(int grp);
+int NGA_Pgroup_nodeid(int grp);
+void NGA_Pgroup_set_default(int grp);
+void NGA_Pgroup_sync(int grp_id);
+void NGA_Set_array_name(int g_a, char* name);
+void NGA_Set_block_cyclic(int g_a, int dims[]);
+void NGA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]);
+void NGA_Set_chunk(int g_a, int chunk[]);
+void NGA_Set_data(int g_a, int ndim, int dims[], int type);
+void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
+void NGA_Set_irreg_distr(int g_a, int map[], int nblock[]);
+void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t nblock[]);
+void NGA_Set_pgroup(int g_a, int p_handle);
+void NGA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
+void NGA_Sync(void);
+void NGA_Terminate(void);
+int NGA_Total_blocks(int g_a);
+void NGA_Unlock(int mutex);
+int NGA_Uses_ma(void);
+double NGA_Wtime(void);
+void NGA_Zero(int g_a);
+/* NGA_Matmul_patch: GA_Matmul_patch with the patches as lo/hi arrays (row, column) of 2-D
+ * arrays; the A and B ranges index op(A) and op(B). */
+void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[],
+                      int ahi[], int g_b, int blo[], int bhi[], int g_c, int clo[], int chi[]);
+void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t alo[],
+                        int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c,
+                        int64_t clo[], int64_t chi[]);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,9 @@ extern "C" {
  * with 8-byte Fortran integers; F_INT arrays hold Integer elements). */
 typedef long Integer;
 typedef Integer logical;
+typedef Integer Boolean; /* MA_TRUE or MA_FALSE, what the MA calls return */
+typedef Integer MA_AccessIndex;
+typedef char* Pointer;
 typedef float Real;
 typedef double DoublePrecision;
 
@@ -62,10 +65,10 @@ typedef double DoublePrecision;
 #endif
 
 /* Accepted and ignored (Remora allocates array memory itself); return MA_TRUE. */
-logical MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap);
-logical MA_set_auto_verify(Integer value);
-logical MA_set_hard_fail(Integer value);
-logical MA_set_error_print(Integer value);
+Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap);
+Boolean MA_set_auto_verify(Integer value);
+Boolean MA_set_hard_fail(Integer value);
+Boolean MA_set_error_print(Integer value);
 
 #ifdef __cplusplus
 }

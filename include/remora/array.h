@@ -264,7 +264,8 @@ REMORA_API int remora_array_gemm_patch(char transa, char transb, const void* alp
 /* Element-wise (GA_Abs_value_patch, GA_Recip_patch, GA_Elem_*_patch): a[patch] = |a[patch]|
  * (complex: the magnitude, imaginary part 0); a[patch] = 1 / a[patch] (integers: integer
  * division; a zero element fails on the rank that meets it); c[patch] = a[patch] op b[patch]
- * (patches matched as above; division by zero fails; maximum and minimum not for complex). */
+ * (patches matched as above; division by zero fails; complex maximum and minimum keep the
+ * element of larger or smaller magnitude, b's on a tie, as GA does). */
 typedef enum remora_elem_op {
   REMORA_ELEM_MULTIPLY = 1,
   REMORA_ELEM_DIVIDE,

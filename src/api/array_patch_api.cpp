@@ -210,11 +210,6 @@ int remora_array_elem_patch(remora_elem_op_t op, remora_array_t a, const int64_t
   if (int status =
           find_matching_triple(function, a, alo, ahi, b, blo, bhi, c, clo, chi, &x, &y, &z))
     return status;
-  const bool complex_type = x->type() == REMORA_FLOAT_COMPLEX || x->type() == REMORA_DOUBLE_COMPLEX;
-  if (complex_type && (op == REMORA_ELEM_MAXIMUM || op == REMORA_ELEM_MINIMUM))
-    return fail(REMORA_ERR_ARG, "%s: op=%s is not defined for the complex type of a ('%s')",
-                function, op == REMORA_ELEM_MAXIMUM ? "REMORA_ELEM_MAXIMUM" : "REMORA_ELEM_MINIMUM",
-                x->name().c_str());
   return remora::arrays::elem_patch(op, *x, alo, ahi, *y, blo, bhi, *z, clo, chi);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -276,7 +277,13 @@ int elem_patch(int op, Array& a, const int64_t* alo, const int64_t* ahi, Array& 
                             "patch (row-major) in '%s' is zero",
                             static_cast<long long>(first + i), b.name().c_str());
               x[i] /= y[i];
-            } else if constexpr (!requires { zero.imag(); }) {  // the API rejects complex here
+            } else if constexpr (requires { zero.imag(); }) {
+              // GA's rule: the element of larger (maximum) or smaller (minimum) magnitude, b's
+              // on a tie, a's when both are zero.
+              const auto ma = std::abs(x[i]), mb = std::abs(y[i]);
+              const bool keep_a = op == REMORA_ELEM_MAXIMUM ? ma > mb : ma < mb;
+              if (!keep_a && !(ma == 0 && mb == 0)) x[i] = y[i];
+            } else {
               x[i] = op == REMORA_ELEM_MAXIMUM ? std::max(x[i], y[i]) : std::min(x[i], y[i]);
             }
           }

@@ -36,6 +36,26 @@ void matmul_patch(const char* fn, char transa, char transb, const void* alpha, c
                                     pb.lo, pb.hi, c.array, pc.lo, pc.hi));
 }
 
+// NGA_Matmul_patch: the same on lo/hi arrays (row, column) of 2-D arrays.
+template <typename Index>
+void matmul_nd_patch(const char* fn, char transa, char transb, const void* alpha, const void* beta,
+                     int g_a, const Index* alo, const Index* ahi, int g_b, const Index* blo,
+                     const Index* bhi, int g_c, const Index* clo, const Index* chi) {
+  const int handles[3] = {g_a, g_b, g_c};
+  const char* names[3] = {"g_a", "g_b", "g_c"};
+  for (int i = 0; i < 3; ++i) {
+    const GaArray& x = lookup_allocated(fn, handles[i]);
+    if (x.ndim != 2)
+      ga_fail(fn, "%s=%d ('%s') has %d dimensions; %s takes 2-D arrays", names[i], handles[i],
+              x.name.c_str(), x.ndim, fn);
+  }
+  if (alo == nullptr || ahi == nullptr || blo == nullptr || bhi == nullptr || clo == nullptr ||
+      chi == nullptr)
+    ga_fail(fn, "a patch bound (alo, ahi, blo, bhi, clo or chi) is NULL");
+  matmul_patch(fn, transa, transb, alpha, beta, g_a, alo[0], ahi[0], alo[1], ahi[1], g_b, blo[0],
+               bhi[0], blo[1], bhi[1], g_c, clo[0], chi[0], clo[1], chi[1]);
+}
+
 // GA_?gemm: the type's arrays, m, n, k at least 1.
 template <typename Scalar>
 void gemm(const char* fn, remora_datatype_t type, char ta, char tb, int64_t m, int64_t n, int64_t k,
@@ -90,6 +110,19 @@ void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_
                        int64_t cihi, int64_t cjlo, int64_t cjhi) {
   matmul_patch("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo, ajhi, g_b,
                bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
+}
+
+void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[],
+                      int ahi[], int g_b, int blo[], int bhi[], int g_c, int clo[], int chi[]) {
+  matmul_nd_patch("NGA_Matmul_patch", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi,
+                  g_c, clo, chi);
+}
+
+void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t alo[],
+                        int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c,
+                        int64_t clo[], int64_t chi[]) {
+  matmul_nd_patch("NGA_Matmul_patch64", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi,
+                  g_c, clo, chi);
 }
 
 }  // extern "C"

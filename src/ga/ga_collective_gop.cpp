@@ -43,6 +43,10 @@ bool is_complex(remora_datatype_t type) {
   return type == REMORA_FLOAT_COMPLEX || type == REMORA_DOUBLE_COMPLEX;
 }
 
+bool is_integer(remora_datatype_t type) {
+  return type == REMORA_INT32 || type == REMORA_INT64;
+}
+
 }  // namespace
 
 remora_comm_t default_group_comm(const char* fn) {
@@ -55,18 +59,27 @@ void gop(const char* fn, remora_comm_t comm, remora_datatype_t type, void* x, in
   if (op == nullptr) ga_fail(fn, "op is NULL");
   if (n < 0) ga_fail(fn, "n=%d is negative", n);
   if (x == nullptr && n > 0) ga_fail(fn, "x is NULL (n=%d)", n);
-  const bool absolute_values = std::strcmp(op, "absmax") == 0 || std::strcmp(op, "absmin") == 0;
+  // GA (through ARMCI) matches ops by their first characters: '+' and '*' by the first one,
+  // "max", "min", "absmax", "absmin" and "or" as prefixes ("maximum" is "max").
+  auto starts = [op](const char* prefix) {
+    return std::strncmp(op, prefix, std::strlen(prefix)) == 0;
+  };
+  const bool absolute_values = starts("absmax") || starts("absmin");
   remora_op_t reduction = REMORA_OP_SUM;
-  if (std::strcmp(op, "+") == 0)
+  if (op[0] == '+')
     reduction = REMORA_OP_SUM;
-  else if (std::strcmp(op, "*") == 0)
+  else if (op[0] == '*')
     reduction = REMORA_OP_PROD;
-  else if (std::strcmp(op, "max") == 0 || std::strcmp(op, "absmax") == 0)
+  else if (starts("max") || starts("absmax"))
     reduction = REMORA_OP_MAX;
-  else if (std::strcmp(op, "min") == 0 || std::strcmp(op, "absmin") == 0)
+  else if (starts("min") || starts("absmin"))
     reduction = REMORA_OP_MIN;
+  else if (starts("or") && is_integer(type))
+    reduction = REMORA_OP_BOR;
   else
-    ga_fail(fn, "op=\"%s\" is not one of \"+\", \"*\", \"max\", \"min\", \"absmax\", \"absmin\"",
+    ga_fail(fn,
+            "op=\"%s\" does not start with \"+\", \"*\", \"max\", \"min\", \"absmax\", "
+            "\"absmin\" or (integer types) \"or\"",
             op);
   if (is_complex(type) && reduction != REMORA_OP_SUM && reduction != REMORA_OP_PROD)
     ga_fail(fn, "op=\"%s\" is not defined for complex values (\"+\" and \"*\" are)", op);

@@ -1,6 +1,7 @@
 // GA_Initialize* / GA_Terminate, process and cluster information, memory queries, GA_Error,
 // the MA calls (accepted, nothing to do: Remora allocates array memory itself) and
 // GA_MPI_Comm.
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -12,7 +13,15 @@
 namespace remora::ga {
 namespace {
 
-bool we_initialized_mpi = false;  // GA_Initialize called MPI_Init: GA_Terminate finalizes it
+// GA_Initialize started MPI. As in GA, GA_Terminate leaves MPI running (programs call
+// MPI_Finalize after it); a program that never does gets it at exit.
+bool we_initialized_mpi = false;
+
+void finalize_mpi_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
 std::vector<std::vector<int>> node_ranks;  // ranks of each node, in increasing order
 
 void build_node_table() {
@@ -37,6 +46,7 @@ void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       ga_fail("GA_Initialize", "MPI_Init_thread failed");
+    if (!we_initialized_mpi) std::atexit(finalize_mpi_at_exit);
     we_initialized_mpi = true;
   }
   if (on == MPI_COMM_WORLD)
@@ -71,12 +81,13 @@ void GA_Initialize_args(int* argc, char*** argv) {
   initialize(argc, argv);
 }
 
-void GA_Initialize_comm(MPI_Comm comm) {
+int GA_Initialize_comm(MPI_Comm comm) {
   int mpi_up = 0;
   MPI_Initialized(&mpi_up);
   if (!mpi_up) ga_fail("GA_Initialize_comm", "MPI is not initialized (call MPI_Init first)");
   if (comm == MPI_COMM_NULL) ga_fail("GA_Initialize_comm", "comm is MPI_COMM_NULL");
   initialize(nullptr, nullptr, comm);
+  return 1;
 }
 
 void GA_Initialize_ltd(size_t limit) {
@@ -100,10 +111,6 @@ void GA_Terminate(void) {
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
   set_world_comm(MPI_COMM_NULL);
   check("GA_Terminate", remora_finalize());
-  if (we_initialized_mpi) {
-    MPI_Finalize();
-    we_initialized_mpi = false;
-  }
 }
 
 int GA_Nodeid(void) {
@@ -179,19 +186,19 @@ void GA_Print_stats(void) {
   stats_print();
 }
 
-logical MA_init(Integer, Integer, Integer) {
+Boolean MA_init(Integer, Integer, Integer) {
   return MA_TRUE;
 }
 
-logical MA_set_auto_verify(Integer) {
+Boolean MA_set_auto_verify(Integer) {
   return MA_TRUE;
 }
 
-logical MA_set_hard_fail(Integer) {
+Boolean MA_set_hard_fail(Integer) {
   return MA_TRUE;
 }
 
-logical MA_set_error_print(Integer) {
+Boolean MA_set_error_print(Integer) {
   return MA_TRUE;
 }
 

@@ -119,8 +119,10 @@ void NGA_NbWait(ga_nbhdl_t* nbhandle) {
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
   require_initialized("NGA_NbTest");
   if (nbhandle == nullptr) ga_fail("NGA_NbTest", "nbhandle is NULL");
+  // GA 5.9: 1 once the operation is complete (also for a handle completed before), 0 while
+  // it is still pending (its C binding returns the negation of the internal pending test).
   Pending* p = find(nbhandle);
-  if (p == nullptr) return 0;
+  if (p == nullptr) return 1;
   std::vector<remora_array_request_t> still;
   for (remora_array_request_t& request : p->requests) {
     int done = 0;
@@ -128,9 +130,9 @@ int NGA_NbTest(ga_nbhdl_t* nbhandle) {
     if (!done) still.push_back(request);
   }
   p->requests.swap(still);
-  if (!p->requests.empty()) return 1;
+  if (!p->requests.empty()) return 0;
   p->active = false;
-  return 0;
+  return 1;
 }
 
 }  // extern "C"

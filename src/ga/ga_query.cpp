@@ -189,10 +189,8 @@ int GA_Ndim(int g_a) {
   return lookup_allocated("GA_Ndim", g_a).ndim;
 }
 
-void GA_Inquire_name(int g_a, char** array_name) {
-  GaArray& a = lookup("GA_Inquire_name", g_a);
-  if (array_name == nullptr) ga_fail("GA_Inquire_name", "array_name is NULL");
-  *array_name = a.name.data();
+char* GA_Inquire_name(int g_a) {
+  return lookup("GA_Inquire_name", g_a).name.data();
 }
 
 void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
@@ -292,8 +290,11 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
   process_grid(fn, a, grid);
   int cells = 1;
   for (int d = 0; d < a.ndim; ++d) cells *= grid[d];
+  // Ranks run over the grid with the last C dimension fastest. GA's C binding copies its
+  // Fortran-order coordinates without reversing them, so coordinates[0] is that of the last C
+  // dimension (ranks beyond the grid: -1).
   for (int d = a.ndim - 1, rest = proc; d >= 0; --d) {
-    coordinates[d] = proc < cells ? rest % grid[d] : -1;  // ranks beyond the grid: none
+    coordinates[a.ndim - 1 - d] = proc < cells ? rest % grid[d] : -1;
     rest /= grid[d];
   }
 }
@@ -301,7 +302,11 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
 void GA_Get_proc_grid(int g_a, int dims[]) {
   const char* fn = "GA_Get_proc_grid";
   if (dims == nullptr) ga_fail(fn, "dims is NULL");
-  process_grid(fn, lookup_allocated(fn, g_a), dims);
+  const GaArray& a = lookup_allocated(fn, g_a);
+  int grid[GA_MAX_DIM];
+  process_grid(fn, a, grid);
+  // In Fortran order, as GA's C binding returns it (the order of NGA_Proc_topology).
+  for (int d = 0; d < a.ndim; ++d) dims[d] = grid[a.ndim - 1 - d];
 }
 
 void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {

@@ -1,4 +1,5 @@
-/* GA_Dgemm (all four transpose pairs), GA_Sgemm, GA_Zgemm, GA_Dgemm64 and GA_Matmul_patch
+/* GA_Dgemm (all four transpose pairs), GA_Sgemm, GA_Zgemm, GA_Dgemm64, GA_Matmul_patch and
+ * NGA_Matmul_patch(64)
  * against a serial reference within a floating-point tolerance, with A, B and C on different
  * distributions and the product on the leading patches of larger arrays (GA's C view:
  * C(m x n) = alpha op(A)(m x k) op(B)(k x n) + beta C). */
@@ -137,6 +138,25 @@ int main(int argc, char** argv) {
         check_product(g_c, type, ta, tb, m, n, k, 2.0, 0.0, a, aim, ta == 'T' ? aj0 : ai0,
                       ta == 'T' ? ai0 : aj0, b, bim, tb == 'T' ? bj0 : bi0, tb == 'T' ? bi0 : bj0,
                       c, cim, ci0, cj0, "GA_Matmul_patch");
+        /* NGA_Matmul_patch(64): the same patches as lo/hi arrays (row, column). */
+        put_all(g_c, type, c, cim);
+        int alo[2] = {ai0, aj0}, ahi[2] = {ai0 + m - 1, aj0 + k - 1};
+        int blo[2] = {bi0, bj0}, bhi[2] = {bi0 + k - 1, bj0 + n - 1};
+        int clo[2] = {ci0, cj0}, chi[2] = {ci0 + m - 1, cj0 + n - 1};
+        if (rotation % 2 == 0) {
+          NGA_Matmul_patch(ta, tb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
+        } else {
+          int64_t alo64[2], ahi64[2], blo64[2], bhi64[2], clo64[2], chi64[2];
+          for (int d = 0; d < 2; ++d) {
+            alo64[d] = alo[d], ahi64[d] = ahi[d], blo64[d] = blo[d], bhi64[d] = bhi[d];
+            clo64[d] = clo[d], chi64[d] = chi[d];
+          }
+          NGA_Matmul_patch64(ta, tb, alpha, beta, g_a, alo64, ahi64, g_b, blo64, bhi64, g_c, clo64,
+                             chi64);
+        }
+        check_product(g_c, type, ta, tb, m, n, k, 2.0, 0.0, a, aim, ta == 'T' ? aj0 : ai0,
+                      ta == 'T' ? ai0 : aj0, b, bim, tb == 'T' ? bj0 : bi0, tb == 'T' ? bi0 : bj0,
+                      c, cim, ci0, cj0, "NGA_Matmul_patch");
         GA_Destroy(g_a);
         GA_Destroy(g_b);
         GA_Destroy(g_c);

@@ -102,6 +102,22 @@ int main(int argc, char** argv) {
     }
   }
 
+  /* Ops are matched as GA matches them: '+' and '*' by the first character, the others as
+     prefixes ("maximum" is "max"); "or" is a bitwise or of integers. */
+  {
+    int s = 1, p = 2, mx = me, mn = me, amx = -me, bits = 1 << (me % 16);
+    GA_Igop(&s, 1, "+sum");
+    GA_Igop(&p, 1, "*");
+    GA_Igop(&mx, 1, "maximum");
+    GA_Igop(&mn, 1, "minimum");
+    GA_Igop(&amx, 1, "absmax");
+    GA_Igop(&bits, 1, "or");
+    int want_bits = 0;
+    for (int r = 0; r < nprocs; ++r) want_bits |= 1 << (r % 16);
+    CHECK(s == nprocs && p == 1 << nprocs && mx == nprocs - 1 && mn == 0);
+    CHECK(amx == nprocs - 1 && bits == want_bits);
+  }
+
   /* Complex sums and products. */
   DoubleComplex z[2] = {{1.0 + me, -1.0}, {0.0, 1.0}};
   GA_Zgop(z, 2, "+");

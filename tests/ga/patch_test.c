@@ -183,9 +183,12 @@ static void nonblocking(int g_a, int type, int ndim, int* dims, long* ref) {
       fill_buffer(type, &p[i], dims, buf[i], 50000 + 100 * i);
       NGA_NbPut(g_a, p[i].lo, p[i].hi, buf[i], p[i].ld, &put_handle);
     }
-    while (NGA_NbTest(&put_handle) != 0) {
+    /* GA's polling idiom: NGA_NbTest returns 1 once complete (a 0 here would loop until the
+       test's timeout fails it). */
+    while (!NGA_NbTest(&put_handle)) {
     }
-    NGA_NbWait(&put_handle); /* completed already: no effect */
+    CHECK(NGA_NbTest(&put_handle) == 1); /* still 1 for a completed handle */
+    NGA_NbWait(&put_handle);             /* completed already: no effect */
     for (int i = 0; i < N; ++i) free(buf[i]);
   }
   for (int i = 0; i < N; ++i)

@@ -77,13 +77,15 @@ static void check_regular(int g_a, int ndim, const int* dims) {
     CHECK(NGA_Locate_nnodes64(g_a, q.lo, q.hi) == count);
     for (int i = 0; i < 2 * count * ndim; ++i) CHECK(map64[i] == map[i]);
   }
-  /* Process grid and topology: ranks are numbered row-major over the grid. */
+  /* Process grid and topology as GA's C binding gives them: both in Fortran order (its C
+     binding copies them without reversing), so the first coordinate varies fastest with the
+     rank, and the grid is the reverse of the block counts (which are in C order). */
   int grid[GA_MAX_DIM], cells = 1;
   GA_Get_proc_grid(g_a, grid);
   for (int d = 0; d < ndim; ++d) cells *= grid[d];
   CHECK(cells >= 1 && cells <= nprocs);
   for (int p = 0; p < nprocs; ++p) {
-    int coords[GA_MAX_DIM], rank = 0;
+    int coords[GA_MAX_DIM], rank = 0, stride = 1;
     NGA_Proc_topology(g_a, p, coords);
     if (p >= cells) {
       CHECK(coords[0] == -1);
@@ -91,14 +93,15 @@ static void check_regular(int g_a, int ndim, const int* dims) {
     }
     for (int d = 0; d < ndim; ++d) {
       CHECK(coords[d] >= 0 && coords[d] < grid[d]);
-      rank = rank * grid[d] + coords[d];
+      rank += coords[d] * stride;
+      stride *= grid[d];
     }
     CHECK(rank == p);
   }
   int num_blocks[GA_MAX_DIM], block_dims[GA_MAX_DIM];
   GA_Get_block_info(g_a, num_blocks, block_dims);
   for (int d = 0; d < ndim; ++d)
-    CHECK(num_blocks[d] == grid[d] && (long)num_blocks[d] * block_dims[d] >= dims[d]);
+    CHECK(num_blocks[d] == grid[ndim - 1 - d] && (long)num_blocks[d] * block_dims[d] >= dims[d]);
   CHECK(GA_Total_blocks(g_a) == -1);
   /* Outside the array: no owner, no pieces. */
   int out_lo[GA_MAX_DIM] = {0}, out_hi[GA_MAX_DIM] = {0};
@@ -116,8 +119,9 @@ static void check_cyclic(int g_a, const int* dims, const int* block) {
   CHECK(num_blocks[0] == (dims[0] + block[0] - 1) / block[0]);
   CHECK(num_blocks[1] == (dims[1] + block[1] - 1) / block[1]);
   CHECK(GA_Total_blocks(g_a) == num_blocks[0] * num_blocks[1]);
-  int grid[2];
-  GA_Get_proc_grid(g_a, grid);
+  int fortran_grid[2];
+  GA_Get_proc_grid(g_a, fortran_grid);
+  const int grid[2] = {fortran_grid[1], fortran_grid[0]}; /* C order */
   CHECK(grid[0] * grid[1] <= nprocs);
   long covered = 0;
   for (int b = 0; b < GA_Total_blocks(g_a); ++b) {
@@ -155,15 +159,12 @@ int main(int argc, char** argv) {
   int dims2[2] = {9, 14}, dims3[3] = {4, 7, 5};
   int g_block = NGA_Create(C_DBL, 2, dims2, "block", NULL);
   check_regular(g_block, 2, dims2);
-  char* name = NULL;
-  GA_Inquire_name(g_block, &name);
-  CHECK(strcmp(name, "block") == 0);
+  CHECK(strcmp(GA_Inquire_name(g_block), "block") == 0);
 
   /* Duplicate: same distribution, own name. */
   int g_dup = GA_Duplicate(g_block, "dup");
   CHECK(g_dup != 0 && g_dup != g_block && GA_Compare_distr(g_block, g_dup) == 0);
-  GA_Inquire_name(g_dup, &name);
-  CHECK(strcmp(name, "dup") == 0);
+  CHECK(strcmp(GA_Inquire_name(g_dup), "dup") == 0);
 
   /* Irregular, with and without the 64-bit form and the config form (world group: -1). */
   int block[2] = {nprocs > 1 ? 2 : 1, 1}, map[3] = {0, 5, 0};
@@ -220,7 +221,7 @@ int main(int argc, char** argv) {
   check_cyclic(g_sc, dims2, cyc_block);
   int got_grid[2];
   GA_Get_proc_grid(g_sc, got_grid);
-  CHECK(got_grid[0] == 1 && got_grid[1] == nprocs);
+  CHECK(got_grid[0] == nprocs && got_grid[1] == 1); /* Fortran order, as GA returns it */
   CHECK(GA_Compare_distr(g_sc, g_block) == 1);
 
   GA_Print_distribution(g_irr);
