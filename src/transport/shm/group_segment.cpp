@@ -57,7 +57,8 @@ int ShmTransport::allocate_group_segment(const std::vector<int>& members, size_t
     return fail(error == ENOMEM || error == ENOSPC ? REMORA_ERR_NOMEM : REMORA_ERR_SYSTEM,
                 "remora_win_allocate_comm: rank %d could not map %zu bytes of shared memory "
                 "(%s): %s",
-                members[i], shm->mapped_bytes, name.c_str(), std::strerror(error));
+                members[i], shm->mapped_bytes, name.c_str(),
+                describe_map_error(error, shm->mapped_bytes).c_str());
   }
   *segment = shm.release();
   return REMORA_SUCCESS;

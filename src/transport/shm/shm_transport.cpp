@@ -117,7 +117,8 @@ int ShmTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
     const std::string who = r == 0 && created ? "the ghost process" : format("rank %d", r);
     return fail(error == ENOMEM || error == ENOSPC ? REMORA_ERR_NOMEM : REMORA_ERR_SYSTEM,
                 "remora_segment_allocate: %s could not map %zu bytes of shared memory (%s): %s",
-                who.c_str(), shm->mapped_bytes, name.c_str(), std::strerror(error));
+                who.c_str(), shm->mapped_bytes, name.c_str(),
+                describe_map_error(error, shm->mapped_bytes).c_str());
   }
   *segment = shm.release();
   return REMORA_SUCCESS;
