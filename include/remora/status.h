@@ -31,7 +31,9 @@ enum remora_status {
 /* A short, static description of a status code ("invalid argument", ...). */
 REMORA_API const char* remora_strerror(int code);
 
-/* The message of the last failure on the calling thread, or "" if there was none. */
+/* The message of the last failure on the calling thread, or "" if there was none. The string
+ * belongs to Remora and stays valid and unchanged until seven more calls of the same thread
+ * have failed (other threads' failures never touch it); copy it to keep it longer. */
 REMORA_API const char* remora_last_error(void);
 
 #ifdef __cplusplus

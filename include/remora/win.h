@@ -75,6 +75,12 @@ typedef enum remora_sync_impl {
  *   fence=immediate|deferred                    (REMORA_RMA_FENCE)
  *   lock=immediate|deferred                     (REMORA_RMA_LOCK)
  *   pscw=immediate|deferred                     (REMORA_RMA_PSCW; may differ per rank)
+ *   strict=0|1                                  (1: an unknown key is an error)
+ * Spaces around keys and values are ignored. MPI's window keys are accepted with MPI's values
+ * and need nothing from Remora: no_locks, same_size, same_disp_unit, alloc_shared_noncontig
+ * (true|false), accumulate_ordering (none, or a list of rar, raw, war, waw; Remora keeps MPI's
+ * default ordering), accumulate_ops (same_op|same_op_no_op). Other keys are ignored, as MPI
+ * ignores them, with one warning per key (REMORA_LOG=warn), unless strict=1.
  * *base (if base is not NULL) receives this rank's window memory, zero-initialised. */
 REMORA_API int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                                    remora_win_t* win);
@@ -123,6 +129,13 @@ REMORA_API int remora_win_free(remora_win_t* win);
 REMORA_API int remora_win_base(remora_win_t win, void** base);
 REMORA_API int remora_win_size(remora_win_t win, int rank, size_t* bytes);
 REMORA_API int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit);
+/* As MPI_Win_shared_query: rank's window size, displacement unit and memory as a pointer this
+ * process can load from and store to, for a rank on this node of a window that
+ * remora_win_allocate(_comm) made (loads and stores on it follow the rules of a shared-memory
+ * window: order them with the window's synchronisation). REMORA_ERR_UNSUPPORTED for a rank
+ * on another node, and for other ranks of a remora_win_create window. */
+REMORA_API int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes,
+                                       size_t* disp_unit, void** base);
 REMORA_API int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy);
 /* The fence and lock implementations of the window (either pointer may be NULL). */
 REMORA_API int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence,

@@ -240,6 +240,30 @@ int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit) {
   return query_rank("remora_win_disp_unit", win, rank, "disp_unit", disp_unit, &Window::disp_unit);
 }
 
+int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes, size_t* disp_unit,
+                            void** base) {
+  constexpr const char* function = "remora_win_shared_query";
+  Window* window = nullptr;
+  if (int status = enter_window(function, win, &window)) return status;
+  const int comm_rank = rank;
+  if (int status = translate_rank(function, "rank", *window, rank)) return status;
+  if (int status = check_pointer(function, "bytes", bytes)) return status;
+  if (int status = check_pointer(function, "disp_unit", disp_unit)) return status;
+  if (int status = check_pointer(function, "base", base)) return status;
+  void* memory = window->shared_address(rank);
+  if (memory == nullptr)
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "%s: rank=%d's window memory is not mapped by this process (%s); reach it with "
+                "put and get",
+                function, comm_rank,
+                window->user_memory() != nullptr ? "the window is over each rank's own memory"
+                                                 : "it is on another node");
+  *bytes = window->size(rank);
+  *disp_unit = window->disp_unit(rank);
+  *base = memory;
+  return REMORA_SUCCESS;
+}
+
 int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy) {
   Window* window = nullptr;
   if (int status = enter_window("remora_win_acc_strategy", win, &window)) return status;

@@ -1,12 +1,18 @@
 #include "core/error.hpp"
 
+#include <array>
 #include <cstdarg>
 #include <cstdio>
 
 namespace remora {
 namespace {
 
-thread_local std::string thread_message;
+// The thread's last messages, newest at `newest`: a pointer from remora_last_error stays
+// valid while the thread's next kKeptMessages - 1 failures write the other slots.
+constexpr size_t kKeptMessages = 8;
+thread_local std::array<std::string, kKeptMessages> messages;
+thread_local size_t newest = 0;
+thread_local bool have_message = false;
 thread_local int thread_code = 0;
 
 std::string vformat(const char* format, va_list args) {
@@ -25,8 +31,11 @@ std::string vformat(const char* format, va_list args) {
 int fail(int code, const char* format, ...) {
   va_list args;
   va_start(args, format);
-  thread_message = vformat(format, args);
+  std::string text = vformat(format, args);
   va_end(args);
+  newest = (newest + 1) % kKeptMessages;
+  messages[newest] = std::move(text);
+  have_message = true;
   thread_code = code;
   return code;
 }
@@ -40,7 +49,7 @@ std::string format(const char* format, ...) {
 }
 
 void clear_error() {
-  thread_message.clear();
+  have_message = false;
   thread_code = 0;
 }
 
@@ -49,7 +58,7 @@ int last_error_code() {
 }
 
 const char* last_error() {
-  return thread_message.c_str();
+  return have_message ? messages[newest].c_str() : "";
 }
 
 const char* status_name(int code) {

@@ -422,6 +422,11 @@ void Window::map_direct_data() {
         static_cast<unsigned char*>(transport_.address(*data_, target));
 }
 
+void* Window::shared_address(int rank) const {
+  if (user_) return rank == rank_ ? base() : nullptr;
+  return direct_data_[static_cast<size_t>(rank)];
+}
+
 void Window::make_rw_locks() {
   rw_locks_.reserve(static_cast<size_t>(transport_.size()));
   for (int target = 0; target < transport_.size(); ++target) {

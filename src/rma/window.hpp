@@ -103,6 +103,9 @@ class Window : public remora_win_s {
   // segments of windows over every rank, user memory or not.
   bool ghost_serves_locks() const { return !group_ && ghost_progress(); }
   size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
+  // Where this process loads and stores world rank `rank`'s window memory: its mapping of a
+  // rank of its node, this rank's own user memory; nullptr otherwise.
+  void* shared_address(int rank) const;
   const WindowOptions& options() const { return options_; }
   // For the node's ghost process (which finds them by Segment::id) and for layers above that
   // move strided data with the transport directly.

@@ -2,9 +2,13 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "rma/user_memory.hpp"
 
 namespace remora::rma {
@@ -42,14 +46,61 @@ int parse_count(const std::string& text, uint64_t low, uint64_t high, uint64_t* 
   return REMORA_SUCCESS;
 }
 
-// Applies one key=value pair.
-int apply_pair(const char* function, const std::string& pair, WindowOptions* options) {
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+bool is_bool(const std::string& value) {
+  return value == "true" || value == "false";
+}
+
+// MPI's standard window info keys: accepted with their MPI values. Remora needs none of them
+// (it keeps MPI's default accumulate ordering, and shares memory whatever the sizes), so a
+// program written for MPI runs unchanged. accumulate_ordering's value is a list, so its later
+// items arrive as entries of their own (continuation: rar, raw, war, waw).
+bool mpi_standard_key(const std::string& key, const std::string& value) {
+  if (key == "no_locks" || key == "same_size" || key == "same_disp_unit" ||
+      key == "alloc_shared_noncontig")
+    return is_bool(value);
+  if (key == "accumulate_ordering")
+    return value == "none" || value == "rar" || value == "raw" || value == "war" || value == "waw";
+  if (key == "accumulate_ops") return value == "same_op" || value == "same_op_no_op";
+  return false;
+}
+
+bool ordering_item(const std::string& entry) {
+  return entry == "rar" || entry == "raw" || entry == "war" || entry == "waw";
+}
+
+// Unknown keys are ignored, as MPI ignores them, with one warning per key and process (info
+// strict=1 makes them errors).
+void warn_unknown_once(const char* function, const std::string& key) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  std::lock_guard lock(mutex);
+  if (!warned.insert(key).second) return;
+  log(LogLevel::Warn,
+      "%s: info key '%s' is unknown and ignored (Remora's keys: acc_strategy, acc_lock_stripes, "
+      "acc_lock_granularity, fence, lock, pscw, user_memory, strict; MPI's window keys are "
+      "accepted)",
+      function, key.c_str());
+}
+
+// Applies one key=value pair (spaces around key and value are ignored).
+int apply_pair(const char* function, const std::string& pair, bool strict, WindowOptions* options) {
   const size_t equals = pair.find('=');
   if (equals == std::string::npos)
     return fail(REMORA_ERR_ARG, "%s: info entry '%s' is not of the form key=value", function,
                 pair.c_str());
-  const std::string key = pair.substr(0, equals), value = pair.substr(equals + 1);
-  if (key == "acc_strategy") {
+  const std::string key = trimmed(pair.substr(0, equals)), value = trimmed(pair.substr(equals + 1));
+  if (key == "strict") {
+    if (value != "0" && value != "1")
+      return fail(REMORA_ERR_ARG, "%s: info strict='%s' is not 0 or 1", function, value.c_str());
+  } else if (mpi_standard_key(key, value)) {
+    // accepted: see mpi_standard_key
+  } else if (key == "acc_strategy") {
     if (parse_strategy(value, &options->strategy) != REMORA_SUCCESS)
       return fail(REMORA_ERR_ARG,
                   "%s: info acc_strategy='%s' is not one of auto, native, caller, owner", function,
@@ -77,11 +128,19 @@ int apply_pair(const char* function, const std::string& pair, WindowOptions* opt
                   "%s: info user_memory='%s' is not one of auto, single_copy, agent", function,
                   value.c_str());
     options->user_memory = static_cast<uint64_t>(mode);
-  } else {
+  } else if (key == "no_locks" || key == "same_size" || key == "same_disp_unit" ||
+             key == "alloc_shared_noncontig" || key == "accumulate_ordering" ||
+             key == "accumulate_ops") {
+    return fail(REMORA_ERR_ARG, "%s: info %s='%s' is not a value MPI defines for it", function,
+                key.c_str(), value.c_str());
+  } else if (strict) {
     return fail(REMORA_ERR_ARG,
                 "%s: info key '%s' is unknown (acc_strategy, acc_lock_stripes, "
-                "acc_lock_granularity, fence, lock, pscw, user_memory)",
+                "acc_lock_granularity, fence, lock, pscw, user_memory, strict, and MPI's window "
+                "keys; strict=1 is set)",
                 function, key.c_str());
+  } else {
+    warn_unknown_once(function, key);
   }
   return REMORA_SUCCESS;
 }
@@ -112,15 +171,27 @@ int parse_window_options(const char* function, const Config& config, const char*
   parse_user_memory_mode(config.rma_user_memory.c_str(), &mode);
   options->user_memory = static_cast<uint64_t>(mode);
   if (info == nullptr) return REMORA_SUCCESS;
+  std::vector<std::string> entries;
   const std::string text(info);
-  size_t start = 0;
-  while (start < text.size()) {
+  for (size_t start = 0; start < text.size();) {
     size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
-    const std::string pair = text.substr(start, comma - start);
-    if (!pair.empty())
-      if (int status = apply_pair(function, pair, options)) return status;
+    const std::string entry = trimmed(text.substr(start, comma - start));
+    if (!entry.empty()) entries.push_back(entry);
     start = comma + 1;
+  }
+  // strict=1 anywhere applies to every entry.
+  bool strict = false;
+  for (const std::string& entry : entries)
+    if (entry.find('=') != std::string::npos &&
+        trimmed(entry.substr(0, entry.find('='))) == "strict")
+      strict = trimmed(entry.substr(entry.find('=') + 1)) == "1";
+  bool in_ordering = false;  // the previous entry was accumulate_ordering (or an item of it)
+  for (const std::string& entry : entries) {
+    if (in_ordering && ordering_item(entry)) continue;
+    in_ordering = entry.find('=') != std::string::npos &&
+                  trimmed(entry.substr(0, entry.find('='))) == "accumulate_ordering";
+    if (int status = apply_pair(function, entry, strict, options)) return status;
   }
   return REMORA_SUCCESS;
 }

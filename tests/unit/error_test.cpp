@@ -31,6 +31,22 @@ TEST(Errors, MessagesArePerThread) {
   EXPECT_STREQ(remora_last_error(), "main thread message");
 }
 
+TEST(Errors, AMessageStaysValidThroughTheNextSevenFailures) {
+  // Long messages, so that a reused buffer would have to be reallocated or overwritten.
+  const std::string padding(200, 'x');
+  fail(REMORA_ERR_ARG, "first failure %s", padding.c_str());
+  const char* first = remora_last_error();
+  const std::string expected = first;
+  for (int i = 0; i < 7; ++i) {
+    fail(REMORA_ERR_RANK, "later failure %d %s%s", i, padding.c_str(), padding.c_str());
+    EXPECT_EQ(expected, first) << "after " << i + 1 << " later failures";
+  }
+  EXPECT_EQ(std::string(remora_last_error()), "later failure 6 " + padding + padding);
+  clear_error();
+  EXPECT_STREQ(remora_last_error(), "");
+  EXPECT_EQ(expected, first);  // clearing does not touch a kept message either
+}
+
 TEST(Errors, EveryCodeHasADistinctDescription) {
   const int codes[] = {REMORA_SUCCESS,     REMORA_ERR_ARG,     REMORA_ERR_RANK,
                        REMORA_ERR_RANGE,   REMORA_ERR_ALIGN,   REMORA_ERR_NOT_INITIALIZED,

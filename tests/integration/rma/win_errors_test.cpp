@@ -15,8 +15,11 @@ void allocation_errors() {
                 "win is NULL");
   REQUIRE_ERROR(remora_win_allocate(8, 0, nullptr, nullptr, &win), REMORA_ERR_ARG, "disp_unit=0");
   REQUIRE_ERROR(remora_win_allocate(SIZE_MAX, 1, nullptr, nullptr, &win), REMORA_ERR_ARG, "bytes=");
-  REQUIRE_ERROR(remora_win_allocate(8, 1, "colour=blue", nullptr, &win), REMORA_ERR_ARG,
+  REQUIRE_ERROR(remora_win_allocate(8, 1, "colour=blue,strict=1", nullptr, &win), REMORA_ERR_ARG,
                 "info key 'colour'");
+  // Without strict=1 an unknown key is ignored (with a warning), as MPI ignores it.
+  REQUIRE_OK(remora_win_allocate(8, 1, "colour=blue", nullptr, &win));
+  REQUIRE_OK(remora_win_free(&win));
   REQUIRE_ERROR(remora_win_allocate(8, 1, "acc_strategy=magic", nullptr, &win), REMORA_ERR_ARG,
                 "acc_strategy='magic'");
   REQUIRE_ERROR(remora_win_allocate(8, 1, "acc_lock_stripes=0", nullptr, &win), REMORA_ERR_ARG,

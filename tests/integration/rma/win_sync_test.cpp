@@ -1,4 +1,4 @@
-// Windows: creation and queries; puts and gets are visible at the end of each kind of epoch
+// Windows: creation and queries (remora_win_shared_query included); puts and gets are visible at the end of each kind of epoch
 // (fence with its asserts, lock/unlock, lock_all with flush); remote completion after flush is
 // observed by a third rank.
 #include <cstdint>
@@ -66,6 +66,36 @@ void fence_epochs(remora_win_t win, const int64_t* base) {
   REQUIRE_ERROR(remora_win_put(win, 0, 0, &v, 1, REMORA_INT64), REMORA_ERR_STATE, "no access");
   REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOPRECEDE | REMORA_MODE_NOSUCCEED));
   REQUIRE_ERROR(remora_win_put(win, 0, 0, &v, 1, REMORA_INT64), REMORA_ERR_STATE, "no access");
+  REQUIRE_OK(remora_barrier());
+}
+
+// remora_win_shared_query: every rank this process maps (remora_win_path says so) is read
+// through the returned pointer and holds the values of the last fence round; every other rank
+// is refused with the reason. A barrier ends the reads before anyone writes again.
+void shared_query(remora_win_t win) {
+  for (int r = 0; r < size_; ++r) {
+    remora_win_path_t path;
+    REQUIRE_OK(remora_win_path(win, r, &path));
+    size_t bytes = 0, unit = 0;
+    void* memory = nullptr;
+    if (path != REMORA_WIN_PATH_SHARED) {
+      REQUIRE_ERROR(remora_win_shared_query(win, r, &bytes, &unit, &memory),
+                    REMORA_ERR_UNSUPPORTED, "is not mapped by this process");
+      continue;
+    }
+    REQUIRE_OK(remora_win_shared_query(win, r, &bytes, &unit, &memory));
+    REQUIRE(bytes == 8u * static_cast<size_t>(size_) + static_cast<size_t>(r), "size %zu", bytes);
+    REQUIRE(unit == 8, "disp_unit %zu", unit);
+    const auto* slots = static_cast<const int64_t*>(memory);
+    for (int w = 0; w < size_; ++w)
+      REQUIRE(slots[w] == value(w, r, 2), "rank %d slot %d read through the shared pointer: %lld",
+              r, w, static_cast<long long>(slots[w]));
+  }
+  size_t bytes, unit;
+  void* memory;
+  REQUIRE_ERROR(remora_win_shared_query(win, size_, &bytes, &unit, &memory), REMORA_ERR_RANK,
+                "rank=");
+  REQUIRE_ERROR(remora_win_shared_query(win, 0, &bytes, &unit, nullptr), REMORA_ERR_ARG, "base");
   REQUIRE_OK(remora_barrier());
 }
 
@@ -160,6 +190,7 @@ int main(int argc, char** argv) {
   check_queries(win);
 
   fence_epochs(win, base);
+  shared_query(win);
   lock_epochs(win, base);
   lock_all_epochs(win, base);
   REQUIRE_OK(remora_win_free(&win));

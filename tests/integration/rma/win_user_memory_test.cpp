@@ -41,6 +41,18 @@ void check_paths(remora_win_t win, const std::string& mode) {
     else
       REQUIRE(path == REMORA_WIN_PATH_SINGLE_COPY || path == REMORA_WIN_PATH_AGENT,
               "target %d: path %d", t, path);
+    // Only this rank's own memory is loaded and stored directly.
+    size_t bytes = 0, unit = 0;
+    void* memory = nullptr;
+    if (t == rank_) {
+      void* base = nullptr;
+      REQUIRE_OK(remora_win_base(win, &base));
+      REQUIRE_OK(remora_win_shared_query(win, t, &bytes, &unit, &memory));
+      REQUIRE(memory == base, "shared_query of the own rank: %p, base %p", memory, base);
+    } else {
+      REQUIRE_ERROR(remora_win_shared_query(win, t, &bytes, &unit, &memory),
+                    REMORA_ERR_UNSUPPORTED, "each rank's own memory");
+    }
   }
 }
 

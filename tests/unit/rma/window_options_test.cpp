@@ -51,7 +51,8 @@ TEST(WindowOptions, RejectsMalformedInfoNamingIt) {
   WindowOptions options;
   for (const char* info :
        {"acc_strategy=fast", "acc_lock_stripes=-1", "acc_lock_stripes=99999999",
-        "acc_lock_granularity=8", "acc_lock_granularity=1x", "speed=11", "acc_strategy"}) {
+        "acc_lock_granularity=8", "acc_lock_granularity=1x", "acc_strategy", "no_locks=maybe",
+        "accumulate_ops=sum", "strict=2", "speed=11,strict=1"}) {
     EXPECT_EQ(parse_window_options("remora_win_allocate", default_config(), info, &options),
               REMORA_ERR_ARG)
         << info;
@@ -75,6 +76,33 @@ TEST(WindowOptions, SyncImplementations) {
   EXPECT_STREQ(sync_impl_name(options.lock), "immediate");
   for (const char* info : {"fence=later", "lock=", "fence=Deferred"})
     EXPECT_EQ(parse_window_options("f", config, info, &options), REMORA_ERR_ARG) << info;
+}
+
+// MPI habits: MPI's window keys are accepted, spaces around '=' are ignored, and an unknown key
+// is ignored with a warning unless strict=1.
+TEST(WindowOptions, AcceptsMpiKeysAndIgnoresUnknownOnes) {
+  WindowOptions options;
+  EXPECT_EQ(parse_window_options("remora_win_allocate", default_config(),
+                                 "no_locks=true, accumulate_ordering=rar,raw,waw , "
+                                 "accumulate_ops = same_op, same_size=false,same_disp_unit=true,"
+                                 "alloc_shared_noncontig=true, acc_strategy = owner ,speed=11",
+                                 &options),
+            REMORA_SUCCESS)
+      << last_error();
+  EXPECT_EQ(options.strategy, AccStrategy::Owner);
+  EXPECT_EQ(parse_window_options("remora_win_allocate", default_config(),
+                                 "accumulate_ordering=none,lock = deferred", &options),
+            REMORA_SUCCESS)
+      << last_error();
+  EXPECT_EQ(options.lock, SyncImpl::Deferred);
+  EXPECT_EQ(
+      parse_window_options("remora_win_allocate", default_config(), "strict=1,speed=11", &options),
+      REMORA_ERR_ARG);
+  EXPECT_NE(std::string(last_error()).find("info key 'speed' is unknown"), std::string::npos)
+      << last_error();
+  // An ordering item outside accumulate_ordering is no key=value entry.
+  EXPECT_EQ(parse_window_options("remora_win_allocate", default_config(), "rar", &options),
+            REMORA_ERR_ARG);
 }
 
 }  // namespace
