@@ -1,6 +1,6 @@
-// Windows: creation and queries (remora_win_shared_query included); puts and gets are visible at the end of each kind of epoch
-// (fence with its asserts, lock/unlock, lock_all with flush); remote completion after flush is
-// observed by a third rank.
+// Windows: creation and queries (remora_win_shared_query included); puts and gets are visible at
+// the end of each kind of epoch (fence with its asserts, lock/unlock, lock_all with flush); remote
+// completion after flush is observed by a third rank.
 #include <cstdint>
 #include <vector>
 
@@ -79,8 +79,8 @@ void shared_query(remora_win_t win) {
     size_t bytes = 0, unit = 0;
     void* memory = nullptr;
     if (path != REMORA_WIN_PATH_SHARED) {
-      REQUIRE_ERROR(remora_win_shared_query(win, r, &bytes, &unit, &memory),
-                    REMORA_ERR_UNSUPPORTED, "is not mapped by this process");
+      REQUIRE_ERROR(remora_win_shared_query(win, r, &bytes, &unit, &memory), REMORA_ERR_UNSUPPORTED,
+                    "is not mapped by this process");
       continue;
     }
     REQUIRE_OK(remora_win_shared_query(win, r, &bytes, &unit, &memory));
