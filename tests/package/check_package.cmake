@@ -26,6 +26,14 @@ function(expect_libraries program needed absent)
   endif()
 endfunction()
 
+# The scratch directory, from the build directory (no other path under it appears in the test
+# command but the installed files).
+set(SCRATCH ${BUILD_DIR}/tests/package/scratch)
+foreach(file IN LISTS INSTALLED)
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "${file} is not built: build the library targets before this test")
+  endif()
+endforeach()
 file(REMOVE_RECURSE ${SCRATCH})
 set(prefix ${SCRATCH}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
