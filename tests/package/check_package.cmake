@@ -38,11 +38,13 @@ file(REMOVE_RECURSE ${SCRATCH})
 set(prefix ${SCRATCH}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(remorarun ${prefix}/bin/remorarun)
-if(HAVE_MPI AND OTHER_MPI_C_COMPILER)
+if(HAVE_MPI AND OTHER_MPI_C_COMPILER AND OTHER_MPIEXEC)
   # The "other" MPI becomes this machine's default mpicc (first on PATH), as on a system whose
   # default MPI is not the one Remora was built with.
   file(MAKE_DIRECTORY ${SCRATCH}/other-mpi-bin)
+  # FindMPI looks for mpicc next to the mpiexec it finds first: both are the other MPI's.
   file(CREATE_LINK ${OTHER_MPI_C_COMPILER} ${SCRATCH}/other-mpi-bin/mpicc SYMBOLIC)
+  file(CREATE_LINK ${OTHER_MPIEXEC} ${SCRATCH}/other-mpi-bin/mpiexec SYMBOLIC)
   set(ENV{PATH} "${SCRATCH}/other-mpi-bin:$ENV{PATH}")
 endif()
 
@@ -77,7 +79,7 @@ if(HAVE_MPI)
   # and one that names it with -DMPI_C_COMPILER: both fail at configure time, naming both MPIs
   # and the fix.
   set(mismatches "")
-  if(OTHER_MPI_C_COMPILER)
+  if(OTHER_MPI_C_COMPILER AND OTHER_MPIEXEC)
     set(mismatches "-DCONSUMER_FIND_MPI_FIRST=ON" "-DMPI_C_COMPILER=${OTHER_MPI_C_COMPILER}")
   endif()
   foreach(how IN LISTS mismatches)
