@@ -13,6 +13,8 @@ if(TARGET remora_ga)
   install(TARGETS remora_ga EXPORT RemoraTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES docs/man/remorarun.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES docs/man/remora.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
 install(EXPORT RemoraTargets NAMESPACE Remora:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Remora)
 
 install(FILES cmake/RemoraMpiIdentity.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Remora)

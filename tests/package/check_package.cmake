@@ -38,6 +38,11 @@ file(REMOVE_RECURSE ${SCRATCH})
 set(prefix ${SCRATCH}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(remorarun ${prefix}/bin/remorarun)
+foreach(page share/man/man1/remorarun.1 share/man/man3/remora.3)
+  if(NOT EXISTS ${prefix}/${page})
+    message(FATAL_ERROR "${page} is not installed")
+  endif()
+endforeach()
 if(HAVE_MPI AND OTHER_MPI_C_COMPILER AND OTHER_MPIEXEC)
   # The "other" MPI becomes this machine's default mpicc (first on PATH), as on a system whose
   # default MPI is not the one Remora was built with.
