@@ -65,10 +65,11 @@ if [ "${REMORA_SKIP_MPI:-0}" = 1 ]; then
 fi
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo "${mpich[@]}" --
 if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
-  # Open MPI smoke job: the MPI transport's own tests and a few of the suite, both paths.
+  # Open MPI smoke job: the MPI transport's own tests and a few of the suite, both paths, and the
+  # package test (the installed package records Open MPI; a consumer with MPICH must fail).
   build_only=tests run_suite build-openmpi -DCMAKE_BUILD_TYPE=Debug -DREMORA_BUILD_BENCH=OFF \
-    -DREMORA_BUILD_APPS=OFF "${openmpi[@]}" -- -L mpi \
-    -R '(app_owns_mpi|window_sizes|identity\.np2|rdma\.np2|barrier\.np3|win_sync\.np2)'
+    -DREMORA_BUILD_APPS=OFF "${openmpi[@]}" -- -L 'mpi|package' \
+    -R '(app_owns_mpi|window_sizes|identity\.np2|rdma\.np2|barrier\.np3|win_sync\.np2|package\.)'
 fi
 if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Built against MPICH: the non-MPI tests but the 8-rank runs, then an MPI subset at 1-3 ranks

@@ -146,7 +146,10 @@ REMORA_API int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count,
                               remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
                               remora_coll_algorithm_t algorithm, remora_request_t* request);
 
-/* algorithms: recursive_doubling, ring, rabenseifner */
+/* algorithms: recursive_doubling, ring, rabenseifner. remora_iallreduce, as every nonblocking
+ * collective, advances in the background only with REMORA_PROGRESS=thread; with manual progress
+ * only inside Remora calls: call remora_request_test now and then while computing
+ * (examples/iallreduce_overlap.c). */
 REMORA_API int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count,
                                 remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                                 remora_coll_algorithm_t algorithm);

@@ -16,7 +16,8 @@ enum remora_status {
   REMORA_SUCCESS = 0,
   REMORA_ERR_ARG = -1,             /* an argument is invalid (null pointer, negative size...) */
   REMORA_ERR_RANK = -2,            /* a rank is outside [0, size) */
-  REMORA_ERR_RANGE = -3,           /* an offset/length lies outside the target segment */
+  REMORA_ERR_RANGE = -3,           /* an offset, length or index lies outside the target
+                                      segment, window or array */
   REMORA_ERR_ALIGN = -4,           /* an address is not aligned as the operation requires */
   REMORA_ERR_NOT_INITIALIZED = -5, /* called before remora_init or after remora_finalize */
   REMORA_ERR_STATE = -6,           /* not allowed in the current state (init twice, ...) */

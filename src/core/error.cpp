@@ -70,7 +70,7 @@ const char* status_name(int code) {
     case REMORA_ERR_RANK:
       return "invalid rank";
     case REMORA_ERR_RANGE:
-      return "outside the segment";
+      return "outside the segment, window or array";
     case REMORA_ERR_ALIGN:
       return "misaligned address";
     case REMORA_ERR_NOT_INITIALIZED:

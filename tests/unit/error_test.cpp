@@ -60,6 +60,8 @@ TEST(Errors, EveryCodeHasADistinctDescription) {
     EXPECT_TRUE(seen.insert(text).second) << text;
   }
   EXPECT_STREQ(remora_strerror(12345), "unknown status code");
+  // Range errors come from segments, windows and arrays alike.
+  EXPECT_STREQ(remora_strerror(REMORA_ERR_RANGE), "outside the segment, window or array");
 }
 
 }  // namespace

@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
     std::fputs(remorarun::usage_text().c_str(), stdout);
     return 0;
   }
+  if (options.version) {
+    std::fputs(remorarun::version_text().c_str(), stdout);
+    return 0;
+  }
   if (options.help_config == remorarun::HelpConfig::Text) {
     std::fputs(remora::config_help_text().c_str(), stdout);
     return 0;

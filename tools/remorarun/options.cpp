@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "remora/version.h"
+
 namespace remorarun {
 namespace {
 
@@ -52,8 +54,8 @@ bool option_value(const std::string& name, int argc, char** argv, int* index, st
 }  // namespace
 
 std::string usage_text() {
-  return "usage: remorarun -n N [--tag-output] [--timeout SECONDS] program [args...]\n"
-         "       remorarun --help | --help-config[=markdown]\n"
+  return "usage: remorarun -n N [--tag-output] [--timeout SECONDS] [--] program [args...]\n"
+         "       remorarun --help | --version | --help-config[=text|markdown]\n"
          "\n"
          "Starts N ranks of program on this node and waits for them.\n"
          "\n"
@@ -62,14 +64,30 @@ std::string usage_text() {
          "\n"
          "  --tag-output         prefix every line a rank writes with \"[rank] \"\n"
          "  --timeout SECONDS    stop the job after SECONDS (fractions allowed); exit 124\n"
-         "  --help               print this text\n"
+         "  --                   end of options: the next argument is the program\n"
+         "  -h, --help           print this text\n"
+         "  --version            print Remora's version and the MPI it was built with\n"
          "  --help-config        print the REMORA_* configuration variables\n"
+         "  --help-config=text   the same\n"
          "  --help-config=markdown  the same as a Markdown table (docs/configuration.md)\n"
+         "\n"
+         "-n N, -nN, --np N and --np=N are the same; --timeout=SECONDS also works. Under an MPI\n"
+         "launcher (mpiexec, srun) a program runs without remorarun.\n"
          "\n"
          "Exit status: 0 when every rank exits 0; otherwise the exit code of the first rank\n"
          "that died abnormally (128+signal if killed by a signal, 1 if it exited 0 without\n"
          "remora_finalize), 124 on --timeout, 128+signal when remorarun itself is signalled,\n"
          "2 for a usage error, 127 when the program cannot be executed.\n";
+}
+
+std::string version_text() {
+  std::string text = "remorarun (Remora) " REMORA_VERSION_STRING "\n";
+#ifdef REMORARUN_MPI
+  text += "MPI transport: " REMORARUN_MPI "\n";
+#else
+  text += "MPI transport: not built (one node only)\n";
+#endif
+  return text;
 }
 
 bool parse_options(int argc, char** argv, Options* options, std::string* error) {
@@ -123,6 +141,8 @@ bool parse_options(int argc, char** argv, Options* options, std::string* error) 
       options->timeout_text = value;
     } else if (argument == "--help" || argument == "-h") {
       options->help = true;
+    } else if (argument == "--version") {
+      options->version = true;
     } else if (argument == "--help-config") {
       options->help_config = HelpConfig::Text;
     } else if (argument.rfind("--help-config=", 0) == 0) {
@@ -141,7 +161,7 @@ bool parse_options(int argc, char** argv, Options* options, std::string* error) 
     }
   }
   // Help needs neither -n nor a program.
-  if (options->help || options->help_config != HelpConfig::None) return true;
+  if (options->help || options->version || options->help_config != HelpConfig::None) return true;
 
   for (; index < argc; ++index) options->command.emplace_back(argv[index]);
   if (!have_ranks) {

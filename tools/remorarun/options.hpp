@@ -19,6 +19,7 @@ struct Options {
   double timeout_seconds = 0;  // 0: no timeout
   std::string timeout_text;    // as given, for messages
   bool help = false;
+  bool version = false;
   HelpConfig help_config = HelpConfig::None;
   bool ghost = false;  // internal: run as the job's ghost process (REMORA_PROGRESS=ghost)
   std::vector<std::string> command;  // program and its arguments
@@ -30,5 +31,8 @@ bool parse_options(int argc, char** argv, Options* options, std::string* error);
 
 // The usage text printed by --help and after an argument error.
 std::string usage_text();
+
+// The text printed by --version: Remora's version and the MPI the library was built with.
+std::string version_text();
 
 }  // namespace remorarun

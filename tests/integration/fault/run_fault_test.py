@@ -257,11 +257,24 @@ def case_usage(args):
         check(done.returncode == 2, f"'{shown}': exit status {done.returncode}, expected 2")
         check(named in done.stderr, f"'{shown}': stderr does not name '{named}': {done.stderr!r}")
         check("usage:" in done.stderr, f"'{shown}': stderr has no usage line")
-    for argv, needle in (([r, "--help"], "usage:"), ([r, "--help-config"], "REMORA_PROGRESS"),
+    for argv, needle in (([r, "--help"], "usage:"), ([r, "-h"], "usage:"),
+                         ([r, "--version"], "remorarun (Remora) "),
+                         ([r, "--help-config"], "REMORA_PROGRESS"),
+                         ([r, "--help-config=text"], "REMORA_PROGRESS"),
                          ([r, "--help-config=markdown"], "| `REMORA_PROGRESS` |")):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
         check(done.returncode == 0, f"'{' '.join(argv[1:])}': exit status {done.returncode}")
         check(needle in done.stdout, f"'{' '.join(argv[1:])}': stdout lacks {needle!r}")
+    # --help lists every option parse_options accepts.
+    shown_help = subprocess.run([r, "--help"], capture_output=True, text=True, timeout=10).stdout
+    for option in ("-n", "--np", "--tag-output", "--timeout", "--help", "-h", "--version",
+                   "--help-config", "--help-config=text", "--help-config=markdown", "--  "):
+        check(option in shown_help, f"--help does not list {option!r}")
+    done = subprocess.run([r, "--version"], capture_output=True, text=True, timeout=10)
+    check("MPI transport: " in done.stdout, f"--version names no transport: {done.stdout!r}")
+    # "--" ends the options: a program whose name starts with '-' can follow it.
+    done = subprocess.run([r, "-n", "2", "--", "true"], capture_output=True, text=True, timeout=10)
+    check(done.returncode == 0, f"'-n 2 -- true': exit {done.returncode}: {done.stderr!r}")
     env = dict(os.environ, REMORA_LOG="loud")
     done = subprocess.run([r, "-n", "2", "true"], capture_output=True, text=True, env=env, timeout=10)
     check(done.returncode == 2 and "REMORA_LOG" in done.stderr,
@@ -272,7 +285,7 @@ def case_usage(args):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
         check(done.returncode == code,
               f"'{' '.join(argv[1:])}': exit {done.returncode}, expected {code}: {done.stderr!r}")
-    print(f"{len(bad)} usage errors and {6} other invocations checked")
+    print(f"{len(bad)} usage errors and {11} other invocations checked")
 
 
 CASES = {
