@@ -167,7 +167,7 @@ int allocate_window(const char* function, const remora_comm_t* comm, size_t byte
                     const char* info, void** base, remora_win_t* win) {
   Runtime* runtime = nullptr;
   remora::rma::WindowOptions options;
-  if (int status = remora::api::win_prepare_creation(function, bytes, disp_unit, info, win,
+  if (int status = remora::api::win_prepare_creation(function, comm, bytes, disp_unit, info, win,
                                                      &runtime, &options))
     return status;
   Window* window = nullptr;
@@ -415,11 +415,12 @@ int remora_win_sync(remora_win_t win) {
 
 namespace remora::api {
 
-int win_prepare_creation(const char* function, size_t bytes, size_t disp_unit, const char* info,
-                         remora_win_t* win, Runtime** runtime, rma::WindowOptions* options) {
-  if (int status = enter(function, runtime)) return status;
+namespace {
+
+int check_creation_arguments(const char* function, size_t bytes, size_t disp_unit, const char* info,
+                             remora_win_t* win, const Runtime& runtime,
+                             rma::WindowOptions* options) {
   if (int status = check_pointer(function, "win", win)) return status;
-  if (int status = check_not_in_handler(function)) return status;
   if (bytes > SIZE_MAX / 2)
     return fail(REMORA_ERR_ARG,
                 "%s: bytes=%zu is too large (a negative value converted to size_t?)", function,
@@ -427,7 +428,19 @@ int win_prepare_creation(const char* function, size_t bytes, size_t disp_unit, c
   if (disp_unit == 0 || disp_unit > SIZE_MAX / 2)
     return fail(REMORA_ERR_ARG, "%s: disp_unit=%zu must be at least 1 (and not negative)", function,
                 disp_unit);
-  return rma::parse_window_options(function, (*runtime)->config, info, options);
+  return rma::parse_window_options(function, runtime.config, info, options);
+}
+
+}  // namespace
+
+int win_prepare_creation(const char* function, const remora_comm_t* comm, size_t bytes,
+                         size_t disp_unit, const char* info, remora_win_t* win, Runtime** runtime,
+                         rma::WindowOptions* options) {
+  if (int status = enter(function, runtime)) return status;
+  if (int status = check_not_in_handler(function)) return status;
+  const int status =
+      check_creation_arguments(function, bytes, disp_unit, info, win, **runtime, options);
+  return agree_on_arguments(function, **runtime, comm, status);
 }
 
 int win_enter(const char* function, remora_win_t win, Window** window, Runtime** runtime_out) {

@@ -15,10 +15,13 @@ namespace remora::api {
 // win is a live window; *runtime_out (if not null) receives the runtime.
 int win_enter(const char* function, remora_win_t win, rma::Window** window,
               Runtime** runtime_out = nullptr);
-// Window creation: bytes and disp_unit are sensible, info parses into *options; *runtime and
-// the window registry are ready, and the call is not inside a handler.
-int win_prepare_creation(const char* function, size_t bytes, size_t disp_unit, const char* info,
-                         remora_win_t* win, Runtime** runtime, rma::WindowOptions* options);
+// Window creation, collective over *comm (the world if comm is NULL): bytes and disp_unit are
+// sensible, info parses into *options; *runtime and the window registry are ready, and the
+// call is not inside a handler. Once initialised and outside a handler, the ranks agree on
+// the result (agree_on_arguments), so that bad arguments on one rank fail every rank.
+int win_prepare_creation(const char* function, const remora_comm_t* comm, size_t bytes,
+                         size_t disp_unit, const char* info, remora_win_t* win, Runtime** runtime,
+                         rma::WindowOptions* options);
 // As win_enter, and refuses to run inside an active-message handler (the call may block).
 int win_enter_blocking(const char* function, remora_win_t win, rma::Window** window);
 // Put and get: win and target are valid, count elements of type at disp lie in target's window

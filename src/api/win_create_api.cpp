@@ -15,7 +15,7 @@ int remora_win_create(void* base, size_t bytes, size_t disp_unit, const char* in
   constexpr const char* function = "remora_win_create";
   Runtime* runtime = nullptr;
   remora::rma::WindowOptions options;
-  if (int status = remora::api::win_prepare_creation(function, bytes, disp_unit, info, win,
+  if (int status = remora::api::win_prepare_creation(function, nullptr, bytes, disp_unit, info, win,
                                                      &runtime, &options))
     return status;
   // A NULL base with bytes > 0 is reported by every rank at creation (it is collective).

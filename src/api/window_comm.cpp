@@ -1,5 +1,8 @@
 #include "api/window_comm.hpp"
 
+#include <string>
+#include <vector>
+
 #include "api/world_reduce_scatter.hpp"
 #include "coll/algorithms/algorithms.hpp"
 #include "core/error.hpp"
@@ -70,6 +73,28 @@ int window_group(const char* function, Runtime& runtime, remora_comm_t comm,
     return run(*all, own, args, coll::build_allgather);
   };
   *group = std::move(made);
+  return REMORA_SUCCESS;
+}
+
+int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm_t* comm,
+                       int local_status) {
+  coll::Collectives& collectives = *runtime.collectives;
+  const CommPtr on = comm == nullptr             ? collectives.world()
+                     : *comm == REMORA_COMM_NULL ? nullptr
+                                                 : collectives.communicators.find(*comm);
+  if (on == nullptr) return local_status;
+  const std::string message = local_status == REMORA_SUCCESS ? "" : last_error();
+  const uint64_t failed = local_status == REMORA_SUCCESS ? 0 : 1;
+  std::vector<uint64_t> all(static_cast<size_t>(on->size()));
+  coll::CollectiveArgs args = allgather_args(&failed, all.data(), all.size());
+  if (int status = run(collectives, on, args, coll::build_allgather)) return status;
+  if (local_status != REMORA_SUCCESS) return fail(local_status, "%s", message.c_str());
+  for (size_t rank = 0; rank < all.size(); ++rank)
+    if (all[rank] != 0)
+      return fail(REMORA_ERR_ARG,
+                  "%s: rank %zu of the communicator passed invalid arguments (its own error names "
+                  "them); no rank created the window",
+                  function, rank);
   return REMORA_SUCCESS;
 }
 

@@ -17,4 +17,13 @@ namespace remora::api {
 int window_group(const char* function, Runtime& runtime, remora_comm_t comm,
                  std::shared_ptr<const rma::WindowGroup>* group);
 
+// Collective over *comm (the world if comm is NULL): every rank learns whether every rank's
+// local checks passed (local_status), so that bad arguments on some ranks fail the call on all
+// of them instead of leaving the others waiting in the next collective step. A rank whose own
+// checks failed returns its own status and message; the others fail with REMORA_ERR_ARG naming
+// the first such rank. An invalid comm is not agreed on (there is nothing to agree over): the
+// local status is returned, and window_group reports the communicator.
+int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm_t* comm,
+                       int local_status);
+
 }  // namespace remora::api

@@ -32,6 +32,23 @@ void allocation_errors() {
     REQUIRE_ERROR(remora_win_allocate(8, 1, info, nullptr, &win), REMORA_ERR_ARG,
                   "info differs between ranks");
   }
+  if (size_ > 1) {  // bad arguments on one rank only: every rank fails, nobody waits forever
+    const int bad = size_ - 1;
+    const bool mine = rank_ == bad;
+    REQUIRE_ERROR(remora_win_allocate(8, mine ? 0 : 8, nullptr, nullptr, &win), REMORA_ERR_ARG,
+                  mine ? "disp_unit=0" : "passed invalid arguments");
+    REQUIRE_ERROR(remora_win_allocate(8, 1, mine ? "acc_strategy=magic" : nullptr, nullptr, &win),
+                  REMORA_ERR_ARG, mine ? "acc_strategy='magic'" : "passed invalid arguments");
+    REQUIRE_ERROR(remora_win_allocate(8, 1, nullptr, nullptr, mine ? nullptr : &win),
+                  REMORA_ERR_ARG, mine ? "win is NULL" : "passed invalid arguments");
+    remora_comm_t world;
+    REQUIRE_OK(remora_comm_world(&world));
+    REQUIRE_ERROR(remora_win_allocate_comm(world, mine ? SIZE_MAX : 8, 1, nullptr, nullptr, &win),
+                  REMORA_ERR_ARG, mine ? "bytes=" : "passed invalid arguments");
+    int64_t memory[4] = {};
+    REQUIRE_ERROR(remora_win_create(memory, sizeof memory, mine ? 0 : 8, nullptr, &win),
+                  REMORA_ERR_ARG, mine ? "disp_unit=0" : "passed invalid arguments");
+  }
   // Per-window override of the default strategy.
   REQUIRE_OK(remora_win_allocate(8, 1, "acc_strategy=owner", nullptr, &win));
   remora_acc_strategy_t strategy = REMORA_ACC_AUTO;
