@@ -123,6 +123,17 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]);
 void GA_Get_proc_grid(int g_a, int dims[]);
 void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 int GA_Total_blocks(int g_a);
+/* Handles: 1 if g_a names a created array (GA_Create_handle or a creation), else 0;
+ * GA_Check_handle ends the job with string in the message if it does not. */
+int GA_Valid_handle(int g_a);
+int GA_Verify_handle(int g_a);
+void GA_Check_handle(int g_a, char* string);
+/* The number of dimensions (as GA_Ndim); whether the array uses a ScaLAPACK-style process grid
+ * (GA_Set_block_cyclic_proc_grid, GA_Set_tiled_proc_grid); the number of partitions of each
+ * dimension (C order: the process grid, or the block counts of a block-cyclic array). */
+int GA_Get_dimension(int g_a);
+int GA_Uses_proc_grid(int g_a);
+void GA_Nblock(int g_a, int nblock[]);
 
 /* One-sided data movement. */
 void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]);
@@ -419,6 +430,11 @@ void NGA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
 void NGA_Sync(void);
 void NGA_Terminate(void);
 int NGA_Total_blocks(int g_a);
+int NGA_Valid_handle(int g_a);
+int NGA_Verify_handle(int g_a);
+int NGA_Get_dimension(int g_a);
+int NGA_Uses_proc_grid(int g_a);
+void NGA_Nblock(int g_a, int nblock[]);
 void NGA_Unlock(int mutex);
 int NGA_Uses_ma(void);
 double NGA_Wtime(void);

@@ -326,6 +326,46 @@ void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
     block_dims[d] = static_cast<int>((a.dims[d] + num_blocks[d] - 1) / num_blocks[d]);
 }
 
+int GA_Valid_handle(int g_a) {
+  require_initialized("GA_Valid_handle");
+  return handle_exists(g_a) ? 1 : 0;
+}
+
+int GA_Verify_handle(int g_a) {
+  require_initialized("GA_Verify_handle");
+  return handle_exists(g_a) ? 1 : 0;
+}
+
+void GA_Check_handle(int g_a, char* string) {
+  require_initialized("GA_Check_handle");
+  if (!handle_exists(g_a))
+    ga_fail("GA_Check_handle",
+            "%s: g_a=%d is not a valid array handle (never created, or destroyed)",
+            string != nullptr ? string : "(no context)", g_a);
+}
+
+int GA_Get_dimension(int g_a) {
+  return lookup_allocated("GA_Get_dimension", g_a).ndim;
+}
+
+int GA_Uses_proc_grid(int g_a) {
+  const GaArray& a = lookup_allocated("GA_Uses_proc_grid", g_a);
+  return a.layout == Layout::ScalapackCyclic || a.layout == Layout::Tiled ? 1 : 0;
+}
+
+void GA_Nblock(int g_a, int nblock[]) {
+  const char* fn = "GA_Nblock";
+  if (nblock == nullptr) ga_fail(fn, "nblock is NULL");
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (is_cyclic(a)) {
+    int64_t counts[GA_MAX_DIM];
+    block_counts(a, counts);
+    from_int64(counts, a.ndim, nblock);
+    return;
+  }
+  process_grid(fn, a, nblock);
+}
+
 int GA_Total_blocks(int g_a) {
   const GaArray& a = lookup_allocated("GA_Total_blocks", g_a);
   if (!is_cyclic(a)) return -1;  // as GA: only block-cyclic arrays count blocks

@@ -106,6 +106,12 @@ GaArray& lookup(const char* fn, int handle) {
   return *slots[static_cast<size_t>(slot)];
 }
 
+bool handle_exists(int handle) {
+  const int slot = slot_of(handle);
+  return slot >= 0 && static_cast<size_t>(slot) < slots.size() &&
+         slots[static_cast<size_t>(slot)] != nullptr;
+}
+
 GaArray& lookup_allocated(const char* fn, int handle) {
   GaArray& a = lookup(fn, handle);
   if (a.array == nullptr)

@@ -62,6 +62,8 @@ size_t element_size(const char* fn, int type);
 int new_handle();
 // The array behind a handle; fails like GA on a handle that was never created or destroyed.
 GaArray& lookup(const char* fn, int handle);
+// Whether handle names a created array (allocated or not); never fails.
+bool handle_exists(int handle);
 // The same, and also fails when the handle is not allocated yet (GA_Create_handle without
 // GA_Allocate).
 GaArray& lookup_allocated(const char* fn, int handle);

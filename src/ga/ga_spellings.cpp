@@ -160,6 +160,21 @@ void NGA_Terminate(void) {
 int NGA_Total_blocks(int g_a) {
   return GA_Total_blocks(g_a);
 }
+int NGA_Valid_handle(int g_a) {
+  return GA_Valid_handle(g_a);
+}
+int NGA_Verify_handle(int g_a) {
+  return GA_Verify_handle(g_a);
+}
+int NGA_Get_dimension(int g_a) {
+  return GA_Get_dimension(g_a);
+}
+int NGA_Uses_proc_grid(int g_a) {
+  return GA_Uses_proc_grid(g_a);
+}
+void NGA_Nblock(int g_a, int nblock[]) {
+  GA_Nblock(g_a, nblock);
+}
 void NGA_Unlock(int mutex) {
   GA_Unlock(mutex);
 }

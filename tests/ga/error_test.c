@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "error") == 0 && GA_Nodeid() == GA_Nnodes() - 1)
     GA_Error("the application gives up", 7);
   if (strcmp(mode, "handle") == 0) NGA_Put(12345, lo, hi, buf, ld);
+  if (strcmp(mode, "check_handle") == 0) GA_Check_handle(777, "in my solver");
   if (strcmp(mode, "destroyed") == 0) {
     GA_Destroy(g_a);
     NGA_Get(g_a, lo, hi, buf, ld);

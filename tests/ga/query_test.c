@@ -103,6 +103,12 @@ static void check_regular(int g_a, int ndim, const int* dims) {
   for (int d = 0; d < ndim; ++d)
     CHECK(num_blocks[d] == grid[ndim - 1 - d] && (long)num_blocks[d] * block_dims[d] >= dims[d]);
   CHECK(GA_Total_blocks(g_a) == -1);
+  /* GA_Nblock: the partitions per dimension in C order, here the process grid. */
+  int nblock[GA_MAX_DIM];
+  NGA_Nblock(g_a, nblock);
+  for (int d = 0; d < ndim; ++d) CHECK(nblock[d] == grid[ndim - 1 - d]);
+  CHECK(GA_Get_dimension(g_a) == ndim && NGA_Get_dimension(g_a) == ndim);
+  CHECK(GA_Uses_proc_grid(g_a) == 0);
   /* Outside the array: no owner, no pieces. */
   int out_lo[GA_MAX_DIM] = {0}, out_hi[GA_MAX_DIM] = {0};
   out_lo[0] = out_hi[0] = dims[0];
@@ -119,6 +125,9 @@ static void check_cyclic(int g_a, const int* dims, const int* block) {
   CHECK(num_blocks[0] == (dims[0] + block[0] - 1) / block[0]);
   CHECK(num_blocks[1] == (dims[1] + block[1] - 1) / block[1]);
   CHECK(GA_Total_blocks(g_a) == num_blocks[0] * num_blocks[1]);
+  int nblock[2];
+  GA_Nblock(g_a, nblock);
+  CHECK(nblock[0] == num_blocks[0] && nblock[1] == num_blocks[1]);
   int fortran_grid[2];
   GA_Get_proc_grid(g_a, fortran_grid);
   const int grid[2] = {fortran_grid[1], fortran_grid[0]}; /* C order */
@@ -223,6 +232,16 @@ int main(int argc, char** argv) {
   GA_Get_proc_grid(g_sc, got_grid);
   CHECK(got_grid[0] == nprocs && got_grid[1] == 1); /* Fortran order, as GA returns it */
   CHECK(GA_Compare_distr(g_sc, g_block) == 1);
+  CHECK(GA_Uses_proc_grid(g_sc) == 1 && NGA_Uses_proc_grid(g_sc) == 1);
+  CHECK(GA_Uses_proc_grid(g_bc) == 0);
+
+  /* Handle validity: created (even before GA_Allocate) until destroyed. */
+  int g_pending = GA_Create_handle();
+  CHECK(GA_Valid_handle(g_pending) == 1 && NGA_Verify_handle(g_pending) == 1);
+  GA_Check_handle(g_sc, "query_test");
+  CHECK(GA_Valid_handle(0) == 0 && GA_Verify_handle(12345) == 0 && NGA_Valid_handle(-999999) == 0);
+  GA_Destroy(g_pending);
+  CHECK(GA_Valid_handle(g_pending) == 0);
 
   GA_Print_distribution(g_irr);
   GA_Print_distribution(g_sc);
