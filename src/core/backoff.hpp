@@ -36,8 +36,7 @@ inline void cpu_relax() {
 
 class Backoff {
  public:
-  explicit Backoff(const WaitPolicy& policy)
-      : policy_(policy), start_ns_(now_ns()), sleep_ns_(policy.first_sleep_ns) {}
+  explicit Backoff(const WaitPolicy& policy) : policy_(policy), sleep_ns_(policy.first_sleep_ns) {}
 
   // Called after each unsuccessful check of the awaited condition. In the sleep phase it calls
   // sleep(timeout_ns), which must block until an event arrives or the timeout passes; the
@@ -45,11 +44,19 @@ class Backoff {
   template <typename Sleep>
   void pause(Sleep&& sleep) {
     if (spinning_) {
-      if (now_ns() - start_ns_ < policy_.spin_ns) {
+      // The spin starts at the first pause (a wait whose condition already holds reads no
+      // clock), and the clock is read every kClockStride pauses only: on a virtual machine one
+      // clock_gettime costs as much as several pauses.
+      if (spins_ % kClockStride == 0) {
+        const uint64_t now = now_ns();
+        if (spins_ == 0) start_ns_ = now;
+        if (now - start_ns_ >= policy_.spin_ns) spinning_ = false;
+      }
+      if (spinning_) {
+        ++spins_;
         cpu_relax();
         return;
       }
-      spinning_ = false;
     }
     if (yields_done_ < policy_.yields) {
       ++yields_done_;
@@ -63,8 +70,10 @@ class Backoff {
   bool sleeping_phase() const { return !spinning_ && yields_done_ >= policy_.yields; }
 
  private:
+  static constexpr uint64_t kClockStride = 8;
   WaitPolicy policy_;
-  uint64_t start_ns_;
+  uint64_t start_ns_ = 0;
+  uint64_t spins_ = 0;
   uint64_t sleep_ns_;
   int yields_done_ = 0;
   bool spinning_ = true;
