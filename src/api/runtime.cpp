@@ -43,15 +43,16 @@ int initialize(int* argc, char*** argv) {
   const Config& config = runtime->config;
   set_log_level(config.log.c_str());
   set_log_rank(config.rank >= 0 ? static_cast<int>(config.rank) : 0);
-  if (config.rank <= 0)
-    for (const auto& warning : warnings) log(LogLevel::Warn, "%s", warning.c_str());
-
   progress::Mode mode;
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;
 
   status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->node);
   if (status != REMORA_SUCCESS) return status;
+  // Once per job: by rank 0 (under MPI its rank is known only now), and not at all under
+  // remorarun, which has printed them before starting the ranks.
+  if (config.control_fd < 0 && runtime->transport->rank() == 0)
+    for (const auto& warning : warnings) log(LogLevel::Warn, "%s", warning.c_str());
   set_state(*runtime, shm::RankState::Running);
 
   runtime->progress = std::make_unique<progress::ProgressEngine>(*runtime->transport, mode);

@@ -34,11 +34,12 @@ def check(condition, message):
 class Run:
     """One remorarun process whose stdout/stderr are collected while it runs."""
 
-    def __init__(self, argv):
+    def __init__(self, argv, env=None):
         self.argv = argv
         runs.append(self)
         self.start = time.monotonic()
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=env)
         self.stdout = []
         self.stderr = []
         self.lock = threading.Condition()
@@ -213,10 +214,14 @@ def case_tag_output(args):
     check("[3] partial line from rank 3\n" in run.out,
           "the partial last line of rank 3 was not forwarded")
     check_no_leftovers(run)
-    # The same exit status without --tag-output.
-    plain = Run([args.remorarun, "-n", str(RANKS), args.program])
+    # The same exit status without --tag-output; an unknown REMORA_ variable is reported once
+    # for the job (by the launcher), not once per rank.
+    env = dict(os.environ, REMORA_NO_SUCH_SETTING="1")
+    plain = Run([args.remorarun, "-n", str(RANKS), args.program], env=env)
     expect(plain, 7, ["rank 3"])
     check("partial line from rank 3" in plain.out, "rank 3's output missing without --tag-output")
+    warned = (plain.out + plain.err).count("unknown configuration variable REMORA_NO_SUCH_SETTING")
+    check(warned == 1, f"the unknown variable was reported {warned} times, expected once")
     check_no_leftovers(plain)
 
 
