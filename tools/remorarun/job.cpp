@@ -48,7 +48,8 @@ Job::Job(const Options& options, remora::shm::ControlBlock* block, std::string j
     : options_(options),
       block_(block),
       job_id_(std::move(job_id)),
-      ranks_(static_cast<size_t>(options.nranks)) {}
+      ranks_(static_cast<size_t>(options.nranks)),
+      forwarder_(options.tag_output) {}
 
 Job::~Job() {
   if (signal_fd_ >= 0) close(signal_fd_);
@@ -106,14 +107,12 @@ void Job::exec_child(int rank, int stdout_write, int stderr_write, pid_t launche
   // Die with the launcher, even if it is SIGKILLed; if it already died, do not start.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(127);
-  if (options_.tag_output) {
-    // dup2 onto the same number would keep the close-on-exec flag, so clear it explicitly.
-    for (auto [from, to] : {std::pair{stdout_write, 1}, std::pair{stderr_write, 2}}) {
-      if (from == to)
-        fcntl(to, F_SETFD, 0);
-      else
-        dup2(from, to);
-    }
+  // dup2 onto the same number would keep the close-on-exec flag, so clear it explicitly.
+  for (auto [from, to] : {std::pair{stdout_write, 1}, std::pair{stderr_write, 2}}) {
+    if (from == to)
+      fcntl(to, F_SETFD, 0);
+    else
+      dup2(from, to);
   }
   if (signal_fd_ >= 0) close(signal_fd_);  // also close-on-exec; closed early for clarity
   restore_signals();
@@ -175,12 +174,10 @@ bool Job::spawn_all() {
   if (block_->ghost() >= 0 && !spawn_ghost(launcher)) return false;
   for (int rank = 0; rank < options_.nranks; ++rank) {
     int stdout_write = -1, stderr_write = -1;
-    if (options_.tag_output) {
-      std::string error;
-      if (!forwarder_.add_rank(rank, &stdout_write, &stderr_write, &error)) {
-        start_teardown(1, error);
-        return false;
-      }
+    std::string error;
+    if (!forwarder_.add_rank(rank, &stdout_write, &stderr_write, &error)) {
+      start_teardown(1, error);
+      return false;
     }
     std::fflush(nullptr);  // the child must not re-emit our buffered output
     const pid_t pid = fork();

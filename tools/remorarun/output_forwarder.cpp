@@ -12,15 +12,16 @@ namespace {
 // A line longer than this is written in pieces rather than buffered without bound.
 constexpr size_t kMaxPendingBytes = 64 * 1024;
 
-std::string prefix_of(int rank) {
+}  // namespace
+
+std::string OutputForwarder::prefix_of(int rank) const {
+  if (!tag_) return {};
   // Appended piecewise: `"[" + std::to_string(rank)` trips a GCC 12 -Wrestrict false positive.
   std::string prefix = "[";
   prefix += std::to_string(rank);
   prefix += "] ";
   return prefix;
 }
-
-}  // namespace
 
 OutputForwarder::~OutputForwarder() {
   for (auto& stream : streams_)
@@ -123,7 +124,7 @@ void OutputForwarder::finish(Stream& stream) {
   if (!stream.pending.empty() || stream.mid_line) {
     std::string out = stream.mid_line ? "" : prefix_of(stream.rank);
     out += stream.pending;
-    out += '\n';  // terminate the partial last line so the next rank's line starts clean
+    if (tag_) out += '\n';  // end the partial last line so the next rank's line starts clean
     write_out(stream.target_fd, out);
     stream.pending.clear();
     stream.mid_line = false;

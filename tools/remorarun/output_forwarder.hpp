@@ -1,5 +1,6 @@
-// --tag-output: reads each rank's stdout and stderr from pipes and writes them to the
-// launcher's stdout and stderr, every line prefixed with "[rank] ".
+// Reads each rank's stdout and stderr from pipes and writes them to the launcher's stdout and
+// stderr a whole line at a time, so that lines of different ranks never interleave; with
+// --tag-output every line is prefixed with "[rank] ".
 #pragma once
 
 #include <poll.h>
@@ -11,7 +12,8 @@ namespace remorarun {
 
 class OutputForwarder {
  public:
-  OutputForwarder() = default;
+  // tag: prefix lines with "[rank] " (and end a partial last line with a newline).
+  explicit OutputForwarder(bool tag) : tag_(tag) {}
   OutputForwarder(const OutputForwarder&) = delete;
   OutputForwarder& operator=(const OutputForwarder&) = delete;
   ~OutputForwarder();
@@ -44,6 +46,9 @@ class OutputForwarder {
   void finish(Stream& stream);
   void write_out(int fd, const std::string& text);
 
+  std::string prefix_of(int rank) const;
+
+  bool tag_;
   std::vector<Stream> streams_;
   bool target_broken_[3] = {false, false, false};
 };

@@ -225,6 +225,22 @@ def case_tag_output(args):
     check_no_leftovers(plain)
 
 
+def case_whole_lines(args):
+    run = Run([args.remorarun, "-n", str(RANKS), args.program])
+    expect(run, 0, [])
+    seen = set()
+    for line in run.out.splitlines():
+        if line.startswith("job="):
+            continue  # fault_start's announcement
+        match = re.fullmatch(r"rank (\d+) line (\d+): x{32} (\d+)-(\d+)", line)
+        check(match is not None, f"a line mixes ranks' output: {line!r}")
+        check(match.group(1) == match.group(3) and match.group(2) == match.group(4),
+              f"a line mixes ranks' output: {line!r}")
+        seen.add((int(match.group(1)), int(match.group(2))))
+    check(len(seen) == RANKS * 300, f"{len(seen)} distinct lines, expected {RANKS * 300}")
+    check_no_leftovers(run)
+
+
 def case_ghost_killed(args):
     run = Run([args.remorarun, "-n", str(RANKS), args.program])
     check(run.wait_for_announcements(RANKS, HANG_SECONDS),
@@ -301,6 +317,7 @@ CASES = {
     "sigterm": case_sigterm,
     "tag-output": case_tag_output,
     "ghost-killed": case_ghost_killed,
+    "whole-lines": case_whole_lines,
     "usage": case_usage,
 }
 
