@@ -330,6 +330,18 @@ void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_
                        int64_t bihi, int64_t bjlo, int64_t bjhi, int g_c, int64_t cilo,
                        int64_t cihi, int64_t cjlo, int64_t cjhi);
 
+/* Matrix utilities on 2-D arrays (collective): the diagonal (min(dims) elements; g_v a 1-D
+ * array of a's type and that length) and scaling by a vector. As GA's C binding, in GA's
+ * column-major view: GA_Scale_rows multiplies element [i][j] by v[j] (v of dims[1] elements),
+ * GA_Scale_cols by v[i] (dims[0] elements). */
+void GA_Zero_diagonal(int g_a);
+void GA_Shift_diagonal(int g_a, void* c);
+void GA_Set_diagonal(int g_a, int g_v);
+void GA_Add_diagonal(int g_a, int g_v);
+void GA_Get_diag(int g_a, int g_v);
+void GA_Scale_rows(int g_a, int g_v);
+void GA_Scale_cols(int g_a, int g_v);
+
 /* Printing (collective; rank 0 writes to stdout). pretty = 0: one line per row. */
 void GA_Print(int g_a);
 void GA_Print_file(FILE* file, int g_a);
