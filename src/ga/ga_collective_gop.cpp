@@ -81,8 +81,13 @@ void gop(const char* fn, remora_comm_t comm, remora_datatype_t type, void* x, in
             "op=\"%s\" does not start with \"+\", \"*\", \"max\", \"min\", \"absmax\", "
             "\"absmin\" or (integer types) \"or\"",
             op);
-  if (is_complex(type) && reduction != REMORA_OP_SUM && reduction != REMORA_OP_PROD)
-    ga_fail(fn, "op=\"%s\" is not defined for complex values (\"+\" and \"*\" are)", op);
+  // GA reduces a complex value as its two real parts, each with the op: "*" multiplies the
+  // real parts and the imaginary parts, "absmax" takes the largest absolute real part and the
+  // largest absolute imaginary part (checked against GA 5.8).
+  if (is_complex(type)) {
+    type = type == REMORA_FLOAT_COMPLEX ? REMORA_FLOAT : REMORA_DOUBLE;
+    n *= 2;
+  }
   if (absolute_values) make_absolute(type, x, n);
   if (n == 0) return;
   check(fn, remora_allreduce(REMORA_IN_PLACE, x, static_cast<size_t>(n), type, reduction, comm,

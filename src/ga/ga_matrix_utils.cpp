@@ -2,9 +2,8 @@
 // GA_Add_diagonal, GA_Get_diag, GA_Scale_rows, GA_Scale_cols), collective over the array's
 // group. Each rank updates a share of the rows of the C view through patch gets and puts, so
 // every distribution works alike; a sync before and after orders them with the program's own
-// operations, as GA's do. GA's C binding passes these calls to its column-major code, where a
-// C array's rows are columns: GA_Scale_rows multiplies element [i][j] by v[j], GA_Scale_cols by
-// v[i] (the vector's length is then dims[1], respectively dims[0]).
+// operations, as GA's do. In the C view, as GA 5.8's C binding behaves: GA_Scale_rows
+// multiplies element [i][j] by v[i] (v of dims[0] elements), GA_Scale_cols by v[j] (dims[1]).
 #include <algorithm>
 #include <complex>
 #include <vector>
@@ -156,7 +155,7 @@ void diagonal(const char* fn, Diagonal what, int g_a, int g_v, const void* const
   sync_group(fn, a);
 }
 
-// by_column_index: element [i][j] *= v[j] (GA_Scale_rows), else *= v[i] (GA_Scale_cols).
+// by_column_index: element [i][j] *= v[j] (GA_Scale_cols), else *= v[i] (GA_Scale_rows).
 void scale(const char* fn, int g_a, int g_v, bool by_column_index) {
   const GaArray& a = matrix(fn, g_a);
   const int64_t rows = a.dims[0], columns = a.dims[1];
@@ -208,11 +207,11 @@ void GA_Get_diag(int g_a, int g_v) {
 }
 
 void GA_Scale_rows(int g_a, int g_v) {
-  scale("GA_Scale_rows", g_a, g_v, true);
+  scale("GA_Scale_rows", g_a, g_v, false);
 }
 
 void GA_Scale_cols(int g_a, int g_v) {
-  scale("GA_Scale_cols", g_a, g_v, false);
+  scale("GA_Scale_cols", g_a, g_v, true);
 }
 
 }  // extern "C"

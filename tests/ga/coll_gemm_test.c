@@ -87,6 +87,7 @@ static void check_product(int g_c, int type, char ta, char tb, int m, int n, int
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
+  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
   static double a[DIM * DIM], b[DIM * DIM], c[DIM * DIM], ai[DIM * DIM], bi[DIM * DIM],
       ci[DIM * DIM], zero[DIM * DIM];
   random_values(a, DIM * DIM, 1);

@@ -423,6 +423,7 @@ static void check_print(void) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
+  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
   me = GA_Nodeid();
   for (int layout = 0; layout < COLL_LAYOUTS; ++layout) {
     check_elementwise(layout, layout == COLL_SCALAPACK ? C_DCPL : C_DBL);

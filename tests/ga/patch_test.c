@@ -358,6 +358,7 @@ static void run(int layout, int type, int ndim, int* dims) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
+  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
   me = GA_Nodeid();
   nprocs = GA_Nnodes();
   rng_seed(12345);

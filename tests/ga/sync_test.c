@@ -66,6 +66,7 @@ static void locked_counter(void) {
     double value;
     NGA_Get(g_a, lo, hi, &value, NULL);
     value += 1;
+    GA_Init_fence(); /* GA requires it before GA_Fence */
     NGA_Put(g_a, lo, hi, &value, NULL);
     GA_Fence(); /* the put is complete before the lock is released */
     GA_Unlock(1);
@@ -183,6 +184,7 @@ static void access_blocks(void) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
+  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
   me = GA_Nodeid();
   nprocs = GA_Nnodes();
   tickets(C_INT);
