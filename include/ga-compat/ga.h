@@ -331,9 +331,9 @@ void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_
                        int64_t cihi, int64_t cjlo, int64_t cjhi);
 
 /* Matrix utilities on 2-D arrays (collective): the diagonal (min(dims) elements; g_v a 1-D
- * array of a's type and that length) and scaling by a vector. As GA's C binding, in GA's
- * column-major view: GA_Scale_rows multiplies element [i][j] by v[j] (v of dims[1] elements),
- * GA_Scale_cols by v[i] (dims[0] elements). */
+ * array of a's type and that length) and scaling by a vector, as GA's C binding does:
+ * GA_Scale_rows multiplies element [i][j] by v[i] (v of dims[0] elements), GA_Scale_cols by
+ * v[j] (dims[1] elements). */
 void GA_Zero_diagonal(int g_a);
 void GA_Shift_diagonal(int g_a, void* c);
 void GA_Set_diagonal(int g_a, int g_v);

@@ -64,7 +64,9 @@ typedef double DoublePrecision;
 #define MA_FALSE 0
 #endif
 
-/* Accepted and ignored (Remora allocates array memory itself); return MA_TRUE. */
+/* Accepted and ignored (Remora allocates array memory itself): MA_init returns MA_TRUE; the
+ * MA_set_* calls return the flag's previous value, as MA's do (initially: auto_verify and
+ * hard_fail MA_FALSE, error_print MA_TRUE). */
 Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap);
 Boolean MA_set_auto_verify(Integer value);
 Boolean MA_set_hard_fail(Integer value);

@@ -66,6 +66,16 @@ const std::vector<int>& ranks_of_node(const char* fn, int node) {
   return node_ranks[static_cast<size_t>(node)];
 }
 
+// MA's flags have no effect here, but each call returns the flag's previous value, as MA's
+// do (GA's defaults: auto_verify and hard_fail off, error_print on).
+Boolean auto_verify = MA_FALSE, hard_fail = MA_FALSE, error_print = MA_TRUE;
+
+Boolean exchange(Boolean& flag, Integer value) {
+  const Boolean previous = flag;
+  flag = value != 0 ? MA_TRUE : MA_FALSE;
+  return previous;
+}
+
 }  // namespace
 }  // namespace remora::ga
 
@@ -190,16 +200,16 @@ Boolean MA_init(Integer, Integer, Integer) {
   return MA_TRUE;
 }
 
-Boolean MA_set_auto_verify(Integer) {
-  return MA_TRUE;
+Boolean MA_set_auto_verify(Integer value) {
+  return exchange(auto_verify, value);
 }
 
-Boolean MA_set_hard_fail(Integer) {
-  return MA_TRUE;
+Boolean MA_set_hard_fail(Integer value) {
+  return exchange(hard_fail, value);
 }
 
-Boolean MA_set_error_print(Integer) {
-  return MA_TRUE;
+Boolean MA_set_error_print(Integer value) {
+  return exchange(error_print, value);
 }
 
 MPI_Comm GA_MPI_Comm(void) {

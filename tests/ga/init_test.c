@@ -87,7 +87,10 @@ int main(int argc, char** argv) {
   }
   CHECK(GA_Initialized());
   CHECK(MA_init(C_DBL, 1000, 1000));
-  CHECK(MA_set_auto_verify(1) && MA_set_hard_fail(1) && MA_set_error_print(1));
+  /* Each MA_set_* returns the flag's previous value (GA's defaults: off, off, on). */
+  CHECK(MA_set_auto_verify(1) == MA_FALSE && MA_set_auto_verify(1) == MA_TRUE);
+  CHECK(MA_set_hard_fail(1) == MA_FALSE && MA_set_error_print(0) == MA_TRUE);
+  CHECK(MA_set_error_print(1) == MA_FALSE);
   int mpi_rank = 0, mpi_size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);

@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   int dims[2] = {N0, N1};
   int g_a = NGA_Create(C_DBL, 2, dims, "int-forms", NULL);
   int g_b = NGA_Create(C_DBL, 2, dims, "int64-forms", NULL);
+  GA_Zero(g_a); /* GA leaves new arrays undefined */
+  GA_Zero(g_b);
   double buf[N0 * N1], alpha = 2;
   for (int i = 0; i < N0 * N1; ++i) buf[i] = i % 17;
 
