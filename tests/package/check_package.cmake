@@ -1,6 +1,7 @@
 # cmake -P script: install this build into a scratch prefix, then use every installed artefact
 # as a project outside the tree would: find_package(Remora) (shared, static, GA and the
-# examples), pkg-config (shared, static, GA), and run each program. With MPI, a project whose
+# examples), pkg-config (shared, static, GA, the examples shared and static), and run each
+# program. With MPI, a project whose
 # MPI differs from Remora's must fail to configure with a message naming both.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -130,6 +131,21 @@ run(${C_COMPILER} ${CONSUMER_SOURCE}/consumer.c -o ${SCRATCH}/pc_static ${flags}
 run(${remorarun} -n 2 ${SCRATCH}/pc_static)
 expect_output("rank 0 of 2, fetch-add gave 41, value 42" "static pkg-config consumer")
 expect_libraries(${SCRATCH}/pc_static "" "libremora\\.so")
+# The examples through pkg-config as well, shared and static, each run on 4 ranks.
+pkg_config(shared_flags --cflags --libs remora)
+pkg_config(static_flags --static --cflags --libs remora)
+list(TRANSFORM static_flags REPLACE "^-lremora$" "-Wl,-Bstatic;-lremora;-Wl,-Bdynamic")
+foreach(example IN LISTS EXAMPLES)
+  run(${C_COMPILER} ${EXAMPLES_DIR}/${example}.c -I${EXAMPLES_DIR} -o ${SCRATCH}/pc_${example}
+      ${shared_flags} ${rpath})
+  run(${remorarun} -n 4 ${SCRATCH}/pc_${example})
+  expect_output("${example}: .*: correct" "example ${example} built with pkg-config")
+  run(${C_COMPILER} ${EXAMPLES_DIR}/${example}.c -I${EXAMPLES_DIR}
+      -o ${SCRATCH}/pc_static_${example} ${static_flags})
+  run(${remorarun} -n 4 ${SCRATCH}/pc_static_${example})
+  expect_output("${example}: .*: correct" "example ${example} built with pkg-config --static")
+  expect_libraries(${SCRATCH}/pc_static_${example} "" "libremora\\.so")
+endforeach()
 if(HAVE_MPI)
   run(${PKG_CONFIG} --variable=mpi remora)
   expect_output("^${MPI_NAME_REGEX}" "remora.pc's mpi variable")
