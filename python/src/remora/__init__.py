@@ -1,0 +1,60 @@
+"""Remora for Python: one-sided communication (windows), collectives and distributed arrays on
+numpy arrays. See docs/python.md in the repository.
+
+Importing the package starts Remora (remora_init); it ends at interpreter exit."""
+
+import atexit as _atexit
+
+import numpy as _np
+
+from . import _core
+from ._core import (  # noqa: F401
+    AbortedError,
+    AlignmentError,
+    ArgumentError,
+    Comm,
+    ConfigError,
+    DatatypeError,
+    Error,
+    Group,
+    InternalError,
+    NotInitializedError,
+    OutOfMemoryError,
+    RangeError,
+    RankError,
+    Request,
+    StateError,
+    SystemCallError,
+    UnsupportedError,
+    abort,
+    allgather,
+    allreduce,
+    barrier,
+    bcast,
+    finalize,
+    iallreduce,
+    init,
+    initialized,
+    local_rank,
+    local_size,
+    node,
+    progress,
+    rank,
+    reduce,
+    size,
+    wtime,
+)
+from .window import Window  # noqa: F401
+
+__version__ = "0.1.0"
+
+init()
+COMM_WORLD = _core._world()
+
+
+def _finalize():
+    if initialized():
+        finalize()
+
+
+_atexit.register(_finalize)
