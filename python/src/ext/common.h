@@ -8,6 +8,7 @@
 #endif
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 #include <numpy/arrayobject.h>
 
 #include <cstdint>
@@ -79,7 +80,7 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm);
 struct Request {
   remora_request_t request = REMORA_REQUEST_NULL;
   std::vector<nb::object> keep;
-  nb::object result;
+  nb::object result = nb::none();
   bool done = false;
   nb::object wait();
   ~Request() {

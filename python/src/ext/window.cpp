@@ -262,7 +262,7 @@ void bind_window(nb::module_& m) {
              w.keep(in);
              return r;
            },
-           nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+           nb::arg("data").none(), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
            nb::arg("count") = nb::none(), nb::arg("out") = nb::none(),
            "As accumulate, returning target's elements before the update.")
       .def("fetch_and_op",
@@ -275,7 +275,7 @@ void bind_window(nb::module_& m) {
                                            w.type.remora, o));
              return scalar_object(w.type, r);
            },
-           nb::arg("value"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+           nb::arg("value").none(), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
            "Applies op with value to one element atomically; returns its previous value.")
       .def("compare_and_swap",
            [](Window& w, nb::handle value, nb::handle compare, int target, long long disp) {

@@ -48,6 +48,13 @@ from .window import Window  # noqa: F401
 
 __version__ = "0.1.0"
 
+# Assertions of Window.fence, lock and start (REMORA_MODE_* of remora/win.h).
+MODE_NOCHECK = 1
+MODE_NOSTORE = 2
+MODE_NOPUT = 4
+MODE_NOPRECEDE = 8
+MODE_NOSUCCEED = 16
+
 init()
 COMM_WORLD = _core._world()
 

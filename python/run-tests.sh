@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the Python package `remora` in a fresh virtual environment and runs its pytest suite
+# under remorarun at 1, 2 and 4 ranks (each run with a timeout), then the examples at 4 ranks.
+# Exits non-zero on any failure.
+#   python/run-tests.sh [BUILD_DIR]     (default: build-python in the repository root)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="${1:-$here/../build-python}"
+mkdir -p "$build"
+build="$(cd "$build" && pwd)"
+venv="$build/venv"
+timeout_s="${REMORA_PYTEST_TIMEOUT:-300}"
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --upgrade pip >/dev/null 2>&1 || true
+"$venv/bin/pip" install --quiet pytest
+"$venv/bin/pip" install --quiet "$here"
+
+fail=0
+cd "$build"
+for n in 1 2 4; do
+  echo "== pytest under remorarun -n $n"
+  if ! timeout "$timeout_s" "$venv/bin/remorarun" --tag-output -n "$n" \
+      "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests"; then
+    echo "FAILED: pytest at $n ranks" >&2
+    fail=1
+  fi
+done
+for ex in "$here"/examples/*.py; do
+  echo "== example $(basename "$ex") under remorarun -n 4"
+  if ! timeout "$timeout_s" "$venv/bin/remorarun" --tag-output -n 4 "$venv/bin/python" "$ex"; then
+    echo "FAILED: example $(basename "$ex")" >&2
+    fail=1
+  fi
+done
+exit $fail
