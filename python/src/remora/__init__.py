@@ -45,6 +45,8 @@ from ._core import (  # noqa: F401
     wtime,
 )
 from .window import Window  # noqa: F401
+from .array import Array, gemm  # noqa: F401
+from ._core import ArrayRequest, sync  # noqa: F401
 
 __version__ = "0.1.0"
 
