@@ -4,6 +4,8 @@ numpy arrays. See docs/python.md in the repository.
 Importing the package starts Remora (remora_init); it ends at interpreter exit."""
 
 import atexit as _atexit
+import os as _os
+import sys as _sys
 
 import numpy as _np
 
@@ -67,3 +69,15 @@ def _finalize():
 
 
 _atexit.register(_finalize)
+
+
+def _abort_on_uncaught(kind, value, tb, _previous=_sys.excepthook):
+    """An uncaught exception on one rank ends the whole job (the other ranks would otherwise
+    wait for it in their next collective call, or in finalize, for ever)."""
+    _previous(kind, value, tb)
+    if initialized() and size() > 1 and _os.environ.get("REMORA_PYTHON_ABORT", "1") != "0":
+        _sys.stderr.flush()
+        abort(1, "uncaught Python exception %s" % kind.__name__)
+
+
+_sys.excepthook = _abort_on_uncaught
