@@ -155,3 +155,9 @@ def test_array_errors(A):
     with pytest.raises(remora.DatatypeError):
         remora.Array((4,), np.bool_)
     remora.barrier()
+
+
+def test_cyclic_local_is_unsupported():
+    with remora.Array((4, 4), layout="element_cyclic") as X:
+        with pytest.raises(remora.UnsupportedError):
+            X.local()

@@ -221,3 +221,26 @@ def test_freed_window_is_state_error():
     w.free()
     with pytest.raises(remora.StateError, match="freed"):
         w.put(np.zeros(1, dtype=np.int64), 0)
+
+
+def test_window_on_sub_communicator(size, rank):
+    half = remora.COMM_WORLD.split(rank % 2, key=rank)
+    with remora.Window.allocate(2, np.int64, comm=half) as w:
+        assert w.comm_size == half.size and w.comm_rank == half.rank
+        with w.lock_all():
+            w.accumulate(np.array([1, rank], dtype=np.int64), 0)
+        remora.barrier()
+        if half.rank == 0:
+            members = [r for r in range(size) if r % 2 == rank % 2]
+            np.testing.assert_array_equal(w.local, [len(members), sum(members)])
+    half.free()
+
+
+def test_bad_target_and_bad_op_for_type(win, size):
+    with win.lock_all():
+        with pytest.raises(remora.RankError, match=str(size)):
+            win.put(np.zeros(1, dtype=np.int64), size)
+    with remora.Window.allocate(1, np.float64) as f:
+        with f.lock(0):
+            with pytest.raises(remora.ArgumentError):
+                f.fetch_and_op(1.0, 0, op="band")
