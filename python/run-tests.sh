@@ -15,8 +15,10 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --upgrade pip >/dev/null 2>&1 || true
-"$venv/bin/pip" install --quiet pytest
-"$venv/bin/pip" install --quiet "$here"
+# The build requirements go into the venv and the build runs there without isolation, in a
+# build directory kept in $build: a second run rebuilds only what changed.
+"$venv/bin/pip" install --quiet pytest scikit-build-core nanobind numpy
+"$venv/bin/pip" install --quiet --no-build-isolation -Cbuild-dir="$build/pybuild" "$here"
 
 fail=0
 cd "$build"
