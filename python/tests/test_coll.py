@@ -74,3 +74,29 @@ def test_collective_errors():
         remora.allreduce(np.zeros(2), out=np.zeros(3))
     with pytest.raises(remora.ArgumentError, match="numpy array"):
         remora.bcast([1, 2])
+
+
+def test_gather_scatter_alltoall(size, rank):
+    g = remora.gather(np.array([rank, -rank], dtype=np.int32), root=size - 1)
+    if rank == size - 1:
+        np.testing.assert_array_equal(g, np.stack([np.arange(size), -np.arange(size)], axis=1))
+    else:
+        assert g is None
+    src = np.arange(size * 3, dtype=np.float64).reshape(size, 3) * (10 if rank == 0 else -1)
+    part = remora.scatter(src, root=0)
+    np.testing.assert_array_equal(part, np.arange(rank * 3, rank * 3 + 3) * 10.0)
+    a = np.array([[100 * rank + j] for j in range(size)], dtype=np.int64)
+    r = remora.alltoall(a)
+    np.testing.assert_array_equal(r.ravel(), [100 * j + rank for j in range(size)])
+
+
+def test_scan_and_exscan(size, rank):
+    s = remora.scan(np.array([rank + 1], dtype=np.int64))
+    assert s[0] == (rank + 1) * (rank + 2) // 2
+    e = remora.scan(np.array([rank + 1], dtype=np.int64), exclusive=True)
+    assert e[0] == rank * (rank + 1) // 2
+
+
+def test_scatter_shape_error(size):
+    with pytest.raises(remora.ArgumentError, match="first extent"):
+        remora.scatter(np.zeros((size + 1, 2)))

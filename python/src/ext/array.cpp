@@ -384,7 +384,7 @@ void bind_array(nb::module_& m) {
            },
            "Collective: frees the array; views from local() must not be used afterwards.");
 
-  m.def("sync", []() { check(remora_array_sync()); },
+  m.def("sync", []() { check(REMORA_NOGIL(remora_array_sync())); },
         "Collective: completes every rank's operations on every array, then synchronises.");
 }
 

@@ -1,6 +1,8 @@
 // Communicators, groups and collectives on numpy arrays.
 #include "common.h"
 
+#include <cstring>
+
 namespace remora_py {
 
 Group::~Group() {
@@ -148,18 +150,23 @@ void bind_coll(nb::module_& m) {
 
   m.def("barrier", [](nb::handle comm, nb::handle algorithm) {
     if (comm.is_none() && algorithm.is_none()) {
-      check(remora_barrier());
+      check(REMORA_NOGIL(remora_barrier()));
       return;
     }
-    check(remora_comm_barrier(comm_of(comm), parse_algorithm(algorithm)));
+    remora_comm_t c = comm_of(comm);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    check(REMORA_NOGIL(remora_comm_barrier(c, alg)));
   }, nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
      "Blocks until every rank (of comm) has entered the barrier.");
 
   m.def("bcast", [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) {
     Type t = type_of_array(a, "a");
     PyArrayObject* arr = as_output(a, t, "a");
-    check(remora_bcast(PyArray_DATA(arr), elements(arr), t.remora, root, comm_of(comm),
-                       parse_algorithm(algorithm)));
+    remora_comm_t c = comm_of(comm);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    void* buf = PyArray_DATA(arr);
+    size_t n = elements(arr);
+    check(REMORA_NOGIL(remora_bcast(buf, n, t.remora, root, c, alg)));
     return nb::borrow(a);
   }, nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
      nb::arg("algorithm") = nb::none(),
@@ -172,15 +179,22 @@ void bind_coll(nb::module_& m) {
     remora_op_t o = parse_op(op);
     if (in_place) {
       PyArrayObject* arr = as_output(a, t, "a (in place)");
-      check(remora_allreduce(REMORA_IN_PLACE, PyArray_DATA(arr), elements(arr), t.remora, o,
-                             comm_of(comm), parse_algorithm(algorithm)));
+      remora_comm_t c = comm_of(comm);
+      remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+      void* buf = PyArray_DATA(arr);
+      size_t n = elements(arr);
+      check(REMORA_NOGIL(remora_allreduce(REMORA_IN_PLACE, buf, n, t.remora, o, c, alg)));
       return nb::borrow(a);
     }
     Input in = as_input(a, t, "a");
     nb::object r = result_like(in, t, out);
     auto* ra = reinterpret_cast<PyArrayObject*>(r.ptr());
-    check(remora_allreduce(in.data(), PyArray_DATA(ra), in.count(), t.remora, o, comm_of(comm),
-                           parse_algorithm(algorithm)));
+    remora_comm_t c = comm_of(comm);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    void* rb = PyArray_DATA(ra);
+    size_t n = in.count();
+    check(REMORA_NOGIL(remora_allreduce(sb, rb, n, t.remora, o, c, alg)));
     return r;
   }, nb::arg("a"), nb::arg("op") = "sum", nb::arg("out") = nb::none(),
      nb::arg("in_place") = false, nb::arg("comm") = nb::none(),
@@ -225,8 +239,10 @@ void bind_coll(nb::module_& m) {
       r = result_like(in, t, out);
       rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
     }
-    check(remora_reduce(in.data(), rb, in.count(), t.remora, o, root, c,
-                        parse_algorithm(algorithm)));
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    size_t n = in.count();
+    check(REMORA_NOGIL(remora_reduce(sb, rb, n, t.remora, o, root, c, alg)));
     return r;
   }, nb::arg("a"), nb::arg("op") = "sum", nb::arg("root") = 0, nb::arg("out") = nb::none(),
      nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
@@ -242,11 +258,105 @@ void bind_coll(nb::module_& m) {
     for (int d = 0; d < PyArray_NDIM(in.a()); ++d)
       dims.push_back(PyArray_DIMS(in.a())[d]);
     nb::object r = new_array(t, static_cast<int>(dims.size()), dims.data());
-    check(remora_allgather(in.data(), PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())),
-                           in.count(), t.remora, c, parse_algorithm(algorithm)));
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    void* rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
+    size_t cnt = in.count();
+    check(REMORA_NOGIL(remora_allgather(sb, rb, cnt, t.remora, c, alg)));
     return r;
   }, nb::arg("a"), nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
      "Every rank's a (same shape everywhere), stacked along a new first axis in rank order.");
+
+  m.def("gather", [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) -> nb::object {
+    Type t = type_of_array(a, "a");
+    Input in = as_input(a, t, "a");
+    remora_comm_t c = comm_of(comm);
+    int n, me;
+    check(remora_comm_size(c, &n));
+    check(remora_comm_rank(c, &me));
+    nb::object r = nb::none();
+    void* rb = nullptr;
+    if (me == root) {
+      std::vector<npy_intp> dims{n};
+      for (int d = 0; d < PyArray_NDIM(in.a()); ++d)
+        dims.push_back(PyArray_DIMS(in.a())[d]);
+      r = new_array(t, static_cast<int>(dims.size()), dims.data());
+      rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
+    }
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    size_t cnt = in.count();
+    check(REMORA_NOGIL(remora_gather(sb, rb, cnt, t.remora, root, c, alg)));
+    return r;
+  }, nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+     nb::arg("algorithm") = nb::none(),
+     "Every rank's a (same shape everywhere) stacked along a new first axis at root; None "
+     "elsewhere.");
+
+  m.def("scatter", [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) {
+    remora_comm_t c = comm_of(comm);
+    int n, me;
+    check(remora_comm_size(c, &n));
+    check(remora_comm_rank(c, &me));
+    Type t = type_of_array(a, "a");
+    auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+    if (PyArray_NDIM(arr) < 1 || PyArray_DIMS(arr)[0] != n)
+      fail(REMORA_ERR_ARG, "a must have the communicator's size (" + std::to_string(n) +
+                               ") as its first extent on every rank");
+    Input in = as_input(a, t, "a");
+    nb::object r = new_array(t, PyArray_NDIM(arr) - 1, PyArray_DIMS(arr) + 1);
+    size_t cnt = in.count() / static_cast<size_t>(n);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    void* rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
+    check(REMORA_NOGIL(remora_scatter(sb, rb, cnt, t.remora, root, c, alg)));
+    return r;
+  }, nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+     nb::arg("algorithm") = nb::none(),
+     "Rank i receives root's a[i] (a of shape (size, ...) on every rank; only root's data "
+     "is read).");
+
+  m.def("alltoall", [](nb::handle a, nb::handle comm, nb::handle algorithm) {
+    remora_comm_t c = comm_of(comm);
+    int n;
+    check(remora_comm_size(c, &n));
+    Type t = type_of_array(a, "a");
+    auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+    if (PyArray_NDIM(arr) < 1 || PyArray_DIMS(arr)[0] != n)
+      fail(REMORA_ERR_ARG, "a must have the communicator's size (" + std::to_string(n) +
+                               ") as its first extent");
+    Input in = as_input(a, t, "a");
+    nb::object r = new_array(t, PyArray_NDIM(arr), PyArray_DIMS(arr));
+    size_t cnt = in.count() / static_cast<size_t>(n);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    void* rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
+    check(REMORA_NOGIL(remora_alltoall(sb, rb, cnt, t.remora, c, alg)));
+    return r;
+  }, nb::arg("a"), nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+     "result[j] on rank i is rank j's a[i] (a of shape (size, ...)).");
+
+  m.def("scan", [](nb::handle a, nb::handle op, bool exclusive, nb::handle comm,
+                   nb::handle algorithm) {
+    Type t = type_of_array(a, "a");
+    remora_op_t o = parse_op(op);
+    Input in = as_input(a, t, "a");
+    nb::object r = new_array(t, PyArray_NDIM(in.a()), PyArray_DIMS(in.a()));
+    void* rb = PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr()));
+    if (exclusive)
+      std::memset(rb, 0, in.count() * t.size); // rank 0's result: zeros
+    remora_comm_t c = comm_of(comm);
+    remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+    const void* sb = in.data();
+    size_t cnt = in.count();
+    if (exclusive)
+      check(REMORA_NOGIL(remora_exscan(sb, rb, cnt, t.remora, o, c, alg)));
+    else
+      check(REMORA_NOGIL(remora_scan(sb, rb, cnt, t.remora, o, c, alg)));
+    return r;
+  }, nb::arg("a"), nb::arg("op") = "sum", nb::arg("exclusive") = false,
+     nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+     "The reduction of ranks 0..rank's a (exclusive: 0..rank-1; zeros on rank 0).");
 }
 
 } // namespace remora_py

@@ -34,6 +34,13 @@ struct Failure {
 [[noreturn]] void fail(int code, std::string message);
 // Throws a Failure with remora_last_error()'s message when rc is negative.
 [[noreturn]] void fail_rc(int rc);
+// Calls the C API without the GIL (blocking calls: other Python threads run meanwhile). Only
+// for calls that touch no Python object.
+#define REMORA_NOGIL(call)                                                                 \
+  ([&]() {                                                                                 \
+    nb::gil_scoped_release nogil_;                                                         \
+    return (call);                                                                         \
+  }())
 inline int check(int rc) {
   if (rc < 0) [[unlikely]]
     fail_rc(rc);

@@ -250,7 +250,7 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
 
 nb::object Request::wait() {
   if (!done) {
-    int rc = remora_request_wait(&request);
+    int rc = REMORA_NOGIL(remora_request_wait(&request));
     done = true;
     keep.clear();
     check(rc);

@@ -161,7 +161,11 @@ void bind_window(nb::module_& m) {
       .def("free",
            [](Window& w) {
              if (w.win != nullptr) {
-               check(remora_win_free(&w.win));
+               {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_free(&w.win)));
+             }
                w.pending.clear();
              }
            },
@@ -351,39 +355,63 @@ void bind_window(nb::module_& m) {
       // ---- Synchronisation ----
       .def("fence",
            [](Window& w, int assert_flags) {
-             check(remora_win_fence(w.w(), assert_flags));
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_fence(h, assert_flags)));
+             }
              w.pending.clear();
            },
            nb::arg("assert_flags") = 0,
            "Collective: completes the operations of the epoch and opens the next one.")
       .def("_lock",
            [](Window& w, int target, bool exclusive, bool nocheck) {
-             check(remora_win_lock(w.w(), exclusive ? REMORA_LOCK_EXCLUSIVE : REMORA_LOCK_SHARED,
-                                   target, nocheck ? REMORA_MODE_NOCHECK : 0));
+             remora_win_t h = w.w();
+             int type = exclusive ? REMORA_LOCK_EXCLUSIVE : REMORA_LOCK_SHARED;
+             int mode = nocheck ? REMORA_MODE_NOCHECK : 0;
+             check(REMORA_NOGIL(remora_win_lock(h, type, target, mode)));
            },
            nb::arg("target"), nb::arg("exclusive") = true, nb::arg("nocheck") = false)
       .def("unlock",
            [](Window& w, int target) {
-             check(remora_win_unlock(w.w(), target));
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_unlock(h, target)));
+             }
              w.pending.clear();
            },
            nb::arg("target"))
       .def("_lock_all",
            [](Window& w, bool nocheck) {
-             check(remora_win_lock_all(w.w(), nocheck ? REMORA_MODE_NOCHECK : 0));
+             remora_win_t h = w.w();
+             int mode = nocheck ? REMORA_MODE_NOCHECK : 0;
+             check(REMORA_NOGIL(remora_win_lock_all(h, mode)));
            },
            nb::arg("nocheck") = false)
       .def("unlock_all",
            [](Window& w) {
-             check(remora_win_unlock_all(w.w()));
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_unlock_all(h)));
+             }
              w.pending.clear();
            })
       .def("flush",
            [](Window& w, nb::handle target) {
              if (target.is_none())
-               check(remora_win_flush_all(w.w()));
+               {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_flush_all(h)));
+             }
              else
-               check(remora_win_flush(w.w(), nb::cast<int>(target)));
+               {
+               int t = nb::cast<int>(target);
+               remora_win_t h = w.w();
+               check(REMORA_NOGIL(remora_win_flush(h, t)));
+             }
              w.pending.clear();
            },
            nb::arg("target") = nb::none(),
@@ -410,10 +438,18 @@ void bind_window(nb::module_& m) {
            nb::arg("group"), nb::arg("assert_flags") = 0)
       .def("complete",
            [](Window& w) {
-             check(remora_win_complete(w.w()));
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_complete(h)));
+             }
              w.pending.clear();
            })
-      .def("wait", [](Window& w) { check(remora_win_wait(w.w())); })
+      .def("wait", [](Window& w) { {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_wait(h)));
+             } })
       .def("test", [](Window& w) {
         int flag;
         check(remora_win_test(w.w(), &flag));
