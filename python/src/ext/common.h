@@ -23,7 +23,7 @@ namespace nb = nanobind;
 namespace remora_py {
 
 // Error codes beyond the C library's, for errors found by the binding itself.
-constexpr int kErrDatatype = -1000; // remora.DatatypeError (an ArgumentError and a TypeError)
+constexpr int kErrDatatype = -1000;  // remora.DatatypeError (an ArgumentError and a TypeError)
 
 // A failed call: translated to the remora.Error subclass of the code, with the message.
 struct Failure {
@@ -36,10 +36,10 @@ struct Failure {
 [[noreturn]] void fail_rc(int rc);
 // Calls the C API without the GIL (blocking calls: other Python threads run meanwhile). Only
 // for calls that touch no Python object.
-#define REMORA_NOGIL(call)                                                                 \
-  ([&]() {                                                                                 \
-    nb::gil_scoped_release nogil_;                                                         \
-    return (call);                                                                         \
+#define REMORA_NOGIL(call)         \
+  ([&]() {                         \
+    nb::gil_scoped_release nogil_; \
+    return (call);                 \
   }())
 inline int check(int rc) {
   if (rc < 0) [[unlikely]]
@@ -94,8 +94,7 @@ struct Request {
     // Never waited for: keep the buffers alive for good rather than free memory that the
     // operation may still read or write.
     if (!done)
-      for (auto& o : keep)
-        o.release();
+      for (auto& o : keep) o.release();
   }
   bool test();
 };
@@ -109,7 +108,7 @@ struct Comm {
   bool owned = false;
   ~Comm();
 };
-remora_comm_t comm_of(nb::handle comm); // None: the world communicator
+remora_comm_t comm_of(nb::handle comm);  // None: the world communicator
 remora_group_t group_of(nb::handle group);
 
 std::vector<npy_intp> shape_of(nb::handle shape, const char* what);
@@ -117,4 +116,4 @@ void bind_window(nb::module_& m);
 void bind_coll(nb::module_& m);
 void bind_array(nb::module_& m);
 
-} // namespace remora_py
+}  // namespace remora_py

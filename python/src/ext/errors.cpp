@@ -9,29 +9,29 @@ namespace {
 struct ErrorClass {
   int code;
   const char* name;
-  const char* parent; // a class defined earlier, or nullptr for Error
-  PyObject* extra;    // a built-in exception it also derives from, or nullptr
+  const char* parent;  // a class defined earlier, or nullptr for Error
+  PyObject* extra;     // a built-in exception it also derives from, or nullptr
   const char* doc;
 };
 
-PyObject* g_error = nullptr;                            // remora.Error
-std::vector<std::pair<int, PyObject*>> g_error_classes; // code -> class
+PyObject* g_error = nullptr;                             // remora.Error
+std::vector<std::pair<int, PyObject*>> g_error_classes;  // code -> class
 
 PyObject* class_for(int code) {
   for (auto& [c, cls] : g_error_classes)
-    if (c == code)
-      return cls;
+    if (c == code) return cls;
   return g_error;
 }
 
-} // namespace
+}  // namespace
 
-void fail(int code, std::string message) { throw Failure{code, std::move(message)}; }
+void fail(int code, std::string message) {
+  throw Failure{code, std::move(message)};
+}
 
 void fail_rc(int rc) {
   const char* msg = remora_last_error();
-  if (msg == nullptr || *msg == '\0')
-    msg = remora_strerror(rc);
+  if (msg == nullptr || *msg == '\0') msg = remora_strerror(rc);
   throw Failure{rc, msg};
 }
 
@@ -41,8 +41,7 @@ void register_errors(nb::module_& m) {
       "A Remora call failed. str() is remora_last_error()'s message, naming the bad argument "
       "and its value; .code is the (negative) REMORA_ERR_* status.",
       PyExc_RuntimeError, nullptr);
-  if (g_error == nullptr)
-    throw nb::python_error();
+  if (g_error == nullptr) throw nb::python_error();
   m.attr("Error") = nb::handle(g_error);
   const ErrorClass classes[] = {
       {REMORA_ERR_ARG, "ArgumentError", nullptr, PyExc_ValueError, "An argument is invalid."},
@@ -61,8 +60,7 @@ void register_errors(nb::module_& m) {
       {REMORA_ERR_CONFIG, "ConfigError", nullptr, nullptr,
        "A REMORA_* environment variable or an info key is malformed."},
       {REMORA_ERR_NOMEM, "OutOfMemoryError", nullptr, PyExc_MemoryError, "Out of memory."},
-      {REMORA_ERR_SYSTEM, "SystemCallError", nullptr, nullptr,
-       "An operating-system call failed."},
+      {REMORA_ERR_SYSTEM, "SystemCallError", nullptr, nullptr, "An operating-system call failed."},
       {REMORA_ERR_ABORTED, "AbortedError", nullptr, nullptr,
        "The job is being torn down: a rank died or aborted."},
       {REMORA_ERR_UNSUPPORTED, "UnsupportedError", nullptr, PyExc_NotImplementedError,
@@ -75,8 +73,7 @@ void register_errors(nb::module_& m) {
     std::string qualified = std::string("remora.") + c.name;
     PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), c.doc, bases, nullptr);
     Py_DECREF(bases);
-    if (cls == nullptr)
-      throw nb::python_error();
+    if (cls == nullptr) throw nb::python_error();
     m.attr(c.name) = nb::handle(cls);
     g_error_classes.emplace_back(c.code, cls);
   }
@@ -87,8 +84,7 @@ void register_errors(nb::module_& m) {
         } catch (const Failure& f) {
           PyObject* cls = class_for(f.code);
           PyObject* exc = PyObject_CallFunction(cls, "s", f.message.c_str());
-          if (exc == nullptr)
-            return;
+          if (exc == nullptr) return;
           PyObject* code = PyLong_FromLong(f.code == kErrDatatype ? REMORA_ERR_ARG : f.code);
           PyObject_SetAttrString(exc, "code", code);
           Py_XDECREF(code);
@@ -99,4 +95,4 @@ void register_errors(nb::module_& m) {
       nullptr);
 }
 
-} // namespace remora_py
+}  // namespace remora_py

@@ -11,30 +11,58 @@ namespace remora_py {
 
 static bool type_of_kind(char kind, size_t size, remora_datatype_t* out) {
   switch (kind) {
-  case 'i':
-    switch (size) {
-    case 1: *out = REMORA_INT8; return true;
-    case 2: *out = REMORA_INT16; return true;
-    case 4: *out = REMORA_INT32; return true;
-    case 8: *out = REMORA_INT64; return true;
-    }
-    return false;
-  case 'u':
-    switch (size) {
-    case 1: *out = REMORA_UINT8; return true;
-    case 2: *out = REMORA_UINT16; return true;
-    case 4: *out = REMORA_UINT32; return true;
-    case 8: *out = REMORA_UINT64; return true;
-    }
-    return false;
-  case 'f':
-    if (size == 4) { *out = REMORA_FLOAT; return true; }
-    if (size == 8) { *out = REMORA_DOUBLE; return true; }
-    return false;
-  case 'c':
-    if (size == 8) { *out = REMORA_FLOAT_COMPLEX; return true; }
-    if (size == 16) { *out = REMORA_DOUBLE_COMPLEX; return true; }
-    return false;
+    case 'i':
+      switch (size) {
+        case 1:
+          *out = REMORA_INT8;
+          return true;
+        case 2:
+          *out = REMORA_INT16;
+          return true;
+        case 4:
+          *out = REMORA_INT32;
+          return true;
+        case 8:
+          *out = REMORA_INT64;
+          return true;
+      }
+      return false;
+    case 'u':
+      switch (size) {
+        case 1:
+          *out = REMORA_UINT8;
+          return true;
+        case 2:
+          *out = REMORA_UINT16;
+          return true;
+        case 4:
+          *out = REMORA_UINT32;
+          return true;
+        case 8:
+          *out = REMORA_UINT64;
+          return true;
+      }
+      return false;
+    case 'f':
+      if (size == 4) {
+        *out = REMORA_FLOAT;
+        return true;
+      }
+      if (size == 8) {
+        *out = REMORA_DOUBLE;
+        return true;
+      }
+      return false;
+    case 'c':
+      if (size == 8) {
+        *out = REMORA_FLOAT_COMPLEX;
+        return true;
+      }
+      if (size == 16) {
+        *out = REMORA_DOUBLE_COMPLEX;
+        return true;
+      }
+      return false;
   }
   return false;
 }
@@ -72,8 +100,7 @@ Type type_of_descr(PyArray_Descr* descr, const char* what) {
 
 Type type_of_dtype(nb::handle dtype, const char* what) {
   PyArray_Descr* descr = nullptr;
-  if (!PyArray_DescrConverter(dtype.ptr(), &descr))
-    throw nb::python_error();
+  if (!PyArray_DescrConverter(dtype.ptr(), &descr)) throw nb::python_error();
   Type t;
   try {
     t = type_of_descr(descr, what);
@@ -90,11 +117,10 @@ nb::object dtype_object(const Type& type) {
 }
 
 static bool same_type(PyArray_Descr* d, const Type& t) {
-  if (d->type_num == t.typenum)
-    return true;
+  if (d->type_num == t.typenum) return true;
   remora_datatype_t r;
-  return d->byteorder != '>' && type_of_kind(d->kind, static_cast<size_t>(PyDataType_ELSIZE(d)), &r) &&
-         r == t.remora;
+  return d->byteorder != '>' &&
+         type_of_kind(d->kind, static_cast<size_t>(PyDataType_ELSIZE(d)), &r) && r == t.remora;
 }
 
 static void type_mismatch(PyArray_Descr* d, const Type& t, const char* what) {
@@ -111,33 +137,28 @@ Input as_input(nb::handle data, const Type& type, const char* what) {
     if (PyArray_ISCARRAY_RO(a)) [[likely]]
       return Input{nb::borrow(o)};
     PyObject* c = PyArray_NewCopy(a, NPY_CORDER);
-    if (c == nullptr)
-      throw nb::python_error();
+    if (c == nullptr) throw nb::python_error();
     return Input{nb::steal(c)};
   }
-  if (o == Py_None)
-    fail(REMORA_ERR_ARG, std::string(what) + " = None: expected an array");
-  PyArray_Descr* d = PyArray_DescrFromType(type.typenum); // stolen by PyArray_FromAny
+  if (o == Py_None) fail(REMORA_ERR_ARG, std::string(what) + " = None: expected an array");
+  PyArray_Descr* d = PyArray_DescrFromType(type.typenum);  // stolen by PyArray_FromAny
   PyObject* r = PyArray_FromAny(o, d, 0, 0, NPY_ARRAY_CARRAY_RO, nullptr);
-  if (r == nullptr)
-    throw nb::python_error();
+  if (r == nullptr) throw nb::python_error();
   return Input{nb::steal(r)};
 }
 
 nb::object new_array(const Type& type, int ndim, const npy_intp* dims) {
   PyObject* r = PyArray_SimpleNew(ndim, const_cast<npy_intp*>(dims), type.typenum);
-  if (r == nullptr)
-    throw nb::python_error();
+  if (r == nullptr) throw nb::python_error();
   return nb::steal(r);
 }
 
 PyArrayObject* as_output(nb::handle out, const Type& type, const char* what) {
   if (!PyArray_Check(out.ptr()))
-    fail(REMORA_ERR_ARG, std::string(what) + " must be a numpy array, not " +
-                             nb::type_name(out.type()).c_str());
+    fail(REMORA_ERR_ARG,
+         std::string(what) + " must be a numpy array, not " + nb::type_name(out.type()).c_str());
   auto* a = reinterpret_cast<PyArrayObject*>(out.ptr());
-  if (!same_type(PyArray_DESCR(a), type))
-    type_mismatch(PyArray_DESCR(a), type, what);
+  if (!same_type(PyArray_DESCR(a), type)) type_mismatch(PyArray_DESCR(a), type, what);
   if (!PyArray_ISCARRAY(a))
     fail(REMORA_ERR_ARG,
          std::string(what) + " must be C-contiguous, aligned and writeable to receive data");
@@ -151,20 +172,23 @@ void scalar_bytes(nb::handle value, const Type& type, void* out, const char* wha
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
       switch (type.remora) {
-      case REMORA_INT64: std::memcpy(out, &v, 8); return;
-      case REMORA_INT32:
-        if (v >= INT32_MIN && v <= INT32_MAX) {
-          int32_t x = static_cast<int32_t>(v);
-          std::memcpy(out, &x, 4);
+        case REMORA_INT64:
+          std::memcpy(out, &v, 8);
+          return;
+        case REMORA_INT32:
+          if (v >= INT32_MIN && v <= INT32_MAX) {
+            int32_t x = static_cast<int32_t>(v);
+            std::memcpy(out, &x, 4);
+            return;
+          }
+          break;
+        case REMORA_DOUBLE: {
+          double x = static_cast<double>(v);
+          std::memcpy(out, &x, 8);
           return;
         }
-        break;
-      case REMORA_DOUBLE: {
-        double x = static_cast<double>(v);
-        std::memcpy(out, &x, 8);
-        return;
-      }
-      default: break;
+        default:
+          break;
       }
     }
     PyErr_Clear();
@@ -173,12 +197,10 @@ void scalar_bytes(nb::handle value, const Type& type, void* out, const char* wha
     std::memcpy(out, &x, 8);
     return;
   }
-  if (o == Py_None)
-    fail(REMORA_ERR_ARG, std::string(what) + " = None: expected a number");
+  if (o == Py_None) fail(REMORA_ERR_ARG, std::string(what) + " = None: expected a number");
   PyArray_Descr* d = PyArray_DescrFromType(type.typenum);
   PyObject* r = PyArray_FromAny(o, d, 0, 0, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, nullptr);
-  if (r == nullptr)
-    throw nb::python_error();
+  if (r == nullptr) throw nb::python_error();
   nb::object keep = nb::steal(r);
   auto* a = reinterpret_cast<PyArrayObject*>(r);
   if (PyArray_SIZE(a) != 1)
@@ -191,8 +213,7 @@ nb::object scalar_object(const Type& type, const void* bytes) {
   PyArray_Descr* d = PyArray_DescrFromType(type.typenum);
   PyObject* r = PyArray_Scalar(const_cast<void*>(bytes), d, nullptr);
   Py_DECREF(d);
-  if (r == nullptr)
-    throw nb::python_error();
+  if (r == nullptr) throw nb::python_error();
   return nb::steal(r);
 }
 
@@ -206,8 +227,7 @@ remora_op_t parse_op(nb::handle op) {
              {"lxor", REMORA_OP_LXOR}, {"replace", REMORA_OP_REPLACE}, {"no_op", REMORA_OP_NO_OP}};
   if (PyUnicode_Check(op.ptr())) {
     for (const auto& o : ops)
-      if (PyUnicode_CompareWithASCIIString(op.ptr(), o.name) == 0)
-        return o.op;
+      if (PyUnicode_CompareWithASCIIString(op.ptr(), o.name) == 0) return o.op;
   }
   std::string s = nb::str(nb::repr(op)).c_str();
   fail(REMORA_ERR_ARG, "op = " + s +
@@ -216,8 +236,7 @@ remora_op_t parse_op(nb::handle op) {
 }
 
 remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
-  if (algorithm.is_none())
-    return REMORA_COLL_AUTO;
+  if (algorithm.is_none()) return REMORA_COLL_AUTO;
   static const struct {
     const char* name;
     remora_coll_algorithm_t a;
@@ -236,8 +255,7 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
               {"application_bypass", REMORA_COLL_APPLICATION_BYPASS}};
   if (PyUnicode_Check(algorithm.ptr())) {
     for (const auto& a : algs)
-      if (PyUnicode_CompareWithASCIIString(algorithm.ptr(), a.name) == 0)
-        return a.a;
+      if (PyUnicode_CompareWithASCIIString(algorithm.ptr(), a.name) == 0) return a.a;
   }
   std::string s = nb::str(nb::repr(algorithm)).c_str();
   fail(REMORA_ERR_ARG, "algorithm = " + s +
@@ -259,8 +277,7 @@ nb::object Request::wait() {
 }
 
 bool Request::test() {
-  if (done)
-    return true;
+  if (done) return true;
   int flag = 0;
   int rc = remora_request_test(&request, &flag);
   if (rc < 0) {
@@ -275,7 +292,7 @@ bool Request::test() {
   return flag != 0;
 }
 
-} // namespace remora_py
+}  // namespace remora_py
 
 using namespace remora_py;
 
@@ -286,29 +303,34 @@ static int initialized() {
 }
 
 NB_MODULE(_core, m) {
-  if (_import_array() < 0)
-    throw nb::python_error();
+  if (_import_array() < 0) throw nb::python_error();
   register_errors(m);
 
-  m.def("init", []() {
-    if (!initialized())
-      check(remora_init(nullptr, nullptr));
-  }, "Starts Remora (collective); called when remora is imported.");
-  m.def("finalize", []() {
-    if (initialized())
-      check(remora_finalize());
-  }, "Ends Remora (collective); called at interpreter exit.");
+  m.def(
+      "init",
+      []() {
+        if (!initialized()) check(remora_init(nullptr, nullptr));
+      },
+      "Starts Remora (collective); called when remora is imported.");
+  m.def(
+      "finalize",
+      []() {
+        if (initialized()) check(remora_finalize());
+      },
+      "Ends Remora (collective); called at interpreter exit.");
   m.def("initialized", []() { return initialized() != 0; });
-  m.def("rank", []() { return check(remora_rank()); }, "This process's rank in [0, size).");
-  m.def("size", []() { return check(remora_size()); }, "The number of ranks in the job.");
+  m.def(
+      "rank", []() { return check(remora_rank()); }, "This process's rank in [0, size).");
+  m.def(
+      "size", []() { return check(remora_size()); }, "The number of ranks in the job.");
   m.def("local_rank", []() { return check(remora_local_rank()); });
   m.def("local_size", []() { return check(remora_local_size()); });
   m.def("node", []() { return check(remora_node()); });
   m.def("wtime", []() { return remora_wtime(); });
   m.def("progress", []() { check(remora_progress()); });
-  m.def("abort", [](int code, const std::string& message) {
-    remora_abort(code, message.c_str());
-  }, nb::arg("code") = 1, nb::arg("message") = "");
+  m.def(
+      "abort", [](int code, const std::string& message) { remora_abort(code, message.c_str()); },
+      nb::arg("code") = 1, nb::arg("message") = "");
   m.def("strerror", [](int code) { return std::string(remora_strerror(code)); });
 
   nb::class_<Request>(m, "Request",
