@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python package `remora` in a fresh virtual environment and runs its pytest suite
 # under remorarun at 1, 2 and 4 ranks (each run with a timeout), then the examples at 4 ranks;
-# with REMORA_PYTHON_MPI=1 also a build with the MPI transport under mpiexec (below).
+# with REMORAPY_MPI=1 also a build with the MPI transport under mpiexec (below).
 # Exits non-zero on any failure.
 #   python/run-tests.sh [BUILD_DIR]     (default: build-python in the repository root)
 set -euo pipefail
@@ -10,7 +10,7 @@ build="${1:-$here/../build-python}"
 mkdir -p "$build"
 build="$(cd "$build" && pwd)"
 venv="$build/venv"
-timeout_s="${REMORA_PYTEST_TIMEOUT:-300}"
+timeout_s="${REMORAPY_TEST_TIMEOUT:-300}"
 
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
@@ -38,9 +38,9 @@ for ex in "$here"/examples/*.py; do
     fail=1
   fi
 done
-# With REMORA_PYTHON_MPI=1: a second build with the MPI transport (MPICH), and the suite under
+# With REMORAPY_MPI=1: a second build with the MPI transport (MPICH), and the suite under
 # mpiexec.mpich at 2 ranks, on one node and with every rank its own node (REMORA_NODE_SIZE=1).
-if [ "${REMORA_PYTHON_MPI:-0}" = 1 ]; then
+if [ "${REMORAPY_MPI:-0}" = 1 ]; then
   mvenv="$build/venv-mpi"
   [ -x "$mvenv/bin/python" ] || python3 -m venv "$mvenv"
   "$mvenv/bin/pip" install --quiet pytest scikit-build-core nanobind numpy

@@ -79,7 +79,7 @@ def _abort_on_uncaught(kind, value, tb, _previous=_sys.excepthook):
     """An uncaught exception on one rank ends the whole job (the other ranks would otherwise
     wait for it in their next collective call, or in finalize, for ever)."""
     _previous(kind, value, tb)
-    if initialized() and size() > 1 and _os.environ.get("REMORA_PYTHON_ABORT", "1") != "0":
+    if initialized() and size() > 1 and _os.environ.get("REMORAPY_ABORT", "1") != "0":
         _sys.stderr.flush()
         abort(1, "uncaught Python exception %s" % kind.__name__)
 
