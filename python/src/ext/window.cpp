@@ -1,0 +1,469 @@
+// remora.Window: RMA windows whose memory is a numpy array on every rank.
+#include "common.h"
+
+#include <cstring>
+
+namespace remora_py {
+
+std::vector<npy_intp> shape_of(nb::handle shape, const char* what) {
+  std::vector<npy_intp> dims;
+  auto one = [&](nb::handle h) {
+    if (!PyIndex_Check(h.ptr()))
+      fail(REMORA_ERR_ARG,
+           std::string(what) + " must hold integers, not " + nb::type_name(h.type()).c_str());
+    long long v = nb::cast<long long>(nb::int_(h));
+    if (v < 0)
+      fail(REMORA_ERR_ARG, std::string(what) + " has a negative extent " + std::to_string(v));
+    dims.push_back(static_cast<npy_intp>(v));
+  };
+  if (PyIndex_Check(shape.ptr()))
+    one(shape);
+  else
+    for (nb::handle h : shape) one(h);
+  return dims;
+}
+
+namespace {
+
+struct Window {
+  remora_win_t win = nullptr;
+  Type type{};
+  std::vector<npy_intp> shape;
+  size_t count = 0;  // this rank's elements
+  void* base = nullptr;
+  bool hold = false;                // deferred fence or lock: origin buffers are queued
+  std::vector<nb::object> pending;  // origin buffers until the next synchronisation
+
+  remora_win_t w() const {
+    if (win == nullptr) [[unlikely]]
+      fail(REMORA_ERR_STATE, "the window has been freed");
+    return win;
+  }
+  void keep(Input& in) {
+    if (hold) pending.push_back(std::move(in.array));
+  }
+  size_t elements_of(int target) const {
+    size_t bytes;
+    check(remora_win_size(w(), target, &bytes));
+    return bytes / type.size;
+  }
+};
+
+size_t checked_disp(long long disp) {
+  if (disp < 0) fail(REMORA_ERR_RANGE, "disp = " + std::to_string(disp) + " is negative");
+  return static_cast<size_t>(disp);
+}
+
+// alpha (not None) makes a sum a scaled sum, target += alpha * data.
+remora_op_t op_with_alpha(nb::handle op, nb::handle alpha, const Type& t, void* alpha_bytes,
+                          const void** alpha_ptr) {
+  remora_op_t o = parse_op(op);
+  *alpha_ptr = nullptr;
+  if (!alpha.is_none()) {
+    if (o != REMORA_OP_SUM)
+      fail(REMORA_ERR_ARG, "alpha is only for op = 'sum' (target += alpha * data)");
+    scalar_bytes(alpha, t, alpha_bytes, "alpha");
+    *alpha_ptr = alpha_bytes;
+    o = REMORA_OP_SCALED_SUM;
+  }
+  return o;
+}
+
+nb::object result_for(const Type& t, const Input& in, nb::handle out) {
+  if (out.is_none()) return new_array(t, PyArray_NDIM(in.a()), PyArray_DIMS(in.a()));
+  PyArrayObject* o = as_output(out, t, "out");
+  if (static_cast<size_t>(PyArray_SIZE(o)) != in.count())
+    fail(REMORA_ERR_ARG, "out has " + std::to_string(PyArray_SIZE(o)) + " elements, data " +
+                             std::to_string(in.count()));
+  return nb::borrow(out);
+}
+
+}  // namespace
+
+void bind_window(nb::module_& m) {
+  nb::class_<Window>(m, "_Window")
+      .def(
+          "__init__",
+          [](Window* self, nb::handle shape, nb::handle dtype, nb::handle info, nb::handle comm) {
+            new (self) Window();
+            self->type = type_of_dtype(dtype, "dtype");
+            self->shape = shape_of(shape, "shape");
+            size_t n = 1;
+            for (npy_intp d : self->shape) n *= static_cast<size_t>(d);
+            self->count = n;
+            std::string info_s = info.is_none() ? std::string() : nb::cast<std::string>(info);
+            check(remora_win_allocate_comm(comm_of(comm), n * self->type.size, self->type.size,
+                                           info_s.empty() ? nullptr : info_s.c_str(), &self->base,
+                                           &self->win));
+            remora_sync_impl_t fence, lock;
+            check(remora_win_sync_impl(self->win, &fence, &lock));
+            self->hold = fence == REMORA_SYNC_DEFERRED || lock == REMORA_SYNC_DEFERRED;
+          },
+          nb::arg("shape"), nb::arg("dtype"), nb::arg("info") = nb::none(),
+          nb::arg("comm") = nb::none())
+      .def_prop_ro(
+          "local",
+          [](nb::handle self) {
+            Window& w = nb::cast<Window&>(self);
+            w.w();
+            PyArray_Descr* d = PyArray_DescrFromType(w.type.typenum);
+            void* data = w.count ? w.base : nullptr;
+            PyObject* a = PyArray_NewFromDescr(&PyArray_Type, d, static_cast<int>(w.shape.size()),
+                                               w.shape.data(), nullptr, data,
+                                               data ? NPY_ARRAY_CARRAY : 0, nullptr);
+            if (a == nullptr) throw nb::python_error();
+            if (data) {
+              Py_INCREF(self.ptr());
+              if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(a), self.ptr()) < 0) {
+                Py_DECREF(a);
+                throw nb::python_error();
+              }
+            }
+            return nb::steal(a);
+          },
+          "This rank's window memory as a numpy array of the window's shape and "
+          "dtype (no copy). Valid until free().")
+      .def_prop_ro("shape",
+                   [](Window& w) {
+                     nb::list l;
+                     for (npy_intp d : w.shape) l.append(d);
+                     return nb::tuple(l);
+                   })
+      .def_prop_ro("dtype", [](Window& w) { return dtype_object(w.type); })
+      .def_prop_ro("comm_rank",
+                   [](Window& w) {
+                     int r;
+                     check(remora_win_comm_rank(w.w(), &r));
+                     return r;
+                   })
+      .def_prop_ro("comm_size",
+                   [](Window& w) {
+                     int n;
+                     check(remora_win_comm_size(w.w(), &n));
+                     return n;
+                   })
+      .def_prop_ro("acc_strategy",
+                   [](Window& w) {
+                     remora_acc_strategy_t s;
+                     check(remora_win_acc_strategy(w.w(), &s));
+                     static const char* names[] = {"auto", "native", "caller", "owner"};
+                     return std::string(names[static_cast<int>(s) & 3]);
+                   })
+      .def(
+          "target_size", [](Window& w, int target) { return w.elements_of(target); },
+          nb::arg("target"), "The number of elements in target's window memory.")
+      .def(
+          "free",
+          [](Window& w) {
+            if (w.win != nullptr) {
+              {
+                remora_win_t h = w.w();
+                (void)h;
+                check(REMORA_NOGIL(remora_win_free(&w.win)));
+              }
+              w.pending.clear();
+            }
+          },
+          "Collective: frees the window (fails while a lock or a fence epoch with "
+          "operations is open). Arrays from .local must not be used afterwards.")
+      .def_prop_ro("freed", [](Window& w) { return w.win == nullptr; })
+      // ---- Operations ----
+      .def(
+          "put",
+          [](Window& w, nb::handle data, int target, long long disp) {
+            Input in = as_input(data, w.type, "data");
+            check(remora_win_put(w.w(), target, checked_disp(disp), in.data(), in.count(),
+                                 w.type.remora));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0,
+          "Writes data (an array of the window's dtype; lists and scalars are converted) to "
+          "target's memory from element disp.")
+      .def(
+          "get",
+          [](Window& w, int target, long long disp, nb::handle count, nb::handle out) {
+            size_t d = checked_disp(disp);
+            nb::object r;
+            size_t n;
+            if (!out.is_none()) {
+              PyArrayObject* o = as_output(out, w.type, "out");
+              n = static_cast<size_t>(PyArray_SIZE(o));
+              if (!count.is_none() && nb::cast<long long>(count) != static_cast<long long>(n))
+                fail(REMORA_ERR_ARG, std::string("count = ") + nb::str(count).c_str() +
+                                         std::string(" but out has ") + std::to_string(n) +
+                                         " elements");
+              r = nb::borrow(out);
+            } else if (!count.is_none()) {
+              long long c = nb::cast<long long>(count);
+              if (c < 0) fail(REMORA_ERR_ARG, "count = " + std::to_string(c) + " is negative");
+              npy_intp dim = static_cast<npy_intp>(c);
+              n = static_cast<size_t>(c);
+              r = new_array(w.type, 1, &dim);
+            } else {
+              size_t total = w.elements_of(target);
+              if (d > total)
+                fail(REMORA_ERR_RANGE, "disp = " + std::to_string(d) + " is beyond rank " +
+                                           std::to_string(target) + "'s " + std::to_string(total) +
+                                           " elements");
+              n = total - d;
+              if (d == 0 && n == w.count) {
+                r = new_array(w.type, static_cast<int>(w.shape.size()), w.shape.data());
+              } else {
+                npy_intp dim = static_cast<npy_intp>(n);
+                r = new_array(w.type, 1, &dim);
+              }
+            }
+            check(remora_win_get(w.w(), target, d,
+                                 PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())), n,
+                                 w.type.remora));
+            return r;
+          },
+          nb::arg("target"), nb::arg("disp") = 0, nb::arg("count") = nb::none(),
+          nb::arg("out") = nb::none(),
+          "Reads count elements (default: the rest of target's memory) from element disp "
+          "into a new array, or into out.")
+      .def(
+          "accumulate",
+          [](Window& w, nb::handle data, int target, long long disp, nb::handle op,
+             nb::handle alpha) {
+            alignas(16) unsigned char ab[16];
+            const void* ap;
+            remora_op_t o = op_with_alpha(op, alpha, w.type, ab, &ap);
+            Input in = as_input(data, w.type, "data");
+            check(remora_win_accumulate(w.w(), target, checked_disp(disp), in.data(), in.count(),
+                                        w.type.remora, o, ap));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+          nb::arg("alpha") = nb::none(),
+          "target[i] = target[i] op data[i], atomically per element; with alpha, "
+          "target[i] += alpha * data[i].")
+      .def(
+          "get_accumulate",
+          [](Window& w, nb::handle data, int target, long long disp, nb::handle op,
+             nb::handle count, nb::handle out) {
+            remora_op_t o = parse_op(op);
+            size_t d = checked_disp(disp);
+            if (o == REMORA_OP_NO_OP && data.is_none()) {
+              if (count.is_none()) fail(REMORA_ERR_ARG, "op = 'no_op' without data needs count");
+              npy_intp c = static_cast<npy_intp>(nb::cast<long long>(count));
+              nb::object r = new_array(w.type, 1, &c);
+              check(
+                  remora_win_get_accumulate(w.w(), target, d, nullptr,
+                                            PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())),
+                                            static_cast<size_t>(c), w.type.remora, o, nullptr));
+              return r;
+            }
+            Input in = as_input(data, w.type, "data");
+            nb::object r = result_for(w.type, in, out);
+            check(remora_win_get_accumulate(w.w(), target, d, in.data(),
+                                            PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())),
+                                            in.count(), w.type.remora, o, nullptr));
+            w.keep(in);
+            return r;
+          },
+          nb::arg("data").none(), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+          nb::arg("count") = nb::none(), nb::arg("out") = nb::none(),
+          "As accumulate, returning target's elements before the update.")
+      .def(
+          "fetch_and_op",
+          [](Window& w, nb::handle value, int target, long long disp, nb::handle op) {
+            remora_op_t o = parse_op(op);
+            alignas(16) unsigned char v[16], r[16];
+            if (!(o == REMORA_OP_NO_OP && value.is_none())) scalar_bytes(value, w.type, v, "value");
+            check(
+                remora_win_fetch_and_op(w.w(), target, checked_disp(disp), v, r, w.type.remora, o));
+            return scalar_object(w.type, r);
+          },
+          nb::arg("value").none(), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+          "Applies op with value to one element atomically; returns its previous value.")
+      .def(
+          "compare_and_swap",
+          [](Window& w, nb::handle value, nb::handle compare, int target, long long disp) {
+            alignas(16) unsigned char v[16], c[16], r[16];
+            scalar_bytes(value, w.type, v, "value");
+            scalar_bytes(compare, w.type, c, "compare");
+            check(remora_win_compare_and_swap(w.w(), target, checked_disp(disp), v, c, r,
+                                              w.type.remora));
+            return scalar_object(w.type, r);
+          },
+          nb::arg("value"), nb::arg("compare"), nb::arg("target"), nb::arg("disp") = 0,
+          "Stores value in one element if it equals compare; returns its previous value.")
+      // ---- Request forms (passive-target epochs only) ----
+      .def(
+          "rput",
+          [](Window& w, nb::handle data, int target, long long disp) {
+            Input in = as_input(data, w.type, "data");
+            auto req = std::make_unique<Request>();
+            check(remora_win_rput(w.w(), target, checked_disp(disp), in.data(), in.count(),
+                                  w.type.remora, &req->request));
+            req->keep.push_back(in.array);
+            w.keep(in);
+            return req.release();
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0)
+      .def(
+          "rget",
+          [](Window& w, int target, long long disp, long long count) {
+            if (count < 0)
+              fail(REMORA_ERR_ARG, "count = " + std::to_string(count) + " is negative");
+            npy_intp c = static_cast<npy_intp>(count);
+            nb::object r = new_array(w.type, 1, &c);
+            auto req = std::make_unique<Request>();
+            check(remora_win_rget(w.w(), target, checked_disp(disp),
+                                  PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())),
+                                  static_cast<size_t>(count), w.type.remora, &req->request));
+            req->keep.push_back(r);
+            req->result = r;
+            return req.release();
+          },
+          nb::arg("target"), nb::arg("disp") = 0, nb::arg("count") = 1)
+      .def(
+          "raccumulate",
+          [](Window& w, nb::handle data, int target, long long disp, nb::handle op,
+             nb::handle alpha) {
+            alignas(16) unsigned char ab[16];
+            const void* ap;
+            remora_op_t o = op_with_alpha(op, alpha, w.type, ab, &ap);
+            Input in = as_input(data, w.type, "data");
+            auto req = std::make_unique<Request>();
+            check(remora_win_raccumulate(w.w(), target, checked_disp(disp), in.data(), in.count(),
+                                         w.type.remora, o, ap, &req->request));
+            req->keep.push_back(in.array);
+            w.keep(in);
+            return req.release();
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum",
+          nb::arg("alpha") = nb::none())
+      .def(
+          "rget_accumulate",
+          [](Window& w, nb::handle data, int target, long long disp, nb::handle op) {
+            remora_op_t o = parse_op(op);
+            Input in = as_input(data, w.type, "data");
+            nb::object r = new_array(w.type, PyArray_NDIM(in.a()), PyArray_DIMS(in.a()));
+            auto req = std::make_unique<Request>();
+            check(
+                remora_win_rget_accumulate(w.w(), target, checked_disp(disp), in.data(),
+                                           PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())),
+                                           in.count(), w.type.remora, o, nullptr, &req->request));
+            req->keep.push_back(in.array);
+            req->keep.push_back(r);
+            req->result = r;
+            w.keep(in);
+            return req.release();
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum")
+      // ---- Synchronisation ----
+      .def(
+          "fence",
+          [](Window& w, int assert_flags) {
+            {
+              remora_win_t h = w.w();
+              (void)h;
+              check(REMORA_NOGIL(remora_win_fence(h, assert_flags)));
+            }
+            w.pending.clear();
+          },
+          nb::arg("assert_flags") = 0,
+          "Collective: completes the operations of the epoch and opens the next one.")
+      .def(
+          "_lock",
+          [](Window& w, int target, bool exclusive, bool nocheck) {
+            remora_win_t h = w.w();
+            int type = exclusive ? REMORA_LOCK_EXCLUSIVE : REMORA_LOCK_SHARED;
+            int mode = nocheck ? REMORA_MODE_NOCHECK : 0;
+            check(REMORA_NOGIL(remora_win_lock(h, type, target, mode)));
+          },
+          nb::arg("target"), nb::arg("exclusive") = true, nb::arg("nocheck") = false)
+      .def(
+          "unlock",
+          [](Window& w, int target) {
+            {
+              remora_win_t h = w.w();
+              (void)h;
+              check(REMORA_NOGIL(remora_win_unlock(h, target)));
+            }
+            w.pending.clear();
+          },
+          nb::arg("target"))
+      .def(
+          "_lock_all",
+          [](Window& w, bool nocheck) {
+            remora_win_t h = w.w();
+            int mode = nocheck ? REMORA_MODE_NOCHECK : 0;
+            check(REMORA_NOGIL(remora_win_lock_all(h, mode)));
+          },
+          nb::arg("nocheck") = false)
+      .def("unlock_all",
+           [](Window& w) {
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_unlock_all(h)));
+             }
+             w.pending.clear();
+           })
+      .def(
+          "flush",
+          [](Window& w, nb::handle target) {
+            if (target.is_none()) {
+              remora_win_t h = w.w();
+              (void)h;
+              check(REMORA_NOGIL(remora_win_flush_all(h)));
+            } else {
+              int t = nb::cast<int>(target);
+              remora_win_t h = w.w();
+              check(REMORA_NOGIL(remora_win_flush(h, t)));
+            }
+            w.pending.clear();
+          },
+          nb::arg("target") = nb::none(),
+          "Completes the operations to target (None: to every target) at the target.")
+      .def(
+          "flush_local",
+          [](Window& w, nb::handle target) {
+            if (target.is_none())
+              check(remora_win_flush_local_all(w.w()));
+            else
+              check(remora_win_flush_local(w.w(), nb::cast<int>(target)));
+            w.pending.clear();
+          },
+          nb::arg("target") = nb::none())
+      .def("sync", [](Window& w) { check(remora_win_sync(w.w())); })
+      .def(
+          "_post",
+          [](Window& w, nb::handle group, int assert_flags) {
+            check(remora_win_post(group_of(group), assert_flags, w.w()));
+          },
+          nb::arg("group"), nb::arg("assert_flags") = 0)
+      .def(
+          "_start",
+          [](Window& w, nb::handle group, int assert_flags) {
+            check(remora_win_start(group_of(group), assert_flags, w.w()));
+          },
+          nb::arg("group"), nb::arg("assert_flags") = 0)
+      .def("complete",
+           [](Window& w) {
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_complete(h)));
+             }
+             w.pending.clear();
+           })
+      .def("wait",
+           [](Window& w) {
+             {
+               remora_win_t h = w.w();
+               (void)h;
+               check(REMORA_NOGIL(remora_win_wait(h)));
+             }
+           })
+      .def("test", [](Window& w) {
+        int flag;
+        check(remora_win_test(w.w(), &flag));
+        return flag != 0;
+      });
+}
+
+}  // namespace remora_py

@@ -1,0 +1,246 @@
+import numpy as np
+import pytest
+
+import remora
+
+
+def test_local_is_zero_copy_view(rank):
+    with remora.Window.allocate((3, 4), np.float64) as w:
+        a = w.local
+        assert a.shape == (3, 4) and a.dtype == np.float64
+        assert not a.any()  # zero-initialised
+        a[1, 2] = 7.5 + rank
+        assert w.local[1, 2] == 7.5 + rank  # same memory
+        assert w.shape == (3, 4) and w.dtype == np.float64
+
+
+def test_fence_put_get_ring(size, rank):
+    with remora.Window.allocate(8, np.float64) as w:
+        right = (rank + 1) % size
+        w.fence()
+        w.put(np.arange(8.0) + 10 * rank, right)
+        w.fence()
+        left = (rank - 1) % size
+        np.testing.assert_array_equal(w.local, np.arange(8.0) + 10 * left)
+        got = w.get(right, disp=2, count=3)
+        w.fence()
+        np.testing.assert_array_equal(got, np.arange(2.0, 5.0) + 10 * rank)
+
+
+def test_get_defaults_and_out(win, rank, size):
+    win.local[:] = np.arange(16) * (rank + 1)
+    remora.barrier()
+    t = (rank + 1) % size
+    with win.lock(t, exclusive=False):
+        whole = win.get(t)
+        tail = win.get(t, disp=10)
+        out = np.empty(4, dtype=np.int64)
+        r = win.get(t, disp=1, out=out)
+    assert r is out
+    np.testing.assert_array_equal(whole, np.arange(16) * (t + 1))
+    np.testing.assert_array_equal(tail, np.arange(10, 16) * (t + 1))
+    np.testing.assert_array_equal(out, np.arange(1, 5) * (t + 1))
+
+
+def test_put_noncontiguous_and_list(win, rank, size):
+    t = (rank + 1) % size
+    src = np.arange(32, dtype=np.int64)[::2]  # a strided view
+    with win.lock(t):
+        win.put(src[:4], t, disp=0)
+        win.put([100, 101], t, disp=4)  # a list is converted to the window's dtype
+    remora.barrier()
+    np.testing.assert_array_equal(win.local[:6], [0, 2, 4, 6, 100, 101])
+
+
+def test_accumulate_sum_from_every_rank(win, size):
+    with win.lock_all():
+        for t in range(size):
+            win.accumulate(np.arange(16, dtype=np.int64), t)
+    remora.barrier()
+    np.testing.assert_array_equal(win.local, np.arange(16) * size)
+
+
+def test_accumulate_scaled_and_max(size, rank):
+    with remora.Window.allocate(4, np.float64) as w:
+        w.fence()
+        w.accumulate(np.ones(4), 0, alpha=0.5)
+        w.fence()
+        if rank == 0:
+            np.testing.assert_allclose(w.local, 0.5 * size)
+        # the fence opened the next epoch: other ranks' operations may already arrive, so
+        # they wait until rank 0 has read
+        remora.barrier()
+        w.accumulate(np.full(2, float(rank)), 0, disp=2, op="max")
+        w.fence()
+        if rank == 0:
+            m = max(0.5 * size, size - 1)
+            np.testing.assert_allclose(w.local, [0.5 * size, 0.5 * size, m, m])
+
+
+def test_fetch_and_op_counter(win, size):
+    seen = []
+    with win.lock_all():
+        for _ in range(5):
+            seen.append(int(win.fetch_and_op(1, 0, disp=3)))
+    allseen = remora.allgather(np.array(seen, dtype=np.int64))
+    # every ticket 0 .. 5*size-1 handed out exactly once
+    assert sorted(allseen.ravel().tolist()) == list(range(5 * size))
+    remora.barrier()
+    if remora.rank() == 0:
+        assert win.local[3] == 5 * size
+
+
+def test_get_accumulate_and_no_op(win, rank, size):
+    with win.lock(0):
+        old = win.get_accumulate(np.full(2, 3, dtype=np.int64), 0, disp=5)
+    assert old.shape == (2,) and old.dtype == np.int64
+    remora.barrier()
+    with win.lock(0, exclusive=False):
+        now = win.get_accumulate(None, 0, disp=5, op="no_op", count=2)
+    np.testing.assert_array_equal(now, [3 * size, 3 * size])
+    olds = remora.allgather(old)
+    assert sorted(olds[:, 0].tolist()) == [3 * k for k in range(size)]
+
+
+def test_compare_and_swap_elects_one(win, rank, size):
+    with win.lock_all():
+        prev = win.compare_and_swap(rank + 1, 0, 0, disp=7)
+    winners = remora.allreduce(np.array([1 if prev == 0 else 0], dtype=np.int64))
+    assert winners[0] == 1
+    remora.barrier()
+    if rank == 0:
+        assert 1 <= win.local[7] <= size
+
+
+def test_flush_makes_put_visible(win, rank, size):
+    t = (rank + 1) % size
+    with win.lock_all():
+        win.put(np.array([rank + 40]), t, disp=9)
+        win.flush(t)
+        win.flush()
+        win.flush_local()
+        assert win.get(t, disp=9, count=1)[0] == rank + 40
+
+
+def test_pscw_ring(size, rank):
+    with remora.Window.allocate(2, np.int64) as w:
+        left, right = (rank - 1) % size, (rank + 1) % size
+        with w.exposure(remora.Group(sorted({left}))):
+            with w.access(remora.Group(sorted({right}))):
+                w.put(np.array([rank, rank * 2]), right)
+        np.testing.assert_array_equal(w.local, [left, left * 2])
+
+
+def test_request_forms(win, rank, size):
+    t = (rank + 1) % size
+    with win.lock(t):
+        r1 = win.rput(np.array([5, 6], dtype=np.int64), t, disp=0)
+        assert r1.wait() is None
+        r2 = win.raccumulate(np.array([1, 1], dtype=np.int64), t, disp=0)
+        r2.wait()
+        win.flush(t)
+        r3 = win.rget(t, disp=0, count=2)
+        np.testing.assert_array_equal(r3.wait(), [6, 7])
+        r4 = win.rget_accumulate(np.array([10, 10], dtype=np.int64), t, disp=0)
+        while not r4.test():
+            pass
+        np.testing.assert_array_equal(r4.wait(), [6, 7])
+    remora.barrier()
+    np.testing.assert_array_equal(win.local[:2], [16, 17])
+
+
+@pytest.mark.parametrize("info", [{"acc_strategy": "caller"}, {"lock": "deferred"},
+                                  {"fence": "deferred"}])
+def test_info_keys(info, size, rank):
+    with remora.Window.allocate(4, np.int32, **info) as w:
+        w.fence()
+        w.accumulate(np.ones(4, dtype=np.int32), 0)
+        w.fence(remora.MODE_NOSUCCEED)
+        # a lock epoch may follow only once every rank has closed the fence epoch
+        remora.barrier()
+        with w.lock((rank + 1) % size):
+            w.put(np.arange(2, dtype=np.int32) + 0, (rank + 1) % size, disp=2)  # a temporary
+        remora.barrier()
+        if rank == 0:
+            assert w.local[0] == size
+        np.testing.assert_array_equal(w.local[2:], [0, 1])
+        if "acc_strategy" in info:
+            assert w.acc_strategy == info["acc_strategy"]
+
+
+def test_complex_and_float32(size):
+    for dt in (np.complex128, np.float32, np.uint16):
+        with remora.Window.allocate(3, dt) as w:
+            w.fence()
+            w.accumulate(np.ones(3, dtype=dt), 0)
+            w.fence()
+            if remora.rank() == 0:
+                np.testing.assert_array_equal(w.local, np.full(3, size, dtype=dt))
+
+
+# ---- Errors: the right exception, a clear message, and the job stays usable ----
+
+def test_wrong_dtype_is_datatype_error(win):
+    with win.lock(0):
+        with pytest.raises(remora.DatatypeError, match="float32.*expected int64"):
+            win.put(np.zeros(2, dtype=np.float32), 0)
+
+
+def test_unsupported_dtype():
+    with pytest.raises(remora.DatatypeError, match="bool"):
+        remora.Window.allocate(4, np.bool_)
+    remora.barrier()
+
+
+def test_out_of_range_put(win):
+    with win.lock(0):
+        with pytest.raises(remora.RangeError, match="outside"):
+            win.put(np.zeros(4, dtype=np.int64), 0, disp=14)
+        with pytest.raises(remora.RangeError, match="negative"):
+            win.get(0, disp=-1, count=1)
+
+
+def test_operation_outside_epoch_is_state_error(win):
+    with pytest.raises(remora.StateError):
+        win.put(np.zeros(1, dtype=np.int64), 0)
+    # usable afterwards
+    with win.lock(0):
+        win.put(np.zeros(1, dtype=np.int64), 0)
+
+
+def test_shape_mismatch_out(win):
+    with win.lock(0, exclusive=False):
+        with pytest.raises(remora.ArgumentError, match="out has 3 elements"):
+            win.get(0, count=2, out=np.empty(3, dtype=np.int64))
+        with pytest.raises(remora.ArgumentError, match="op"):
+            win.accumulate(np.ones(1, dtype=np.int64), 0, op="plus")
+
+
+def test_freed_window_is_state_error():
+    w = remora.Window.allocate(2, np.int64)
+    w.free()
+    with pytest.raises(remora.StateError, match="freed"):
+        w.put(np.zeros(1, dtype=np.int64), 0)
+
+
+def test_window_on_sub_communicator(size, rank):
+    half = remora.COMM_WORLD.split(rank % 2, key=rank)
+    with remora.Window.allocate(2, np.int64, comm=half) as w:
+        assert w.comm_size == half.size and w.comm_rank == half.rank
+        with w.lock_all():
+            w.accumulate(np.array([1, rank], dtype=np.int64), 0)
+        remora.barrier()
+        if half.rank == 0:
+            members = [r for r in range(size) if r % 2 == rank % 2]
+            np.testing.assert_array_equal(w.local, [len(members), sum(members)])
+    half.free()
+
+
+def test_bad_target_and_bad_op_for_type(win, size):
+    with win.lock_all():
+        with pytest.raises(remora.RankError, match=str(size)):
+            win.put(np.zeros(1, dtype=np.int64), size)
+    with remora.Window.allocate(1, np.float64) as f:
+        with f.lock(0):
+            with pytest.raises(remora.ArgumentError):
+                f.fetch_and_op(1.0, 0, op="band")
