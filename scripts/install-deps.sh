@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Remora needs that are missing. Usage: install-deps.sh [demo|test]
-#   demo: compiler and build tools; test: also GoogleTest, pkg-config, Python 3, and MPICH and
+#   demo: compiler and build tools; test: also GoogleTest, pkg-config, Python 3 (with venv and
+#   headers, for the Python package; pip fetches its build tools), and MPICH and
 #   Open MPI for the MPI transport's tests, iproute2 and gdb for the two-host test.
 set -euo pipefail
 packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
   packages+=(libgtest-dev pkg-config python3 libopenblas-dev)
+  packages+=(python3-venv python3-dev)  # the Python package: a venv, and headers to build it
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
   packages+=(iproute2)  # ip netns: the two-host MPI test
   packages+=(gdb)  # the two-host test's watchdog prints the stacks of a job that hangs

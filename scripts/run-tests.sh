@@ -71,6 +71,13 @@ if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
     -DREMORA_BUILD_APPS=OFF "${openmpi[@]}" -- -L 'mpi|package' \
     -R '(app_owns_mpi|window_sizes|identity\.np2|rdma\.np2|barrier\.np3|win_sync\.np2|package\.)'
 fi
+# The Python package (python/): pip-installed into a venv, its pytest suite under remorarun at 1,
+# 2 and 4 ranks and the examples; with MPI also a build with the MPI transport under
+# mpiexec.mpich (python/run-tests.sh).
+echo "=== python: pip install ./python, pytest under remorarun (and mpiexec)"
+python_mpi=1
+[ "${REMORA_SKIP_MPI:-0}" = 1 ] && python_mpi=0
+REMORAPY_MPI=$python_mpi python/run-tests.sh build-python
 if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Built against MPICH: the non-MPI tests but the 8-rank runs, then an MPI subset at 1-3 ranks
   # on both paths (what MPICH/UCX/hwloc keep at exit: tests/sanitizers, RemoraSanitizers.cmake).

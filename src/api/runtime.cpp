@@ -43,7 +43,7 @@ int initialize(int* argc, char*** argv) {
   const Config& config = runtime->config;
   set_log_level(config.log.c_str());
   set_log_rank(config.rank >= 0 ? static_cast<int>(config.rank) : 0);
-  progress::Mode mode;
+  progress::Mode mode = progress::Mode::Manual;
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;
 
