@@ -133,7 +133,9 @@ std::string allowed_values(const VarSpec& spec) {
   switch (spec.kind) {
     case VarKind::Choice: {
       // `a`, `b`, `c`: no '|', which would split a Markdown table cell.
-      std::string choices = std::string("`") + spec.constraint + "`";
+      std::string choices = "`";  // appended: operator+ trips GCC 12's -Wstringop-overread at -O3
+      choices += spec.constraint;
+      choices += '`';
       for (size_t bar = choices.find('|'); bar != std::string::npos; bar = choices.find('|'))
         choices.replace(bar, 1, "`, `");
       return choices;
