@@ -75,7 +75,7 @@ fi
 # 2 and 4 ranks and the examples; with MPI also a build with the MPI transport under
 # mpiexec.mpich (python/run-tests.sh).
 echo "=== python: pip install ./python, pytest under remorarun (and mpiexec)"
-python_mpi=1
+python_mpi=only
 [ "${REMORA_SKIP_MPI:-0}" = 1 ] && python_mpi=0
 REMORAPY_MPI=$python_mpi python/run-tests.sh build-python
 if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
