@@ -134,8 +134,8 @@ REMORA_API int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_uni
  * remora_win_allocate(_comm) made (loads and stores on it follow the rules of a shared-memory
  * window: order them with the window's synchronisation). REMORA_ERR_UNSUPPORTED for a rank
  * on another node, and for other ranks of a remora_win_create window. */
-REMORA_API int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes,
-                                       size_t* disp_unit, void** base);
+REMORA_API int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes, size_t* disp_unit,
+                                       void** base);
 REMORA_API int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy);
 /* The fence and lock implementations of the window (either pointer may be NULL). */
 REMORA_API int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence,

@@ -50,8 +50,8 @@ void check_paths(remora_win_t win, const std::string& mode) {
       REQUIRE_OK(remora_win_shared_query(win, t, &bytes, &unit, &memory));
       REQUIRE(memory == base, "shared_query of the own rank: %p, base %p", memory, base);
     } else {
-      REQUIRE_ERROR(remora_win_shared_query(win, t, &bytes, &unit, &memory),
-                    REMORA_ERR_UNSUPPORTED, "each rank's own memory");
+      REQUIRE_ERROR(remora_win_shared_query(win, t, &bytes, &unit, &memory), REMORA_ERR_UNSUPPORTED,
+                    "each rank's own memory");
     }
   }
 }
