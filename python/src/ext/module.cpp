@@ -9,61 +9,24 @@ namespace remora_py {
 
 // ---- Element types ----
 
+// numpy's kind character and item size -> Remora's element type.
 static bool type_of_kind(char kind, size_t size, remora_datatype_t* out) {
-  switch (kind) {
-    case 'i':
-      switch (size) {
-        case 1:
-          *out = REMORA_INT8;
-          return true;
-        case 2:
-          *out = REMORA_INT16;
-          return true;
-        case 4:
-          *out = REMORA_INT32;
-          return true;
-        case 8:
-          *out = REMORA_INT64;
-          return true;
-      }
-      return false;
-    case 'u':
-      switch (size) {
-        case 1:
-          *out = REMORA_UINT8;
-          return true;
-        case 2:
-          *out = REMORA_UINT16;
-          return true;
-        case 4:
-          *out = REMORA_UINT32;
-          return true;
-        case 8:
-          *out = REMORA_UINT64;
-          return true;
-      }
-      return false;
-    case 'f':
-      if (size == 4) {
-        *out = REMORA_FLOAT;
-        return true;
-      }
-      if (size == 8) {
-        *out = REMORA_DOUBLE;
-        return true;
-      }
-      return false;
-    case 'c':
-      if (size == 8) {
-        *out = REMORA_FLOAT_COMPLEX;
-        return true;
-      }
-      if (size == 16) {
-        *out = REMORA_DOUBLE_COMPLEX;
-        return true;
-      }
-      return false;
-  }
+  struct Entry {
+    char kind;
+    size_t size;
+    remora_datatype_t type;
+  };
+  static constexpr Entry kTypes[] = {
+      {'i', 1, REMORA_INT8},   {'i', 2, REMORA_INT16},         {'i', 4, REMORA_INT32},
+      {'i', 8, REMORA_INT64},  {'u', 1, REMORA_UINT8},         {'u', 2, REMORA_UINT16},
+      {'u', 4, REMORA_UINT32}, {'u', 8, REMORA_UINT64},        {'f', 4, REMORA_FLOAT},
+      {'f', 8, REMORA_DOUBLE}, {'c', 8, REMORA_FLOAT_COMPLEX}, {'c', 16, REMORA_DOUBLE_COMPLEX},
+  };
+  for (const Entry& entry : kTypes)
+    if (entry.kind == kind && entry.size == size) {
+      *out = entry.type;
+      return true;
+    }
   return false;
 }
 
