@@ -1,5 +1,7 @@
 #include "rma/deferred_fence.hpp"
 
+#include "rma/window.hpp"
+
 #include "remora/win.h"
 
 namespace remora::rma {

@@ -15,6 +15,8 @@
 
 namespace remora::rma {
 
+class Window;
+
 class DeferredFence {
  public:
   explicit DeferredFence(Window& window);

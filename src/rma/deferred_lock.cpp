@@ -1,5 +1,7 @@
 #include "rma/deferred_lock.hpp"
 
+#include "rma/window.hpp"
+
 namespace remora::rma {
 
 DeferredLock::DeferredLock(Window& window)

@@ -20,6 +20,8 @@
 
 namespace remora::rma {
 
+class Window;
+
 class DeferredLock {
  public:
   explicit DeferredLock(Window& window);

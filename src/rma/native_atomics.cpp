@@ -3,8 +3,8 @@
 #include <atomic>
 #include <cstring>
 
+#include "rma/acc_args.hpp"
 #include "rma/reduce_op.hpp"
-#include "rma/window.hpp"
 
 namespace remora::rma {
 namespace {

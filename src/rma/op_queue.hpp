@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "rma/window.hpp"
+#include "rma/acc_args.hpp"
 
 namespace remora::rma {
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "rma/acc_args.hpp"
 #include "rma/acc_route.hpp"
 #include "rma/epoch.hpp"
 #include "rma/locked_update.hpp"
@@ -35,20 +36,6 @@ class Pscw;
 class AgentRdma;
 class UserMemory;
 struct UserRegion;
-
-// One accumulate-family operation: accumulate (result null), get_accumulate / fetch_and_op
-// (result set) or compare_and_swap (compare set, count 1). offset is in bytes.
-struct AccArgs {
-  int target = 0;
-  uint64_t offset = 0;
-  const void* origin = nullptr;
-  const void* compare = nullptr;
-  void* result = nullptr;
-  size_t count = 0;
-  int type = 0;
-  int op = 0;
-  const void* alpha = nullptr;
-};
 
 // What a window needs from the layers around it: the transport, a barrier over all ranks and a
 // reduce-scatter (provided by the caller, since the collectives sit above this layer) and the

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "remora/status.h"
 #include "remora/win.h"
 
 namespace remora::rma {
