@@ -1,22 +1,52 @@
 #include "rma/lock_table.hpp"
 
-#include <algorithm>
+#include <bit>
 
 #include "transport/am_dispatcher.hpp"
 
 namespace remora::rma {
 
-std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
-                                        uint64_t stripes) {
+void StripeSet::add_run(uint64_t begin, uint64_t length) {
+  if (first_length_ == 0) {
+    first_begin_ = begin;
+    first_length_ = length;
+  } else {
+    second_begin_ = begin;
+    second_length_ = length;
+  }
+}
+
+std::vector<uint64_t> StripeSet::indices() const {
   std::vector<uint64_t> result;
+  for (size_t i = 0; i < size(); ++i) result.push_back((*this)[i]);
+  return result;
+}
+
+StripeSet stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
+                            uint64_t stripes) {
+  StripeSet result;
   if (bytes == 0) return result;
-  const uint64_t first = offset / granularity, last = (offset + bytes - 1) / granularity;
+  // The defaults are powers of two: shifts and masks instead of four 64-bit divisions, which
+  // cost more than the rest of a small accumulate.
+  // (x & (x - 1)) == 0 rather than std::has_single_bit: without -mpopcnt that is a library call.
+  const bool powers_of_two =
+      (granularity & (granularity - 1)) == 0 && (stripes & (stripes - 1)) == 0;
+  const int shift = std::countr_zero(granularity);
+  const uint64_t first = powers_of_two ? offset >> shift : offset / granularity;
+  const uint64_t last =
+      powers_of_two ? (offset + bytes - 1) >> shift : (offset + bytes - 1) / granularity;
   if (last - first + 1 >= stripes) {
-    for (uint64_t i = 0; i < stripes; ++i) result.push_back(i);
+    result.add_run(0, stripes);
     return result;
   }
-  for (uint64_t block = first; block <= last; ++block) result.push_back(block % stripes);
-  std::sort(result.begin(), result.end());  // a fixed order, should the range wrap around
+  const uint64_t begin = powers_of_two ? first & (stripes - 1) : first % stripes;
+  const uint64_t end = powers_of_two ? last & (stripes - 1) : last % stripes;
+  if (begin <= end) {
+    result.add_run(begin, end - begin + 1);
+  } else {  // wraps around: the table's beginning first, for a fixed order
+    result.add_run(0, end + 1);
+    result.add_run(begin, stripes - begin);
+  }
   return result;
 }
 
@@ -30,7 +60,7 @@ std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_
 // failure, in unlock() on success): over MPI each stripe operation waits for MPI and polls, and
 // a handler run there (an owner-computes request for this table) could wait for a stripe this
 // very thread holds. The waits for busy stripes in lock() hold none, so they serve handlers.
-int64_t LockTable::try_lock_all(const std::vector<uint64_t>& stripes) {
+int64_t LockTable::try_lock_all(const StripeSet& stripes) {
   const auto tag = static_cast<uint64_t>(transport_.rank()) + 1;
   transport::AmDispatcher::hold_handlers();
   for (size_t i = 0; i < stripes.size(); ++i) {
@@ -43,7 +73,7 @@ int64_t LockTable::try_lock_all(const std::vector<uint64_t>& stripes) {
   return -1;
 }
 
-int LockTable::lock(uint64_t offset, uint64_t bytes, std::vector<uint64_t>* held) {
+int LockTable::lock(uint64_t offset, uint64_t bytes, StripeSet* held) {
   *held = stripes_for_range(offset, bytes, granularity_, layout_.stripes);
   for (int64_t busy = try_lock_all(*held); busy >= 0; busy = try_lock_all(*held)) {
     const SyncWord word = stripe(static_cast<uint64_t>(busy));
@@ -52,8 +82,8 @@ int LockTable::lock(uint64_t offset, uint64_t bytes, std::vector<uint64_t>* held
   return REMORA_SUCCESS;
 }
 
-void LockTable::unlock(const std::vector<uint64_t>& held) {
-  for (uint64_t index : held) stripe(index).store(0);
+void LockTable::unlock(const StripeSet& held) {
+  for (size_t i = 0; i < held.size(); ++i) stripe(held[i]).store(0);
   transport::AmDispatcher::release_handlers();
   waiters_.wake_all();
 }

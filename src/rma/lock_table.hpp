@@ -8,6 +8,7 @@
 // waiting may serve messages (whose handlers take stripes too) without deadlock.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,14 +17,33 @@
 
 namespace remora::rma {
 
-// The distinct stripes covering [offset, offset + bytes), in ascending order.
-std::vector<uint64_t> stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
-                                        uint64_t stripes);
+// The distinct stripes covering a byte range, in ascending order: at most two runs of
+// consecutive indices (a range that wraps around the table covers its end and its beginning).
+// A value, so that taking the locks of an accumulate allocates nothing.
+class StripeSet {
+ public:
+  StripeSet() = default;
+  size_t size() const { return first_length_ + second_length_; }
+  uint64_t operator[](size_t i) const {
+    return i < first_length_ ? first_begin_ + i : second_begin_ + (i - first_length_);
+  }
+  void add_run(uint64_t begin, uint64_t length);  // after every run with smaller indices
+  std::vector<uint64_t> indices() const;          // for diagnostics and tests
+
+ private:
+  uint64_t first_begin_ = 0, first_length_ = 0;
+  uint64_t second_begin_ = 0, second_length_ = 0;
+};
+
+// The stripes covering [offset, offset + bytes).
+StripeSet stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
+                            uint64_t stripes);
 
 class LockTable {
  public:
   // node_local: only the owner's node takes these stripes (every strategy but caller across
-  // nodes): CPU atomics on the mapping, whatever the transport's atomics are.
+  // nodes): CPU atomics on the mapping, whatever the transport's atomics are. So are they when
+  // the transport's atomics are CPU atomics (layout.cpu_atomics).
   LockTable(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
             uint64_t granularity, int owner, bool node_local = false)
       : transport_(transport),
@@ -31,12 +51,17 @@ class LockTable {
         layout_(layout),
         granularity_(granularity),
         owner_(owner),
-        part_(node_local ? static_cast<unsigned char*>(transport.address(sync, owner)) : nullptr),
+        part_(node_local || layout.cpu_atomics
+                  ? static_cast<unsigned char*>(transport.address(sync, owner))
+                  : nullptr),
         waiters_(transport, sync, layout, owner) {}
 
   // Locks the stripes of [offset, offset + bytes); *held receives them for unlock().
-  int lock(uint64_t offset, uint64_t bytes, std::vector<uint64_t>* held);
-  void unlock(const std::vector<uint64_t>& held);
+  int lock(uint64_t offset, uint64_t bytes, StripeSet* held);
+  // Whether the stripes are CPU atomics on this process's mapping: holders' plain accesses to
+  // mapped memory are then ordered by them.
+  bool direct() const { return part_ != nullptr; }
+  void unlock(const StripeSet& held);
 
  private:
   SyncWord stripe(uint64_t index) const {
@@ -45,14 +70,14 @@ class LockTable {
     return SyncWord(transport_, sync_, owner_, layout_.stripe(index));
   }
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
-  int64_t try_lock_all(const std::vector<uint64_t>& stripes);
+  int64_t try_lock_all(const StripeSet& stripes);
 
   transport::Transport& transport_;
   const transport::Segment& sync_;
   SyncLayout layout_;
   uint64_t granularity_;
   int owner_;
-  unsigned char* part_;  // the owner's sync part, when node-local
+  unsigned char* part_;  // the owner's sync part, when its stripes are CPU atomics here
   WaiterSet waiters_;
 };
 

@@ -3,33 +3,35 @@
 #include <cstring>
 #include <vector>
 
+#include "rma/acc_args.hpp"
 #include "rma/lock_table.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/user_memory.hpp"
-#include "rma/window.hpp"
 
 namespace remora::rma {
 
-int apply_locked(const WindowMemory& memory, const AccArgs& args) {
+namespace {
+
+// The update itself on memory this process maps: in place, no copy of the target range.
+void update_in_place(unsigned char* at, const AccArgs& args, size_t bytes) {
+  if (args.result != nullptr) std::memcpy(args.result, at, bytes);
+  if (args.compare != nullptr) {
+    if (std::memcmp(at, args.compare, bytes) == 0) std::memcpy(at, args.origin, bytes);
+  } else if (args.op != REMORA_OP_NO_OP) {
+    apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
+  }
+}
+
+// The update through the transport (or a window over user memory): read, compute, write back.
+int update_by_copy(const WindowMemory& memory, const AccArgs& args, size_t bytes) {
   transport::Transport& transport = *memory.transport;
-  const transport::Segment& data = *memory.data;
-  const size_t bytes = args.count * datatype_size(args.type);
-  LockTable table(transport, *memory.sync, memory.layout, memory.granularity, args.target,
-                  memory.node_local_locks);
-  std::vector<uint64_t> held;
-  if (int status = table.lock(args.offset, bytes, &held)) return status;
-  auto touch_local_edge = [&memory, &args, &transport] {
-    if (memory.local_edge != nullptr && args.target == transport.rank())
-      memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
-  };
-  touch_local_edge();
   auto read = [&](void* into) {
     if (memory.user != nullptr) return memory.user->read(args.target, args.offset, into, bytes);
-    return transport.get(data, args.target, args.offset, into, bytes);
+    return transport.get(*memory.data, args.target, args.offset, into, bytes);
   };
   auto write = [&](const void* from) {
     if (memory.user != nullptr) return memory.user->write(args.target, args.offset, from, bytes);
-    return transport.put(data, args.target, args.offset, from, bytes);
+    return transport.put(*memory.data, args.target, args.offset, from, bytes);
   };
   std::vector<unsigned char> current(bytes);
   int status = read(current.data());
@@ -42,7 +44,36 @@ int apply_locked(const WindowMemory& memory, const AccArgs& args) {
       status = write(current.data());
     }
   }
-  transport.flush(args.target);  // the update is visible before the stripes are released
+  return status;
+}
+
+}  // namespace
+
+int apply_locked(const WindowMemory& memory, const AccArgs& args) {
+  transport::Transport& transport = *memory.transport;
+  const size_t bytes = args.count * datatype_size(args.type);
+  LockTable table(transport, *memory.sync, memory.layout, memory.granularity, args.target,
+                  memory.node_local_locks);
+  StripeSet held;
+  if (int status = table.lock(args.offset, bytes, &held)) return status;
+  auto touch_local_edge = [&memory, &args, &transport] {
+    if (memory.local_edge != nullptr && args.target == transport.rank())
+      memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
+  };
+  touch_local_edge();
+  // Mapped memory whose stripes are CPU atomics on this node is updated in place: the
+  // stripes' exchange (acquire) and sequentially consistent release store order the plain
+  // accesses between holders, so no transport flush is needed before the release.
+  auto* mapped = memory.user == nullptr && table.direct()
+                     ? static_cast<unsigned char*>(transport.address(*memory.data, args.target))
+                     : nullptr;
+  int status = REMORA_SUCCESS;
+  if (mapped != nullptr) {
+    update_in_place(mapped + args.offset, args, bytes);
+  } else {
+    status = update_by_copy(memory, args, bytes);
+    transport.flush(args.target);  // the update is visible before the stripes are released
+  }
   touch_local_edge();
   table.unlock(held);
   return status;

@@ -41,51 +41,39 @@ T wrap_mul(T a, T b) {
   }
 }
 
-template <typename T>
-T combine(int op, T target, T source, T alpha) {
-  switch (op) {
-    case REMORA_OP_SUM:
-      return wrap_add(target, source);
-    case REMORA_OP_PROD:
-      return wrap_mul(target, source);
-    case REMORA_OP_REPLACE:
-      return source;
-    case REMORA_OP_NO_OP:
-      return target;
-    case REMORA_OP_SCALED_SUM:
-      return wrap_add(target, wrap_mul(alpha, source));
-    default:
-      break;
-  }
+// One element of `target op source`; the op is a template argument so that apply_typed's loop
+// holds no branch and the compiler vectorises it (an accumulate of doubles runs at memory
+// speed rather than at one switch per element).
+template <int Op, typename T>
+T combine(T target, T source, T alpha) {
+  if constexpr (Op == REMORA_OP_SUM) return wrap_add(target, source);
+  if constexpr (Op == REMORA_OP_PROD) return wrap_mul(target, source);
+  if constexpr (Op == REMORA_OP_REPLACE) return source;
+  if constexpr (Op == REMORA_OP_SCALED_SUM) return wrap_add(target, wrap_mul(alpha, source));
   if constexpr (!is_complex<T>::value) {
-    switch (op) {
-      case REMORA_OP_MIN:
-        return std::min(target, source);
-      case REMORA_OP_MAX:
-        return std::max(target, source);
-      default:
-        break;
-    }
+    if constexpr (Op == REMORA_OP_MIN) return std::min(target, source);
+    if constexpr (Op == REMORA_OP_MAX) return std::max(target, source);
   }
   if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case REMORA_OP_BAND:
-        return static_cast<T>(target & source);
-      case REMORA_OP_BOR:
-        return static_cast<T>(target | source);
-      case REMORA_OP_BXOR:
-        return static_cast<T>(target ^ source);
-      case REMORA_OP_LAND:
-        return static_cast<T>((target != 0) && (source != 0));
-      case REMORA_OP_LOR:
-        return static_cast<T>((target != 0) || (source != 0));
-      case REMORA_OP_LXOR:
-        return static_cast<T>((target != 0) != (source != 0));
-      default:
-        break;
-    }
+    if constexpr (Op == REMORA_OP_BAND) return static_cast<T>(target & source);
+    if constexpr (Op == REMORA_OP_BOR) return static_cast<T>(target | source);
+    if constexpr (Op == REMORA_OP_BXOR) return static_cast<T>(target ^ source);
+    if constexpr (Op == REMORA_OP_LAND) return static_cast<T>((target != 0) && (source != 0));
+    if constexpr (Op == REMORA_OP_LOR) return static_cast<T>((target != 0) || (source != 0));
+    if constexpr (Op == REMORA_OP_LXOR) return static_cast<T>((target != 0) != (source != 0));
   }
-  return target;  // unreachable for ops that check_op accepts
+  return target;  // REMORA_OP_NO_OP, and ops that check_op refuses for T
+}
+
+template <int Op, typename T>
+void apply_loop(unsigned char* out, const unsigned char* in, size_t count, T alpha) {
+  for (size_t i = 0; i < count; ++i) {
+    T a, b;
+    std::memcpy(&a, out + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, in + i * sizeof(T), sizeof(T));
+    const T result = combine<Op, T>(a, b, alpha);
+    std::memcpy(out + i * sizeof(T), &result, sizeof(T));
+  }
 }
 
 template <typename T>
@@ -94,12 +82,33 @@ void apply_typed(int op, void* target, const void* source, size_t count, const v
   if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
   auto* out = static_cast<unsigned char*>(target);
   const auto* in = static_cast<const unsigned char*>(source);
-  for (size_t i = 0; i < count; ++i) {
-    T a, b;
-    std::memcpy(&a, out + i * sizeof(T), sizeof(T));
-    std::memcpy(&b, in + i * sizeof(T), sizeof(T));
-    const T result = combine<T>(op, a, b, scale);
-    std::memcpy(out + i * sizeof(T), &result, sizeof(T));
+  switch (op) {
+    case REMORA_OP_SUM:
+      return apply_loop<REMORA_OP_SUM, T>(out, in, count, scale);
+    case REMORA_OP_PROD:
+      return apply_loop<REMORA_OP_PROD, T>(out, in, count, scale);
+    case REMORA_OP_MIN:
+      return apply_loop<REMORA_OP_MIN, T>(out, in, count, scale);
+    case REMORA_OP_MAX:
+      return apply_loop<REMORA_OP_MAX, T>(out, in, count, scale);
+    case REMORA_OP_BAND:
+      return apply_loop<REMORA_OP_BAND, T>(out, in, count, scale);
+    case REMORA_OP_BOR:
+      return apply_loop<REMORA_OP_BOR, T>(out, in, count, scale);
+    case REMORA_OP_BXOR:
+      return apply_loop<REMORA_OP_BXOR, T>(out, in, count, scale);
+    case REMORA_OP_LAND:
+      return apply_loop<REMORA_OP_LAND, T>(out, in, count, scale);
+    case REMORA_OP_LOR:
+      return apply_loop<REMORA_OP_LOR, T>(out, in, count, scale);
+    case REMORA_OP_LXOR:
+      return apply_loop<REMORA_OP_LXOR, T>(out, in, count, scale);
+    case REMORA_OP_REPLACE:
+      return apply_loop<REMORA_OP_REPLACE, T>(out, in, count, scale);
+    case REMORA_OP_SCALED_SUM:
+      return apply_loop<REMORA_OP_SCALED_SUM, T>(out, in, count, scale);
+    default:
+      return;  // REMORA_OP_NO_OP leaves the target as it is
   }
 }
 

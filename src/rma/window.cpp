@@ -267,13 +267,13 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
 // Windows over user memory, which only their owner maps, never use CPU atomics: the lock table,
 // applied by this rank when it can reach the memory, else by the owner's agent.
 AccPath Window::acc_path(int type, uint64_t offset, int target) const {
-  const bool self = target == transport_.rank();
+  const bool self = target == rank_;
   if (user_) {
     const bool by_owner =
         options_.strategy == AccStrategy::Owner || user_->path(target) == AccessPath::Agent;
     return by_owner && !self ? AccPath::Owner : AccPath::LockTable;
   }
-  const AccTarget where{transport_.address(*data_, target) != nullptr, self};
+  const AccTarget where{direct_data_[static_cast<size_t>(target)] != nullptr, self};
   return choose_acc_path(path_strategy_, where, type, offset);
 }
 
@@ -305,7 +305,7 @@ int Window::do_accumulate(const AccArgs& args) {
 }
 
 int Window::apply_native(const AccArgs& args) {
-  apply_native_at(transport_.address(*data_, args.target), args);
+  apply_native_at(direct_data_[static_cast<size_t>(args.target)], args);
   return REMORA_SUCCESS;
 }
 

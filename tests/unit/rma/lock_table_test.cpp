@@ -19,13 +19,34 @@ namespace {
 
 TEST(StripesForRange, CoversTouchedStripesOnceInOrder) {
   using V = std::vector<uint64_t>;
-  EXPECT_EQ(stripes_for_range(0, 0, 16, 4), V{});
-  EXPECT_EQ(stripes_for_range(0, 1, 16, 4), V{0});
-  EXPECT_EQ(stripes_for_range(15, 2, 16, 4), (V{0, 1}));
-  EXPECT_EQ(stripes_for_range(16 * 3, 32, 16, 4), (V{0, 3}));  // wraps around: sorted
-  EXPECT_EQ(stripes_for_range(5, 16 * 4, 16, 4), (V{0, 1, 2, 3}));
-  EXPECT_EQ(stripes_for_range(1000, 4000, 256, 1), V{0});  // one stripe: the whole window
-  EXPECT_EQ(stripes_for_range(16 * 9, 16, 16, 4), V{1});
+  EXPECT_EQ(stripes_for_range(0, 0, 16, 4).indices(), V{});
+  EXPECT_EQ(stripes_for_range(0, 1, 16, 4).indices(), V{0});
+  EXPECT_EQ(stripes_for_range(15, 2, 16, 4).indices(), (V{0, 1}));
+  EXPECT_EQ(stripes_for_range(16 * 3, 32, 16, 4).indices(), (V{0, 3}));  // wraps around: sorted
+  EXPECT_EQ(stripes_for_range(16 * 2, 48, 16, 4).indices(), (V{0, 2, 3}));
+  EXPECT_EQ(stripes_for_range(16 * 3 + 8, 16 * 3, 16, 8).indices(), (V{3, 4, 5, 6}));
+  EXPECT_EQ(stripes_for_range(16 * 7, 16 * 3, 16, 8).indices(), (V{0, 1, 7}));
+  EXPECT_EQ(stripes_for_range(5, 16 * 4, 16, 4).indices(), (V{0, 1, 2, 3}));
+  EXPECT_EQ(stripes_for_range(1000, 4000, 256, 1).indices(), V{0});  // one stripe: the window
+  EXPECT_EQ(stripes_for_range(16 * 9, 16, 16, 4).indices(), V{1});
+}
+
+// Every (offset, bytes) agrees with a direct enumeration of the blocks touched.
+TEST(StripesForRange, MatchesBlockEnumeration) {
+  for (uint64_t stripes : {1, 3, 4, 7}) {
+    for (uint64_t offset = 0; offset < 200; offset += 3) {
+      for (uint64_t bytes = 1; bytes < 200; bytes += 5) {
+        std::vector<bool> touched(stripes, false);
+        for (uint64_t block = offset / 16; block <= (offset + bytes - 1) / 16; ++block)
+          touched[block % stripes] = true;
+        std::vector<uint64_t> expected;
+        for (uint64_t s = 0; s < stripes; ++s)
+          if (touched[s]) expected.push_back(s);
+        EXPECT_EQ(stripes_for_range(offset, bytes, 16, stripes).indices(), expected)
+            << "offset " << offset << " bytes " << bytes << " stripes " << stripes;
+      }
+    }
+  }
 }
 
 class OneRankTransport : public ::testing::Test {
@@ -65,7 +86,7 @@ TEST_F(OneRankTransport, LockTableExcludesOverlappingRanges) {
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       LockTable table(*transport_, *sync_, layout_, kGranularity, 0);
-      std::vector<uint64_t> held;
+      StripeSet held;
       for (uint64_t first : firsts[t]) {
         ASSERT_EQ(table.lock(first * 8, 24, &held), REMORA_SUCCESS);
         for (uint64_t c = first; c < first + 3; ++c) {
