@@ -47,7 +47,7 @@ typedef struct remora_win_s* remora_win_t;
 
 /* Accumulate strategies (info key acc_strategy, environment REMORA_ACC_STRATEGY). */
 typedef enum remora_acc_strategy {
-  REMORA_ACC_AUTO = 0,   /* native for aligned elements of up to 8 bytes, else caller */
+  REMORA_ACC_AUTO = 0,   /* caller on the node (in place), owner across nodes */
   REMORA_ACC_NATIVE = 1, /* CPU atomics per element; 16-byte elements use the lock table */
   REMORA_ACC_CALLER = 2, /* the origin locks the target range, reads, computes, writes back */
   REMORA_ACC_OWNER = 3,  /* the target's progress engine applies the update (active message) */

@@ -61,7 +61,7 @@ StripeSet stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularit
 // a handler run there (an owner-computes request for this table) could wait for a stripe this
 // very thread holds. The waits for busy stripes in lock() hold none, so they serve handlers.
 int64_t LockTable::try_lock_all(const StripeSet& stripes) {
-  const auto tag = static_cast<uint64_t>(transport_.rank()) + 1;
+  const auto tag = holder_tag_;
   transport::AmDispatcher::hold_handlers();
   for (size_t i = 0; i < stripes.size(); ++i) {
     if (stripe(stripes[i]).exchange(tag) == 0) continue;
@@ -85,6 +85,30 @@ int LockTable::lock(uint64_t offset, uint64_t bytes, StripeSet* held) {
 void LockTable::unlock(const StripeSet& held) {
   for (size_t i = 0; i < held.size(); ++i) stripe(held[i]).store(0);
   transport::AmDispatcher::release_handlers();
+  waiters_.wake_all();
+}
+
+bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
+  if (power_of_two_ && (offset >> shift_) == ((offset + bytes - 1) >> shift_)) {
+    const uint64_t index = (offset >> shift_) & (layout_.stripes - 1);
+    *held = StripeSet::single(index);
+    return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
+  }
+  *held = stripes_for_range(offset, bytes, granularity_, layout_.stripes);
+  const auto tag = holder_tag_;
+  for (size_t i = 0; i < held->size(); ++i) {
+    if (direct_stripe((*held)[i]).exchange(tag, std::memory_order_acquire) == 0) continue;
+    for (size_t j = 0; j < i; ++j) direct_stripe((*held)[j]).store(0);
+    if (i > 0) waiters_.wake_all();
+    return false;
+  }
+  return true;
+}
+
+// A sequentially consistent store, so that wake_all's load of the waiter count cannot be
+// ordered before it (a waiter registers, then rechecks the stripe).
+void LockTable::unlock_in_place(const StripeSet& held) {
+  for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
   waiters_.wake_all();
 }
 

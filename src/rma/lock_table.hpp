@@ -8,6 +8,8 @@
 // waiting may serve messages (whose handlers take stripes too) without deadlock.
 #pragma once
 
+#include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,6 +31,11 @@ class StripeSet {
   }
   void add_run(uint64_t begin, uint64_t length);  // after every run with smaller indices
   std::vector<uint64_t> indices() const;          // for diagnostics and tests
+  static StripeSet single(uint64_t index) {
+    StripeSet set;
+    set.add_run(index, 1);
+    return set;
+  }
 
  private:
   uint64_t first_begin_ = 0, first_length_ = 0;
@@ -51,6 +58,10 @@ class LockTable {
         layout_(layout),
         granularity_(granularity),
         owner_(owner),
+        holder_tag_(static_cast<uint64_t>(transport.rank()) + 1),
+        power_of_two_((granularity & (granularity - 1)) == 0 &&
+                      (layout.stripes & (layout.stripes - 1)) == 0),
+        shift_(std::countr_zero(granularity)),
         part_(node_local || layout.cpu_atomics
                   ? static_cast<unsigned char*>(transport.address(sync, owner))
                   : nullptr),
@@ -61,9 +72,19 @@ class LockTable {
   // Whether the stripes are CPU atomics on this process's mapping: holders' plain accesses to
   // mapped memory are then ordered by them.
   bool direct() const { return part_ != nullptr; }
+
+  // The fast path of a direct() table for a holder that does not poll while it holds the
+  // stripes (an update in place): one exchange per stripe, no handler hold (no handler can run
+  // on this thread meanwhile). False, holding nothing, when a stripe is busy: then lock().
+  bool try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
+  void unlock_in_place(const StripeSet& held);
   void unlock(const StripeSet& held);
 
  private:
+  std::atomic_ref<uint64_t> direct_stripe(uint64_t index) const {
+    return std::atomic_ref<uint64_t>(
+        *reinterpret_cast<uint64_t*>(part_ + stripes_begin_ + index * SyncLayout::kStripeBytes));
+  }
   SyncWord stripe(uint64_t index) const {
     if (part_ != nullptr)
       return SyncWord(reinterpret_cast<uint64_t*>(part_ + layout_.stripe(index)));
@@ -77,6 +98,12 @@ class LockTable {
   SyncLayout layout_;
   uint64_t granularity_;
   int owner_;
+  uint64_t holder_tag_;  // what a stripe this process holds contains
+  // Granularity and stripe count are powers of two: a range within one block of granularity
+  // bytes has stripe (offset >> shift_) & (stripes - 1) (try_lock_in_place's common case).
+  bool power_of_two_;
+  int shift_;
+  size_t stripes_begin_ = layout_.stripes_begin();
   unsigned char* part_;  // the owner's sync part, when its stripes are CPU atomics here
   WaiterSet waiters_;
 };

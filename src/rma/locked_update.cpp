@@ -47,26 +47,29 @@ int update_by_copy(const WindowMemory& memory, const AccArgs& args, size_t bytes
   return status;
 }
 
-}  // namespace
-
-int apply_locked(const WindowMemory& memory, const AccArgs& args) {
+int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable& table) {
   transport::Transport& transport = *memory.transport;
   const size_t bytes = args.count * datatype_size(args.type);
-  LockTable table(transport, *memory.sync, memory.layout, memory.granularity, args.target,
-                  memory.node_local_locks);
-  StripeSet held;
-  if (int status = table.lock(args.offset, bytes, &held)) return status;
   auto touch_local_edge = [&memory, &args, &transport] {
     if (memory.local_edge != nullptr && args.target == transport.rank())
       memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
   };
-  touch_local_edge();
   // Mapped memory whose stripes are CPU atomics on this node is updated in place: the
   // stripes' exchange (acquire) and sequentially consistent release store order the plain
   // accesses between holders, so no transport flush is needed before the release.
   auto* mapped = memory.user == nullptr && table.direct()
                      ? static_cast<unsigned char*>(transport.address(*memory.data, args.target))
                      : nullptr;
+  StripeSet held;
+  if (mapped != nullptr && table.try_lock_in_place(args.offset, bytes, &held)) {
+    touch_local_edge();
+    update_in_place(mapped + args.offset, args, bytes);
+    touch_local_edge();
+    table.unlock_in_place(held);
+    return REMORA_SUCCESS;
+  }
+  if (int status = table.lock(args.offset, bytes, &held)) return status;
+  touch_local_edge();
   int status = REMORA_SUCCESS;
   if (mapped != nullptr) {
     update_in_place(mapped + args.offset, args, bytes);
@@ -77,6 +80,15 @@ int apply_locked(const WindowMemory& memory, const AccArgs& args) {
   touch_local_edge();
   table.unlock(held);
   return status;
+}
+
+}  // namespace
+
+int apply_locked(const WindowMemory& memory, const AccArgs& args, LockTable* table) {
+  if (table != nullptr) return apply_with_table(memory, args, *table);
+  LockTable built(*memory.transport, *memory.sync, memory.layout, memory.granularity, args.target,
+                  memory.node_local_locks);
+  return apply_with_table(memory, args, built);
 }
 
 }  // namespace remora::rma

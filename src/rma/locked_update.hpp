@@ -32,6 +32,10 @@ struct WindowMemory {
   bool node_local_locks = false;
 };
 
-int apply_locked(const WindowMemory& memory, const AccArgs& args);
+class LockTable;
+
+// table: the target's lock table when the caller keeps one (a window does, per target), else
+// nullptr and one is built for the call.
+int apply_locked(const WindowMemory& memory, const AccArgs& args, LockTable* table = nullptr);
 
 }  // namespace remora::rma

@@ -7,7 +7,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/lock_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lock_granularity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/native_atomics.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/acc_route.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/acc_strategy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch_pscw.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pscw.cpp

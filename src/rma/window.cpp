@@ -100,6 +100,7 @@ int Window::create(const char* function, const WindowServices& services,
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
       window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
+  window->make_lock_tables();  // after user_ and the granularity are known
   // Requests may arrive as soon as a faster rank leaves the exchange's barrier.
   window->owner_.attach(window.get());
   if (int status = window->exchange_parameters(function, disp_unit)) {
@@ -166,7 +167,7 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
     auto describe = [](const WindowOptions& o) {
       return format(
           "acc_strategy=%s acc_lock_stripes=%llu acc_lock_granularity=%llu fence=%s lock=%s",
-          strategy_name(o.strategy), static_cast<unsigned long long>(o.lock_stripes),
+          acc_strategy(o.strategy).name, static_cast<unsigned long long>(o.lock_stripes),
           static_cast<unsigned long long>(o.lock_granularity), sync_impl_name(o.fence),
           sync_impl_name(o.lock));
     };
@@ -310,7 +311,7 @@ int Window::apply_native(const AccArgs& args) {
 }
 
 int Window::apply_locked(const AccArgs& args) {
-  return rma::apply_locked(memory(), args);
+  return rma::apply_locked(memory(), args, &lock_tables_[static_cast<size_t>(args.target)]);
 }
 
 WindowMemory Window::memory() {
@@ -425,6 +426,13 @@ void Window::map_direct_data() {
 void* Window::shared_address(int rank) const {
   if (user_) return rank == rank_ ? base() : nullptr;
   return direct_data_[static_cast<size_t>(rank)];
+}
+
+void Window::make_lock_tables() {
+  lock_tables_.reserve(static_cast<size_t>(transport_.size()));
+  for (int target = 0; target < transport_.size(); ++target)
+    lock_tables_.emplace_back(transport_, *sync_, layout(), options_.lock_granularity, target,
+                              node_local_table());
 }
 
 void Window::make_rw_locks() {

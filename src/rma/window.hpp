@@ -14,6 +14,7 @@
 #include "rma/acc_args.hpp"
 #include "rma/acc_route.hpp"
 #include "rma/epoch.hpp"
+#include "rma/lock_table.hpp"
 #include "rma/locked_update.hpp"
 #include "rma/rw_lock.hpp"
 #include "rma/sync_layout.hpp"
@@ -173,8 +174,10 @@ class Window : public remora_win_s {
   int acquire(int target, LockMode mode);
   int release(int target, LockMode mode);
   RwLock& rw_lock(int target) { return rw_locks_[static_cast<size_t>(target)]; }
-  // Builds rw_locks_ once the sync segment exists: nothing is constructed per lock call.
+  // Build rw_locks_ and lock_tables_ once the sync segment exists: nothing is constructed per
+  // lock call or accumulate.
   void make_rw_locks();
+  void make_lock_tables();
   // Fills direct_data_ once the data segment exists.
   void map_direct_data();
   // Waits until this rank's owner-computes requests to target are applied.
@@ -204,7 +207,8 @@ class Window : public remora_win_s {
   bool node_local_lock_ = false;
   // The sync segment's words take CPU atomics directly (SyncLayout::cpu_atomics).
   bool cpu_atomics_ = false;
-  std::vector<RwLock> rw_locks_;  // per world rank: its lock word (rw_lock.hpp)
+  std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
+  std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
   std::vector<unsigned char*> direct_data_;
   int rank_;  // transport_.rank(), read on every put and get

@@ -14,15 +14,11 @@
 namespace remora::rma {
 namespace {
 
-constexpr const char* kStrategyNames[] = {"auto", "native", "caller", "owner"};
-
 int parse_strategy(const std::string& text, AccStrategy* strategy) {
-  for (uint64_t i = 0; i < 4; ++i)
-    if (text == kStrategyNames[i]) {
-      *strategy = static_cast<AccStrategy>(i);
-      return REMORA_SUCCESS;
-    }
-  return REMORA_ERR_ARG;
+  const AccStrategyDescriptor* descriptor = find_acc_strategy(text);
+  if (descriptor == nullptr) return REMORA_ERR_ARG;
+  *strategy = descriptor->strategy;
+  return REMORA_SUCCESS;
 }
 
 constexpr const char* kSyncImplNames[] = {"immediate", "deferred"};
@@ -102,9 +98,8 @@ int apply_pair(const char* function, const std::string& pair, bool strict, Windo
     // accepted: see mpi_standard_key
   } else if (key == "acc_strategy") {
     if (parse_strategy(value, &options->strategy) != REMORA_SUCCESS)
-      return fail(REMORA_ERR_ARG,
-                  "%s: info acc_strategy='%s' is not one of auto, native, caller, owner", function,
-                  value.c_str());
+      return fail(REMORA_ERR_ARG, "%s: info acc_strategy='%s' is not one of %s", function,
+                  value.c_str(), acc_strategy_names(", ").c_str());
   } else if (key == "acc_lock_stripes") {
     if (parse_count(value, 1, 65536, &options->lock_stripes) != REMORA_SUCCESS)
       return fail(REMORA_ERR_ARG, "%s: info acc_lock_stripes='%s' is not an integer in [1, 65536]",
@@ -146,11 +141,6 @@ int apply_pair(const char* function, const std::string& pair, bool strict, Windo
 }
 
 }  // namespace
-
-const char* strategy_name(AccStrategy strategy) {
-  const auto index = static_cast<uint64_t>(strategy);
-  return index < 4 ? kStrategyNames[index] : "?";
-}
 
 const char* sync_impl_name(SyncImpl impl) {
   const auto index = static_cast<uint64_t>(impl);

@@ -8,15 +8,9 @@
 
 #include "core/config.hpp"
 #include "remora/win.h"
+#include "rma/acc_strategy.hpp"
 
 namespace remora::rma {
-
-enum class AccStrategy : uint64_t {
-  Auto = REMORA_ACC_AUTO,
-  Native = REMORA_ACC_NATIVE,
-  Caller = REMORA_ACC_CALLER,
-  Owner = REMORA_ACC_OWNER
-};
 
 // Fence and lock/unlock implementations (paper 001).
 enum class SyncImpl : uint64_t {
@@ -43,7 +37,6 @@ struct WindowOptions {
   bool operator==(const WindowOptions&) const = default;
 };
 
-const char* strategy_name(AccStrategy strategy);
 const char* sync_impl_name(SyncImpl impl);
 
 // Defaults from the configuration, then `key=value,key=value` pairs from info (may be NULL).

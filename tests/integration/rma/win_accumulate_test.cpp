@@ -168,6 +168,47 @@ void overlapping_ranges(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// Single-element fetch_and_op and compare-free range accumulates race on the same elements
+// (each strategy must take one path per location whatever the count: a single-element CPU
+// atomic and a lock-table range update of the same element would lose updates). Each rank
+// alternates a fetch_and_op SUM of 1 on element (rank + round) % kSpan and an accumulate of 1
+// on all kSpan elements; every element's final value is exact.
+void mixed_sizes(remora_win_t win, int target) {
+  int64_t* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  constexpr size_t kSpan = 9, kFirst = 12;  // bytes 96..168: several 16-byte stripes
+  if (rank_ == target)
+    for (size_t i = 0; i < kSpan; ++i) base[kFirst + i] = 0;
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  const std::vector<int64_t> ones(kSpan, 1);
+  const int64_t one = 1;
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    const size_t element = (static_cast<size_t>(rank_) + static_cast<size_t>(round)) % kSpan;
+    int64_t previous = -1;
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, 8 * (kFirst + element), &one, &previous,
+                                       REMORA_INT64, REMORA_OP_SUM));
+    REQUIRE(previous >= 0, "mixed sizes: fetch_and_op read %lld", (long long)previous);
+    REQUIRE_OK(remora_win_accumulate(win, target, 8 * kFirst, ones.data(), kSpan, REMORA_INT64,
+                                     REMORA_OP_SUM, nullptr));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target)
+    for (size_t i = 0; i < kSpan; ++i) {
+      int64_t singles = 0;  // fetch_and_ops that chose element i
+      for (int r = 0; r < size_; ++r)
+        for (int round = 0; round < kRounds; ++round)
+          singles += (static_cast<size_t>(r) + static_cast<size_t>(round)) % kSpan == i;
+      const int64_t want = singles + int64_t{size_} * kRounds;
+      REQUIRE(base[kFirst + i] == want, "mixed sizes: element %zu is %lld, expected %lld", i,
+              (long long)base[kFirst + i], (long long)want);
+    }
+  REQUIRE_OK(remora_barrier());
+}
+
 // fetch_and_op REPLACE is an exchange: the values read back plus the final value are exactly
 // the values written plus the initial one (checked through their sum and sum of squares).
 void replace_is_exchange(remora_win_t win, int target) {
@@ -238,15 +279,18 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
   rank_ = remora_rank();
   size_ = remora_size();
-  // The default lock table, and a small one whose stripes are narrower than an accumulate
-  // (ranges wrap around the table).
+  // The default lock table, and small ones whose stripes are narrower than an accumulate
+  // (ranges wrap around the table), with a stripe count that is a power of two (stripes by
+  // shift and mask) and one that is not (by division).
   for (const char* info :
-       {static_cast<const char*>(nullptr), "acc_lock_stripes=3,acc_lock_granularity=16"}) {
+       {static_cast<const char*>(nullptr), "acc_lock_stripes=3,acc_lock_granularity=16",
+        "acc_lock_stripes=4,acc_lock_granularity=16"}) {
     remora_win_t win;
     REQUIRE_OK(remora_win_allocate(kWindowBytes, 1, info, nullptr, &win));
     const int target = size_ - 1;
     every_op(win, target);
     overlapping_ranges(win, 0);
+    mixed_sizes(win, target);
     replace_is_exchange(win, target);
     atomic_read_races_replace(win, 0);
     REQUIRE_OK(remora_win_free(&win));

@@ -14,14 +14,21 @@ constexpr AccTarget kMapped{true, false};
 constexpr AccTarget kSelf{true, true};
 constexpr AccTarget kOtherNode{false, false};
 
-TEST(AccRoute, NativeAndAutoUseCpuAtomicsOnMappedCapableElements) {
-  for (AccStrategy strategy : {AccStrategy::Native, AccStrategy::Auto}) {
-    EXPECT_EQ(choose_acc_path(strategy, kMapped, REMORA_DOUBLE, 8), AccPath::Native);
-    EXPECT_EQ(choose_acc_path(strategy, kSelf, REMORA_INT32, 4), AccPath::Native);
-    // Misaligned and 16-byte elements: the lock table, wherever the caller is on the node.
-    EXPECT_EQ(choose_acc_path(strategy, kMapped, REMORA_DOUBLE, 4), AccPath::LockTable);
-    EXPECT_EQ(choose_acc_path(strategy, kSelf, REMORA_DOUBLE_COMPLEX, 0), AccPath::LockTable);
-  }
+TEST(AccRoute, NativeUsesCpuAtomicsOnMappedCapableElements) {
+  EXPECT_EQ(choose_acc_path(AccStrategy::Native, kMapped, REMORA_DOUBLE, 8), AccPath::Native);
+  EXPECT_EQ(choose_acc_path(AccStrategy::Native, kSelf, REMORA_INT32, 4), AccPath::Native);
+  // Misaligned and 16-byte elements: the lock table, wherever the caller is on the node.
+  EXPECT_EQ(choose_acc_path(AccStrategy::Native, kMapped, REMORA_DOUBLE, 4), AccPath::LockTable);
+  EXPECT_EQ(choose_acc_path(AccStrategy::Native, kSelf, REMORA_DOUBLE_COMPLEX, 0),
+            AccPath::LockTable);
+}
+
+TEST(AccRoute, AutoUsesTheLockTableOnMappedTargets) {
+  for (int type : {REMORA_INT32, REMORA_DOUBLE, REMORA_DOUBLE_COMPLEX})
+    for (uint64_t offset : {0u, 4u, 8u}) {
+      EXPECT_EQ(choose_acc_path(AccStrategy::Auto, kMapped, type, offset), AccPath::LockTable);
+      EXPECT_EQ(choose_acc_path(AccStrategy::Auto, kSelf, type, offset), AccPath::LockTable);
+    }
 }
 
 TEST(AccRoute, NativeAndAutoShipUpdatesOfAnotherNodeToTheOwner) {

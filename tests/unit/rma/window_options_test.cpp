@@ -30,7 +30,22 @@ TEST(WindowOptions, InfoOverridesDefaults) {
   EXPECT_EQ(options.strategy, AccStrategy::Caller);
   EXPECT_EQ(options.lock_stripes, 1u);
   EXPECT_EQ(options.lock_granularity, 64u);
-  EXPECT_STREQ(strategy_name(options.strategy), "caller");
+  EXPECT_STREQ(acc_strategy(options.strategy).name, "caller");
+}
+
+// The strategy list is the one source of names: REMORA_ACC_STRATEGY's choices must be its names,
+// and every descriptor sits at the index of its remora_acc_strategy_t value.
+TEST(AccStrategies, ListMatchesConfigurationChoicesAndPublicValues) {
+  std::string choices;
+  for (const VarSpec& spec : config_registry())
+    if (std::string(spec.name) == "REMORA_ACC_STRATEGY") choices = spec.constraint;
+  EXPECT_EQ(choices, acc_strategy_names("|"));
+  size_t index = 0;
+  for (const AccStrategyDescriptor& descriptor : acc_strategies()) {
+    EXPECT_EQ(static_cast<size_t>(descriptor.strategy), index++);
+    EXPECT_EQ(find_acc_strategy(descriptor.name), &descriptor);
+  }
+  EXPECT_EQ(find_acc_strategy("fast"), nullptr);
 }
 
 TEST(WindowOptions, PscwModeFromConfigurationAndInfo) {
