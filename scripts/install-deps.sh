@@ -8,6 +8,7 @@ packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
   packages+=(libgtest-dev pkg-config python3 libopenblas-dev)
   packages+=(python3-venv python3-dev)  # the Python package: a venv, and headers to build it
+  packages+=(python3-matplotlib)  # bench/peers/peer_report.py's plots (and their test)
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
   packages+=(iproute2)  # ip netns: the two-host MPI test
   packages+=(gdb)  # the two-host test's watchdog prints the stacks of a job that hangs

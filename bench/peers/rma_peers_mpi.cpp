@@ -155,6 +155,132 @@ void fence_cost(const Options& options, const Report& report, int ranks) {
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
 
+// Paper 000 Fig. 2-4, as bench/acc_bandwidth measures it: MPI_Accumulate of doubles with
+// MPI_SUM inside lock_all, K back to back then one flush; 8 B .. 1 MiB in steps of 4.
+// 2 ranks: rank 0 -> rank 1, MBps = bytes * K / batch time (median). 3+ ranks: every rank onto
+// rank 0, `contended_<label>` with the aggregate over the slowest rank (MBps) and rank 0's own
+// figure (MBps_per_rank). The target's element 0 is checked at the end.
+void acc_bandwidth(const Options& options, const Report& report, int rank, int ranks) {
+  constexpr size_t kMaxBytes = size_t{1} << 20, kBytesPerAccBatch = size_t{16} << 20;
+  const bool contended = ranks > 2;
+  const int target = contended ? 0 : 1;
+  const bool active = contended || rank == 0;
+  void* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(kMaxBytes), sizeof(double), MPI_INFO_NULL,
+                         MPI_COMM_WORLD, &base, &win),
+        "MPI_Win_allocate");
+  check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win), "MPI_Win_lock");
+  std::memset(base, 0, kMaxBytes);
+  check(MPI_Win_unlock(rank, win), "MPI_Win_unlock");
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const std::vector<double> source(kMaxBytes / sizeof(double), 1.0);
+  const std::string variant = contended ? "contended_" + options.label : options.label;
+  const int iterations = options.iterations > 0 ? options.iterations : 4000;
+  double expected_first = 0;
+  for (size_t bytes = 8;; bytes = std::min(bytes * 4, kMaxBytes)) {
+    const int count = static_cast<int>(bytes / sizeof(double));
+    const int n = static_cast<int>(
+        std::min<size_t>(iterations, std::max<size_t>(kBytesPerAccBatch / bytes, 4)));
+    std::vector<double> mbps, aggregate;
+    if (active) check(MPI_Win_lock_all(0, win), "MPI_Win_lock_all");
+    for (int batch = -1; batch < options.batches; ++batch) {
+      if (contended) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+      const double start = MPI_Wtime();
+      if (active) {
+        for (int i = 0; i < n; ++i)
+          check(MPI_Accumulate(source.data(), count, MPI_DOUBLE, target, 0, count, MPI_DOUBLE,
+                               MPI_SUM, win),
+                "MPI_Accumulate");
+        check(MPI_Win_flush(target, win), "MPI_Win_flush");
+      }
+      double elapsed = (MPI_Wtime() - start) * 1e6, slowest = elapsed;
+      if (contended)
+        check(MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+              "MPI_Allreduce");
+      if (batch < 0) continue;
+      mbps.push_back(static_cast<double>(bytes) * n / elapsed);
+      aggregate.push_back(static_cast<double>(bytes) * n * ranks / slowest);
+    }
+    if (active) check(MPI_Win_unlock_all(win), "MPI_Win_unlock_all");
+    expected_first += static_cast<double>(n) * (options.batches + 1);
+    if (contended) {
+      report.row("acc_bandwidth", variant, ranks, bytes, "MBps", median(aggregate));
+      report.row("acc_bandwidth", variant, ranks, bytes, "MBps_per_rank", median(mbps));
+    } else {
+      report.row("acc_bandwidth", variant, ranks, bytes, "MBps", median(mbps));
+    }
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    if (bytes == kMaxBytes) break;
+  }
+  if (rank == target) {
+    check(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win), "MPI_Win_lock");
+    const double first = static_cast<const double*>(base)[0];
+    check(MPI_Win_unlock(rank, win), "MPI_Win_unlock");
+    if (first != expected_first * (contended ? ranks : 1)) {
+      std::fprintf(stderr, "rma_peers_mpi: the target's element 0 has the wrong sum\n");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  check(MPI_Win_free(&win), "MPI_Win_free");
+}
+
+// Latency of one-element operations inside lock_all, rank 0 -> rank 1 (bench/rma_latency's
+// rows): put 8 B + flush, get 8 B (+ flush), fetch_and_op, compare_and_swap and
+// get_accumulate of one int64, each followed by a flush.
+void rma_latency(const Options& options, const Report& report, int rank, int ranks) {
+  void* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  check(MPI_Win_allocate(64, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win), "MPI_Win_allocate");
+  check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win), "MPI_Win_lock");
+  std::memset(base, 0, 64);
+  check(MPI_Win_unlock(rank, win), "MPI_Win_unlock");
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const int n = options.iterations > 0 ? options.iterations : 20000;
+  int64_t value = 1, result = 0, compare = 0;
+  int64_t fetch_adds = 0;
+  if (rank == 0) {
+    check(MPI_Win_lock_all(0, win), "MPI_Win_lock_all");
+    auto row = [&](const char* what, auto&& op) {
+      report.latency("rma_latency", std::string(what) + "_" + options.label, ranks, 8,
+                     time_batches(options.batches, n, [&] {
+                       op();
+                       check(MPI_Win_flush(1, win), "MPI_Win_flush");
+                     }));
+    };
+    row("put",
+        [&] { check(MPI_Put(&value, 1, MPI_INT64_T, 1, 0, 1, MPI_INT64_T, win), "MPI_Put"); });
+    row("get",
+        [&] { check(MPI_Get(&result, 1, MPI_INT64_T, 1, 0, 1, MPI_INT64_T, win), "MPI_Get"); });
+    row("fetch_and_op", [&] {
+      check(MPI_Fetch_and_op(&value, &result, MPI_INT64_T, 1, 1, MPI_SUM, win), "MPI_Fetch_and_op");
+      ++fetch_adds;
+    });
+    row("compare_and_swap", [&] {
+      check(MPI_Compare_and_swap(&value, &compare, &result, MPI_INT64_T, 1, 2, win),
+            "MPI_Compare_and_swap");
+    });
+    row("get_accumulate", [&] {
+      check(MPI_Get_accumulate(&value, 1, MPI_INT64_T, &result, 1, MPI_INT64_T, 1, 3, 1,
+                               MPI_INT64_T, MPI_SUM, win),
+            "MPI_Get_accumulate");
+    });
+    check(MPI_Win_unlock_all(win), "MPI_Win_unlock_all");
+  }
+  check(MPI_Bcast(&fetch_adds, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  if (rank == 1) {
+    check(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win), "MPI_Win_lock");
+    const int64_t counted = static_cast<const int64_t*>(base)[1];
+    check(MPI_Win_unlock(1, win), "MPI_Win_unlock");
+    if (counted != fetch_adds) {
+      std::fprintf(stderr, "rma_peers_mpi: fetch_and_op count %lld, expected %lld\n",
+                   static_cast<long long>(counted), static_cast<long long>(fetch_adds));
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  check(MPI_Win_free(&win), "MPI_Win_free");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -166,6 +292,8 @@ int main(int argc, char** argv) {
   const Report report{options.csv, rank == 0};
   if (options.csv && rank == 0) std::printf("bench,variant,ranks,bytes,metric,value\n");
   if (ranks == 2) lock_put_unlock(options, report, rank, ranks);
+  if (ranks == 2) rma_latency(options, report, rank, ranks);
+  if (ranks == 2 || ranks == 4) acc_bandwidth(options, report, rank, ranks);
   fence_cost(options, report, ranks);
   std::fflush(stdout);
   check(MPI_Finalize(), "MPI_Finalize");

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""bench/peers/peer_report.py on a fixed CSV: the medians, the best peer of each row, the
+ratios (times for us, inverse for MBps) and the plots (PNG files written).
+  peer_report_test.py PEER_REPORT_PY SCRATCH_DIR [--plots]"""
+import importlib.util
+import io
+import os
+import sys
+
+spec = importlib.util.spec_from_file_location("peer_report", sys.argv[1])
+report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(report)
+scratch = sys.argv[2]
+os.makedirs(scratch, exist_ok=True)
+
+CSV = """bench,variant,ranks,bytes,metric,value,rep
+lock_put_unlock,immediate,2,64,us,0.040,1
+lock_put_unlock,immediate,2,64,us,0.050,2
+lock_put_unlock,immediate,2,64,us,0.100,3
+lock_put_unlock,openmpi_osc_sm,2,64,us,0.080,1
+lock_put_unlock,openmpi_osc_sm,2,64,us,0.080,2
+lock_put_unlock,mpich,2,64,us,0.500,1
+lock_put_unlock,immediate,2,64,ratio,9.9,1
+fence_cost,fence2_immediate,4,0,us,2.0,1
+fence_cost,fence2_mpich,4,0,us,8.0,1
+fence_cost,fence2_openmpi_osc_sm,4,0,us,4.0,1
+fence_cost,fence2_immediate,2,0,us,0.5,1
+fence_cost,fence2_openmpi_osc_sm,2,0,us,0.25,1
+rma_latency,fetch_and_op_auto,2,8,us,0.06,1
+rma_latency,fetch_and_op_openmpi_osc_sm,2,8,us,0.03,1
+rma_latency,get_accumulate_native,2,8,us,0.03,1
+rma_latency,get_accumulate_mpich,2,8,us,0.3,1
+acc_bandwidth,auto,2,1024,MBps,20000,1
+acc_bandwidth,put,2,1024,MBps,90000,1
+acc_bandwidth,openmpi_osc_sm,2,1024,MBps,10000,1
+acc_bandwidth,auto,2,8,MBps,100,1
+acc_bandwidth,openmpi_osc_sm,2,8,MBps,400,1
+acc_bandwidth,contended_auto,4,1024,MBps,30000,1
+acc_bandwidth,contended_openmpi_osc_sm,4,1024,MBps,10000,1
+acc_bandwidth,contended_auto,4,1024,MBps_per_rank,1,1
+"""
+path = os.path.join(scratch, "peers.csv")
+with open(path, "w") as f:
+    f.write(CSV)
+
+failures = []
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+medians = report.load(path)
+expect(medians[("lock_put_unlock", "", "immediate", 2, 64, "us")] == 0.05, "median of 3 reps")
+expect(("lock_put_unlock", "", "immediate", 2, 64, "ratio") not in medians, "ratio rows dropped")
+rows = {(r[0], r[1], r[2], r[3], r[5]): r for r in report.comparisons(medians)}
+
+
+def check(key, peer, ratio):
+    row = rows.get(key)
+    if row is None:
+        failures.append(f"no row {key}")
+        return
+    expect(row[7] == peer, f"{key}: best peer {row[7]}, expected {peer}")
+    expect(abs(row[9] - ratio) < 1e-9, f"{key}: ratio {row[9]}, expected {ratio}")
+
+
+check(("lock_put_unlock", "", 2, 64, "immediate"), "openmpi_osc_sm", 0.05 / 0.08)
+check(("fence_cost", "fence2", 4, 0, "immediate"), "openmpi_osc_sm", 0.5)
+check(("fence_cost", "fence2", 2, 0, "immediate"), "openmpi_osc_sm", 2.0)
+check(("rma_latency", "fetch_and_op", 2, 8, "auto"), "openmpi_osc_sm", 2.0)
+check(("rma_latency", "get_accumulate", 2, 8, "native"), "mpich", 0.1)
+check(("acc_bandwidth", "", 2, 1024, "auto"), "openmpi_osc_sm", 0.5)  # twice the bandwidth
+check(("acc_bandwidth", "", 2, 8, "auto"), "openmpi_osc_sm", 4.0)
+check(("acc_bandwidth", "contended", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 3)
+expect(("acc_bandwidth", "", 2, 1024, "put") not in rows, "put is a reference, not compared")
+table = io.StringIO()
+report.print_table(report.comparisons(medians), cores=2, out=table)
+expect("(oversubscribed)" in table.getvalue(), "p = 4 on 2 cores is marked oversubscribed")
+
+if "--plots" in sys.argv:
+    written = report.plot(medians, os.path.join(scratch, "plots"))
+    names = sorted(os.path.basename(p) for p in written)
+    for name in ("paper001_table1_lock_put_unlock.png", "paper001_fig2_fence.png",
+                 "paper000_fig2_acc_bandwidth.png", "paper000_fig3_acc_contended_p4.png",
+                 "rma_latency.png"):
+        expect(name in names, f"plot {name} written")
+    for p in written:
+        with open(p, "rb") as f:
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{p} is a PNG")
+
+for failure in failures:
+    print("FAILED:", failure)
+print("peer_report_test:", "failed" if failures else "passed", f"({len(failures)} failures)")
+sys.exit(1 if failures else 0)
