@@ -33,6 +33,10 @@ struct Options {
   bool csv = false;
   int iterations = 0;
   int batches = 5;
+  // Leaves out MPI_Compare_and_swap: Debian's Open MPI 4.1.4 with its default one-sided
+  // component (osc/rdma over shared memory) corrupts its own state in it (the next collective
+  // crashes in btl/vader).
+  bool skip_cas = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -48,11 +52,14 @@ Options parse(int argc, char** argv) {
       options.iterations = std::atoi(argv[++i]);
     } else if (arg == "--batches" && has_value) {
       options.batches = std::atoi(argv[++i]);
+    } else if (arg == "--skip-cas") {
+      options.skip_cas = true;
     } else {
-      std::fprintf(stderr,
-                   "usage: rma_peers_mpi [--label NAME] [--csv] [--iterations K] [--batches B] "
-                   "(bad argument '%s')\n",
-                   arg.c_str());
+      std::fprintf(
+          stderr,
+          "usage: rma_peers_mpi [--label NAME] [--csv] [--iterations K] [--batches B] [--skip-cas] "
+          "(bad argument '%s')\n",
+          arg.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
@@ -256,10 +263,11 @@ void rma_latency(const Options& options, const Report& report, int rank, int ran
       check(MPI_Fetch_and_op(&value, &result, MPI_INT64_T, 1, 1, MPI_SUM, win), "MPI_Fetch_and_op");
       ++fetch_adds;
     });
-    row("compare_and_swap", [&] {
-      check(MPI_Compare_and_swap(&value, &compare, &result, MPI_INT64_T, 1, 2, win),
-            "MPI_Compare_and_swap");
-    });
+    if (!options.skip_cas)
+      row("compare_and_swap", [&] {
+        check(MPI_Compare_and_swap(&value, &compare, &result, MPI_INT64_T, 1, 2, win),
+              "MPI_Compare_and_swap");
+      });
     row("get_accumulate", [&] {
       check(MPI_Get_accumulate(&value, 1, MPI_INT64_T, &result, 1, MPI_INT64_T, 1, 3, 1,
                                MPI_INT64_T, MPI_SUM, win),
