@@ -8,6 +8,7 @@ prefixed as the Remora program prefixes its own variants:
   lock_put_unlock   <who>                         us, lower is better
   fence_cost        fence2_<who>                  us
   rma_latency       <operation>_<who>             us
+  ga_latency        <operation>_<who>             us (bench/peers/ga_latency.c; the peer is GA)
   acc_bandwidth     <who> or contended_<who>      MBps, higher is better
 where <who> is a peer label or a Remora variant (a sync implementation or an accumulate
 strategy). Every Remora row is set beside the best peer of the same experiment, operation,
@@ -22,22 +23,24 @@ import statistics
 import sys
 from collections import defaultdict
 
-PEERS = ("openmpi_osc_sm", "openmpi_default", "mpich")
+PEERS = ("openmpi_osc_sm", "openmpi_default", "mpich", "ga58_openmpi")
 OPERATIONS = ("put", "get", "fetch_and_op", "compare_and_swap", "get_accumulate")
+GA_OPERATIONS = ("put_1x1", "get_1x1", "acc_1x1", "put_16x16", "get_16x16", "acc_16x16",
+                 "read_inc")
 HIGHER_IS_BETTER = {"MBps"}
 # The metric each experiment is compared on.
 METRIC = {"lock_put_unlock": "us", "fence_cost": "us", "rma_latency": "us",
-          "acc_bandwidth": "MBps"}
+          "acc_bandwidth": "MBps", "ga_latency": "us"}
 
 
 def split_variant(bench, variant):
     """(group, who): the operation or flavour the row belongs to, and who produced it."""
     if bench == "fence_cost" and variant.startswith("fence2_"):
         return "fence2", variant[len("fence2_"):]
-    if bench == "rma_latency":
-        for operation in sorted(OPERATIONS, key=len, reverse=True):  # get_accumulate before get
-            if variant.startswith(operation + "_"):
-                return operation, variant[len(operation) + 1:]
+    operations = {"rma_latency": OPERATIONS, "ga_latency": GA_OPERATIONS}.get(bench, ())
+    for operation in sorted(operations, key=len, reverse=True):  # get_accumulate before get
+        if variant.startswith(operation + "_"):
+            return operation, variant[len(operation) + 1:]
     if bench == "acc_bandwidth" and variant.startswith("contended_"):
         return "contended", variant[len("contended_"):]
     return "", variant

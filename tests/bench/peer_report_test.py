@@ -38,6 +38,10 @@ acc_bandwidth,openmpi_osc_sm,2,8,MBps,400,1
 acc_bandwidth,contended_auto,4,1024,MBps,30000,1
 acc_bandwidth,contended_openmpi_osc_sm,4,1024,MBps,10000,1
 acc_bandwidth,contended_auto,4,1024,MBps_per_rank,1,1
+ga_latency,read_inc_remora,2,8,us,0.1,1
+ga_latency,read_inc_ga58_openmpi,2,8,us,0.2,1
+ga_latency,acc_16x16_remora,2,2048,us,0.9,1
+ga_latency,acc_16x16_ga58_openmpi,2,2048,us,0.3,1
 """
 path = os.path.join(scratch, "peers.csv")
 with open(path, "w") as f:
@@ -74,6 +78,8 @@ check(("rma_latency", "get_accumulate", 2, 8, "native"), "mpich", 0.1)
 check(("acc_bandwidth", "", 2, 1024, "auto"), "openmpi_osc_sm", 0.5)  # twice the bandwidth
 check(("acc_bandwidth", "", 2, 8, "auto"), "openmpi_osc_sm", 4.0)
 check(("acc_bandwidth", "contended", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 3)
+check(("ga_latency", "read_inc", 2, 8, "remora"), "ga58_openmpi", 0.5)
+check(("ga_latency", "acc_16x16", 2, 2048, "remora"), "ga58_openmpi", 3.0)
 expect(("acc_bandwidth", "", 2, 1024, "put") not in rows, "put is a reference, not compared")
 table = io.StringIO()
 report.print_table(report.comparisons(medians), cores=2, out=table)
