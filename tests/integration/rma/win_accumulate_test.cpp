@@ -2,7 +2,9 @@
 // ranks accumulate many times into the same (or overlapping) locations of one target and the
 // results are exact, for every op and a sample of types; get_accumulate with NO_OP racing
 // REPLACE sees element-wise consistent values; REPLACE through fetch_and_op is an exchange
-// (each value written is read back exactly once).
+// (each value written is read back exactly once); get_accumulate returns each state exactly
+// once; single-element and range accumulates on the same elements stay exact.
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -248,6 +250,35 @@ void replace_is_exchange(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// Every rank adds 1 to one int64 kRounds times through get_accumulate: each call must see a
+// state no other call saw, so the previous values returned, over all ranks, are exactly
+// 0, 1, ..., size * kRounds - 1.
+void get_accumulate_sees_each_state_once(remora_win_t win, int target) {
+  constexpr size_t disp = 8 * 48;
+  int64_t* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  if (rank_ == target) base[48] = 0;
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  std::vector<int64_t> seen(kRounds);
+  const int64_t one = 1;
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round)
+    REQUIRE_OK(remora_win_get_accumulate(win, target, disp, &one, &seen[round], 1, REMORA_INT64,
+                                         REMORA_OP_SUM, nullptr));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  std::vector<int64_t> all(static_cast<size_t>(size_) * kRounds);
+  remora_comm_t world = nullptr;
+  REQUIRE_OK(remora_comm_world(&world));
+  REQUIRE_OK(
+      remora_allgather(seen.data(), all.data(), kRounds, REMORA_INT64, world, REMORA_COLL_AUTO));
+  std::sort(all.begin(), all.end());
+  for (size_t i = 0; i < all.size(); ++i)
+    REQUIRE(all[i] == static_cast<int64_t>(i), "get_accumulate: sorted previous value %zu is %lld",
+            i, (long long)all[i]);
+  REQUIRE_OK(remora_barrier());
+}
+
 // Writers replace all elements with (v, -v) for a fresh v; readers atomically read them
 // (get_accumulate NO_OP): each element must be some (v, -v), never a torn mix.
 void atomic_read_races_replace(remora_win_t win, int target) {
@@ -291,6 +322,7 @@ int main(int argc, char** argv) {
     every_op(win, target);
     overlapping_ranges(win, 0);
     mixed_sizes(win, target);
+    get_accumulate_sees_each_state_once(win, target);
     replace_is_exchange(win, target);
     atomic_read_races_replace(win, 0);
     REQUIRE_OK(remora_win_free(&win));
