@@ -18,7 +18,7 @@ TEST(WindowOptions, DefaultsComeFromTheConfiguration) {
   ASSERT_EQ(parse_window_options("f", config, nullptr, &options), REMORA_SUCCESS);
   EXPECT_EQ(options.strategy, AccStrategy::Owner);
   EXPECT_EQ(options.lock_stripes, 7u);
-  EXPECT_EQ(options.lock_granularity, 256u);
+  EXPECT_EQ(options.lock_granularity, 4096u);
 }
 
 TEST(WindowOptions, InfoOverridesDefaults) {
