@@ -35,7 +35,8 @@ static void report(int csv, const char* op, const char* label, int bytes, double
 }
 
 int main(int argc, char** argv) {
-  GA_Initialize_args(&argc, &argv);
+  MPI_Init(&argc, &argv); /* GA 5.8 (ARMCI-MPI) needs MPI started first */
+  GA_Initialize();
   MA_init(C_DBL, 1000000, 1000000);
   const char* label = "ga";
   int csv = 0, iterations = 20000, batches = 5;

@@ -141,11 +141,43 @@ int Array::flush() {
   return result;
 }
 
+bool Array::single_row(const int64_t* lo, const int64_t* hi) const {
+  for (int d = 0; d + 1 < ndim(); ++d)
+    if (lo[d] != hi[d]) return false;
+  return true;
+}
+
 template <bool Put, typename Buffer>
 int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld,
                     bool record) {
-  const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   int result = REMORA_SUCCESS;
+  // One owner whose memory is mapped here, or one row: row by row, nothing allocated (a patch
+  // of many rows on another node stays one strided transfer below).
+  OwnedPatch patch;
+  if (dist_.single_owner(lo, hi, &patch) &&
+      (window_->shared_address(world_rank(patch.owner)) != nullptr || single_row(lo, hi))) {
+    const int owner = world_rank(patch.owner);
+    auto* base = static_cast<std::conditional_t<Put, const char, char>*>(buffer);
+    auto* mapped = static_cast<char*>(window_->shared_address(owner));
+    for_each_owned_row(patch, ndim(), lo, hi, ld, element_,
+                       [&](size_t user_offset, size_t remote_offset, size_t bytes) {
+                         if (result != REMORA_SUCCESS) return;
+                         if (mapped != nullptr) {  // the owner's memory is mapped: a memcpy
+                           if constexpr (Put)
+                             std::memcpy(mapped + remote_offset, base + user_offset, bytes);
+                           else
+                             std::memcpy(base + user_offset, mapped + remote_offset, bytes);
+                         } else if constexpr (Put)
+                           result = transport_.put(window_->data_segment(), owner, remote_offset,
+                                                   base + user_offset, bytes);
+                         else
+                           result = transport_.get(window_->data_segment(), owner, remote_offset,
+                                                   base + user_offset, bytes);
+                       });
+    if (Put && record) touch(owner);
+    return result;
+  }
+  const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
     if (result != REMORA_SUCCESS) return;
     const TileTransfer t = tile_transfer(tile, lo, user, dist_.local_extents(tile.owner), element_);
@@ -204,6 +236,25 @@ int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const i
 
 int Array::accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
                       const void* alpha, bool record) {
+  OwnedPatch patch;
+  if (dist_.single_owner(lo, hi, &patch)) {  // one owner: one accumulate per row, no packing
+    int result = REMORA_SUCCESS;
+    rma::AccArgs args;
+    args.target = world_rank(patch.owner);
+    args.type = type_;
+    args.op = REMORA_OP_SCALED_SUM;
+    args.alpha = alpha;
+    for_each_owned_row(patch, ndim(), lo, hi, ld, element_,
+                       [&](size_t user_offset, size_t remote_offset, size_t bytes) {
+                         if (result != REMORA_SUCCESS) return;
+                         args.offset = remote_offset;
+                         args.origin = static_cast<const char*>(buffer) + user_offset;
+                         args.count = bytes / element_;
+                         result = window_->accumulate("remora_array_acc", args);
+                       });
+    if (record) touch(args.target);
+    return result;
+  }
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   const int64_t e = static_cast<int64_t>(element_);
   std::vector<char> packed;

@@ -100,6 +100,8 @@ class Array : public remora_array_s {
   void track();
   // One strided transfer per tile of lo..hi: put from buffer (Put) or get into it; record:
   // note the targets for flush (not when an issued operation is performed).
+  // lo..hi has one index in every dimension but the last.
+  bool single_row(const int64_t* lo, const int64_t* hi) const;
   template <bool Put, typename Buffer>
   int transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const int64_t* ld,
                bool record);

@@ -137,6 +137,23 @@ std::vector<int> Distribution::owning_coords(int d, int64_t lo, int64_t hi) cons
   return out;
 }
 
+bool Distribution::single_owner(const int64_t* lo, const int64_t* hi, OwnedPatch* patch) const {
+  if (is_cyclic()) return false;
+  int rank = 0;
+  for (int d = 0; d < ndim(); ++d) {
+    const int coord = owner_coord(d, lo[d]);
+    if (coord != owner_coord(d, hi[d])) return false;
+    const size_t u = static_cast<size_t>(d), c = static_cast<size_t>(coord);
+    const int64_t start = starts_[u][c];
+    const int64_t end = coord + 1 < grid_[u] ? starts_[u][c + 1] : dims_[u];
+    rank = rank * grid_[u] + coord;  // grid_rank's row-major order
+    patch->local_lo[d] = lo[d] - start;
+    patch->local_extent[d] = end - start;
+  }
+  patch->owner = rank;
+  return true;
+}
+
 int Distribution::owner_coord(int d, int64_t index) const {
   const size_t u = static_cast<size_t>(d);
   if (is_cyclic()) return static_cast<int>((index / block_[u]) % grid_[u]);

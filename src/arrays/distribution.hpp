@@ -20,6 +20,14 @@ struct Run {
   int64_t local_start = 0;
 };
 
+// A patch that one rank's block holds entirely (Distribution::single_owner): where it sits in
+// that rank's local array.
+struct OwnedPatch {
+  int owner = -1;  // grid rank (a rank of the array's communicator)
+  int64_t local_lo[REMORA_ARRAY_MAX_DIM] = {};
+  int64_t local_extent[REMORA_ARRAY_MAX_DIM] = {};  // the owner's local array
+};
+
 class Distribution {
  public:
   // Block or irregular: starts[d] holds the block starts of dimension d (grid[d] of them).
@@ -55,6 +63,9 @@ class Distribution {
   std::vector<Run> runs(int d, int coord, int64_t lo, int64_t hi) const;
   // Grid coordinates (in dimension d) that own some index of lo..hi.
   std::vector<int> owning_coords(int d, int64_t lo, int64_t hi) const;
+  // Block kinds: whether one rank's block holds all of lo..hi, and where (no allocation: the
+  // fast path of patch transfers). False for cyclic kinds and patches that span blocks.
+  bool single_owner(const int64_t* lo, const int64_t* hi, OwnedPatch* patch) const;
   // The owner of one element and its row-major index in the owner's local array.
   void locate(const int64_t* index, int* owner, int64_t* local_index) const;
 

@@ -5,6 +5,7 @@
 // strided put/get however many rows the patch has.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -18,6 +19,37 @@ struct Tile {
   int owner = 0;
   std::vector<Run> runs;  // one per dimension
 };
+
+// The rows (runs of the last dimension) of lo..hi when one rank's block holds the whole patch
+// (Distribution::single_owner), in row-major order: visit(user_offset, remote_offset, bytes)
+// with byte offsets into the user's buffer (leading dimensions ld) and the owner's local array.
+// Allocates nothing: the fast path of patch transfers and accumulates.
+template <typename Visit>
+void for_each_owned_row(const OwnedPatch& patch, int ndim, const int64_t* lo, const int64_t* hi,
+                        const int64_t* ld, size_t element, Visit&& visit) {
+  const int last = ndim - 1;
+  const auto e = static_cast<int64_t>(element);
+  int64_t user_stride[REMORA_ARRAY_MAX_DIM], local_stride[REMORA_ARRAY_MAX_DIM];
+  int64_t index[REMORA_ARRAY_MAX_DIM];  // offsets from lo, dimensions 0 .. last-1
+  user_stride[last] = local_stride[last] = 1;
+  for (int d = last - 1; d >= 0; --d) {
+    user_stride[d] = user_stride[d + 1] * ld[d];
+    local_stride[d] = local_stride[d + 1] * patch.local_extent[d + 1];
+  }
+  for (int d = 0; d < last; ++d) index[d] = 0;
+  const auto bytes = static_cast<size_t>((hi[last] - lo[last] + 1) * e);
+  for (;;) {
+    int64_t user = 0, local = patch.local_lo[last];
+    for (int d = 0; d < last; ++d) {
+      user += index[d] * user_stride[d];
+      local += (patch.local_lo[d] + index[d]) * local_stride[d];
+    }
+    visit(static_cast<size_t>(user * e), static_cast<size_t>(local * e), bytes);
+    int d = last - 1;
+    while (d >= 0 && ++index[d] > hi[d] - lo[d]) index[d--] = 0;
+    if (d < 0) return;
+  }
+}
 
 // Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order.
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
