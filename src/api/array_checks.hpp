@@ -6,6 +6,10 @@
 #include "arrays/array.hpp"
 
 namespace remora::api {
+struct Runtime;
+}  // namespace remora::api
+
+namespace remora::api {
 
 // lo..hi is a non-empty patch inside a (each message names function and the argument).
 int check_patch(const char* function, const remora::arrays::Array& a, const int64_t* lo,
@@ -28,5 +32,11 @@ int check_trans(const char* function, const char* name, char trans, bool* transp
 // b lives on the same ranks as a (arrays of one collective operation must).
 int check_same_ranks(const char* function, const char* name, const remora::arrays::Array& a,
                      const remora::arrays::Array& b);
+// alpha is not NULL.
+int check_alpha(const char* function, const void* alpha);
+// A collective entry: Remora is initialized and this is not an active-message handler.
+int enter_collective(const char* function, Runtime** runtime);
+// "DOUBLE" for REMORA_DOUBLE, as messages name types.
+const char* type_name(int type);
 
 }  // namespace remora::api

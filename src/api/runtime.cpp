@@ -135,6 +135,10 @@ int enter(const char* function, Runtime** runtime) {
   return REMORA_SUCCESS;
 }
 
+Runtime& current_runtime() {
+  return *the_runtime;
+}
+
 bool is_initialized() {
   return the_runtime != nullptr;
 }

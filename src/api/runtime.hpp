@@ -4,10 +4,12 @@
 #include <memory>
 #include <unordered_set>
 
+#include "arrays/request.hpp"
 #include "coll/barrier.hpp"
 #include "coll/collectives.hpp"
 #include "core/config.hpp"
 #include "progress/progress_engine.hpp"
+#include "remora/array.h"
 #include "remora/segment.h"
 #include "rma/window_registry.hpp"
 #include "transport/shm/shm_transport.hpp"
@@ -18,6 +20,15 @@ struct remora_segment_s {
 
 namespace remora::api {
 
+// The distributed-array handles of this process: live handles, to reject destroyed or
+// invented ones, and the communicator new arrays are created on.
+struct ArrayHandles {
+  std::unordered_set<remora_array_s*> arrays;
+  std::unordered_set<remora_mutexes_s*> mutexes;
+  arrays::RequestTable requests;
+  remora_comm_t create_comm = nullptr;  // remora_array_set_create_comm; null: the world
+};
+
 struct Runtime {
   Config config;
   std::unique_ptr<transport::Transport> transport;
@@ -27,7 +38,9 @@ struct Runtime {
   std::unique_ptr<progress::ProgressEngine> progress;
   std::unique_ptr<coll::Barrier> barrier;
   std::unordered_set<remora_segment_s*> segments;  // live handles, to reject stale ones
-  std::unique_ptr<rma::WindowRegistry> windows;    // destroyed first: unmaps window memory
+  std::unique_ptr<rma::WindowRegistry> windows;    // destroyed after the array handles:
+                                                   // unmaps window memory
+  ArrayHandles array_handles;
 };
 
 int initialize(int* argc, char*** argv);
@@ -39,6 +52,8 @@ int finalize();
 // successful calls (remora_last_error() after remora_rank() still explains the failure).
 int enter(const char* function, Runtime** runtime);
 bool is_initialized();
+// The runtime, once enter() has succeeded in this call.
+Runtime& current_runtime();
 
 // Shared argument checks; each names `function` and the argument in its message.
 int check_rank(const char* function, const char* name, int rank, const Runtime& runtime);

@@ -14,10 +14,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/collective_ops.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_patch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/patch_ops.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/array_patch_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/axpy_batch.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/axpy_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/array_api.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/axpy_batch.cpp)
 
 # BLAS is optional: gemm falls back to its own loops without it.
 option(REMORA_WITH_BLAS "Multiply local blocks in remora_array_gemm with a CBLAS library when found" ON)

@@ -24,10 +24,4 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/deferred_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_registry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/user_memory.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/agent_rdma.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/window_comm.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_create_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_pscw_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/win_request_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/layout_api.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/agent_rdma.cpp)

@@ -1,0 +1,354 @@
+// C API: distributed arrays (remora/array.h), creating, destroying and querying arrays
+// (distribution, ranks, the creation communicator). Validates every argument, then hands over to
+// the arrays layer, which trusts them.
+#include <cinttypes>
+#include <vector>
+
+#include "api/array_checks.hpp"
+#include "api/runtime.hpp"
+#include "arrays/array.hpp"
+#include "arrays/element_types.hpp"
+#include "arrays/patch_plan.hpp"
+#include "arrays/process_grid.hpp"
+#include "arrays/sync_tracker.hpp"
+#include "core/error.hpp"
+#include "remora/array.h"
+
+using remora::fail;
+using remora::api::check_patch;
+using remora::api::check_pointer;
+using remora::api::current_runtime;
+using remora::api::enter;
+using remora::api::enter_collective;
+using remora::api::find_array;
+using remora::api::Runtime;
+using remora::arrays::Array;
+using remora::arrays::Distribution;
+
+namespace {
+
+int check_type(const char* function, int type) {
+  if (!remora::arrays::is_array_type(type))
+    return fail(REMORA_ERR_ARG,
+                "%s: type=%d is not an array element type (REMORA_INT32, REMORA_INT64, "
+                "REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX)",
+                function, type);
+  return REMORA_SUCCESS;
+}
+
+int check_shape(const char* function, int ndim, const int64_t* dims, int max_ndim) {
+  if (ndim < 1 || ndim > max_ndim)
+    return fail(REMORA_ERR_ARG, "%s: ndim=%d must lie in [1, %d]", function, ndim, max_ndim);
+  if (int status = check_pointer(function, "dims", dims)) return status;
+  for (int d = 0; d < ndim; ++d)
+    if (dims[d] < 1)
+      return fail(REMORA_ERR_ARG, "%s: dims[%d]=%" PRId64 " must be at least 1", function, d,
+                  dims[d]);
+  return REMORA_SUCCESS;
+}
+
+// grid NULL: near-square; else grid[0] x grid[1] with at most `ranks` ranks.
+int check_grid(const char* function, const int* grid, int ranks, std::vector<int>* out) {
+  if (grid == nullptr) {
+    *out = remora::arrays::near_square_grid(ranks);
+    return REMORA_SUCCESS;
+  }
+  for (int d = 0; d < 2; ++d)
+    if (grid[d] < 1)
+      return fail(REMORA_ERR_ARG, "%s: grid[%d]=%d must be at least 1", function, d, grid[d]);
+  if (static_cast<int64_t>(grid[0]) * grid[1] > ranks)
+    return fail(REMORA_ERR_ARG, "%s: grid=%dx%d needs more ranks than the %d available", function,
+                grid[0], grid[1], ranks);
+  *out = {grid[0], grid[1]};
+  return REMORA_SUCCESS;
+}
+
+// *comm: the creation communicator (checked live), *ranks: its size.
+int creation_comm(const char* function, remora_comm_t* comm, int* ranks) {
+  *comm = current_runtime().array_handles.create_comm;
+  if (*comm == REMORA_COMM_NULL)
+    if (int status = remora_comm_world(comm)) return status;
+  if (remora_comm_size(*comm, ranks) != REMORA_SUCCESS)
+    return fail(REMORA_ERR_ARG,
+                "%s: the creation communicator %p (remora_array_set_create_comm) is no longer "
+                "live",
+                function, static_cast<void*>(*comm));
+  return REMORA_SUCCESS;
+}
+
+int creation_ranks(const char* function, int* ranks) {
+  remora_comm_t comm = REMORA_COMM_NULL;
+  return creation_comm(function, &comm, ranks);
+}
+
+// comm: REMORA_COMM_NULL for the creation communicator.
+int publish(const char* function, Runtime& runtime, Distribution dist, int type, const char* name,
+            remora_array_t* out, remora_comm_t comm = REMORA_COMM_NULL) {
+  if (int status = check_pointer(function, "array", out)) return status;
+  if (int status = remora::api::check_not_in_handler(function)) return status;
+  int ranks = 0;
+  if (comm == REMORA_COMM_NULL)
+    if (int status = creation_comm(function, &comm, &ranks)) return status;
+  Array* array = nullptr;
+  if (int status = Array::create(*runtime.transport, remora::arrays::sync_tracker(),
+                                 std::move(dist), type, name, comm, &array))
+    return status;
+  current_runtime().array_handles.arrays.insert(array);
+  *out = array;
+  return REMORA_SUCCESS;
+}
+
+// rank is one of the array's ranks (of the communicator it was created on).
+int check_array_rank(const char* function, const Array& a, int rank) {
+  if (rank < 0 || rank >= a.comm_size())
+    return fail(REMORA_ERR_RANK, "%s: rank=%d is outside array '%s''s ranks [0, %d)", function,
+                rank, a.name().c_str(), a.comm_size());
+  return REMORA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
+                        remora_array_t* array) {
+  constexpr const char* function = "remora_array_create";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = check_type(function, type)) return status;
+  if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  return publish(function, *runtime,
+                 Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks), type,
+                 name, array);
+}
+
+int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
+                                  const int* nblock, const int64_t* map, const char* name,
+                                  remora_array_t* array) {
+  constexpr const char* function = "remora_array_create_irregular";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = check_type(function, type)) return status;
+  if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
+  if (int status = check_pointer(function, "nblock", nblock)) return status;
+  if (int status = check_pointer(function, "map", map)) return status;
+  std::vector<std::vector<int64_t>> starts(static_cast<size_t>(ndim));
+  int64_t blocks = 1, offset = 0;
+  for (int d = 0; d < ndim; ++d) {
+    if (nblock[d] < 1 || nblock[d] > dims[d])
+      return fail(REMORA_ERR_ARG, "%s: nblock[%d]=%d must lie in [1, dims[%d]=%" PRId64 "]",
+                  function, d, nblock[d], d, dims[d]);
+    blocks *= nblock[d];
+    for (int k = 0; k < nblock[d]; ++k, ++offset) {
+      const int64_t start = map[offset];
+      const int64_t previous = k == 0 ? -1 : map[offset - 1];
+      if ((k == 0 && start != 0) || (k > 0 && (start <= previous || start >= dims[d])))
+        return fail(REMORA_ERR_ARG,
+                    "%s: map[%" PRId64 "]=%" PRId64 " (block %d of dimension %d) must be %s",
+                    function, offset, start, k, d,
+                    k == 0 ? "0" : "greater than the previous start and less than dims[d]");
+      starts[static_cast<size_t>(d)].push_back(start);
+    }
+  }
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (blocks > ranks)
+    return fail(REMORA_ERR_ARG,
+                "%s: nblock gives %" PRId64
+                " blocks, more than the job's %d ranks (of the creation communicator)",
+                function, blocks, ranks);
+  return publish(function, *runtime,
+                 Distribution::blocked(REMORA_DIST_IRREGULAR,
+                                       std::vector<int64_t>(dims, dims + ndim), std::move(starts)),
+                 type, name, array);
+}
+
+int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
+                                     const int64_t* block, const int* grid, const char* name,
+                                     remora_array_t* array) {
+  constexpr const char* function = "remora_array_create_block_cyclic";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = check_type(function, type)) return status;
+  if (int status = check_shape(function, 2, dims, 2)) return status;
+  if (int status = check_pointer(function, "block", block)) return status;
+  for (int d = 0; d < 2; ++d)
+    if (block[d] < 1)
+      return fail(REMORA_ERR_ARG, "%s: block[%d]=%" PRId64 " must be at least 1", function, d,
+                  block[d]);
+  std::vector<int> g;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (int status = check_grid(function, grid, ranks, &g)) return status;
+  return publish(
+      function, *runtime,
+      Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {dims[0], dims[1]}, {block[0], block[1]}, g),
+      type, name, array);
+}
+
+int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,
+                                       const char* name, remora_array_t* array) {
+  constexpr const char* function = "remora_array_create_element_cyclic";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = check_type(function, type)) return status;
+  if (int status = check_shape(function, 2, dims, 2)) return status;
+  std::vector<int> g;
+  int ranks = 0;
+  if (int status = creation_ranks(function, &ranks)) return status;
+  if (int status = check_grid(function, grid, ranks, &g)) return status;
+  return publish(function, *runtime,
+                 Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {dims[0], dims[1]}, {1, 1}, g),
+                 type, name, array);
+}
+
+int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array) {
+  constexpr const char* function = "remora_array_duplicate";
+  Array* source = nullptr;
+  if (int status = find_array(function, "a", a, &source)) return status;
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  return publish(function, *runtime, source->dist(), source->type(), name, array, source->comm());
+}
+
+int remora_array_destroy(remora_array_t* array) {
+  constexpr const char* function = "remora_array_destroy";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = check_pointer(function, "array", array)) return status;
+  Array* a = nullptr;
+  if (int status = find_array(function, "*array", *array, &a)) return status;
+  if (int status = a->destroy()) return status;
+  current_runtime().array_handles.arrays.erase(a);
+  delete a;
+  *array = nullptr;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, int64_t* dims) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_inquire", "a", a, &array)) return status;
+  if (type != nullptr) *type = static_cast<remora_datatype_t>(array->type());
+  if (ndim != nullptr) *ndim = array->ndim();
+  if (dims != nullptr)
+    for (int d = 0; d < array->ndim(); ++d) dims[d] = array->dist().dims()[static_cast<size_t>(d)];
+  return REMORA_SUCCESS;
+}
+
+int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_kind", "a", a, &array)) return status;
+  if (int status = check_pointer("remora_array_kind", "kind", kind)) return status;
+  *kind = array->dist().kind();
+  return REMORA_SUCCESS;
+}
+
+int remora_array_proc_grid(remora_array_t a, int* grid) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_proc_grid", "a", a, &array)) return status;
+  if (int status = check_pointer("remora_array_proc_grid", "grid", grid)) return status;
+  for (size_t d = 0; d < array->dist().grid().size(); ++d) grid[d] = array->dist().grid()[d];
+  return REMORA_SUCCESS;
+}
+
+int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* hi) {
+  constexpr const char* function = "remora_array_distribution";
+  Array* array = nullptr;
+  Runtime* runtime = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_array_rank(function, *array, rank)) return status;
+  if (int status = check_pointer(function, "lo", lo)) return status;
+  if (int status = check_pointer(function, "hi", hi)) return status;
+  if (array->dist().is_cyclic())
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "%s: a ('%s') has a cyclic distribution: what a rank owns is not a patch "
+                "(use remora_array_local_shape or remora_array_locate_region)",
+                function, array->name().c_str());
+  array->dist().block_bounds(rank, lo, hi);
+  return REMORA_SUCCESS;
+}
+
+int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
+  constexpr const char* function = "remora_array_local_shape";
+  Array* array = nullptr;
+  Runtime* runtime = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_array_rank(function, *array, rank)) return status;
+  if (int status = check_pointer(function, "extents", extents)) return status;
+  for (int d = 0; d < array->ndim(); ++d) extents[d] = array->dist().local_extent(rank, d);
+  return REMORA_SUCCESS;
+}
+
+int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_t* hi, int max,
+                               int* owners, int64_t* owner_lo, int64_t* owner_hi, int* count) {
+  constexpr const char* function = "remora_array_locate_region";
+  Array* array = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = check_patch(function, *array, lo, hi)) return status;
+  if (int status = check_pointer(function, "count", count)) return status;
+  if (max > 0)
+    if (int status = check_pointer(function, "owners", owners)) return status;
+  const size_t ndim = static_cast<size_t>(array->ndim());
+  int found = 0, last = -1;
+  remora::arrays::for_each_tile(array->dist(), lo, hi, [&](const remora::arrays::Tile& tile) {
+    if (tile.owner != last) {
+      last = tile.owner;
+      if (found < max) {
+        owners[found] = tile.owner;
+        for (size_t d = 0; d < ndim; ++d) {
+          if (owner_lo != nullptr) owner_lo[static_cast<size_t>(found) * ndim + d] = INT64_MAX;
+          if (owner_hi != nullptr) owner_hi[static_cast<size_t>(found) * ndim + d] = INT64_MIN;
+        }
+      }
+      ++found;
+    }
+    if (found > max) return;
+    // The bounding box of the owner's tiles.
+    for (size_t d = 0; d < ndim; ++d) {
+      const remora::arrays::Run& run = tile.runs[d];
+      const size_t i = static_cast<size_t>(found - 1) * ndim + d;
+      if (owner_lo != nullptr) owner_lo[i] = std::min(owner_lo[i], run.global_start);
+      if (owner_hi != nullptr)
+        owner_hi[i] = std::max(owner_hi[i], run.global_start + (run.length - 1) * run.step);
+    }
+  });
+  *count = found;
+  if (found > max)
+    return fail(REMORA_ERR_RANGE, "%s: the patch has %d owners, more than max=%d", function, found,
+                max);
+  return REMORA_SUCCESS;
+}
+
+int remora_array_set_create_comm(remora_comm_t comm) {
+  constexpr const char* function = "remora_array_set_create_comm";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  int size = 0;
+  if (comm != REMORA_COMM_NULL && remora_comm_size(comm, &size) != REMORA_SUCCESS)
+    return fail(REMORA_ERR_ARG, "%s: comm=%p is not a live communicator (nor REMORA_COMM_NULL)",
+                function, static_cast<void*>(comm));
+  current_runtime().array_handles.create_comm = comm;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_get_create_comm(remora_comm_t* comm) {
+  Runtime* runtime = nullptr;
+  if (int status = enter("remora_array_get_create_comm", &runtime)) return status;
+  if (int status = check_pointer("remora_array_get_create_comm", "comm", comm)) return status;
+  *comm = current_runtime().array_handles.create_comm;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_ranks(remora_array_t a, int* size, int* rank) {
+  Array* array = nullptr;
+  if (int status = find_array("remora_array_ranks", "a", a, &array)) return status;
+  if (size != nullptr) *size = array->comm_size();
+  if (rank != nullptr) *rank = array->comm_rank();
+  return REMORA_SUCCESS;
+}
+
+}  // extern "C"
