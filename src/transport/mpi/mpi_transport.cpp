@@ -1,6 +1,7 @@
 #include "transport/mpi/mpi_transport.hpp"
 
 #include <sched.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +28,13 @@ const MpiSegment& as_mpi(const transport::Segment& segment) {
 
 // Tests of a request before wait_for falls back to the waiting policy's loop.
 constexpr int kQuickTests = 64;
+// While active across nodes and not oversubscribed: the longest a wait polls without yielding
+// the CPU, and the pauses between its polls.
+constexpr uint64_t kActiveYieldNs = 50000;
+constexpr int kActivePauses = 16;
+// While active across nodes: the progress thread's sleep between polls, and its timer slack.
+constexpr uint64_t kActiveSleepNs = 10000;
+constexpr unsigned long kActiveTimerSlackNs = 1000;
 
 // One job name for every rank (it names the nodes' shared-memory objects).
 std::string agree_on_job_id(MPI_Comm comm) {
@@ -408,13 +416,39 @@ bool MpiTransport::poll() {
 }
 
 // Nobody on another node can wake this rank's futex. While this rank is active across nodes
-// (see mpi_transport.hpp) the sleep phase of a wait only yields, so that the wait keeps polling
-// MPI (and MPI keeps progressing the one-sided operations that other nodes direct at this
-// rank); otherwise it sleeps at most REMORA_MPI_POLL_US before it polls MPI again.
+// (see mpi_transport.hpp) the sleep phase of a wait does not sleep, so that the wait keeps
+// polling MPI (and MPI keeps progressing the one-sided operations that other nodes direct at
+// this rank): it yields the CPU, on an oversubscribed machine at every call, otherwise at most
+// every kActiveYieldNs (on a virtual machine a sched_yield costs about a microsecond, which
+// would halve the rate of polls), and pauses briefly in between. Otherwise it sleeps at most
+// REMORA_MPI_POLL_US before it polls MPI again.
 void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
   if (poll_interval_ns_ > 0) {
-    if (active(now_ns())) {
-      if (!ready()) sched_yield();
+    const uint64_t now = now_ns();
+    if (active(now)) {
+      thread_local uint64_t last_yield_ns = 0;
+      if (ready()) return;
+      thread_local uint64_t last_sleep_ns = 0;
+      if (sleeper == transport::Sleeper::ProgressThread && now - last_sleep_ns >= kActiveYieldNs) {
+        // The progress thread shares its core with the application, which may be computing
+        // outside Remora: a yield rarely hands the core over then, the wake-up from a short
+        // sleep does (it preempts the computing thread). So every kActiveYieldNs it sleeps
+        // briefly, with a timer slack below the kernel's default 50 µs.
+        thread_local bool slack_set = false;
+        if (!slack_set) {
+          prctl(PR_SET_TIMERSLACK, kActiveTimerSlackNs, 0, 0, 0);
+          slack_set = true;
+        }
+        shm_->sleep(kActiveSleepNs, ready, sleeper);
+        last_sleep_ns = now_ns();
+        return;
+      }
+      if (wait_policy().oversubscribed || now - last_yield_ns >= kActiveYieldNs) {
+        sched_yield();
+        last_yield_ns = now;
+      } else {
+        for (int i = 0; i < kActivePauses; ++i) cpu_relax();
+      }
       return;
     }
     timeout_ns = std::min(timeout_ns, poll_interval_ns_);
