@@ -20,7 +20,7 @@
 //   get_bw    n gets back to back, one flush: remora_win_get on the window in its lock_all
 //             epoch against MPI_Get
 //   cas       remora_compare_swap on the segment and remora_win_compare_and_swap on the window
-//             against MPI_Compare_and_swap + MPI_Win_flush
+//             against MPI_Compare_and_swap + MPI_Win_flush (BENCH_SKIP_CAS=1: not run)
 //   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
 //             Remora: `busy` over every wait of the timed Remora variants above (rank 0 is
 //             working on it), `idle` while rank 0 sleeps for 1 s outside Remora and MPI
@@ -261,40 +261,44 @@ int main(int argc, char** argv) {
     report.add_latency("win_fetch_op", "mpi_fetch_and_op_flush", ranks, 8, fetch_op.mpi);
     ratio("win_fetch_op", 8, fetch_op);
     // Compare-and-swap that always succeeds (the expected value is the one last stored).
-    Pair cas, win_cas;
-    int64_t current = 0;
-    bench::check(remora_fetch_add(segment, 1, 0, 0, &current), "remora_fetch_add");
-    cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
-      bench::check(remora_compare_swap(segment, 1, 0, current, current + 1, &old),
-                   "remora_compare_swap");
-      current = old + 1;
-    });
-    bench::check(
-        remora_win_fetch_and_op(remora_window, 1, 0, &one, &current, REMORA_INT64, REMORA_OP_NO_OP),
-        "remora_win_fetch_and_op");
-    win_cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
-      const int64_t desired = current + 1;
-      bench::check(
-          remora_win_compare_and_swap(remora_window, 1, 0, &desired, &current, &old, REMORA_INT64),
-          "remora_win_compare_and_swap");
-      current = old + 1;
-    });
-    int64_t expected = 0;
-    MPI_Fetch_and_op(&one, &expected, MPI_INT64_T, 1, 0, MPI_NO_OP, window);
-    MPI_Win_flush(1, window);
-    cas.mpi = time_raw_mpi(options.batches, iterations, [&](int) {
-      const int64_t desired = expected + 1;
-      MPI_Compare_and_swap(&desired, &expected, &old, MPI_INT64_T, 1, 0, window);
+    // BENCH_SKIP_CAS=1 leaves it out: Debian's Open MPI 4 crashes in MPI_Compare_and_swap under
+    // its default osc/rdma (docs/running-on-clusters.md).
+    if (bench::env_or("BENCH_SKIP_CAS", "0") != "1") {
+      Pair cas, win_cas;
+      int64_t current = 0;
+      bench::check(remora_fetch_add(segment, 1, 0, 0, &current), "remora_fetch_add");
+      cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+        bench::check(remora_compare_swap(segment, 1, 0, current, current + 1, &old),
+                     "remora_compare_swap");
+        current = old + 1;
+      });
+      bench::check(remora_win_fetch_and_op(remora_window, 1, 0, &one, &current, REMORA_INT64,
+                                           REMORA_OP_NO_OP),
+                   "remora_win_fetch_and_op");
+      win_cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+        const int64_t desired = current + 1;
+        bench::check(remora_win_compare_and_swap(remora_window, 1, 0, &desired, &current, &old,
+                                                 REMORA_INT64),
+                     "remora_win_compare_and_swap");
+        current = old + 1;
+      });
+      int64_t expected = 0;
+      MPI_Fetch_and_op(&one, &expected, MPI_INT64_T, 1, 0, MPI_NO_OP, window);
       MPI_Win_flush(1, window);
-      expected = old + 1;
-    });
-    win_cas.mpi = cas.mpi;
-    report.add_latency("cas", "remora_compare_swap", ranks, 8, cas.remora);
-    report.add_latency("cas", "mpi_compare_and_swap_flush", ranks, 8, cas.mpi);
-    ratio("cas", 8, cas);
-    report.add_latency("win_cas", "remora_win_compare_and_swap", ranks, 8, win_cas.remora);
-    report.add_latency("win_cas", "mpi_compare_and_swap_flush", ranks, 8, win_cas.mpi);
-    ratio("win_cas", 8, win_cas);
+      cas.mpi = time_raw_mpi(options.batches, iterations, [&](int) {
+        const int64_t desired = expected + 1;
+        MPI_Compare_and_swap(&desired, &expected, &old, MPI_INT64_T, 1, 0, window);
+        MPI_Win_flush(1, window);
+        expected = old + 1;
+      });
+      win_cas.mpi = cas.mpi;
+      report.add_latency("cas", "remora_compare_swap", ranks, 8, cas.remora);
+      report.add_latency("cas", "mpi_compare_and_swap_flush", ranks, 8, cas.mpi);
+      ratio("cas", 8, cas);
+      report.add_latency("win_cas", "remora_win_compare_and_swap", ranks, 8, win_cas.remora);
+      report.add_latency("win_cas", "mpi_compare_and_swap_flush", ranks, 8, win_cas.mpi);
+      ratio("win_cas", 8, win_cas);
+    }
     tell_targets(kNextStep);
   } else {
     serve_as_target();
