@@ -1,7 +1,6 @@
 #include "transport/mpi/mpi_transport.hpp"
 
 #include <sched.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,9 +31,6 @@ constexpr int kQuickTests = 64;
 // the CPU, and the pauses between its polls.
 constexpr uint64_t kActiveYieldNs = 50000;
 constexpr int kActivePauses = 16;
-// While active across nodes: the progress thread's sleep between polls, and its timer slack.
-constexpr uint64_t kActiveSleepNs = 10000;
-constexpr unsigned long kActiveTimerSlackNs = 1000;
 
 // One job name for every rank (it names the nodes' shared-memory objects).
 std::string agree_on_job_id(MPI_Comm comm) {
@@ -426,23 +422,8 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   if (poll_interval_ns_ > 0) {
     const uint64_t now = now_ns();
     if (active(now)) {
-      thread_local uint64_t last_yield_ns = 0;
       if (ready()) return;
-      thread_local uint64_t last_sleep_ns = 0;
-      if (sleeper == transport::Sleeper::ProgressThread && now - last_sleep_ns >= kActiveYieldNs) {
-        // The progress thread shares its core with the application, which may be computing
-        // outside Remora: a yield rarely hands the core over then, the wake-up from a short
-        // sleep does (it preempts the computing thread). So every kActiveYieldNs it sleeps
-        // briefly, with a timer slack below the kernel's default 50 µs.
-        thread_local bool slack_set = false;
-        if (!slack_set) {
-          prctl(PR_SET_TIMERSLACK, kActiveTimerSlackNs, 0, 0, 0);
-          slack_set = true;
-        }
-        shm_->sleep(kActiveSleepNs, ready, sleeper);
-        last_sleep_ns = now_ns();
-        return;
-      }
+      thread_local uint64_t last_yield_ns = 0;
       if (wait_policy().oversubscribed || now - last_yield_ns >= kActiveYieldNs) {
         sched_yield();
         last_yield_ns = now;
