@@ -27,9 +27,10 @@ const MpiSegment& as_mpi(const transport::Segment& segment) {
 
 // Tests of a request before wait_for falls back to the waiting policy's loop.
 constexpr int kQuickTests = 64;
-// While active across nodes and not oversubscribed: the longest a wait polls without yielding
-// the CPU, and the pauses between its polls.
+// While active across nodes: the longest a wait polls without yielding the CPU (shorter when
+// oversubscribed), and the pauses between its polls.
 constexpr uint64_t kActiveYieldNs = 50000;
+constexpr uint64_t kActiveYieldOversubscribedNs = 5000;
 constexpr int kActivePauses = 16;
 
 // One job name for every rank (it names the nodes' shared-memory objects).
@@ -412,19 +413,24 @@ bool MpiTransport::poll() {
 }
 
 // Nobody on another node can wake this rank's futex. While this rank is active across nodes
-// (see mpi_transport.hpp) the sleep phase of a wait does not sleep, so that the wait keeps
-// polling MPI (and MPI keeps progressing the one-sided operations that other nodes direct at
-// this rank): it yields the CPU, on an oversubscribed machine at every call, otherwise at most
-// every kActiveYieldNs (on a virtual machine a sched_yield costs about a microsecond, which
-// would halve the rate of polls), and pauses briefly in between. Otherwise it sleeps at most
-// REMORA_MPI_POLL_US before it polls MPI again.
+// (see mpi_transport.hpp) the sleep phase of an application thread's wait does not sleep, so that
+// the wait keeps polling MPI (and MPI keeps progressing the one-sided operations that other nodes
+// direct at this rank): it yields the CPU every 5 µs on an oversubscribed machine, else every 50
+// µs, and pauses briefly between polls (on a virtual machine a sched_yield costs about a
+// microsecond: one per poll would halve the rate of polls). Otherwise it sleeps at most
+// REMORA_MPI_POLL_US before it polls MPI again. The progress thread always does the latter: it
+// shares its core with the application, which polls itself while it waits in Remora, and which,
+// while it computes, would keep a yielding progress thread off the core for whole time slices (a
+// sleep ends in a wake-up that preempts it).
 void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
   if (poll_interval_ns_ > 0) {
     const uint64_t now = now_ns();
-    if (active(now)) {
+    if (sleeper == transport::Sleeper::Application && active(now)) {
       if (ready()) return;
       thread_local uint64_t last_yield_ns = 0;
-      if (wait_policy().oversubscribed || now - last_yield_ns >= kActiveYieldNs) {
+      const uint64_t yield_every =
+          wait_policy().oversubscribed ? kActiveYieldOversubscribedNs : kActiveYieldNs;
+      if (now - last_yield_ns >= yield_every) {
         sched_yield();
         last_yield_ns = now;
       } else {

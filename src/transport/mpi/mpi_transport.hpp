@@ -10,13 +10,14 @@
 // Waiting when the job spans nodes: nobody on another node can wake this rank's futex, and MPI
 // libraries (MPICH over UCX among them) complete some one-sided operations in software on the
 // target, so an operation aimed at this rank may need this rank to call MPI. A wait therefore
-// polls MPI in all its phases, and in its sleep phase it keeps polling (yielding the CPU
-// between polls) while this rank is active across nodes: for REMORA_MPI_ACTIVE_US after its
-// last exchange with another node (a message sent or received, a one-sided operation issued,
-// a notice received). An origin that issues one-sided operations to a rank on another node
-// sends it a notice (an empty message) at most every half REMORA_MPI_ACTIVE_US, which keeps the
-// target polling for as long as the origin works on it. Otherwise the wait sleeps at most
-// REMORA_MPI_POLL_US between polls.
+// polls MPI in all its phases, and in its sleep phase an application thread's wait keeps
+// polling (yielding the CPU now and then) while this rank is active across nodes: for
+// REMORA_MPI_ACTIVE_US after its last exchange with another node (a message sent or received, a
+// one-sided operation issued, a notice received). An origin that issues one-sided operations to a
+// rank on another node sends it a notice (an empty message) at most every half
+// REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
+// Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
+// polls.
 #pragma once
 
 #include <mpi.h>
