@@ -17,10 +17,19 @@
 //   win_fetch_op  remora_win_fetch_and_op (int64 SUM) on that window, whose result is valid on
 //             return, against the MPI_Fetch_and_op + MPI_Win_flush of fetch_add
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
+//   get_bw    n gets back to back, one flush: remora_win_get on the window in its lock_all
+//             epoch against MPI_Get
+//   cas       remora_compare_swap on the segment and remora_win_compare_and_swap on the window
+//             against MPI_Compare_and_swap + MPI_Win_flush (BENCH_SKIP_CAS=1: not run)
+//   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
+//             Remora: `busy` over every wait of the timed Remora variants above (rank 0 is
+//             working on it), `idle` while rank 0 sleeps for 1 s outside Remora and MPI
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
 //             rank 1 runs a progress thread (REMORA_PROGRESS=thread), which polls MPI
 #include <mpi.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -65,11 +74,28 @@ std::vector<double> time_raw_mpi(int batches, int iterations, Op&& op) {
   return times;
 }
 
+// CPU seconds of this process (every thread).
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
+
+// CPU and wall seconds spent waiting in Remora (in share_step) by a target.
+struct WaitCpu {
+  double cpu = 0, wall = 0;
+};
+WaitCpu busy_waits;
+
 // The other ranks: wait in Remora, or in MPI while rank 0 times a raw MPI variant, until the
 // next step.
 void serve_as_target() {
   for (int step = kWaitInMpi; step == kWaitInMpi;) {
+    const double cpu = cpu_seconds(), wall = bench::now_us();
     share_step(&step);
+    busy_waits.cpu += cpu_seconds() - cpu;
+    busy_waits.wall += (bench::now_us() - wall) * 1e-6;
     if (step == kWaitInMpi) {
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Barrier(MPI_COMM_WORLD);
@@ -151,6 +177,19 @@ int main(int argc, char** argv) {
                   MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
+      Pair get_bandwidth;
+      get_bandwidth.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+        for (int i = 0; i < n; ++i)
+          bench::check(remora_win_get(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
+                       "remora_win_get");
+        bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+      });
+      get_bandwidth.mpi = time_raw_mpi(options.batches, 1, [&](int) {
+        for (int i = 0; i < n; ++i)
+          MPI_Get(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                  MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
       report.add_latency("put", "remora_put_flush", ranks, bytes, put.remora);
       report.add_latency("put", "mpi_put_flush", ranks, bytes, put.mpi);
       ratio("put", bytes, put);
@@ -163,6 +202,12 @@ int main(int argc, char** argv) {
       report.add("put_bw", "mpi_put", ranks, bytes, "MBps", volume / bench::median(bandwidth.mpi));
       report.add("put_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
                  bench::median(bandwidth.remora) / bench::median(bandwidth.mpi));
+      report.add("get_bw", "remora_win_get", ranks, bytes, "MBps",
+                 volume / bench::median(get_bandwidth.remora));
+      report.add("get_bw", "mpi_get", ranks, bytes, "MBps",
+                 volume / bench::median(get_bandwidth.mpi));
+      report.add("get_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
+                 bench::median(get_bandwidth.remora) / bench::median(get_bandwidth.mpi));
       const size_t doubles = std::max<size_t>(bytes / sizeof(double), 1);
       Pair accumulate;
       accumulate.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
@@ -215,11 +260,68 @@ int main(int argc, char** argv) {
     report.add_latency("win_fetch_op", "remora_win_fetch_and_op", ranks, 8, fetch_op.remora);
     report.add_latency("win_fetch_op", "mpi_fetch_and_op_flush", ranks, 8, fetch_op.mpi);
     ratio("win_fetch_op", 8, fetch_op);
+    // Compare-and-swap that always succeeds (the expected value is the one last stored).
+    // BENCH_SKIP_CAS=1 leaves it out: Debian's Open MPI 4 crashes in MPI_Compare_and_swap under
+    // its default osc/rdma (docs/running-on-clusters.md).
+    if (bench::env_or("BENCH_SKIP_CAS", "0") != "1") {
+      Pair cas, win_cas;
+      int64_t current = 0;
+      bench::check(remora_fetch_add(segment, 1, 0, 0, &current), "remora_fetch_add");
+      cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+        bench::check(remora_compare_swap(segment, 1, 0, current, current + 1, &old),
+                     "remora_compare_swap");
+        current = old + 1;
+      });
+      bench::check(remora_win_fetch_and_op(remora_window, 1, 0, &one, &current, REMORA_INT64,
+                                           REMORA_OP_NO_OP),
+                   "remora_win_fetch_and_op");
+      win_cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+        const int64_t desired = current + 1;
+        bench::check(remora_win_compare_and_swap(remora_window, 1, 0, &desired, &current, &old,
+                                                 REMORA_INT64),
+                     "remora_win_compare_and_swap");
+        current = old + 1;
+      });
+      int64_t expected = 0;
+      MPI_Fetch_and_op(&one, &expected, MPI_INT64_T, 1, 0, MPI_NO_OP, window);
+      MPI_Win_flush(1, window);
+      cas.mpi = time_raw_mpi(options.batches, iterations, [&](int) {
+        const int64_t desired = expected + 1;
+        MPI_Compare_and_swap(&desired, &expected, &old, MPI_INT64_T, 1, 0, window);
+        MPI_Win_flush(1, window);
+        expected = old + 1;
+      });
+      win_cas.mpi = cas.mpi;
+      report.add_latency("cas", "remora_compare_swap", ranks, 8, cas.remora);
+      report.add_latency("cas", "mpi_compare_and_swap_flush", ranks, 8, cas.mpi);
+      ratio("cas", 8, cas);
+      report.add_latency("win_cas", "remora_win_compare_and_swap", ranks, 8, win_cas.remora);
+      report.add_latency("win_cas", "mpi_compare_and_swap_flush", ranks, 8, win_cas.mpi);
+      ratio("win_cas", 8, win_cas);
+    }
     tell_targets(kNextStep);
   } else {
     serve_as_target();
   }
   bench::check(remora_barrier(), "remora_barrier");
+  // The CPU rank 1 used while it waited in Remora: above, with rank 0 working on it; now, with
+  // rank 0 asleep for 1 s outside Remora and MPI.
+  if (rank == 0) {
+    timespec second{1, 0};
+    nanosleep(&second, nullptr);
+  }
+  const double idle_cpu = cpu_seconds(), idle_wall = bench::now_us();
+  bench::check(remora_barrier(), "remora_barrier");
+  double cpu_fractions[2] = {busy_waits.cpu / busy_waits.wall,
+                             (cpu_seconds() - idle_cpu) / ((bench::now_us() - idle_wall) * 1e-6)};
+  if (rank == 1) MPI_Send(cpu_fractions, 2, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    MPI_Recv(cpu_fractions, 2, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    report.add("target_cpu", bench::with_progress("busy"), ranks, 0, "cpu_per_wall",
+               cpu_fractions[0]);
+    report.add("target_cpu", bench::with_progress("idle"), ranks, 0, "cpu_per_wall",
+               cpu_fractions[1]);
+  }
   // Passive-target progress while the target computes.
   const double start = bench::now_us();
   if (rank == 0) {

@@ -12,6 +12,7 @@ namespace {
 constexpr int kAmTag = 1;
 constexpr size_t kHeaderBytes = 8;  // handler id and padding: the payload stays 8-byte aligned
 constexpr int kReceiveBatch = 64;
+constexpr uint32_t kNoticeHandler = 0xffffffffu;  // no handler: a notice (send_notice)
 }  // namespace
 
 AmChannel::~AmChannel() {
@@ -48,6 +49,10 @@ int AmChannel::send(int target, int handler, const void* payload, size_t bytes) 
   return REMORA_SUCCESS;
 }
 
+int AmChannel::send_notice(int target) {
+  return send(target, static_cast<int>(kNoticeHandler), nullptr, 0);
+}
+
 void AmChannel::retire_completed() {
   while (!sending_.empty()) {
     int done = 0;
@@ -74,11 +79,12 @@ bool AmChannel::poll(transport::AmDispatcher& dispatcher) {
     MPI_Mrecv(receive_buffer_.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE);
     uint32_t handler = 0;
     std::memcpy(&handler, receive_buffer_.data(), sizeof handler);
+    received = true;
+    if (handler == kNoticeHandler) continue;
     const size_t bytes = static_cast<size_t>(count) - kHeaderBytes;
     dispatcher.accept_chunk(map_.endpoint_of(status.MPI_SOURCE), static_cast<int>(handler), true,
                             true, static_cast<uint32_t>(bytes),
                             receive_buffer_.data() + kHeaderBytes, bytes);
-    received = true;
   }
   return received;
 }

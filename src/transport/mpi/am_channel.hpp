@@ -2,7 +2,9 @@
 // MPI_COMM_WORLD. A message is one MPI message (handler id, then the payload), sent with
 // MPI_Isend from a copy, so am_send returns at once; MPI's non-overtaking rule keeps the
 // messages of one sender to one receiver in order. poll() receives with MPI_Improbe/MPI_Mrecv
-// into the rank's dispatcher, which runs the handlers as for shared-memory messages.
+// into the rank's dispatcher, which runs the handlers as for shared-memory messages. A notice
+// (send_notice) is a message without a handler: it only makes the receiver's poll report that
+// something arrived (the MPI transport's waiting policy, mpi_transport.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -29,6 +31,8 @@ class AmChannel {
   AmChannel& operator=(const AmChannel&) = delete;
 
   int send(int target, int handler, const void* payload, size_t bytes);
+  // An empty message that runs no handler at target.
+  int send_notice(int target);
   // Receives what has arrived into dispatcher and retires completed sends; true if it received.
   // Skips (returns false) while another thread of this rank is inside MPI.
   bool poll(transport::AmDispatcher& dispatcher);

@@ -1,11 +1,13 @@
 #include "transport/mpi/mpi_transport.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <random>
 #include <utility>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
@@ -22,6 +24,14 @@ struct MpiSegment final : transport::Segment {
 const MpiSegment& as_mpi(const transport::Segment& segment) {
   return static_cast<const MpiSegment&>(segment);
 }
+
+// Tests of a request before wait_for falls back to the waiting policy's loop.
+constexpr int kQuickTests = 64;
+// While active across nodes: the longest a wait polls without yielding the CPU (shorter when
+// oversubscribed), and the pauses between its polls.
+constexpr uint64_t kActiveYieldNs = 50000;
+constexpr uint64_t kActiveYieldOversubscribedNs = 5000;
+constexpr int kActivePauses = 16;
 
 // One job name for every rank (it names the nodes' shared-memory objects).
 std::string agree_on_job_id(MPI_Comm comm) {
@@ -99,7 +109,11 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
   } else {
     self->channel_ = std::make_unique<AmChannel>(self->comm_, self->mpi_mutex_);
   }
-  if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
+  if (self->layout_.node_count > 1) {
+    self->poll_interval_ns_ = static_cast<uint64_t>(config.mpi_poll_us) * 1000;
+    self->active_ns_ = static_cast<uint64_t>(config.mpi_active_us) * 1000;
+    self->noticed_ = std::make_unique<std::atomic<uint64_t>[]>(static_cast<size_t>(self->size_));
+  }
   *out = std::move(self);
   return REMORA_SUCCESS;
 }
@@ -114,6 +128,17 @@ MpiTransport::~MpiTransport() {
 }
 
 int MpiTransport::wait_for(MPI_Request* request) {
+  {
+    // First a bounded run of tests under one hold of the mutex: across nodes most one-sided
+    // operations complete within a few microseconds, and each round of the general loop below
+    // also polls the active-message channel and the node's queues.
+    std::lock_guard lock(mpi_mutex_);
+    for (int i = 0; i < kQuickTests; ++i) {
+      int done = 0;
+      MPI_Test(request, &done, MPI_STATUS_IGNORE);
+      if (done) return REMORA_SUCCESS;
+    }
+  }
   return wait_until([&] {
     std::lock_guard lock(mpi_mutex_);
     int done = 0;
@@ -275,6 +300,7 @@ int MpiTransport::put(const transport::Segment& segment, int target, size_t offs
                       const void* source, size_t bytes) {
   const MpiSegment& mpi = as_mpi(segment);
   if (on_node(target)) return shm_->put(*mpi.node, local(target), offset, source, bytes);
+  announce(target);
   return mpi.window->put(target, offset, source, bytes);
 }
 
@@ -282,6 +308,7 @@ int MpiTransport::get(const transport::Segment& segment, int target, size_t offs
                       void* destination, size_t bytes) {
   const MpiSegment& mpi = as_mpi(segment);
   if (on_node(target)) return shm_->get(*mpi.node, local(target), offset, destination, bytes);
+  announce(target);
   return mpi.window->get(target, offset, destination, bytes);
 }
 
@@ -289,6 +316,7 @@ int MpiTransport::put_strided(const transport::Segment& segment, int target, siz
                               const void* source, const transport::StridedShape& shape) {
   const MpiSegment& mpi = as_mpi(segment);
   if (on_node(target)) return shm_->put_strided(*mpi.node, local(target), offset, source, shape);
+  announce(target);
   return mpi.window->put_strided(target, offset, source, shape);
 }
 
@@ -297,11 +325,13 @@ int MpiTransport::get_strided(const transport::Segment& segment, int target, siz
   const MpiSegment& mpi = as_mpi(segment);
   if (on_node(target))
     return shm_->get_strided(*mpi.node, local(target), offset, destination, shape);
+  announce(target);
   return mpi.window->get_strided(target, offset, destination, shape);
 }
 
 int MpiTransport::flush(int target) {
   if (on_node(target)) return shm_->flush(local(target));
+  announce(target);
   std::lock_guard lock(windows_mutex_);
   for (RmaWindow* window : windows_)
     if (int status = window->flush(target)) return status;
@@ -336,6 +366,8 @@ int MpiTransport::atomic(const transport::Segment& segment, int target, size_t o
   const MpiSegment& mpi = as_mpi(segment);
   if (!mpi.window)
     return shm_->atomic(*mpi.node, local(target), offset, op, operand, compare, result);
+  // Through MPI even on this node (the job spans nodes): the target may have to progress it.
+  if (target != rank_) announce(target);
   return mpi.window->atomic(target, offset, op, operand, compare, result);
 }
 
@@ -346,19 +378,68 @@ int MpiTransport::am_register(transport::AmHandler handler, void* context, int* 
 int MpiTransport::am_send(int target, int handler_id, const void* payload, size_t bytes) {
   if (target >= size_) return send_to_ghost(target, handler_id, payload, bytes);
   if (on_node(target)) return shm_->am_send(local(target), handler_id, payload, bytes);
+  if (active_ns_ > 0) {
+    const uint64_t now = now_ns();
+    stay_active(now);  // its reply, if any, comes through MPI
+    noticed_[static_cast<size_t>(target)].store(now, std::memory_order_relaxed);
+  }
   return channel_->send(target, handler_id, payload, bytes);
+}
+
+void MpiTransport::stay_active(uint64_t now) {
+  const uint64_t until = now + active_ns_;
+  uint64_t before = active_until_.load(std::memory_order_relaxed);
+  while (before < until &&
+         !active_until_.compare_exchange_weak(before, until, std::memory_order_relaxed)) {
+  }
+}
+
+void MpiTransport::announce(int target) {
+  if (active_ns_ == 0) return;
+  const uint64_t now = now_ns();
+  stay_active(now);
+  std::atomic<uint64_t>& last = noticed_[static_cast<size_t>(target)];
+  uint64_t before = last.load(std::memory_order_relaxed);
+  if (now - before < active_ns_ / 2) return;
+  // One thread sends the notice; a failed send only leaves the target to its next poll.
+  if (last.compare_exchange_strong(before, now, std::memory_order_relaxed))
+    (void)channel_->send_notice(target);
 }
 
 bool MpiTransport::poll() {
   const bool received = layout_.node_count > 1 && channel_->poll(shm_->dispatcher());
+  if (received && active_ns_ > 0) stay_active(now_ns());
   return shm_->poll() || received;
 }
 
-// Nobody on another node can wake this rank's futex: when the job spans nodes, sleep at most
-// REMORA_MPI_POLL_US, then poll MPI again (which also lets MPI progress passive-target
-// operations that other nodes direct at this rank).
+// Nobody on another node can wake this rank's futex. While this rank is active across nodes
+// (see mpi_transport.hpp) the sleep phase of an application thread's wait does not sleep, so that
+// the wait keeps polling MPI (and MPI keeps progressing the one-sided operations that other nodes
+// direct at this rank): it yields the CPU every 5 µs on an oversubscribed machine, else every 50
+// µs, and pauses briefly between polls (on a virtual machine a sched_yield costs about a
+// microsecond: one per poll would halve the rate of polls). Otherwise it sleeps at most
+// REMORA_MPI_POLL_US before it polls MPI again. The progress thread always does the latter: it
+// shares its core with the application, which polls itself while it waits in Remora, and which,
+// while it computes, would keep a yielding progress thread off the core for whole time slices (a
+// sleep ends in a wake-up that preempts it).
 void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
-  if (poll_interval_ns_ > 0) timeout_ns = std::min(timeout_ns, poll_interval_ns_);
+  if (poll_interval_ns_ > 0) {
+    const uint64_t now = now_ns();
+    if (sleeper == transport::Sleeper::Application && active(now)) {
+      if (ready()) return;
+      thread_local uint64_t last_yield_ns = 0;
+      const uint64_t yield_every =
+          wait_policy().oversubscribed ? kActiveYieldOversubscribedNs : kActiveYieldNs;
+      if (now - last_yield_ns >= yield_every) {
+        sched_yield();
+        last_yield_ns = now;
+      } else {
+        for (int i = 0; i < kActivePauses; ++i) cpu_relax();
+      }
+      return;
+    }
+    timeout_ns = std::min(timeout_ns, poll_interval_ns_);
+  }
   shm_->sleep(timeout_ns, ready, sleeper);
 }
 

@@ -6,10 +6,23 @@
 // atomics are not atomic with respect to MPI's.
 //
 // MPI calls are serialised by one mutex; a thread that finds MPI busy skips polling it.
+//
+// Waiting when the job spans nodes: nobody on another node can wake this rank's futex, and MPI
+// libraries (MPICH over UCX among them) complete some one-sided operations in software on the
+// target, so an operation aimed at this rank may need this rank to call MPI. A wait therefore
+// polls MPI in all its phases, and in its sleep phase an application thread's wait keeps
+// polling (yielding the CPU now and then) while this rank is active across nodes: for
+// REMORA_MPI_ACTIVE_US after its last exchange with another node (a message sent or received, a
+// one-sided operation issued, a notice received). An origin that issues one-sided operations to a
+// rank on another node sends it a notice (an empty message) at most every half
+// REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
+// Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
+// polls.
 #pragma once
 
 #include <mpi.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -100,6 +113,12 @@ class MpiTransport final : public transport::Transport {
   void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
   int wait_for(MPI_Request* request);
+  // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
+  // for REMORA_MPI_ACTIVE_US from now; announce(target) does so before a one-sided operation on
+  // target and sends target a notice unless it had one (or a message) recently.
+  void stay_active(uint64_t now);
+  void announce(int target);
+  bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
   // shared with the node's ghost (its endpoint: ghost_). leave_ghost: tells the ghost this rank
@@ -117,6 +136,9 @@ class MpiTransport final : public transport::Transport {
   int rank_ = 0;
   int size_ = 1;
   uint64_t poll_interval_ns_ = 0;
+  uint64_t active_ns_ = 0;  // REMORA_MPI_ACTIVE_US when the job spans nodes, else 0
+  std::atomic<uint64_t> active_until_{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> noticed_;  // per rank: when it last heard from us
   std::mutex mpi_mutex_;
   std::unique_ptr<shm::ShmTransport> shm_;
   std::unique_ptr<AmChannel> channel_;

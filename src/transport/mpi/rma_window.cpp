@@ -114,8 +114,9 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
     std::lock_guard lock(mpi_mutex_);
     outcome = MPI_Compare_and_swap(&operand, &compare, result, MPI_UINT64_T, target, displacement,
                                    window_);
-    // The old value has arrived only once the operation was performed at the target.
-    if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush_local(target, window_);
+    // The old value has arrived only once the operation was performed at the target (a full
+    // flush: MPICH's MPI_Win_flush_local is slower for it).
+    if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush(target, window_);
   } else {
     MPI_Request request = MPI_REQUEST_NULL;
     {
