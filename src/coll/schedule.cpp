@@ -272,8 +272,12 @@ void Schedule::sent(int step, int status) {
 }
 
 void Schedule::poll_steps() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another thread polls it now
   if (failed_) return;
+  bool any = false;
+  for (StepId id : polling_) any = any || steps_[static_cast<size_t>(id)].polled->may_advance();
+  if (!any) return;
   for (size_t i = 0; i < polling_.size();) {
     const StepId id = polling_[i];
     const int status = steps_[static_cast<size_t>(id)].polled->poll();

@@ -85,6 +85,8 @@ class Schedule final : public Request,
     virtual ~Polled() = default;
     virtual int poll() = 0;
     virtual void cancel() {}
+    // A cheap check without locks: false when poll() would surely find nothing to do.
+    virtual bool may_advance() const { return true; }
   };
   StepId poll(std::shared_ptr<Polled> polled, const Deps& deps = {});
 

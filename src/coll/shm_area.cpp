@@ -143,14 +143,26 @@ void ShmRounds::cancel() {
   if (abandon) area_->abandon(sequence_);
 }
 
+bool ShmRounds::may_advance() const {
+  const uint64_t round = wait_round_.load(std::memory_order_acquire);
+  if (round == 0) return true;
+  const int who = wait_for_.load(std::memory_order_relaxed);
+  if (who == kReleaseWait) return area_->released(round);
+  int gone = -1;
+  return area_->arrived(who, round, &gone) != 0;
+}
+
 int ShmRounds::poll() {
   // Earlier collectives of the communicator run first; this waiter advances them meanwhile.
-  for (;;) {
+  for (; !head_;) {
     std::shared_ptr<ShmRounds> first;
     {
       std::lock_guard lock(area_->mutex_);
       auto head = area_->pending_.begin();
-      if (head == area_->pending_.end() || head->first >= sequence_) break;
+      if (head == area_->pending_.end() || head->first >= sequence_) {
+        head_ = true;
+        break;
+      }
       first = head->second.lock();
       if (first == nullptr) {  // being destroyed
         area_->pending_.erase(head);
@@ -176,7 +188,11 @@ int ShmRounds::advance() {
     if (!published_) {
       if (round.publish) {
         const uint64_t last = area.last_published_[buffer];
-        if (last != 0 && !area.released(last)) return kInFlight;
+        if (last != 0 && !area.released(last)) {
+          wait_for_.store(kReleaseWait, std::memory_order_relaxed);
+          wait_round_.store(last, std::memory_order_release);
+          return kInFlight;
+        }
         round.publish(area.cell(me, buffer));
         area.last_published_[buffer] = id;
       }
@@ -185,7 +201,11 @@ int ShmRounds::advance() {
     }
     int gone = -1;
     const int arrived = area.arrived(round.wait_for, id, &gone);
-    if (arrived == 0) return kInFlight;
+    if (arrived == 0) {
+      wait_for_.store(round.wait_for, std::memory_order_relaxed);
+      wait_round_.store(id, std::memory_order_release);
+      return kInFlight;
+    }
     if (arrived < 0) {
       // The rank that abandoned it, or the one whose error made it do so, sends an error
       // notice that names the cause and fails this schedule; failing here is the fallback.
@@ -208,6 +228,7 @@ int ShmRounds::advance() {
     ++next_;
   }
   finished_ = true;
+  wait_round_.store(0, std::memory_order_release);
   leave();
   return REMORA_SUCCESS;
 }

@@ -131,6 +131,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   ~ShmRounds() override;
   int poll() override;
   void cancel() override;
+  bool may_advance() const override;
 
  private:
   ShmRounds(std::shared_ptr<ShmArea> area, uint64_t sequence, std::vector<Round> rounds)
@@ -150,6 +151,12 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   std::string message_;
   bool cancelled_ = false;
   bool enlisted_ = false;
+  // What advance() last waited for, for may_advance: 0 nothing known; else the round whose
+  // arrival (wait_for_) or release (wait_for_ == kReleaseWait) it needs.
+  static constexpr int kReleaseWait = -3;
+  std::atomic<uint64_t> wait_round_{0};
+  std::atomic<int> wait_for_{0};
+  bool head_ = false;          // its turn has come (it stays first until it leaves)
   bool abandon_seen_ = false;  // a member abandoned it: its error notice is on its way
   std::chrono::steady_clock::time_point abandon_deadline_;
 };
