@@ -33,11 +33,14 @@ struct Operation {
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> all = {
       {"bcast",
-       {{"binomial", REMORA_COLL_BINOMIAL}, {"scatter_allgather", REMORA_COLL_SCATTER_ALLGATHER}}},
+       {{"binomial", REMORA_COLL_BINOMIAL},
+        {"scatter_allgather", REMORA_COLL_SCATTER_ALLGATHER},
+        {"shm", REMORA_COLL_SHM}}},
       {"allreduce",
        {{"recursive_doubling", REMORA_COLL_RECURSIVE_DOUBLING},
         {"ring", REMORA_COLL_RING},
-        {"rabenseifner", REMORA_COLL_RABENSEIFNER}}},
+        {"rabenseifner", REMORA_COLL_RABENSEIFNER},
+        {"shm", REMORA_COLL_SHM}}},
       {"gather",
        {{"binomial", REMORA_COLL_BINOMIAL},
         {"binary", REMORA_COLL_BINARY},

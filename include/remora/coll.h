@@ -52,6 +52,7 @@ typedef enum remora_coll_algorithm {
   REMORA_COLL_BRUCK,
   REMORA_COLL_PAIRWISE,
   REMORA_COLL_APPLICATION_BYPASS,
+  REMORA_COLL_SHM,
   /* Makes every int a valid value of the type, so a bad value from a caller is reported as
    * an error instead of being undefined behaviour in C++. Not an algorithm. */
   REMORA_COLL_ALGORITHM_ENUM_RANGE_ = 0x7fffffff
@@ -119,19 +120,25 @@ REMORA_API int remora_request_waitany(int count, remora_request_t* requests, int
 REMORA_API int remora_request_testall(int count, remora_request_t* requests, int* flag);
 
 /* ---- Collectives ---- */
-/* algorithms: dissemination */
+/* shm (barrier, bcast, reduce, allreduce, reduce_scatter(_block), allgather(v)): the ranks
+ * exchange flags and data through a shared-memory area that the communicator gets when it is
+ * created, if every rank of the job shares one node (else the operation's message-based
+ * default runs). REMORA_COLL_AUTO picks it there for the blocking forms. A nonblocking call
+ * with shm advances only inside Remora calls on this rank (remora_request_test/wait and later
+ * collectives on the communicator), not on the progress thread. */
+/* algorithms: dissemination, shm */
 REMORA_API int remora_comm_barrier(remora_comm_t comm, remora_coll_algorithm_t algorithm);
 REMORA_API int remora_ibarrier(remora_comm_t comm, remora_coll_algorithm_t algorithm,
                                remora_request_t* request);
 
-/* algorithms: binomial, scatter_allgather */
+/* algorithms: binomial, scatter_allgather, shm */
 REMORA_API int remora_bcast(void* buffer, size_t count, remora_datatype_t type, int root,
                             remora_comm_t comm, remora_coll_algorithm_t algorithm);
 REMORA_API int remora_ibcast(void* buffer, size_t count, remora_datatype_t type, int root,
                              remora_comm_t comm, remora_coll_algorithm_t algorithm,
                              remora_request_t* request);
 
-/* algorithms: binomial, application_bypass. sendbuf may be REMORA_IN_PLACE at the root;
+/* algorithms: binomial, application_bypass, shm. sendbuf may be REMORA_IN_PLACE at the root;
  * recvbuf matters only there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR.
  * application_bypass (up to REMORA_BYPASS_EAGER_BYTES; binomial above): a non-root rank
  * returns without waiting for late children (sendbuf is copied, so it may be reused at once)
@@ -146,7 +153,7 @@ REMORA_API int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count,
                               remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
                               remora_coll_algorithm_t algorithm, remora_request_t* request);
 
-/* algorithms: recursive_doubling, ring, rabenseifner. remora_iallreduce, as every nonblocking
+/* algorithms: recursive_doubling, ring, rabenseifner, shm. remora_iallreduce, as every nonblocking
  * collective, advances in the background only with REMORA_PROGRESS=thread; with manual progress
  * only inside Remora calls: call remora_request_test now and then while computing
  * (examples/iallreduce_overlap.c). */
@@ -157,7 +164,7 @@ REMORA_API int remora_iallreduce(const void* sendbuf, void* recvbuf, size_t coun
                                  remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                                  remora_coll_algorithm_t algorithm, remora_request_t* request);
 
-/* algorithms: ring. Block i (recvcounts[i] elements; recvcount each for _block) of the
+/* algorithms: ring, shm. Block i (recvcounts[i] elements; recvcount each for _block) of the
  * reduction goes to rank i. In place: the input is in recvbuf. */
 REMORA_API int remora_reduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
                                      remora_datatype_t type, remora_op_t op, remora_comm_t comm,
@@ -207,7 +214,7 @@ REMORA_API int remora_iscatterv(const void* sendbuf, const size_t* sendcounts, c
                                 remora_comm_t comm, remora_coll_algorithm_t algorithm,
                                 remora_request_t* request);
 
-/* algorithms: ring. In place: rank i's block is already at its place in recvbuf. */
+/* algorithms: ring, shm. In place: rank i's block is already at its place in recvbuf. */
 REMORA_API int remora_allgather(const void* sendbuf, void* recvbuf, size_t count,
                                 remora_datatype_t type, remora_comm_t comm,
                                 remora_coll_algorithm_t algorithm);

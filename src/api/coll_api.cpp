@@ -256,9 +256,12 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
            Algorithm requested, size_t bytes, const Build& build, remora_request_t* request,
            CollectiveArgs* args) {
   const Algorithm algorithm =
-      runtime.collectives->choose(operation, requested, bytes, comm->size());
+      runtime.collectives->choose(operation, requested, bytes, comm, request != nullptr);
   auto schedule = runtime.collectives->new_schedule(comm, operation, algorithm, args);
-  build(*schedule, algorithm);
+  if (algorithm == Algorithm::Shm)
+    runtime.collectives->build_shm(*schedule, operation, *args);
+  else
+    build(*schedule, algorithm);
   schedule->start();
   if (request != nullptr) {
     *request = static_cast<remora_request_t>(runtime.collectives->requests.add(schedule));

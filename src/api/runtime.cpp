@@ -65,6 +65,8 @@ int initialize(int* argc, char*** argv) {
   if (status != REMORA_SUCCESS) return status;
   status = coll::Barrier::create(*runtime->transport, config.barrier, &runtime->barrier);
   if (status != REMORA_SUCCESS) return status;
+  // Every rank has registered the collectives' handler (the barrier's allocation synchronised).
+  runtime->collectives->make_shm_area(runtime->collectives->world());
   status = rma::WindowRegistry::create(
       *runtime->transport, [barrier = runtime->barrier.get()] { return barrier->run(); },
       [collectives = runtime->collectives.get()](const uint64_t* counts, uint64_t* mine) {

@@ -8,14 +8,14 @@ namespace {
 constexpr const char* kNames[kAlgorithmCount] = {
     "auto",       "dissemination",     "binomial",           "binary", "flat",
     "sequential", "scatter_allgather", "recursive_doubling", "ring",   "rabenseifner",
-    "bruck",      "pairwise",          "application_bypass"};
+    "bruck",      "pairwise",          "application_bypass", "shm"};
 
 using A = Algorithm;
-constexpr A kBarrier[] = {A::Dissemination};
-constexpr A kBcast[] = {A::Binomial, A::ScatterAllgather};
-constexpr A kReduce[] = {A::Binomial, A::ApplicationBypass};
-constexpr A kAllreduce[] = {A::RecursiveDoubling, A::Ring, A::Rabenseifner};
-constexpr A kRing[] = {A::Ring};
+constexpr A kBarrier[] = {A::Dissemination, A::Shm};
+constexpr A kBcast[] = {A::Binomial, A::ScatterAllgather, A::Shm};
+constexpr A kReduce[] = {A::Binomial, A::ApplicationBypass, A::Shm};
+constexpr A kAllreduce[] = {A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Shm};
+constexpr A kRing[] = {A::Ring, A::Shm};
 constexpr A kGather[] = {A::Binomial, A::Binary, A::Flat, A::Sequential};
 constexpr A kScatter[] = {A::Binomial, A::Binary, A::Flat};
 constexpr A kAlltoall[] = {A::Bruck, A::Pairwise, A::Ring, A::Flat};

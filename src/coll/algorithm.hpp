@@ -35,8 +35,9 @@ enum class Algorithm {
   Bruck,
   Pairwise,
   ApplicationBypass,
+  Shm,  // node-level shared memory (coll/shm_area.hpp)
 };
-constexpr int kAlgorithmCount = static_cast<int>(Algorithm::ApplicationBypass) + 1;
+constexpr int kAlgorithmCount = static_cast<int>(Algorithm::Shm) + 1;
 
 const char* algorithm_name(Algorithm algorithm);  // "recursive_doubling"
 const char* operation_name(Operation operation);  // "allreduce"

@@ -13,6 +13,12 @@ namespace remora::coll {
 Collectives::Collectives(transport::Transport& transport, progress::ProgressEngine& progress)
     : transport_(transport), progress_(progress), contexts_(std::make_shared<ContextIds>()) {}
 
+Collectives::~Collectives() {
+  std::lock_guard lock(areas_mutex_);
+  for (const auto& weak : areas_)
+    if (auto area = weak.lock()) area->release();
+}
+
 int Collectives::create(transport::Transport& transport, progress::ProgressEngine& progress,
                         const Config& config, std::unique_ptr<Collectives>* out) {
   std::unique_ptr<Collectives> collectives(new Collectives(transport, progress));
@@ -31,6 +37,9 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
   collectives->timeout_ = std::chrono::seconds(config.coll_timeout);
+  for (int rank = 0; rank < transport.size(); ++rank)
+    if (transport.node_of(rank) != transport.node_of(transport.rank()))
+      collectives->job_on_one_node_ = false;
   if (config.coll_order == "node_aware") collectives->default_order_ = OrderKind::NodeAware;
   if (config.coll_order == "reverse") collectives->default_order_ = OrderKind::Reverse;
   std::vector<int> everyone(static_cast<size_t>(transport.size()));
@@ -101,6 +110,8 @@ void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, i
   const uint64_t sequence = instances.begin(comm->context(), kUncheckedSignature, &announced);
   instances.end(comm->context(), sequence);
   messenger_->notify(comm->context(), sequence, code, message);
+  // Members that run this collective in the shared area must not wait for this rank there.
+  if (auto area = comm->shm_area()) area->abandon(sequence);
 }
 
 int Collectives::wait(Schedule& schedule) {
@@ -130,6 +141,62 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   const Algorithm configured = configured_[static_cast<int>(operation)];
   if (configured != Algorithm::Auto) return configured;
   return default_algorithm(operation, bytes, size);
+}
+
+Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t bytes,
+                              const std::shared_ptr<Communicator>& comm, bool nonblocking) {
+  Algorithm chosen = choose(operation, requested, bytes, comm->size());
+  const bool automatic =
+      requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
+  if (automatic && !nonblocking && shm_supports(operation) && comm->size() > 1 &&
+      on_one_node(*comm))
+    chosen = Algorithm::Shm;
+  if (chosen != Algorithm::Shm || comm->shm_area() != nullptr) return chosen;
+  return default_algorithm(operation, bytes, comm->size());
+}
+
+bool Collectives::on_one_node(Communicator& comm) const {
+  int known = comm.on_one_node.load(std::memory_order_relaxed);
+  if (known < 0) {
+    known = 1;
+    const int here = transport_.node_of(transport_.rank());
+    for (int rank = 0; rank < comm.size(); ++rank)
+      if (transport_.node_of(comm.world_rank(rank)) != here) known = 0;
+    comm.on_one_node.store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
+}
+
+void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm) {
+  if (comm->size() < 2 || !job_on_one_node_ || !on_one_node(*comm)) return;
+  const auto size = static_cast<size_t>(comm->size());
+  const transport::Transport::GroupAllgather allgather =
+      [this, &comm, size](uint64_t value, std::vector<uint64_t>* values) {
+        values->assign(size, 0);
+        CollectiveArgs args;
+        args.send = &value;
+        args.recv = values->data();
+        args.type = REMORA_UINT64;
+        args.extent = sizeof(uint64_t);
+        args.count = 1;
+        args.recv_counts.assign(size, 1);
+        for (size_t rank = 0; rank < size; ++rank) args.recv_displs.push_back(rank);
+        auto schedule = new_schedule(comm);
+        build_allgather(*schedule, args);
+        return run(schedule);
+      };
+  // A failure (every member sees it) leaves the communicator without an area: its shm calls
+  // run the message-based defaults.
+  std::shared_ptr<ShmArea> area;
+  if (ShmArea::create(transport_, *comm, allgather, &area) != REMORA_SUCCESS) return;
+  std::lock_guard lock(areas_mutex_);
+  std::erase_if(areas_, [](const std::weak_ptr<ShmArea>& weak) { return weak.expired(); });
+  areas_.push_back(area);
+  comm->set_shm_area(std::move(area));
+}
+
+void Collectives::build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args) {
+  build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
 }
 
 std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {
@@ -172,6 +239,7 @@ int Collectives::dup(const std::shared_ptr<Communicator>& parent,
   uint32_t context = 0;
   if (int status = new_context(parent, true, &context)) return status;
   *out = make_communicator(parent->group(), context);
+  make_shm_area(*out);
   return REMORA_SUCCESS;
 }
 
@@ -206,6 +274,7 @@ int Collectives::split(const std::shared_ptr<Communicator>& parent, int colour, 
   std::vector<int> world_ranks;
   for (const auto& [ignored, rank] : chosen) world_ranks.push_back(parent->world_rank(rank));
   *out = make_communicator(Group(std::move(world_ranks), transport_.size()), context);
+  make_shm_area(*out);
   return REMORA_SUCCESS;
 }
 
@@ -215,6 +284,7 @@ int Collectives::create(const std::shared_ptr<Communicator>& parent, const Group
   uint32_t context = 0;
   if (int status = new_context(parent, member, &context)) return status;
   *out = member ? make_communicator(group, context) : nullptr;
+  if (*out != nullptr) make_shm_area(*out);
   return REMORA_SUCCESS;
 }
 

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "coll/algorithm.hpp"
 #include "coll/bypass_reduce.hpp"
@@ -13,6 +15,7 @@
 #include "coll/messaging.hpp"
 #include "coll/rank_order.hpp"
 #include "coll/schedule.hpp"
+#include "coll/shm_area.hpp"
 #include "core/config.hpp"
 #include "core/request.hpp"
 #include "progress/progress_engine.hpp"
@@ -27,6 +30,10 @@ class Collectives {
   // start-up, before the first collective synchronisation.
   static int create(transport::Transport& transport, progress::ProgressEngine& progress,
                     const Config& config, std::unique_ptr<Collectives>* out);
+
+  // Unmaps the shared areas that outlive it (held by schedules or communicators kept past
+  // finalize), before the transport goes.
+  ~Collectives();
 
   const std::shared_ptr<Communicator>& world() const { return world_; }
   const void* world_handle() const { return world_.get(); }
@@ -59,6 +66,19 @@ class Collectives {
   int complete_bypass(int* kept);
   // The algorithm for a call: the requested one, else REMORA_<OPERATION>, else the default.
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes, int size) const;
+  // The same for a call on comm. Auto picks shm for a blocking call of an operation it serves
+  // on a communicator whose ranks all share this node; a shm choice (picked or asked for) falls
+  // back to the operation's message-based default where the communicator has no shared area
+  // (it spans nodes, or the job does under MPI, or making the area failed).
+  Algorithm choose(Operation operation, Algorithm requested, size_t bytes,
+                   const std::shared_ptr<Communicator>& comm, bool nonblocking);
+  // Gives comm its shared area when all its ranks share this node and the job runs on one node
+  // (else group segments would need an MPI window, which cannot be freed without the members).
+  // Collective over comm, when it is created (dup, split, create; the world's at start-up), so
+  // that the message-based allgathers it takes never shift the sequence numbers of calls.
+  void make_shm_area(const std::shared_ptr<Communicator>& comm);
+  // Builds the shm algorithm of a call for which choose() returned Algorithm::Shm.
+  void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args);
 
   // Communicator creation: blocking and collective over parent. *out is nullptr for the
   // ranks that are not members of the new communicator.
@@ -77,6 +97,8 @@ class Collectives {
   int run(const std::shared_ptr<Schedule>& schedule);
   // Agrees on a context id over parent; member: whether this rank joins the new communicator.
   int new_context(const std::shared_ptr<Communicator>& parent, bool member, uint32_t* context);
+  bool on_one_node(Communicator& comm) const;
+
   std::shared_ptr<Communicator> make_communicator(Group group, uint32_t context);
 
   transport::Transport& transport_;
@@ -88,6 +110,9 @@ class Collectives {
   Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
   OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
   std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
+  std::mutex areas_mutex_;
+  std::vector<std::weak_ptr<ShmArea>> areas_;
+  bool job_on_one_node_ = true;  // group segments need no MPI window (see shm_area)
 };
 
 }  // namespace remora::coll

@@ -12,6 +12,8 @@
 
 namespace remora::coll {
 
+class ShmArea;
+
 class Communicator {
  public:
   // my_world_rank must be a member of group.
@@ -32,11 +34,21 @@ class Communicator {
     std::atomic_store(&order_, std::move(order));
   }
 
+  // The shared area of the shm algorithms (coll/shm_area.hpp), made with the communicator;
+  // nullptr where it has none (the same on every member).
+  std::shared_ptr<ShmArea> shm_area() const { return std::atomic_load(&shm_area_); }
+  void set_shm_area(std::shared_ptr<ShmArea> area) {
+    std::atomic_store(&shm_area_, std::move(area));
+  }
+  // Whether every member is on this rank's node (computed once; -1: not yet known).
+  std::atomic<int> on_one_node{-1};
+
  private:
   Group group_;
   int rank_;
   uint32_t context_;
   std::shared_ptr<const RankOrder> order_;
+  std::shared_ptr<ShmArea> shm_area_;
 };
 
 }  // namespace remora::coll

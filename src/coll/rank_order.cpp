@@ -65,7 +65,8 @@ bool is_permutation(const int* ranks, int size) {
 }
 
 bool follows_order(Operation operation, Algorithm algorithm) {
-  return operation != Operation::Scan && algorithm != Algorithm::ApplicationBypass;
+  return operation != Operation::Scan && algorithm != Algorithm::ApplicationBypass &&
+         algorithm != Algorithm::Shm;
 }
 
 void to_positions(Operation operation, const RankOrder& order, CollectiveArgs* args) {

@@ -96,6 +96,12 @@ Schedule::StepId Schedule::call(std::function<int()> function, const Deps& deps,
   return add(std::move(step), deps);
 }
 
+Schedule::StepId Schedule::poll(std::shared_ptr<Polled> polled, const Deps& deps) {
+  Step step(Kind::Poll);
+  step.polled = std::move(polled);
+  return add(std::move(step), deps);
+}
+
 uint8_t* Schedule::scratch(size_t bytes) {
   return scratch_.emplace_back(bytes).data();
 }
@@ -193,6 +199,14 @@ int Schedule::issue(Step& step, StepId id) {
       return REMORA_SUCCESS;
     case Kind::Call:
       return step.function();
+    case Kind::Poll: {
+      const int status = step.polled->poll();
+      if (status == kInFlight) {
+        polling_.push_back(id);
+        has_polling_.store(true, std::memory_order_release);
+      }
+      return status;
+    }
   }
   return REMORA_SUCCESS;
 }
@@ -257,7 +271,30 @@ void Schedule::sent(int step, int status) {
   run_ready();
 }
 
+void Schedule::poll_steps() {
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another thread polls it now
+  if (failed_) return;
+  bool any = false;
+  for (StepId id : polling_) any = any || steps_[static_cast<size_t>(id)].polled->may_advance();
+  if (!any) return;
+  for (size_t i = 0; i < polling_.size();) {
+    const StepId id = polling_[i];
+    const int status = steps_[static_cast<size_t>(id)].polled->poll();
+    if (status == kInFlight) {
+      ++i;
+      continue;
+    }
+    polling_.erase(polling_.begin() + static_cast<std::ptrdiff_t>(i));
+    finish(id, status);
+    if (failed_) return;
+  }
+  has_polling_.store(!polling_.empty(), std::memory_order_release);
+  run_ready();
+}
+
 void Schedule::check_stalled() {
+  if (has_polling_.load(std::memory_order_acquire)) poll_steps();
   if (timeout_.count() == 0 || done()) return;
   const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
   if (std::chrono::steady_clock::duration(now - last_progress_.load(std::memory_order_relaxed)) <
@@ -310,6 +347,10 @@ void Schedule::record_failure(int status, const std::string& message, bool tell_
   ready_.clear();
   parked_.clear();
   sending_.clear();
+  for (Step& step : steps_)
+    if (step.kind == Kind::Poll) step.polled->cancel();
+  polling_.clear();
+  has_polling_.store(false, std::memory_order_release);
   if (claims_ == 0) complete();
 }
 

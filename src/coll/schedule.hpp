@@ -77,6 +77,18 @@ class Schedule final : public Request,
   // members hear of it unless announce is false (a failure that concerns this rank only, such
   // as one kept from an earlier collective).
   StepId call(std::function<int()> function, const Deps& deps = {}, bool announce = true);
+  // A local step that advances in pieces, without blocking: poll() returns 1 while it is in
+  // flight, else its status. It is first polled when issued, then whenever a thread waits for
+  // the collective (check_stalled), never by the progress thread. cancel() is called once the
+  // collective fails (it must then stop touching shared state of other ranks).
+  struct Polled {
+    virtual ~Polled() = default;
+    virtual int poll() = 0;
+    virtual void cancel() {}
+    // A cheap check without locks: false when poll() would surely find nothing to do.
+    virtual bool may_advance() const { return true; }
+  };
+  StepId poll(std::shared_ptr<Polled> polled, const Deps& deps = {});
 
   // Memory that lives as long as the schedule.
   uint8_t* scratch(size_t bytes);
@@ -92,6 +104,7 @@ class Schedule final : public Request,
   // Fail (and tell the others) once no step finished for this long while a thread waits for
   // the collective (REMORA_COLL_TIMEOUT); 0: never.
   void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
+  // Also advances the polled steps in flight (see poll).
   void check_stalled() override;
   // The application-bypass reduce's way: a failed step is recorded, the remaining steps still
   // run and nobody is told (its protocol reports mismatches itself, see bypass_reduce.hpp).
@@ -109,7 +122,7 @@ class Schedule final : public Request,
   void end_with_failure(const Failure& failure, bool tell_others);
 
  private:
-  enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call };
+  enum class Kind { Send, SendVector, Recv, Reduce, Copy, Call, Poll };
   struct Step {
     explicit Step(Kind step_kind) : kind(step_kind) {}
     Kind kind;
@@ -123,6 +136,7 @@ class Schedule final : public Request,
     const std::vector<uint8_t>* vector = nullptr;
     Receive receive;
     std::function<int()> function;
+    std::shared_ptr<Polled> polled;
     bool announce = true;  // a failure of this step is sent to the other members
     int waiting_for = 0;   // dependencies not yet done
     std::vector<StepId> dependents;
@@ -142,6 +156,7 @@ class Schedule final : public Request,
   // Under mutex_: the first failure ends the collective (see fail).
   void record_failure(int status, const std::string& message, bool tell_others);
   void complete();  // under mutex_: done, and the instance ends
+  void poll_steps();
 
   Messenger& messenger_;
   std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
@@ -155,6 +170,8 @@ class Schedule final : public Request,
   std::vector<StepId> ready_;
   std::vector<StepId> sending_;  // rendezvous sends in flight
   std::vector<StepId> parked_;   // ready steps held back by overwrites_pending_send
+  std::vector<StepId> polling_;  // polled steps in flight
+  std::atomic<bool> has_polling_{false};
   size_t remaining_ = 0;
   std::deque<std::vector<uint8_t>> scratch_;
   int status_ = 0;

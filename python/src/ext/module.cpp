@@ -215,7 +215,8 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
               {"rabenseifner", REMORA_COLL_RABENSEIFNER},
               {"bruck", REMORA_COLL_BRUCK},
               {"pairwise", REMORA_COLL_PAIRWISE},
-              {"application_bypass", REMORA_COLL_APPLICATION_BYPASS}};
+              {"application_bypass", REMORA_COLL_APPLICATION_BYPASS},
+              {"shm", REMORA_COLL_SHM}};
   if (PyUnicode_Check(algorithm.ptr())) {
     for (const auto& a : algs)
       if (PyUnicode_CompareWithASCIIString(algorithm.ptr(), a.name) == 0) return a.a;
@@ -224,7 +225,7 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
   fail(REMORA_ERR_ARG, "algorithm = " + s +
                            " is not an algorithm: auto, dissemination, binomial, binary, flat, "
                            "sequential, scatter_allgather, recursive_doubling, ring, "
-                           "rabenseifner, bruck, pairwise, application_bypass");
+                           "rabenseifner, bruck, pairwise, application_bypass, shm");
 }
 
 // ---- Requests ----

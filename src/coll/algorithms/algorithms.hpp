@@ -4,12 +4,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "coll/algorithm.hpp"
 #include "coll/schedule.hpp"
 
 namespace remora::coll {
+
+class ShmArea;
 
 struct CollectiveArgs {
   const void* send = nullptr;  // nullptr when in_place
@@ -37,5 +40,9 @@ void build_allgather(Schedule& schedule, const CollectiveArgs& args);
 void build_alltoall(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
 // exclusive: exscan (rank 0's recv is left untouched).
 void build_scan(Schedule& schedule, const CollectiveArgs& args, bool exclusive);
+// The shm algorithm (algorithms/shm.cpp) of an operation it supports, over comm's area.
+bool shm_supports(Operation operation);
+void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
+                      const CollectiveArgs& args);
 
 }  // namespace remora::coll

@@ -14,7 +14,9 @@ namespace {
 using coll_test::tagged;
 
 constexpr remora_coll_algorithm_t kBcast[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                              REMORA_COLL_SCATTER_ALLGATHER};
+                                              REMORA_COLL_SCATTER_ALLGATHER, REMORA_COLL_SHM};
+constexpr remora_coll_algorithm_t kAllgather[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
+                                                  REMORA_COLL_SHM};
 constexpr remora_coll_algorithm_t kGather[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
                                                REMORA_COLL_BINARY, REMORA_COLL_FLAT,
                                                REMORA_COLL_SEQUENTIAL};
@@ -140,31 +142,39 @@ void scatters(const Comm& c) {
 }
 
 void allgathers(const Comm& c) {
-  for (size_t count : kCounts)
-    for (bool in_place : {false, true}) {
-      std::vector<int32_t> send(count), recv(count * static_cast<size_t>(c.size), kUntouched);
-      for (size_t i = 0; i < count; ++i) send[i] = tagged(c.rank, 0, i);
-      if (in_place)
-        for (size_t i = 0; i < count; ++i) recv[static_cast<size_t>(c.rank) * count + i] = send[i];
-      REQUIRE_OK(remora_allgather(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
-                                  REMORA_INT32, c.handle, REMORA_COLL_AUTO));
-      for (int j = 0; j < c.size; ++j)
-        for (size_t i = 0; i < count; ++i)
-          REQUIRE(recv[static_cast<size_t>(j) * count + i] == tagged(j, 0, i),
-                  "allgather count %zu: rank %d [%zu]", count, j, i);
-    }
+  for (remora_coll_algorithm_t algorithm : kAllgather)
+    for (size_t count : kCounts)
+      for (bool in_place : {false, true}) {
+        std::vector<int32_t> send(count), recv(count * static_cast<size_t>(c.size), kUntouched);
+        for (size_t i = 0; i < count; ++i) send[i] = tagged(c.rank, 0, i);
+        if (in_place)
+          for (size_t i = 0; i < count; ++i)
+            recv[static_cast<size_t>(c.rank) * count + i] = send[i];
+        REQUIRE_OK(remora_allgather(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
+                                    REMORA_INT32, c.handle, algorithm));
+        for (int j = 0; j < c.size; ++j)
+          for (size_t i = 0; i < count; ++i)
+            REQUIRE(recv[static_cast<size_t>(j) * count + i] == tagged(j, 0, i),
+                    "allgather count %zu: rank %d [%zu]", count, j, i);
+      }
   const std::vector<size_t> counts = varying(c, 2);
   size_t total = 0;
   const std::vector<size_t> displs = spaced(counts, &total);
   const size_t mine = counts[static_cast<size_t>(c.rank)];
-  std::vector<int32_t> send(mine), recv(total, kUntouched);
-  for (size_t i = 0; i < mine; ++i) send[i] = tagged(c.rank, 0, i);
-  REQUIRE_OK(remora_allgatherv(send.data(), mine, recv.data(), counts.data(), displs.data(),
-                               REMORA_INT32, c.handle, REMORA_COLL_RING));
-  for (size_t j = 0; j < counts.size(); ++j)
-    for (size_t i = 0; i < counts[j]; ++i)
-      REQUIRE(recv[displs[j] + i] == tagged(static_cast<int>(j), 0, i),
-              "allgatherv: rank %zu [%zu]", j, i);
+  for (remora_coll_algorithm_t algorithm : kAllgather) {
+    std::vector<int32_t> send(mine), recv(total, kUntouched);
+    for (size_t i = 0; i < mine; ++i) send[i] = tagged(c.rank, 0, i);
+    REQUIRE_OK(remora_allgatherv(send.data(), mine, recv.data(), counts.data(), displs.data(),
+                                 REMORA_INT32, c.handle, algorithm));
+    for (size_t j = 0; j < counts.size(); ++j) {
+      for (size_t i = 0; i < counts[j]; ++i)
+        REQUIRE(recv[displs[j] + i] == tagged(static_cast<int>(j), 0, i),
+                "allgatherv algorithm %d: rank %zu [%zu]", algorithm, j, i);
+      if (j + 1 < counts.size())  // the gap between blocks stays untouched
+        REQUIRE(recv[displs[j] + counts[j]] == kUntouched, "allgatherv algorithm %d: gap %zu",
+                algorithm, j);
+    }
+  }
 }
 
 void alltoalls(const Comm& c) {
@@ -210,15 +220,22 @@ void alltoalls(const Comm& c) {
 }
 
 // No rank leaves barrier k before every rank has entered it: each rank counts arrivals
-// through an allreduce-free channel, a shared segment.
+// through an allreduce-free channel, a shared segment. Each round counts two arrivals per rank,
+// one before a dissemination barrier and one before a shm barrier.
 void barriers(const Comm& c, remora_segment_t counter) {
+  const auto size = static_cast<int64_t>(c.size);
   for (int round = 1; round <= 50; ++round) {
-    REQUIRE_OK(remora_fetch_add(counter, 0, 0, 1, nullptr));
-    REQUIRE_OK(remora_comm_barrier(c.handle, REMORA_COLL_DISSEMINATION));
-    int64_t arrived = 0;
-    REQUIRE_OK(remora_get(counter, 0, 0, &arrived, sizeof arrived));
-    REQUIRE(arrived >= static_cast<int64_t>(c.size) * round, "barrier round %d: %lld arrivals",
-            round, static_cast<long long>(arrived));
+    const remora_coll_algorithm_t algorithms[] = {REMORA_COLL_DISSEMINATION, REMORA_COLL_SHM};
+    for (int half = 0; half < 2; ++half) {
+      REQUIRE_OK(remora_fetch_add(counter, 0, 0, 1, nullptr));
+      REQUIRE_OK(remora_comm_barrier(c.handle, algorithms[half]));
+      int64_t arrived = 0;
+      REQUIRE_OK(remora_get(counter, 0, 0, &arrived, sizeof arrived));
+      const int64_t expected = size * (2 * round - 1 + half);
+      REQUIRE(arrived >= expected, "barrier %d round %d: %lld arrivals, expected %lld",
+              algorithms[half], round, static_cast<long long>(arrived),
+              static_cast<long long>(expected));
+    }
     REQUIRE_OK(remora_comm_barrier(c.handle, REMORA_COLL_AUTO));
   }
 }

@@ -17,10 +17,13 @@ using coll_test::input;
 using coll_test::same;
 
 constexpr size_t kCounts[] = {0, 1, 7, 1000};
-constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {REMORA_COLL_AUTO,
-                                                         REMORA_COLL_APPLICATION_BYPASS};
+constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_APPLICATION_BYPASS, REMORA_COLL_SHM};
 constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER};
+    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER,
+    REMORA_COLL_SHM};
+constexpr remora_coll_algorithm_t kReduceScatterAlgorithms[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
+                                                                REMORA_COLL_SHM};
 
 struct Case {
   remora_comm_t comm;
@@ -97,29 +100,30 @@ void reduce_scatters(const Case& c, size_t count) {
   // Block form: count elements per rank. Vector form: rank j gets (j + count) % 4 elements.
   std::vector<size_t> counts(static_cast<size_t>(c.size));
   for (size_t j = 0; j < counts.size(); ++j) counts[j] = (j + count) % 4;
-  for (bool vector_form : {false, true}) {
-    size_t total = 0, offset = 0;
-    for (int j = 0; j < c.size; ++j) {
-      const size_t block = vector_form ? counts[static_cast<size_t>(j)] : count;
-      if (j < c.rank) offset += block;
-      total += block;
-    }
-    const size_t mine = vector_form ? counts[static_cast<size_t>(c.rank)] : count;
-    for (bool in_place : {false, true}) {
-      std::vector<T> send = inputs<T>(c, total), recv(in_place ? total : mine);
-      if (in_place) recv = send;
-      const void* source = in_place ? REMORA_IN_PLACE : send.data();
-      if (vector_form) {
-        REQUIRE_OK(remora_reduce_scatter(source, recv.data(), counts.data(), c.type, c.op, c.comm,
-                                         REMORA_COLL_AUTO));
-      } else {
-        REQUIRE_OK(remora_reduce_scatter_block(source, recv.data(), count, c.type, c.op, c.comm,
-                                               REMORA_COLL_AUTO));
+  for (remora_coll_algorithm_t algorithm : kReduceScatterAlgorithms)
+    for (bool vector_form : {false, true}) {
+      size_t total = 0, offset = 0;
+      for (int j = 0; j < c.size; ++j) {
+        const size_t block = vector_form ? counts[static_cast<size_t>(j)] : count;
+        if (j < c.rank) offset += block;
+        total += block;
       }
-      expect_fold(c, vector_form ? "reduce_scatter" : "reduce_scatter_block", recv, mine, 0,
-                  c.size - 1, offset);
+      const size_t mine = vector_form ? counts[static_cast<size_t>(c.rank)] : count;
+      for (bool in_place : {false, true}) {
+        std::vector<T> send = inputs<T>(c, total), recv(in_place ? total : mine);
+        if (in_place) recv = send;
+        const void* source = in_place ? REMORA_IN_PLACE : send.data();
+        if (vector_form) {
+          REQUIRE_OK(remora_reduce_scatter(source, recv.data(), counts.data(), c.type, c.op, c.comm,
+                                           algorithm));
+        } else {
+          REQUIRE_OK(remora_reduce_scatter_block(source, recv.data(), count, c.type, c.op, c.comm,
+                                                 algorithm));
+        }
+        expect_fold(c, vector_form ? "reduce_scatter" : "reduce_scatter_block", recv, mine, 0,
+                    c.size - 1, offset);
+      }
     }
-  }
 }
 
 template <typename T>

@@ -13,6 +13,7 @@ TEST(Algorithm, EnumMatchesTheCApi) {
   EXPECT_EQ(static_cast<int>(Algorithm::ScatterAllgather), REMORA_COLL_SCATTER_ALLGATHER);
   EXPECT_EQ(static_cast<int>(Algorithm::Rabenseifner), REMORA_COLL_RABENSEIFNER);
   EXPECT_EQ(static_cast<int>(Algorithm::Pairwise), REMORA_COLL_PAIRWISE);
+  EXPECT_EQ(static_cast<int>(Algorithm::Shm), REMORA_COLL_SHM);
 }
 
 TEST(Algorithm, NamesParseBack) {
@@ -33,7 +34,14 @@ TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
   EXPECT_TRUE(supports(Operation::Bcast, Algorithm::Auto));
   EXPECT_FALSE(supports(Operation::Bcast, Algorithm::Bruck));
   EXPECT_FALSE(supports(Operation::Scatter, Algorithm::Sequential));
-  EXPECT_EQ(supported_names(Operation::Allreduce), "auto, recursive_doubling, ring, rabenseifner");
+  EXPECT_EQ(supported_names(Operation::Allreduce),
+            "auto, recursive_doubling, ring, rabenseifner, shm");
+  for (Operation operation : {Operation::Barrier, Operation::Bcast, Operation::Reduce,
+                              Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather})
+    EXPECT_TRUE(supports(operation, Algorithm::Shm));
+  for (Operation operation :
+       {Operation::Gather, Operation::Scatter, Operation::Alltoall, Operation::Scan})
+    EXPECT_FALSE(supports(operation, Algorithm::Shm));
 }
 
 TEST(Algorithm, DefaultsAreSupportedAndFollowTheMessageSize) {

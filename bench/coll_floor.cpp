@@ -1,0 +1,80 @@
+// The collectives at the shared-memory floor: barrier (two back to back), allreduce of 8 B,
+// 1 KiB, 64 KiB and 1 MiB of doubles, reduce_scatter_block of one int per rank and bcast of the
+// same sizes, with one algorithm for every call; bench/peers/coll_floor_mpi.cpp runs the same
+// on MPI's collectives (timing: bench/peers/coll_floor_body.hpp).
+// Usage: remorarun -n N ./coll_floor [auto|shm|messages]
+//   auto: REMORA_COLL_AUTO; shm: REMORA_COLL_SHM; messages: the message-based algorithms
+//   (dissemination, recursive doubling / Rabenseifner as auto chooses without shm, ring,
+//   binomial).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "peers/coll_floor_body.hpp"
+#include "remora.h"
+
+namespace {
+
+void check(int status, const char* what) {
+  if (status == REMORA_SUCCESS) return;
+  std::fprintf(stderr, "coll_floor: %s failed: %s\n", what, remora_last_error());
+  remora_abort(1, what);
+}
+
+struct RemoraApi {
+  remora_comm_t world = REMORA_COMM_NULL;
+  bool messages = false;
+  remora_coll_algorithm_t algorithm = REMORA_COLL_AUTO;
+  int rank() const { return remora_rank(); }
+  int size() const { return remora_size(); }
+  remora_coll_algorithm_t pick(remora_coll_algorithm_t message_based) const {
+    return messages ? message_based : algorithm;
+  }
+  void barrier() {
+    check(remora_comm_barrier(world, pick(REMORA_COLL_DISSEMINATION)), "remora_comm_barrier");
+  }
+  void allreduce(const double* in, double* out, size_t count) {
+    const remora_coll_algorithm_t message_based = count * sizeof(double) >= 65536 && size() > 2
+                                                      ? REMORA_COLL_RABENSEIFNER
+                                                      : REMORA_COLL_RECURSIVE_DOUBLING;
+    check(
+        remora_allreduce(in, out, count, REMORA_DOUBLE, REMORA_OP_SUM, world, pick(message_based)),
+        "remora_allreduce");
+  }
+  void reduce_scatter_block(const int* in, int* out, size_t count) {
+    check(remora_reduce_scatter_block(in, out, count, REMORA_INT32, REMORA_OP_SUM, world,
+                                      pick(REMORA_COLL_RING)),
+          "remora_reduce_scatter_block");
+  }
+  void bcast(unsigned char* buffer, size_t bytes) {
+    check(remora_bcast(buffer, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_BINOMIAL)),
+          "remora_bcast");
+  }
+  void max(const double* in, double* out, int count) {
+    check(remora_allreduce(in, out, static_cast<size_t>(count), REMORA_DOUBLE, REMORA_OP_MAX, world,
+                           REMORA_COLL_AUTO),
+          "remora_allreduce");
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  check(remora_init(&argc, &argv), "remora_init");
+  RemoraApi api;
+  check(remora_comm_world(&api.world), "remora_comm_world");
+  const char* mode = argc > 1 ? argv[1] : "auto";
+  if (std::strcmp(mode, "shm") == 0) {
+    api.algorithm = REMORA_COLL_SHM;
+  } else if (std::strcmp(mode, "messages") == 0) {
+    api.messages = true;
+  } else if (std::strcmp(mode, "auto") != 0) {
+    if (remora_rank() == 0) std::fprintf(stderr, "coll_floor: mode is auto, shm or messages\n");
+    remora_finalize();
+    return 2;
+  }
+  const std::string label = std::string("remora_") + mode;
+  coll_floor::run_all(api, label.c_str());
+  check(remora_finalize(), "remora_finalize");
+  return 0;
+}

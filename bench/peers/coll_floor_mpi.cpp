@@ -1,0 +1,44 @@
+// bench/coll_floor.cpp's operations on MPI's collectives, for the same-run comparison
+// (docs/benchmarks.md). Built against each MPI of the machine (bench/coll_floor_peers.sh).
+// Usage: mpiexec -n N ./coll_floor_mpi LABEL
+#include <mpi.h>
+
+#include "coll_floor_body.hpp"
+
+namespace {
+
+struct MpiApi {
+  int rank() const {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+  }
+  int size() const {
+    int s = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+  }
+  void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+  void allreduce(const double* in, double* out, size_t count) {
+    MPI_Allreduce(in, out, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  void reduce_scatter_block(const int* in, int* out, size_t count) {
+    MPI_Reduce_scatter_block(in, out, static_cast<int>(count), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  }
+  void bcast(unsigned char* buffer, size_t bytes) {
+    MPI_Bcast(buffer, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
+  void max(const double* in, double* out, int count) {
+    MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MpiApi api;
+  coll_floor::run_all(api, argc > 1 ? argv[1] : "mpi");
+  MPI_Finalize();
+  return 0;
+}

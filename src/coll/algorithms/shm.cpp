@@ -1,0 +1,260 @@
+// The shm algorithms: rounds of the shared area's engine (coll/shm_area.hpp). Every rank of a
+// node reads the others' cells directly, so each operation is flat:
+//   barrier:        one round without data, every rank waits for every other;
+//   bcast:          the root publishes the message cell by cell; the others copy each cell out
+//                   (two cells: the root fills the next one while the others read);
+//   allreduce:      up to kFlatBytes one round: everyone publishes its vector and reduces all
+//                   of them in rank order. Larger: per cell-sized chunk, everyone publishes its
+//                   chunk, reduces slice r of the chunk over all ranks (reduce-scatter), then
+//                   publishes that slice and copies everyone's slices (allgather);
+//   reduce:         the same, but only the root reads the result (and up to kFlatBytes only the
+//                   root reduces: the others publish and leave);
+//   reduce_scatter: per round each rank publishes a piece of every block; rank r reduces its
+//                   block's pieces;
+//   allgather:      per round each rank publishes a piece of its block; everyone copies all.
+// Every element is reduced in rank order by one rank, so floating-point results are the same
+// on every rank and reproducible.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "coll/algorithms/common.hpp"
+#include "coll/shm_area.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::coll {
+namespace {
+
+using Round = ShmRounds::Round;
+constexpr size_t kFlatBytes = 4096;
+
+struct Context {
+  std::shared_ptr<ShmArea> area;
+  std::shared_ptr<const CollectiveArgs> args;
+  int me = 0, size = 1;
+  const uint8_t* input() const { return static_cast<const uint8_t*>(input_of(*args)); }
+  uint8_t* recv() const { return static_cast<uint8_t*>(args->recv); }
+  // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order).
+  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
+    const size_t bytes = count * args->extent;
+    if (bytes == 0) return;
+    std::memcpy(target, area->cell(0, buffer) + offset, bytes);
+    for (int rank = 1; rank < size; ++rank)
+      rma::apply_op(args->op, args->type, target, area->cell(rank, buffer) + offset, count);
+  }
+};
+
+size_t chunks_of(size_t bytes, size_t chunk) {
+  return (bytes + chunk - 1) / chunk;
+}
+
+void barrier_rounds(const Context&, std::vector<Round>* rounds) {
+  rounds->push_back(Round{});
+}
+
+void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
+  const size_t bytes = c.args->count * c.args->extent;
+  const int root = c.args->root;
+  for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
+    const size_t offset = chunk * ShmArea::kCellBytes;
+    const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
+    Round round;
+    if (c.me == root) {
+      round.publish = [c, offset, length](uint8_t* cell) {
+        std::memcpy(cell, c.recv() + offset, length);
+      };
+      round.wait_for = ShmArea::kNoRank;
+    } else {
+      round.wait_for = root;
+      round.consume = [c, offset, length, root](int buffer) {
+        std::memcpy(c.recv() + offset, c.area->cell(root, buffer), length);
+      };
+    }
+    rounds->push_back(std::move(round));
+  }
+}
+
+// allreduce (root < 0) and reduce.
+void reduction_rounds(const Context& c, int root, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const size_t bytes = args.count * args.extent;
+  const bool result_here = root < 0 || c.me == root;
+  if (bytes <= kFlatBytes) {
+    if (bytes == 0) return;
+    Round round;
+    round.publish = [c, bytes](uint8_t* cell) { std::memcpy(cell, c.input(), bytes); };
+    round.wait_for = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
+    if (result_here)
+      round.consume = [c](int buffer) { c.reduce_cells(c.recv(), buffer, 0, c.args->count); };
+    rounds->push_back(std::move(round));
+    return;
+  }
+  const size_t per_chunk = ShmArea::kCellBytes / args.extent;  // elements
+  const size_t chunks = chunks_of(args.count, per_chunk);
+  for (size_t chunk = 0; chunk < chunks; ++chunk) {
+    const size_t first = chunk * per_chunk;
+    const size_t count = std::min(per_chunk, args.count - first);
+    // Slice s of the chunk: even blocks in elements (offsets in bytes within the cell).
+    const auto slices =
+        std::make_shared<Blocks>(even_blocks(count, args.extent, static_cast<size_t>(c.size)));
+    const auto mine = static_cast<size_t>(c.me);
+    Round scatter;
+    scatter.publish = [c, first, count](uint8_t* cell) {
+      std::memcpy(cell, c.input() + first * c.args->extent, count * c.args->extent);
+    };
+    scatter.wait_for = ShmArea::kAllRanks;
+    const auto held = std::make_shared<std::vector<uint8_t>>(slices->bytes[mine]);  // my slice
+    scatter.consume = [c, slices, mine, held](int buffer) {
+      c.reduce_cells(held->data(), buffer, slices->offset[mine],
+                     slices->bytes[mine] / c.args->extent);
+    };
+    Round gather;
+    gather.publish = [slices, mine, held](uint8_t* cell) {
+      if (!held->empty()) std::memcpy(cell + slices->offset[mine], held->data(), held->size());
+    };
+    gather.wait_for = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
+    if (result_here)
+      gather.consume = [c, slices, first](int buffer) {
+        uint8_t* target = c.recv() + first * c.args->extent;
+        for (int rank = 0; rank < c.size; ++rank) {
+          const auto r = static_cast<size_t>(rank);
+          if (slices->bytes[r] > 0)
+            std::memcpy(target + slices->offset[r], c.area->cell(rank, buffer) + slices->offset[r],
+                        slices->bytes[r]);
+        }
+      };
+    rounds->push_back(std::move(scatter));
+    rounds->push_back(std::move(gather));
+  }
+}
+
+// Block b (recv_counts[b] elements, back to back in the input) goes to rank b. Round k carries
+// elements [k * piece, (k + 1) * piece) of every block, block b's at cell offset b * piece.
+void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const size_t extent = args.extent;
+  auto displs = std::make_shared<std::vector<size_t>>();
+  size_t total = 0, largest = 0;
+  for (size_t count : args.recv_counts) {
+    displs->push_back(total);
+    total += count;
+    largest = std::max(largest, count);
+  }
+  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  if (largest == 0 || piece == 0) return;
+  const uint8_t* input = c.input();
+  bool uniform = true;
+  for (size_t count : args.recv_counts) uniform = uniform && count == largest;
+  if (args.in_place && !uniform) {
+    // The result overwrites the start of recvbuf, which other blocks' input may occupy.
+    uint8_t* copy = schedule.scratch(total * extent);
+    std::memcpy(copy, input, total * extent);
+    input = copy;
+  }
+  const auto mine = static_cast<size_t>(c.me);
+  for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
+    const size_t first = k * piece;
+    Round round;
+    round.publish = [c, displs, first, piece, input, extent](uint8_t* cell) {
+      for (size_t block = 0; block < displs->size(); ++block) {
+        const size_t count = c.args->recv_counts[block];
+        if (first >= count) continue;
+        std::memcpy(cell + block * piece * extent, input + ((*displs)[block] + first) * extent,
+                    std::min(piece, count - first) * extent);
+      }
+    };
+    round.wait_for = ShmArea::kAllRanks;
+    round.consume = [c, first, piece, mine](int buffer) {
+      const size_t count = c.args->recv_counts[mine];
+      if (first >= count) return;
+      c.reduce_cells(c.recv() + first * c.args->extent, buffer, mine * piece * c.args->extent,
+                     std::min(piece, count - first));
+    };
+    rounds->push_back(std::move(round));
+  }
+}
+
+// Rank r's sendcount elements land at recv_displs[r]; every rank knows every count.
+void allgather_rounds(const Context& c, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  size_t largest = 0;
+  for (size_t count : args.recv_counts) largest = std::max(largest, count);
+  const size_t piece = ShmArea::kCellBytes / args.extent;
+  if (largest == 0) return;
+  const auto mine = static_cast<size_t>(c.me);
+  const uint8_t* input = args.in_place ? c.recv() + args.recv_displs[mine] * args.extent
+                                       : static_cast<const uint8_t*>(args.send);
+  for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
+    const size_t first = k * piece;
+    Round round;
+    round.publish = [c, first, piece, mine, input](uint8_t* cell) {
+      const size_t count = c.args->recv_counts[mine];
+      if (first < count)
+        std::memcpy(cell, input + first * c.args->extent,
+                    std::min(piece, count - first) * c.args->extent);
+    };
+    round.wait_for = ShmArea::kAllRanks;
+    round.consume = [c, first, piece](int buffer) {
+      const size_t extent = c.args->extent;
+      for (int rank = 0; rank < c.size; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = c.args->recv_counts[r];
+        if (first >= count) continue;
+        std::memcpy(c.recv() + (c.args->recv_displs[r] + first) * extent,
+                    c.area->cell(rank, buffer), std::min(piece, count - first) * extent);
+      }
+    };
+    rounds->push_back(std::move(round));
+  }
+}
+
+}  // namespace
+
+bool shm_supports(Operation operation) {
+  switch (operation) {
+    case Operation::Barrier:
+    case Operation::Bcast:
+    case Operation::Reduce:
+    case Operation::Allreduce:
+    case Operation::ReduceScatter:
+    case Operation::Allgather:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
+                      const CollectiveArgs& args) {
+  Context c;
+  c.area = area;
+  c.args = std::make_shared<const CollectiveArgs>(args);
+  c.me = area->rank();
+  c.size = area->size();
+  std::vector<Round> rounds;
+  switch (operation) {
+    case Operation::Barrier:
+      barrier_rounds(c, &rounds);
+      break;
+    case Operation::Bcast:
+      bcast_rounds(c, &rounds);
+      break;
+    case Operation::Reduce:
+      reduction_rounds(c, args.root, &rounds);
+      break;
+    case Operation::Allreduce:
+      reduction_rounds(c, -1, &rounds);
+      break;
+    case Operation::ReduceScatter:
+      reduce_scatter_rounds(c, schedule, &rounds);
+      break;
+    case Operation::Allgather:
+      allgather_rounds(c, &rounds);
+      break;
+    default:
+      break;
+  }
+  schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds)));
+}
+
+}  // namespace remora::coll

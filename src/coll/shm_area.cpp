@@ -1,0 +1,236 @@
+#include "coll/shm_area.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.hpp"
+
+namespace remora::coll {
+namespace {
+
+constexpr int kInFlight = 1;
+// Parts start at this alignment inside the segment's parts (the flags get cache lines apart).
+constexpr size_t kAlign = 64;
+
+}  // namespace
+
+int ShmArea::create(transport::Transport& transport, const Communicator& comm,
+                    const transport::Transport::GroupAllgather& allgather,
+                    std::shared_ptr<ShmArea>* out) {
+  std::vector<int> members;
+  for (int rank = 0; rank < comm.size(); ++rank) members.push_back(comm.world_rank(rank));
+  transport::Segment* segment = nullptr;
+  if (int status = transport.allocate_group_segment(members, kHeaderBytes + 2 * kCellBytes + kAlign,
+                                                    allgather, &segment))
+    return status;
+  out->reset(new ShmArea(transport, segment, comm));
+  for (uint8_t* part : (*out)->parts_)
+    if (part == nullptr)
+      return fail(REMORA_ERR_UNSUPPORTED,
+                  "shm collectives: a member's part of the shared area is not mapped here");
+  return REMORA_SUCCESS;
+}
+
+ShmArea::ShmArea(transport::Transport& transport, transport::Segment* segment,
+                 const Communicator& comm)
+    : transport_(transport), segment_(segment), rank_(comm.rank()) {
+  for (int rank = 0; rank < comm.size(); ++rank) {
+    const int world = comm.world_rank(rank);
+    world_ranks_.push_back(world);
+    auto address = reinterpret_cast<uintptr_t>(transport.address(*segment, world));
+    if (address != 0) address = (address + kAlign - 1) / kAlign * kAlign;
+    parts_.push_back(reinterpret_cast<uint8_t*>(address));
+  }
+}
+
+ShmArea::~ShmArea() {
+  release();
+}
+
+void ShmArea::release() {
+  // Other members keep their own mappings of the object: nothing here is collective.
+  std::lock_guard lock(mutex_);
+  if (segment_ != nullptr) transport_.free_group_segment(segment_);
+  segment_ = nullptr;
+}
+
+int ShmArea::arrived(int who, uint64_t round, int* gone) const {
+  if (who == kNoRank) return 1;
+  const uint64_t collective = round >> 24;
+  auto at = [&](int rank) {
+    const Header& h = header(rank);
+    const uint64_t flag = h.arrive.value.load(std::memory_order_acquire);
+    if (flag < round) return 0;
+    if (flag >> 24 == collective) return 1;
+    // Beyond this collective: it took part and moved on, or it abandoned this one (recorded
+    // before it stored any later flag).
+    for (const auto& entry : h.abandoned)
+      if (entry.load(std::memory_order_acquire) == collective) {
+        *gone = rank;
+        return -1;
+      }
+    return 1;
+  };
+  if (who != kAllRanks) return at(who);
+  int result = 1;
+  for (int rank = 0; rank < size() && result != -1; ++rank)
+    if (rank != rank_) result = std::min(result, at(rank));
+  return result;
+}
+
+bool ShmArea::released(uint64_t round) const {
+  for (int rank = 0; rank < size(); ++rank) {
+    if (rank == rank_) continue;
+    const Header& h = header(rank);
+    if (h.done.value.load(std::memory_order_acquire) < round &&
+        h.arrive.value.load(std::memory_order_acquire) <= round)
+      return false;
+  }
+  return true;
+}
+
+void ShmArea::abandon(uint64_t sequence) {
+  std::lock_guard lock(mutex_);
+  Header& mine = header(rank_);
+  mine.abandoned[abandoned_next_++ % kAbandoned].store(sequence + 1, std::memory_order_release);
+  // Nothing of this collective is read here any more: done moves past all of its rounds, so
+  // that members waiting to reuse a cell this rank might have read do not wait for it. Not while
+  // an earlier collective of this rank still reads (its rounds come first).
+  if (!pending_.empty() && pending_.begin()->first < sequence) return;
+  const uint64_t last = (sequence + 1) << 24 | ((uint64_t{1} << 24) - 1);
+  uint64_t seen = mine.done.value.load(std::memory_order_relaxed);
+  while (seen < last &&
+         !mine.done.value.compare_exchange_weak(seen, last, std::memory_order_release))
+    ;
+  for (int rank = 0; rank < size(); ++rank)
+    if (rank != rank_) transport_.wake(world_ranks_[static_cast<size_t>(rank)]);
+}
+
+void ShmArea::store(Flag& flag, uint64_t round) {
+  flag.value.store(round, std::memory_order_release);
+  // wake() fences before it looks for sleepers, so a member that went to sleep after checking
+  // this flag is woken.
+  for (int rank = 0; rank < size(); ++rank)
+    if (rank != rank_) transport_.wake(world_ranks_[static_cast<size_t>(rank)]);
+}
+
+std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64_t sequence,
+                                           std::vector<Round> rounds) {
+  std::shared_ptr<ShmRounds> made(new ShmRounds(std::move(area), sequence, std::move(rounds)));
+  std::lock_guard lock(made->area_->mutex_);
+  made->area_->pending_[sequence] = made;
+  made->enlisted_ = true;
+  return made;
+}
+
+ShmRounds::~ShmRounds() {
+  std::lock_guard lock(mutex_);
+  leave();
+}
+
+void ShmRounds::leave() {
+  if (!enlisted_) return;
+  enlisted_ = false;
+  std::lock_guard lock(area_->mutex_);
+  area_->pending_.erase(sequence_);
+}
+
+void ShmRounds::cancel() {
+  std::lock_guard lock(mutex_);
+  const bool abandon = !finished_ && !cancelled_;
+  cancelled_ = true;
+  leave();
+  if (abandon) area_->abandon(sequence_);
+}
+
+bool ShmRounds::may_advance() const {
+  const uint64_t round = wait_round_.load(std::memory_order_acquire);
+  if (round == 0) return true;
+  const int who = wait_for_.load(std::memory_order_relaxed);
+  if (who == kReleaseWait) return area_->released(round);
+  int gone = -1;
+  return area_->arrived(who, round, &gone) != 0;
+}
+
+int ShmRounds::poll() {
+  // Earlier collectives of the communicator run first; this waiter advances them meanwhile.
+  for (; !head_;) {
+    std::shared_ptr<ShmRounds> first;
+    {
+      std::lock_guard lock(area_->mutex_);
+      auto head = area_->pending_.begin();
+      if (head == area_->pending_.end() || head->first >= sequence_) {
+        head_ = true;
+        break;
+      }
+      first = head->second.lock();
+      if (first == nullptr) {  // being destroyed
+        area_->pending_.erase(head);
+        continue;
+      }
+    }
+    std::unique_lock other(first->mutex_, std::try_to_lock);
+    if (!other.owns_lock() || first->advance() == kInFlight) return kInFlight;
+  }
+  std::lock_guard lock(mutex_);
+  return advance();
+}
+
+int ShmRounds::advance() {
+  if (finished_) return status_ == REMORA_SUCCESS ? status_ : fail(status_, "%s", message_.c_str());
+  if (cancelled_) return kInFlight;  // its schedule has failed; it no longer matters
+  ShmArea& area = *area_;
+  const int me = area.rank();
+  while (next_ < rounds_.size()) {
+    const Round& round = rounds_[next_];
+    const int buffer = static_cast<int>(next_ & 1);
+    const uint64_t id = round_id(next_);
+    if (!published_) {
+      if (round.publish) {
+        const uint64_t last = area.last_published_[buffer];
+        if (last != 0 && !area.released(last)) {
+          wait_for_.store(kReleaseWait, std::memory_order_relaxed);
+          wait_round_.store(last, std::memory_order_release);
+          return kInFlight;
+        }
+        round.publish(area.cell(me, buffer));
+        area.last_published_[buffer] = id;
+      }
+      area.store(area.header(me).arrive, id);
+      published_ = true;
+    }
+    int gone = -1;
+    const int arrived = area.arrived(round.wait_for, id, &gone);
+    if (arrived == 0) {
+      wait_for_.store(round.wait_for, std::memory_order_relaxed);
+      wait_round_.store(id, std::memory_order_release);
+      return kInFlight;
+    }
+    if (arrived < 0) {
+      // The rank that abandoned it, or the one whose error made it do so, sends an error
+      // notice that names the cause and fails this schedule; failing here is the fallback.
+      const auto now = std::chrono::steady_clock::now();
+      if (!abandon_seen_) {
+        abandon_seen_ = true;
+        abandon_deadline_ = now + std::chrono::seconds(1);
+      }
+      if (now < abandon_deadline_) return kInFlight;
+      finished_ = true;
+      status_ = REMORA_ERR_ARG;
+      message_ = format("rank %d of the communicator failed this collective", gone);
+      leave();
+      area.abandon(sequence_);
+      return fail(status_, "%s", message_.c_str());
+    }
+    if (round.consume) round.consume(buffer);
+    area.store(area.header(me).done, id);
+    published_ = false;
+    ++next_;
+  }
+  finished_ = true;
+  wait_round_.store(0, std::memory_order_release);
+  leave();
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::coll

@@ -1,0 +1,164 @@
+// The shared-memory area of a communicator whose ranks share one node, and the round engine
+// that the shm collective algorithms (coll/algorithms/shm.cpp) are written in.
+//
+// The area is one group segment of the transport (the mechanism windows on a sub-communicator
+// use), made collectively when the communicator is created (Collectives::make_shm_area). Each
+// member owns one part: a header with two flag words and two data cells. A member writes only its
+// own part; the others read it.
+//   arrive: the id of the last round this member has published (its cell holds that round's
+//           data);
+//   done:   the id of the last round this member has finished reading the others' cells for.
+// A collective is a list of rounds. In round k every member (1) waits until every member's
+// done has passed the last round that used cell k % 2 of its own part, (2) writes its data (if
+// the round has any) into that cell, (3) stores the round id into arrive, (4) waits for the
+// arrive flag of the members it reads (all, one, or none), (5) reads their cells and (6) stores
+// the round id into done. Round ids are (collective sequence + 1) * 2^24 + k + 1: they grow
+// with every round of every collective on the communicator, so a flag is never mistaken for
+// one of an earlier collective, and the sequence numbers (the schedule's) are the same on every
+// member even when a call failed before it started. Two cells let a member publish round k + 1
+// while slower members still read round k.
+//
+// A member that abandons a collective (its call failed) records the sequence in its header and
+// moves its done flag past the collective's rounds; a member that waits for it there and sees
+// its flags already in a later collective does not read the later collective's data: it waits
+// for the error notice that fails the collective (up to a second, then fails it itself).
+//
+// Collectives of one communicator run their rounds in sequence order: a later one waits (and
+// advances the earlier ones meanwhile, so that a blocking collective behind a nonblocking one
+// does not wait for a thread that is not polling). Waiting never spins unbounded: the rounds
+// are polled steps of a schedule (Schedule::poll), and the waiting thread backs off and sleeps
+// per the transport's wait policy; a member that stores a flag wakes the members' sleeping
+// application threads.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "coll/communicator.hpp"
+#include "coll/schedule.hpp"
+#include "transport/transport.hpp"
+
+namespace remora::coll {
+
+class ShmRounds;
+
+class ShmArea {
+ public:
+  static constexpr size_t kCellBytes = 256 * 1024;
+  static constexpr int kAllRanks = -1, kNoRank = -2;
+
+  // Collective over comm's members, which must all be on this node. allgather exchanges one
+  // value over comm (the message-based collectives). On failure every member fails.
+  static int create(transport::Transport& transport, const Communicator& comm,
+                    const transport::Transport::GroupAllgather& allgather,
+                    std::shared_ptr<ShmArea>* out);
+  ~ShmArea();
+  // Unmaps the area now (the collectives layer ends while something still holds it).
+  void release();
+  ShmArea(const ShmArea&) = delete;
+  ShmArea& operator=(const ShmArea&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(parts_.size()); }
+  uint8_t* cell(int rank, int buffer) const {
+    return parts_[static_cast<size_t>(rank)] + kHeaderBytes +
+           static_cast<size_t>(buffer) * kCellBytes;
+  }
+
+  // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
+  // before it started, or its schedule failed): members that wait for it there learn it from
+  // here instead of mistaking its flags of a later collective for this one's.
+  void abandon(uint64_t sequence);
+
+ private:
+  friend class ShmRounds;
+  struct alignas(64) Flag {
+    std::atomic<uint64_t> value;
+  };
+  static constexpr size_t kAbandoned = 8;  // the last sequences this rank abandoned
+  struct Header {
+    Flag arrive, done;
+    std::atomic<uint64_t> abandoned[kAbandoned];  // sequence + 1; 0: none
+  };
+  static constexpr size_t kHeaderBytes = 256;
+  static_assert(sizeof(Header) <= kHeaderBytes);
+
+  ShmArea(transport::Transport& transport, transport::Segment* segment, const Communicator& comm);
+  Header& header(int rank) const {
+    return *reinterpret_cast<Header*>(parts_[static_cast<size_t>(rank)]);
+  }
+  // Whether `who` (kAllRanks, kNoRank or a rank) has published round: 1 yes, 0 not yet, -1 a
+  // member abandoned this collective (it moved on to a later one without taking part; *gone
+  // names it).
+  int arrived(int who, uint64_t round, int* gone) const;
+  // Whether every other member is done reading round (or has moved beyond it).
+  bool released(uint64_t round) const;
+  void store(Flag& flag, uint64_t round);  // and wake the others
+
+  transport::Transport& transport_;
+  transport::Segment* segment_;
+  std::vector<uint8_t*> parts_;  // by rank of the communicator
+  std::vector<int> world_ranks_;
+  int rank_;
+  size_t abandoned_next_ = 0;  // under mutex_
+  // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
+  // collective whose turn it is.
+  uint64_t last_published_[2] = {0, 0};
+  // The shm collectives enlisted and not finished, by sequence.
+  std::mutex mutex_;
+  std::map<uint64_t, std::weak_ptr<ShmRounds>> pending_;
+};
+
+// One collective: its rounds, advanced by poll() without blocking.
+class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_this<ShmRounds> {
+ public:
+  struct Round {
+    std::function<void(uint8_t* cell)> publish;  // empty: the round has no data of this rank
+    int wait_for = ShmArea::kAllRanks;           // whose arrival this rank reads
+    std::function<void(int buffer)> consume;     // reads area.cell(rank, buffer); may be empty
+  };
+  // Enlists the collective on the area in sequence order.
+  static std::shared_ptr<ShmRounds> make(std::shared_ptr<ShmArea> area, uint64_t sequence,
+                                         std::vector<Round> rounds);
+  ~ShmRounds() override;
+  int poll() override;
+  void cancel() override;
+  bool may_advance() const override;
+
+ private:
+  ShmRounds(std::shared_ptr<ShmArea> area, uint64_t sequence, std::vector<Round> rounds)
+      : area_(std::move(area)), sequence_(sequence), rounds_(std::move(rounds)) {}
+  int advance();  // under mutex_
+  void leave();   // under mutex_
+  uint64_t round_id(size_t round) const { return (sequence_ + 1) << 24 | (round + 1); }
+
+  std::shared_ptr<ShmArea> area_;
+  uint64_t sequence_;
+  std::vector<Round> rounds_;
+  std::mutex mutex_;  // poll() runs from this schedule's waiters and from later collectives'
+  size_t next_ = 0;
+  bool published_ = false;  // round next_ is published, its reads are pending
+  bool finished_ = false;
+  int status_ = 0;  // once finished_
+  std::string message_;
+  bool cancelled_ = false;
+  bool enlisted_ = false;
+  // What advance() last waited for, for may_advance: 0 nothing known; else the round whose
+  // arrival (wait_for_) or release (wait_for_ == kReleaseWait) it needs.
+  static constexpr int kReleaseWait = -3;
+  std::atomic<uint64_t> wait_round_{0};
+  std::atomic<int> wait_for_{0};
+  bool head_ = false;          // its turn has come (it stays first until it leaves)
+  bool abandon_seen_ = false;  // a member abandoned it: its error notice is on its way
+  std::chrono::steady_clock::time_point abandon_deadline_;
+};
+
+}  // namespace remora::coll
