@@ -148,8 +148,11 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   Algorithm chosen = choose(operation, requested, bytes, comm->size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
-  if (automatic && !nonblocking && shm_supports(operation) && comm->size() > 1 &&
-      on_one_node(*comm))
+  // auto takes shm for payloads of up to one cell, where it measured faster than the
+  // message-based algorithms; larger ones (chunked through the cells) were slower (allreduce of
+  // 1 MiB at p = 2: 367 us against 228, docs/benchmarks.md).
+  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && shm_supports(operation) &&
+      comm->size() > 1 && on_one_node(*comm))
     chosen = Algorithm::Shm;
   if (chosen != Algorithm::Shm || comm->shm_area() != nullptr) return chosen;
   return default_algorithm(operation, bytes, comm->size());

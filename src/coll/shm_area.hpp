@@ -52,7 +52,10 @@ class ShmRounds;
 
 class ShmArea {
  public:
-  static constexpr size_t kCellBytes = 256 * 1024;
+  // Every communicator of two or more ranks on one node has an area of 2 cells per member
+  // (arrays duplicate their communicator, so a program may hold many): 64 KiB cells keep it at
+  // 1 MiB for 8 ranks. Larger payloads go through the cells in chunks.
+  static constexpr size_t kCellBytes = 64 * 1024;
   static constexpr int kAllRanks = -1, kNoRank = -2;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
