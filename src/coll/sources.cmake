@@ -25,6 +25,4 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/alltoall.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/shm.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/coll_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../api/world_reduce_scatter.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp)
