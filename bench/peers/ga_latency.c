@@ -41,10 +41,14 @@ int main(int argc, char** argv) {
   const char* label = "ga";
   int csv = 0, iterations = 20000, batches = 5;
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--csv") == 0) csv = 1;
-    else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc) label = argv[++i];
-    else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--batches") == 0 && i + 1 < argc) batches = atoi(argv[++i]);
+    if (strcmp(argv[i], "--csv") == 0)
+      csv = 1;
+    else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc)
+      label = argv[++i];
+    else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
+      iterations = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--batches") == 0 && i + 1 < argc)
+      batches = atoi(argv[++i]);
     else {
       fprintf(stderr, "ga_latency: bad argument '%s'\n", argv[i]);
       GA_Error("ga_latency: usage", 2);
@@ -75,15 +79,18 @@ int main(int argc, char** argv) {
     for (int edge = 1; edge <= kEdge; edge += kEdge - 1) {
       int plo[2] = {lo[0], lo[1]}, phi[2] = {lo[0] + edge - 1, lo[1] + edge - 1}, ld[1] = {edge};
       const int bytes = edge * edge * (int)sizeof(double);
-      const char* names[3][2] = {{"put_1x1", "put_16x16"}, {"get_1x1", "get_16x16"},
-                                 {"acc_1x1", "acc_16x16"}};
+      const char* names[3][2] = {
+          {"put_1x1", "put_16x16"}, {"get_1x1", "get_16x16"}, {"acc_1x1", "acc_16x16"}};
       for (int op = 0; op < 3; ++op) {
         for (int batch = -1; batch < batches; ++batch) {
           const double start = MPI_Wtime();
           for (int i = 0; i < iterations; ++i) {
-            if (op == 0) NGA_Put(g_a, plo, phi, patch, ld);
-            else if (op == 1) NGA_Get(g_a, plo, phi, patch, ld);
-            else NGA_Acc(g_a, plo, phi, patch, ld, &one);
+            if (op == 0)
+              NGA_Put(g_a, plo, phi, patch, ld);
+            else if (op == 1)
+              NGA_Get(g_a, plo, phi, patch, ld);
+            else
+              NGA_Acc(g_a, plo, phi, patch, ld, &one);
           }
           if (op == 2) accumulated += iterations;
           if (batch >= 0) us[batch] = (MPI_Wtime() - start) * 1e6 / iterations;
@@ -96,7 +103,8 @@ int main(int argc, char** argv) {
         /* after put 1.0 then the 1x1 accumulates, the corner holds 1 + accumulated */
         double corner = 0;
         NGA_Get(g_a, plo, plo, &corner, ld);
-        if (corner != 1.0 + (double)accumulated) GA_Error("ga_latency: 1x1 accumulate sum wrong", 1);
+        if (corner != 1.0 + (double)accumulated)
+          GA_Error("ga_latency: 1x1 accumulate sum wrong", 1);
         accumulated = 0;
       }
     }

@@ -20,7 +20,7 @@ enum class SyncImpl : uint64_t {
 
 struct WindowOptions {
   AccStrategy strategy = AccStrategy::Auto;
-  uint64_t lock_stripes = 256;      // stripes in the lock table (1 = whole window)
+  uint64_t lock_stripes = 256;       // stripes in the lock table (1 = whole window)
   uint64_t lock_granularity = 4096;  // bytes per stripe before the next one begins
   SyncImpl fence = SyncImpl::Immediate;
   SyncImpl lock = SyncImpl::Immediate;

@@ -51,8 +51,10 @@ TEST(LockTableGranularity, OverlappingRangesShareAStripe) {
         const uint64_t a = rng() % span, a_bytes = 1 + rng() % (granularity * 4);
         const uint64_t b = a + rng() % a_bytes;  // b starts inside [a, a + a_bytes)
         const uint64_t b_bytes = 1 + rng() % (granularity * 4);
-        const std::vector<uint64_t> x = stripes_for_range(a, a_bytes, granularity, stripes).indices();
-        const std::vector<uint64_t> y = stripes_for_range(b, b_bytes, granularity, stripes).indices();
+        const std::vector<uint64_t> x =
+            stripes_for_range(a, a_bytes, granularity, stripes).indices();
+        const std::vector<uint64_t> y =
+            stripes_for_range(b, b_bytes, granularity, stripes).indices();
         std::vector<uint64_t> common;
         std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(common));
         EXPECT_FALSE(common.empty())
