@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """bench/peers/peer_report.py on a fixed CSV: the medians, the best peer of each row, the
 ratios (times for us, inverse for MBps) and the plots (PNG files written).
-  peer_report_test.py PEER_REPORT_PY SCRATCH_DIR [--plots]"""
+  peer_report_test.py PEER_REPORT_PY [--plots]"""
 import importlib.util
 import io
 import os
 import sys
+import tempfile
 
 spec = importlib.util.spec_from_file_location("peer_report", sys.argv[1])
 report = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(report)
-scratch = sys.argv[2]
-os.makedirs(scratch, exist_ok=True)
+scratch_dir = tempfile.TemporaryDirectory(prefix="peer_report_test.")
+scratch = scratch_dir.name
 
 CSV = """bench,variant,ranks,bytes,metric,value,rep
 lock_put_unlock,immediate,2,64,us,0.040,1
