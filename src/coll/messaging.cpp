@@ -314,9 +314,11 @@ void Messenger::disagree(int source, uint32_t context, uint64_t sequence, uint32
              sender, describe_signature(signature).c_str(), me,
              describe_signature(found.signature).c_str())};
   if (found.schedule != nullptr) return found.schedule->end_with_failure(failure, true);
-  // Not started here yet, or already ended: the others still need to hear of it.
+  // Not started when found: kept for its start, unless it started since (then fail it now).
   if (found.state == InstanceTable::State::Running)
-    instances_->announce(context, sequence, failure);
+    if (auto started = instances_->announce(context, sequence, failure))
+      return started->end_with_failure(failure, true);
+  // Not started here yet, or already ended: the others still need to hear of it.
   notify(context, sequence, failure.code, failure.message);
 }
 
