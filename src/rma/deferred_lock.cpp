@@ -5,7 +5,7 @@
 namespace remora::rma {
 
 DeferredLock::DeferredLock(Window& window)
-    : window_(window), waiting_(static_cast<size_t>(window.transport_.size()), false), queues_() {
+    : window_(window), waiting_(static_cast<size_t>(window.transport_.size()), 0), queues_() {
   queues_.reserve(static_cast<size_t>(window.transport_.size()));
   for (int target = 0; target < window.transport_.size(); ++target)
     queues_.emplace_back(OriginData::Referenced);

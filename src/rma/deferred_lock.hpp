@@ -46,7 +46,9 @@ class DeferredLock {
   LockMode mode(int target) const;
 
   Window& window_;
-  std::vector<bool> waiting_;  // per target: a deferred epoch whose lock word is not yet taken
+  // Per target: a deferred epoch whose lock word is not yet taken. Bytes, not vector<bool>,
+  // whose bit proxies cost a read-modify-write on every lock and unlock.
+  std::vector<uint8_t> waiting_;
   std::vector<OpQueue> queues_;
 };
 

@@ -485,7 +485,7 @@ int Window::lock_all(const char* function, int assert_flags) {
   if (int status = epoch_.begin_lock_all(function)) return status;
   lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (deferred_lock_) {
-    std::fill(lock_checked_.begin(), lock_checked_.end(), lock_all_checked_);
+    std::fill(lock_checked_.begin(), lock_checked_.end(), static_cast<uint8_t>(lock_all_checked_));
     epoch_.locked_all();
     const int status = deferred_lock_->lock_all();
     if (status != REMORA_SUCCESS) epoch_.unlocked_all();

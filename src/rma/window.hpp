@@ -217,7 +217,8 @@ class Window : public remora_win_s {
   transport::Segment* sync_ = nullptr;
   std::vector<size_t> disp_units_;
   EpochState epoch_;
-  std::vector<bool> lock_checked_;  // per target: the lock word was taken (not NOCHECK)
+  // Per target: the lock word was taken (not NOCHECK). Bytes: see DeferredLock::waiting_.
+  std::vector<uint8_t> lock_checked_;
   bool lock_all_checked_ = false;
   std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
