@@ -81,17 +81,21 @@ int creation_ranks(const char* function, int* ranks) {
   return creation_comm(function, &comm, ranks);
 }
 
-// comm: REMORA_COMM_NULL for the creation communicator.
+// comm: nullptr for the creation communicator.
 int publish(const char* function, Runtime& runtime, Distribution dist, int type, const char* name,
-            remora_array_t* out, remora_comm_t comm = REMORA_COMM_NULL) {
+            remora_array_t* out, remora::coll::CommPtr comm = nullptr) {
   if (int status = check_pointer(function, "array", out)) return status;
   if (int status = remora::api::check_not_in_handler(function)) return status;
-  int ranks = 0;
-  if (comm == REMORA_COMM_NULL)
-    if (int status = creation_comm(function, &comm, &ranks)) return status;
+  if (comm == nullptr) {
+    remora_comm_t handle = REMORA_COMM_NULL;
+    int ranks = 0;
+    if (int status = creation_comm(function, &handle, &ranks)) return status;
+    comm = runtime.collectives->communicators.find(handle);
+  }
   Array* array = nullptr;
-  if (int status = Array::create(*runtime.transport, remora::arrays::sync_tracker(),
-                                 std::move(dist), type, name, comm, &array))
+  if (int status =
+          Array::create(remora::api::array_context(runtime), remora::arrays::sync_tracker(),
+                        std::move(dist), type, name, std::move(comm), &array))
     return status;
   current_runtime().array_handles.arrays.insert(array);
   *out = array;

@@ -41,7 +41,8 @@ int remora_mutexes_create(int count, remora_mutexes_t* mutexes) {
   if (int status = check_pointer(function, "mutexes", mutexes)) return status;
   if (count < 1) return fail(REMORA_ERR_ARG, "%s: count=%d must be at least 1", function, count);
   MutexSet* set = nullptr;
-  if (int status = MutexSet::create(count, runtime->transport->size(), &set)) return status;
+  if (int status = MutexSet::create(remora::api::array_context(*runtime), count, &set))
+    return status;
   current_runtime().array_handles.mutexes.insert(set);
   *mutexes = set;
   return REMORA_SUCCESS;

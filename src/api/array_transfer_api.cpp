@@ -217,7 +217,7 @@ int remora_array_pending(remora_array_t a, int64_t* count) {
 int remora_array_sync(void) {
   Runtime* runtime = nullptr;
   if (int status = enter_collective("remora_array_sync", &runtime)) return status;
-  return remora::arrays::sync_all();
+  return remora::arrays::sync_all(remora::api::array_context(*runtime));
 }
 
 int remora_array_sync_comm(remora_comm_t comm) {

@@ -1,5 +1,4 @@
 #include "api/runtime.hpp"
-#include "api/world_reduce_scatter.hpp"
 
 #include "api/launch.hpp"
 
@@ -8,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "coll/internal_calls.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
@@ -70,7 +70,8 @@ int initialize(int* argc, char*** argv) {
   status = rma::WindowRegistry::create(
       *runtime->transport, [barrier = runtime->barrier.get()] { return barrier->run(); },
       [collectives = runtime->collectives.get()](const uint64_t* counts, uint64_t* mine) {
-        return world_reduce_scatter_sum(*collectives, counts, mine);
+        return coll::run_reduce_scatter_sum("remora_win_fence", *collectives, collectives->world(),
+                                            counts, mine);
       },
       &runtime->windows,
       mode == progress::Mode::Thread ||

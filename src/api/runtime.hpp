@@ -4,6 +4,7 @@
 #include <memory>
 #include <unordered_set>
 
+#include "arrays/context.hpp"
 #include "arrays/request.hpp"
 #include "coll/barrier.hpp"
 #include "coll/collectives.hpp"
@@ -42,6 +43,12 @@ struct Runtime {
                                                    // unmaps window memory
   ArrayHandles array_handles;
 };
+
+// The layers distributed arrays are built on, from this runtime.
+inline arrays::Context array_context(Runtime& runtime) {
+  return {*runtime.transport, *runtime.collectives, *runtime.barrier, *runtime.windows,
+          runtime.config};
+}
 
 int initialize(int* argc, char*** argv);
 int finalize();

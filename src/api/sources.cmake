@@ -12,7 +12,6 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ghost_process.cpp
   # communicators, groups and collectives (remora/coll.h)
   ${CMAKE_CURRENT_LIST_DIR}/coll_api.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_reduce_scatter.cpp
   # windows (remora/win.h)
   ${CMAKE_CURRENT_LIST_DIR}/win_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_comm.cpp

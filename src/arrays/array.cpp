@@ -34,22 +34,22 @@ int64_t product(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-Array::Array(transport::Transport& transport, SyncTracker& tracker, Distribution dist, int type,
+Array::Array(const Context& context, SyncTracker& tracker, Distribution dist, int type,
              const char* name)
-    : transport_(transport),
+    : context_(context),
+      transport_(context.transport),
       tracker_(tracker),
       dist_(std::move(dist)),
       type_(type),
       element_(rma::datatype_size(type)),
       name_(name != nullptr ? name : ""),
-      touched_flag_(static_cast<size_t>(transport.size()), 0) {}
+      touched_flag_(static_cast<size_t>(context.transport.size()), 0) {}
 
-int Array::create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
-                  int type, const char* name, remora_comm_t comm, Array** out) {
-  auto* array = new Array(transport, tracker, std::move(dist), type, name);
-  if (int status = array->create_window(comm)) {
-    if (array->win_ != nullptr) remora_win_free(&array->win_);
-    if (array->own_comm_) remora_comm_free(&array->comm_);
+int Array::create(const Context& context, SyncTracker& tracker, Distribution dist, int type,
+                  const char* name, coll::CommPtr comm, Array** out) {
+  auto* array = new Array(context, tracker, std::move(dist), type, name);
+  if (int status = array->create_window(std::move(comm))) {
+    if (array->window_ != nullptr) context.windows.free("remora_array_create", array->window_);
     delete array;
     return status;
   }
@@ -59,24 +59,27 @@ int Array::create(transport::Transport& transport, SyncTracker& tracker, Distrib
 
 // A world array uses the world communicator; an array on a sub-communicator duplicates it for
 // its collectives, so they never interleave with the application's on the same communicator.
-int Array::create_window(remora_comm_t comm) {
-  remora_comm_t world = nullptr;
-  if (int status = remora_comm_world(&world)) return status;
-  if (comm == world) {
-    comm_ = world;
-  } else {
-    if (int status = remora_comm_dup(comm, &comm_)) return status;
-    own_comm_ = true;
+int Array::create_window(coll::CommPtr comm) {
+  constexpr const char* function = "remora_array_create";
+  coll::Collectives& collectives = context_.collectives;
+  if (comm == collectives.world()) {
+    comm_ = std::move(comm);
+  } else if (int status = collectives.dup(comm, &comm_)) {
+    return status;
   }
-  if (int status = remora_comm_rank(comm_, &comm_rank_)) return status;
+  comm_rank_ = comm_->rank();
   const size_t bytes = static_cast<size_t>(dist_.local_elements(comm_rank_)) * element_;
   // Immediate lock whatever REMORA_RMA_LOCK says: arrays accumulate from packed temporaries
   // and complete their own operations (a deferred lock would refer to freed buffers).
-  if (int status =
-          remora_win_allocate_comm(comm_, bytes, element_, "lock=immediate", nullptr, &win_))
+  rma::WindowOptions options;
+  if (int status = rma::parse_window_options(function, context_.config, "lock=immediate", &options))
     return status;
-  window_ = static_cast<rma::Window*>(win_);
-  return remora_win_lock_all(win_, REMORA_MODE_NOCHECK);
+  std::shared_ptr<const rma::WindowGroup> group;
+  if (int status = coll::window_group(function, collectives, comm_, &group)) return status;
+  if (int status =
+          context_.windows.allocate(function, std::move(group), bytes, element_, options, &window_))
+    return status;
+  return window_->lock_all(function, REMORA_MODE_NOCHECK);
 }
 
 bool Array::same_ranks(const Array& other) const {
@@ -87,7 +90,7 @@ bool Array::same_ranks(const Array& other) const {
 }
 
 int Array::barrier() {
-  return remora_comm_barrier(comm_, REMORA_COLL_AUTO);
+  return coll::run_barrier("remora_array_sync", context_.collectives, comm_);
 }
 
 int Array::sync() {
@@ -101,9 +104,11 @@ Array::~Array() {
 
 int Array::destroy() {
   if (int status = flush()) return status;
-  if (int status = remora_win_unlock_all(win_)) return status;
-  if (int status = remora_win_free(&win_)) return status;
-  return own_comm_ ? remora_comm_free(&comm_) : REMORA_SUCCESS;
+  if (int status = window_->unlock_all("remora_array_destroy")) return status;
+  if (int status = context_.windows.free("remora_array_destroy", window_)) return status;
+  window_ = nullptr;
+  comm_.reset();  // this array's duplicate, if it had one, goes with it
+  return REMORA_SUCCESS;
 }
 
 char* Array::local() const {

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "arrays/context.hpp"
 #include "arrays/distribution.hpp"
 #include "arrays/nonblocking.hpp"
+#include "coll/internal_calls.hpp"
 #include "remora/array.h"
-#include "remora/coll.h"
-#include "remora/win.h"
 #include "rma/window.hpp"
 #include "transport/transport.hpp"
 
@@ -30,8 +30,8 @@ class Array : public remora_array_s {
  public:
   // Collective over comm (the world communicator or a sub-communicator: the distribution's
   // ranks are comm's ranks).
-  static int create(transport::Transport& transport, SyncTracker& tracker, Distribution dist,
-                    int type, const char* name, remora_comm_t comm, Array** out);
+  static int create(const Context& context, SyncTracker& tracker, Distribution dist, int type,
+                    const char* name, coll::CommPtr comm, Array** out);
   // Collective: completes this rank's operations, frees the window.
   int destroy();
   ~Array();
@@ -42,8 +42,10 @@ class Array : public remora_array_s {
   const std::string& name() const { return name_; }
   int ndim() const { return dist_.ndim(); }
   // The array's ranks: its own duplicate of the communicator it was created on (the world
-  // handle for a world array); this rank's rank there, their number, and their world ranks.
-  remora_comm_t comm() const { return comm_; }
+  // communicator for a world array); this rank's rank there, their number, and their world
+  // ranks.
+  const coll::CommPtr& comm() const { return comm_; }
+  const Context& context() const { return context_; }
   int comm_rank() const { return comm_rank_; }
   int comm_size() const { return window_->comm_size(); }
   int world_rank(int rank) const { return window_->world_rank(rank); }
@@ -91,9 +93,9 @@ class Array : public remora_array_s {
   int release(const char* function, void* pointer, bool update);
 
  private:
-  Array(transport::Transport& transport, SyncTracker& tracker, Distribution dist, int type,
+  Array(const Context& context, SyncTracker& tracker, Distribution dist, int type,
         const char* name);
-  int create_window(remora_comm_t comm);
+  int create_window(coll::CommPtr comm);
   // target: a world rank.
   void touch(int target);
   // Enters the sync tracker's list (first operation since the last flush).
@@ -115,16 +117,15 @@ class Array : public remora_array_s {
     std::vector<char> copy;  // empty for a direct pointer
   };
 
+  Context context_;
   transport::Transport& transport_;
   SyncTracker& tracker_;
   Distribution dist_;
   int type_;
   size_t element_;
   std::string name_;
-  remora_comm_t comm_ = nullptr;
-  bool own_comm_ = false;  // comm_ is this array's duplicate (freed with it)
+  coll::CommPtr comm_;
   int comm_rank_ = 0;
-  remora_win_t win_ = nullptr;
   rma::Window* window_ = nullptr;
   std::vector<char> touched_flag_;  // per world rank: touched since the last flush
   std::vector<int> touched_;        // world ranks

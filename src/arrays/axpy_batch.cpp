@@ -4,10 +4,8 @@
 
 #include "arrays/element_types.hpp"
 #include "arrays/patch_plan.hpp"
+#include "coll/internal_calls.hpp"
 #include "core/error.hpp"
-#include "remora/am.h"
-#include "remora/coll.h"
-#include "remora/runtime.h"
 
 namespace remora::arrays {
 
@@ -61,14 +59,13 @@ AxpyBatch::AxpyBatch(transport::Transport& transport, Array& array, int detach, 
 
 int AxpyBatch::attach(transport::Transport& transport, Array& array, int detach, AxpyBatch** out) {
   if (handler_id < 0) {
-    if (int status = remora_am_register(&AxpyBatch::on_message, nullptr, &handler_id))
+    if (int status = transport.am_register(&AxpyBatch::on_message, nullptr, &handler_id))
       return status;
     // Handler ids are given out in registration order: every rank must have the same one.
     int range[2] = {-handler_id, handler_id};
-    remora_comm_t world = nullptr;
-    if (int status = remora_comm_world(&world)) return status;
-    if (int status = remora_allreduce(REMORA_IN_PLACE, range, 2, REMORA_INT32, REMORA_OP_MAX, world,
-                                      REMORA_COLL_AUTO))
+    coll::Collectives& collectives = array.context().collectives;
+    if (int status = coll::run_allreduce("remora_axpy_attach", collectives, collectives.world(),
+                                         range, 2, REMORA_INT32, REMORA_OP_MAX))
       return status;
     if (-range[0] != range[1])
       return fail(REMORA_ERR_INTERNAL,
@@ -82,7 +79,7 @@ int AxpyBatch::attach(transport::Transport& transport, Array& array, int detach,
     registry()[batch->id_] = batch;
   }
   *out = batch;
-  return remora_barrier();
+  return array.context().world_barrier.run();
 }
 
 void AxpyBatch::on_message(int source, const void* payload, size_t bytes, void*) {
@@ -184,17 +181,17 @@ void AxpyBatch::served(int source, const void* reply, size_t bytes) {
   std::memcpy(&kind, reply, sizeof kind);
   const bool nbx = detach_ == REMORA_AXPY_DETACH_NBX;
   if (!nbx) {
-    if (kind.kind == Kind::Reply) remora_am_send(source, handler_id, reply, bytes);
+    if (kind.kind == Kind::Reply) transport_.am_send(source, handler_id, reply, bytes);
     received_from_[static_cast<size_t>(source)].fetch_add(1);
     return;
   }
-  remora_am_send(source, handler_id, reply, bytes);
+  transport_.am_send(source, handler_id, reply, bytes);
 }
 
 int AxpyBatch::send(int target, std::vector<char>& message) {
   ++sent_to_[static_cast<size_t>(target)];
   if (detach_ == REMORA_AXPY_DETACH_NBX) outstanding_.fetch_add(1);
-  const int status = remora_am_send(target, handler_id, message.data(), message.size());
+  const int status = transport_.am_send(target, handler_id, message.data(), message.size());
   message.clear();
   return status;
 }
@@ -274,18 +271,17 @@ int AxpyBatch::detach() {
     // nonblocking barrier and keep serving until it completes.
     status =
         transport_.wait_until([&] { return outstanding_.load(std::memory_order_acquire) == 0; });
-    remora_comm_t world = nullptr;
-    remora_request_t barrier = REMORA_REQUEST_NULL;
-    if (status == REMORA_SUCCESS) status = remora_comm_world(&world);
-    if (status == REMORA_SUCCESS) status = remora_ibarrier(world, REMORA_COLL_AUTO, &barrier);
-    if (status == REMORA_SUCCESS) status = remora_request_wait(&barrier);
+    // Waiting for the barrier serves messages meanwhile, as the algorithm needs.
+    coll::Collectives& collectives = array_.context().collectives;
+    if (status == REMORA_SUCCESS)
+      status = coll::run_barrier("remora_axpy_detach", collectives, collectives.world());
   } else {
     // End of message: tell every rank how many data messages it gets from us, then serve
     // until every rank's count has arrived and been met, and our requests are answered.
     for (int r = 0; r < size && status == REMORA_SUCCESS; ++r) {
       if (r == me) continue;
       Header eom{Kind::Eom, 0, id_, sent_to_[static_cast<size_t>(r)], {}};
-      status = remora_am_send(r, handler_id, &eom, sizeof eom);
+      status = transport_.am_send(r, handler_id, &eom, sizeof eom);
     }
     if (status == REMORA_SUCCESS)
       status = transport_.wait_until([&] {

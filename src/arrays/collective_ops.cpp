@@ -10,8 +10,6 @@
 #include "arrays/element_types.hpp"
 #include "arrays/patch_ops.hpp"
 #include "arrays/sync_tracker.hpp"
-#include "remora/coll.h"
-#include "remora/runtime.h"
 
 namespace remora::arrays {
 
@@ -37,9 +35,9 @@ struct Slab {
 
 }  // namespace
 
-int sync_all() {
+int sync_all(const Context& context) {
   if (int status = sync_tracker().flush_dirty()) return status;
-  return remora_barrier();
+  return context.world_barrier.run();
 }
 
 int fill(Array& a, const void* value) {
@@ -116,7 +114,7 @@ int dot(Array& a, Array& b, void* result) {
       }
       local_dot(a.type(), slab.elements, x.data(), y.data(), result);
     }
-    return allreduce(a, result, 1, a.type(), REMORA_OP_SUM);
+    return allreduce("remora_array_dot", a, result, 1, a.type(), REMORA_OP_SUM);
   });
 }
 
@@ -128,7 +126,8 @@ int norm(Array& a, double* result) {
       using T = decltype(zero);
       for (int64_t i = 0; i < n; ++i) sum += magnitude_squared(as<T>(a.local())[i]);
     });
-    if (int status = allreduce(a, &sum, 1, REMORA_DOUBLE, REMORA_OP_SUM)) return status;
+    if (int status = allreduce("remora_array_norm", a, &sum, 1, REMORA_DOUBLE, REMORA_OP_SUM))
+      return status;
     *result = std::sqrt(sum);
     return REMORA_SUCCESS;
   });

@@ -10,8 +10,8 @@
 
 namespace remora::arrays {
 
-// Collective: completes every rank's operations on every array, then barrier.
-int sync_all();
+// Collective: completes every rank's operations on every array, then a world barrier.
+int sync_all(const Context& context);
 
 int fill(Array& a, const void* value);  // value nullptr: zero
 int scale(Array& a, const void* alpha);

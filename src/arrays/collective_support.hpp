@@ -7,13 +7,9 @@
 
 #include "arrays/array.hpp"
 #include "arrays/element_types.hpp"
-#include "remora/coll.h"
-#include "remora/runtime.h"
+#include "coll/internal_calls.hpp"
 
 namespace remora::arrays {
-
-// Collective: completes every rank's operations on every array, then barrier.
-int sync_all();
 
 // This rank's share of [0, total) among a's ranks: [first, first + count), near-equal.
 inline void rank_share(const Array& a, int64_t total, int64_t* first, int64_t* count) {
@@ -22,10 +18,10 @@ inline void rank_share(const Array& a, int64_t total, int64_t* first, int64_t* c
   *count = total * (rank + 1) / ranks - *first;
 }
 
-// In-place allreduce of count values of type over a's ranks.
-inline int allreduce(const Array& a, void* values, size_t count, int type, remora_op_t op) {
-  return remora_allreduce(REMORA_IN_PLACE, values, count, static_cast<remora_datatype_t>(type), op,
-                          a.comm(), REMORA_COLL_AUTO);
+// In-place allreduce of count values of type over a's ranks, for the entry point function.
+inline int allreduce(const char* function, const Array& a, void* values, size_t count, int type,
+                     remora_op_t op) {
+  return coll::run_allreduce(function, a.context().collectives, a.comm(), values, count, type, op);
 }
 
 // Runs body between two syncs over a's ranks (the arrays of one operation share them).

@@ -4,20 +4,24 @@
 
 namespace remora::arrays {
 
-int MutexSet::create(int count, int ranks, MutexSet** out) {
-  auto* set = new MutexSet;
+int MutexSet::create(const Context& context, int count, MutexSet** out) {
+  constexpr const char* function = "remora_mutexes_create";
+  auto* set = new MutexSet(context);
   set->count_ = count;
-  set->ranks_ = ranks;
+  set->ranks_ = context.transport.size();
   set->held_.assign(static_cast<size_t>(count), 0);
-  const int windows = (count + ranks - 1) / ranks;
-  for (int w = 0; w < windows; ++w) {
-    remora_win_t win = nullptr;
-    if (int status = remora_win_allocate(0, 1, nullptr, nullptr, &win)) {
-      set->destroy();
-      delete set;
-      return status;
-    }
-    set->windows_.push_back(win);
+  rma::WindowOptions options;
+  int status = rma::parse_window_options(function, context.config, nullptr, &options);
+  const int windows = (count + set->ranks_ - 1) / set->ranks_;
+  for (int w = 0; w < windows && status == REMORA_SUCCESS; ++w) {
+    rma::Window* window = nullptr;
+    status = context.windows.allocate(function, nullptr, 0, 1, options, &window);
+    if (status == REMORA_SUCCESS) set->windows_.push_back(window);
+  }
+  if (status != REMORA_SUCCESS) {
+    set->destroy();
+    delete set;
+    return status;
   }
   *out = set;
   return REMORA_SUCCESS;
@@ -25,23 +29,25 @@ int MutexSet::create(int count, int ranks, MutexSet** out) {
 
 int MutexSet::destroy() {
   int result = REMORA_SUCCESS;
-  for (remora_win_t& win : windows_)
-    if (int status = remora_win_free(&win); status != REMORA_SUCCESS && result == REMORA_SUCCESS)
+  for (rma::Window* window : windows_)
+    if (int status = context_.windows.free("remora_mutexes_destroy", window);
+        status != REMORA_SUCCESS && result == REMORA_SUCCESS)
       result = status;
   windows_.clear();
   return result;
 }
 
 int MutexSet::lock(int index) {
-  if (int status = remora_win_lock(windows_[static_cast<size_t>(index / ranks_)],
-                                   REMORA_LOCK_EXCLUSIVE, index % ranks_, 0))
+  if (int status = windows_[static_cast<size_t>(index / ranks_)]->lock(
+          "remora_mutex_lock", REMORA_LOCK_EXCLUSIVE, index % ranks_, 0))
     return status;
   held_[static_cast<size_t>(index)] = 1;
   return REMORA_SUCCESS;
 }
 
 int MutexSet::unlock(int index) {
-  if (int status = remora_win_unlock(windows_[static_cast<size_t>(index / ranks_)], index % ranks_))
+  if (int status = windows_[static_cast<size_t>(index / ranks_)]->unlock("remora_mutex_unlock",
+                                                                         index % ranks_))
     return status;
   held_[static_cast<size_t>(index)] = 0;
   return REMORA_SUCCESS;

@@ -5,8 +5,9 @@
 
 #include <vector>
 
+#include "arrays/context.hpp"
 #include "remora/array.h"
-#include "remora/win.h"
+#include "rma/window.hpp"
 
 struct remora_mutexes_s {};
 
@@ -15,7 +16,7 @@ namespace remora::arrays {
 class MutexSet : public remora_mutexes_s {
  public:
   // Collective.
-  static int create(int count, int ranks, MutexSet** out);
+  static int create(const Context& context, int count, MutexSet** out);
   // Collective.
   int destroy();
   int count() const { return count_; }
@@ -24,9 +25,11 @@ class MutexSet : public remora_mutexes_s {
   bool held(int index) const { return held_[static_cast<size_t>(index)] != 0; }
 
  private:
+  explicit MutexSet(const Context& context) : context_(context) {}
+  Context context_;
   int count_ = 0;
   int ranks_ = 1;
-  std::vector<remora_win_t> windows_;
+  std::vector<rma::Window*> windows_;
   std::vector<char> held_;  // by this rank
 };
 

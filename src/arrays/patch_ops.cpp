@@ -177,7 +177,7 @@ int dot_patch(Array& a, bool trans_a, const int64_t* alo, const int64_t* ahi, Ar
     TwoInputs in(a, x, a.element());
     if (int status = in.read(x, y)) return status;
     local_dot(a.type(), in.share.count, in.xs.data(), in.ys.data(), result);
-    return allreduce(a, result, 1, a.type(), REMORA_OP_SUM);
+    return allreduce("remora_array_dot_patch", a, result, 1, a.type(), REMORA_OP_SUM);
   });
 }
 
@@ -321,11 +321,14 @@ int sum_norm(Array& a, bool by_rows, double* result) {
       });
     }
     if (by_rows) {
-      if (int status = allreduce(a, &largest_row, 1, REMORA_DOUBLE, REMORA_OP_MAX)) return status;
+      if (int status = allreduce("remora_array_norm_infinity", a, &largest_row, 1, REMORA_DOUBLE,
+                                 REMORA_OP_MAX))
+        return status;
       *result = largest_row;
       return REMORA_SUCCESS;
     }
-    if (int status = allreduce(a, columns.data(), columns.size(), REMORA_DOUBLE, REMORA_OP_SUM))
+    if (int status = allreduce("remora_array_norm1", a, columns.data(), columns.size(),
+                               REMORA_DOUBLE, REMORA_OP_SUM))
       return status;
     *result = *std::max_element(columns.begin(), columns.end());
     return REMORA_SUCCESS;

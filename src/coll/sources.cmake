@@ -12,6 +12,7 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/records.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collectives.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/internal_calls.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bypass_reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/barrier.cpp

@@ -1,6 +1,6 @@
-// A window on a sub-communicator: its members and the collectives over them. The API layer
-// builds it from a communicator (the collectives sit above this layer). Inside the window every
-// rank is a world rank, as for a world window: the API translates the caller's ranks of the
+// A window on a sub-communicator: its members and the collectives over them, built from a
+// communicator by coll::window_group (the collectives sit above this layer). Inside the window
+// every rank is a world rank, as for a world window: the API translates the caller's ranks of the
 // communicator once per call (Window::world_rank), and non-members have empty parts.
 #pragma once
 
