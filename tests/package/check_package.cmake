@@ -1,6 +1,6 @@
 # cmake -P script: install this build into a scratch prefix, then use every installed artefact
-# as a project outside the tree would: find_package(Remora) (shared, static, GA and the
-# examples), pkg-config (shared, static, GA, the examples shared and static), and run each
+# as a project outside the tree would: find_package(Remora) (shared, static, GA, ARMCI and the
+# examples), pkg-config (shared, static, GA, ARMCI, the examples shared and static), and run each
 # program. With MPI, a project whose
 # MPI differs from Remora's must fail to configure with a message naming both.
 function(run)
@@ -164,5 +164,5 @@ if(HAVE_MPI)
   run(${MPIEXEC} -n 2 ${SCRATCH}/pc_armci)
   expect_output("armci consumer: 2 ranks, counter 2" "pkg-config ARMCI consumer")
 endif()
-message(STATUS "installed package: find_package and pkg-config consumers (shared, static, GA, "
+message(STATUS "installed package: find_package and pkg-config consumers (shared, static, GA, ARMCI, "
                "examples) built and ran")
