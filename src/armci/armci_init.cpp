@@ -343,6 +343,9 @@ void ARMCI_Barrier(void) {
   const char* fn = "ARMCI_Barrier";
   require_initialized(fn);
   fence_all(fn);
+  // Window syncs on both sides of the barrier: this rank's own stores to its blocks become
+  // visible to the others, and their updates to this rank's loads.
+  for (auto& region : the_regions) check(fn, remora_win_sync(region->win));
   check(fn, remora_comm_barrier(the_world, REMORA_COLL_AUTO));
   for (auto& region : the_regions) check(fn, remora_win_sync(region->win));
 }
