@@ -107,9 +107,12 @@ void ARMCI_INIT_HANDLE(armci_hdl_t* hdl);
 void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* handle);
 void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* handle);
 
-/* Nonblocking forms: as the blocking calls (which already return at local completion); Wait
- * and Test report local completion, WaitProc / WaitAll that of every operation to proc / to
- * every rank. ARMCI_Test returns 0 when the operation is complete (ARMCI's convention). */
+/* Nonblocking forms: each contiguous piece is a request-based window operation. Wait (and Test
+ * returning 0, ARMCI's "complete") mean a get's data has arrived and a put's or accumulate's
+ * source may be reused; WaitProc / WaitAll do that for every nonblocking call to proc / to
+ * every rank, NULL handles included. Remote completion: ARMCI_Fence, ARMCI_AllFence or
+ * ARMCI_Barrier, which also complete the requests. ARMCI_NbPutValue* complete at once. On one
+ * node every operation is already complete when the call returns. */
 int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl);
 int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl);
 int ARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc,

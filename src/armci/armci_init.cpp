@@ -135,9 +135,11 @@ void flush_if_dirty(const char* fn, Region& region, int proc, unsigned char kind
 void fence(const char* fn, int proc) {
   for (auto& region : the_regions)
     if (region->any_dirty) flush_if_dirty(fn, *region, proc);
+  wait_pending_target(fn, proc);  // complete after the flush; forget them
 }
 
 void fence_all(const char* fn) {
+  wait_pending_target(fn, -1);
   for (auto& region : the_regions) {
     if (!region->any_dirty) continue;
     check(fn, remora_win_flush_all(region->win));
@@ -319,6 +321,7 @@ int ARMCI_Free(void* ptr) {
   if (ptr == nullptr && region.bytes[static_cast<size_t>(the_rank)] != 0)
     fail(fn, "ptr is NULL but this rank has %zu bytes in the block the other ranks free",
          region.bytes[static_cast<size_t>(the_rank)]);
+  wait_pending_window(fn, region.win);
   check(fn, remora_win_unlock_all(region.win));
   check(fn, remora_win_free(&region.win));
   the_regions.erase(the_regions.begin() + agreed_high);

@@ -57,6 +57,15 @@ void flush_if_dirty(const char* fn, Region& region, int proc,
 void fence(const char* fn, int proc);
 void fence_all(const char* fn);
 
+// Nonblocking operations not yet waited for (armci_rma.cpp): each piece of an ARMCI_Nb* call is
+// one request-based window operation, recorded with its handle (NULL: implicit) and target.
+// Waits for (and forgets) those of one handle, of one target (-1: all), or on one window.
+void wait_pending_handle(const char* fn, const armci_hdl_t* handle);
+void wait_pending_target(const char* fn, int target);
+void wait_pending_window(const char* fn, remora_win_t win);
+// 0 when every request of handle is complete (they are then forgotten), else 1 (ARMCI_Test).
+int test_pending_handle(const char* fn, const armci_hdl_t* handle);
+
 // Element type and size of an ARMCI_ACC_* code; fails for other values.
 remora_datatype_t acc_datatype(const char* fn, int datatype, size_t* element_bytes);
 

@@ -1,6 +1,8 @@
 // ARMCI's one-sided transfers: contiguous, strided and vector put / get / accumulate, their
 // nonblocking forms and handles, single values and flagged puts. Each contiguous piece is one
 // Remora window operation in the region's lock_all epoch.
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "armci/armci_internal.hpp"
@@ -58,9 +60,67 @@ void check_local(const char* fn, const char* what, const void* ptr, size_t bytes
   if (ptr == nullptr && bytes > 0) fail(fn, "%s is NULL", what);
 }
 
-// One contiguous piece: bytes at offset of the region on proc <-> local.
+// Requests of nonblocking calls not yet waited for.
+struct Pending {
+  const armci_hdl_t* handle;
+  int target;
+  remora_win_t win;
+  remora_request_t request;
+};
+std::vector<Pending> pending;
+
+// Set while an ARMCI_Nb* call issues its pieces (Nonblocking below).
+bool nonblocking_active = false;
+armci_hdl_t* nonblocking_handle = nullptr;
+
+// For the duration of an ARMCI_Nb* call: its pieces become requests recorded with hdl.
+struct Nonblocking {
+  Nonblocking(armci_hdl_t* hdl, int proc) {
+    if (hdl != nullptr) hdl->target = proc;  // NULL: an implicit handle (ARMCI_WaitAll)
+    nonblocking_active = true;
+    nonblocking_handle = hdl;
+  }
+  ~Nonblocking() {
+    nonblocking_active = false;
+    nonblocking_handle = nullptr;
+  }
+  Nonblocking(const Nonblocking&) = delete;
+  Nonblocking& operator=(const Nonblocking&) = delete;
+};
+
+template <typename Match>
+void wait_matching(const char* fn, Match match) {
+  size_t kept = 0;
+  for (Pending& p : pending) {
+    if (match(p))
+      check(fn, remora_request_wait(&p.request));
+    else
+      pending[kept++] = p;
+  }
+  pending.resize(kept);
+}
+
+// One contiguous piece: bytes at offset of the region on proc <-> local; a request when an
+// ARMCI_Nb* call is issuing it.
 void piece(const char* fn, Kind kind, Region& region, int proc, size_t offset, void* local,
            size_t bytes, remora_datatype_t type, size_t element_bytes, const void* scale) {
+  if (nonblocking_active) {
+    remora_request_t request = REMORA_REQUEST_NULL;
+    switch (kind) {
+      case Kind::Put:
+        check(fn, remora_win_rput(region.win, proc, offset, local, bytes, REMORA_UINT8, &request));
+        break;
+      case Kind::Get:
+        check(fn, remora_win_rget(region.win, proc, offset, local, bytes, REMORA_UINT8, &request));
+        break;
+      case Kind::Acc:
+        check(fn, remora_win_raccumulate(region.win, proc, offset, local, bytes / element_bytes,
+                                         type, REMORA_OP_SCALED_SUM, scale, &request));
+        break;
+    }
+    pending.push_back({nonblocking_handle, proc, region.win, request});
+    return;
+  }
   switch (kind) {
     case Kind::Put:
       check(fn, remora_win_put(region.win, proc, offset, local, bytes, REMORA_UINT8));
@@ -182,10 +242,6 @@ void vector(const char* fn, Kind kind, int datatype, const void* scale, armci_gi
   }
 }
 
-void note_handle(armci_hdl_t* hdl, int proc) {
-  if (hdl != nullptr) hdl->target = proc;  // NULL: an implicit handle (ARMCI_WaitAll)
-}
-
 void copy_strided(const char* fn, char* ptr, int levels, const int* stride, const int* count,
                   char* buf, bool to_ptr) {
   if (ptr == nullptr || buf == nullptr)
@@ -215,6 +271,33 @@ T get_value(const char* fn, void* src, int proc) {
 }
 
 }  // namespace
+
+void wait_pending_handle(const char* fn, const armci_hdl_t* handle) {
+  wait_matching(fn, [&](const Pending& p) { return p.handle == handle; });
+}
+
+void wait_pending_target(const char* fn, int target) {
+  wait_matching(fn, [&](const Pending& p) { return target < 0 || p.target == target; });
+}
+
+void wait_pending_window(const char* fn, remora_win_t win) {
+  wait_matching(fn, [&](const Pending& p) { return p.win == win; });
+}
+
+int test_pending_handle(const char* fn, const armci_hdl_t* handle) {
+  size_t kept = 0;
+  for (Pending& p : pending) {
+    int done = 0;
+    if (p.handle == handle) check(fn, remora_request_test(&p.request, &done));
+    if (!done || p.handle != handle) pending[kept++] = p;
+  }
+  const bool incomplete =
+      std::any_of(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(kept),
+                  [&](const Pending& p) { return p.handle == handle; });
+  pending.resize(kept);
+  return incomplete ? 1 : 0;
+}
+
 }  // namespace remora::armci
 
 using namespace remora::armci;
@@ -297,48 +380,48 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* handle) {
 }
 
 int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbPut", Kind::Put, 0, nullptr, src, "src", dst, "dst", bytes, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbGet", Kind::Get, 0, nullptr, dst, "dst", src, "src", bytes, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc,
                 armci_hdl_t* hdl) {
+  const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbAcc", Kind::Acc, datatype, scale, src, "src", dst, "dst", bytes, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbPutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
                  int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbPutS";
+  const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
   strided(fn, Kind::Put, 0, nullptr, src_ptr, "src_ptr", dst_ptr, "dst_ptr", s, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbGetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
                  int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbGetS";
+  const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, false);
   strided(fn, Kind::Get, 0, nullptr, dst_ptr, "dst_ptr", src_ptr, "src_ptr", s, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbAccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], void* dst_ptr,
                  int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbAccS";
+  const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
   strided(fn, Kind::Acc, datatype, scale, src_ptr, "src_ptr", dst_ptr, "dst_ptr", s, proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
@@ -358,44 +441,48 @@ int ARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int pr
 }
 
 int ARMCI_NbPutV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
+  const Nonblocking nb(handle, proc);
   vector("ARMCI_NbPutV", Kind::Put, 0, nullptr, iov, iov_len, proc);
-  note_handle(handle, proc);
   return 0;
 }
 
 int ARMCI_NbGetV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
+  const Nonblocking nb(handle, proc);
   vector("ARMCI_NbGetV", Kind::Get, 0, nullptr, iov, iov_len, proc);
-  note_handle(handle, proc);
   return 0;
 }
 
 int ARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc,
                  armci_hdl_t* handle) {
+  const Nonblocking nb(handle, proc);
   vector("ARMCI_NbAccV", Kind::Acc, datatype, scale, iov, iov_len, proc);
-  note_handle(handle, proc);
   return 0;
 }
 
-// Every operation completes locally before it returns, so a handle is complete once issued.
+// Completion of nonblocking calls: a get's data has arrived, a put's or accumulate's source
+// may be reused (remote completion: ARMCI_Fence).
 int ARMCI_Wait(armci_hdl_t* hdl) {
   require_initialized("ARMCI_Wait");
   if (hdl == nullptr) fail("ARMCI_Wait", "hdl is NULL");
+  wait_pending_handle("ARMCI_Wait", hdl);
   return 0;
 }
 
 int ARMCI_Test(armci_hdl_t* hdl) {
   require_initialized("ARMCI_Test");
   if (hdl == nullptr) fail("ARMCI_Test", "hdl is NULL");
-  return 0;  // ARMCI: 0 = complete
+  return test_pending_handle("ARMCI_Test", hdl);  // ARMCI: 0 = complete
 }
 
 int ARMCI_WaitProc(int proc) {
   check_proc("ARMCI_WaitProc", "proc", proc);
+  wait_pending_target("ARMCI_WaitProc", proc);
   return 0;
 }
 
 int ARMCI_WaitAll(void) {
   require_initialized("ARMCI_WaitAll");
+  wait_pending_target("ARMCI_WaitAll", -1);
   return 0;
 }
 
@@ -433,30 +520,30 @@ int ARMCI_PutValueDouble(double src, void* dst, int proc) {
 }
 
 int ARMCI_NbPutValueInt(int src, void* dst, int proc, armci_hdl_t* hdl) {
+  if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueInt", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbPutValueLong(long src, void* dst, int proc, armci_hdl_t* hdl) {
+  if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueLong", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbPutValueFloat(float src, void* dst, int proc, armci_hdl_t* hdl) {
+  if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueFloat", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
 int ARMCI_NbPutValueDouble(double src, void* dst, int proc, armci_hdl_t* hdl) {
+  if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueDouble", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
-  note_handle(hdl, proc);
   return 0;
 }
 
