@@ -434,7 +434,8 @@ static void part_mutex(void) {
 }
 
 /* Nonblocking: NbPut to every rank with a handle each, NbGet polled with ARMCI_Test, NbAcc
- * with implicit (NULL) handles completed by ARMCI_WaitAll, NbPutS, NbGetV, NbPutValue. */
+ * with implicit (NULL) handles completed by ARMCI_WaitAll, NbPutS, NbGetV, NbPutValue, and (on
+ * Remora) one aggregate handle for gets from every rank. */
 static void part_nonblocking(void) {
   enum { N = 16 };
   int** a = (int**)malloc_all((size_t)nproc * N * sizeof(int));
@@ -469,6 +470,21 @@ static void part_nonblocking(void) {
   while (ARMCI_Test(&g) != 0) polls++; /* ARMCI: 0 when complete */
   for (int i = 0; i < N; i++) CHECK(got[i] == me * 10000 + i, "NbGet got[%d]=%d", i, got[i]);
   (void)polls;
+#ifdef REMORA_ARMCI /* ARMCI-MPI refuses aggregate handles in ARMCI_Wait */
+  /* One aggregate handle for a get from every rank, waited once. */
+  int* all = malloc(sizeof(int) * (size_t)nproc * N);
+  armci_hdl_t agg;
+  ARMCI_INIT_HANDLE(&agg);
+  ARMCI_SET_AGGREGATE_HANDLE(&agg);
+  for (int p = 0; p < nproc; p++) ARMCI_NbGet(a[p] + me * N, all + p * N, N * sizeof(int), p, &agg);
+  ARMCI_Wait(&agg);
+  ARMCI_UNSET_AGGREGATE_HANDLE(&agg);
+  for (int p = 0; p < nproc; p++)
+    for (int i = 0; i < N; i++)
+      CHECK(all[p * N + i] == me * 10000 + i, "aggregate NbGet from %d [%d]=%d", p, i,
+            all[p * N + i]);
+  free(all);
+#endif
   ARMCI_Barrier();
   int one = 1;
   for (int p = 0; p < nproc; p++)
