@@ -263,9 +263,15 @@ void sel(const char* fn, int scope, void* x, int n, const char* op, int type, in
 
 void message_init() {
   const auto n = static_cast<size_t>(nprocs());
-  partial.assign(n, Message{});
-  partial_expected.assign(n, -1);
-  if (handler_id < 0) check("ARMCI_Init", remora_am_register(on_fragment, nullptr, &handler_id));
+  {
+    const std::lock_guard<std::mutex> lock(inbox_mutex);
+    inbox.clear();
+    partial.assign(n, Message{});
+    partial_expected.assign(n, -1);
+  }
+  // Registered at every start (collective, so the ids agree): a Remora started again after
+  // ARMCI_Finalize ended it has forgotten the earlier registration.
+  check("ARMCI_Init", remora_am_register(on_fragment, nullptr, &handler_id));
 }
 
 }  // namespace remora::armci
