@@ -12,6 +12,11 @@ if(TARGET remora_ga)
   set_target_properties(remora_ga PROPERTIES INSTALL_RPATH "$ORIGIN")
   install(TARGETS remora_ga EXPORT RemoraTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+if(TARGET remora_armci)
+  # Exported as Remora::remora_armci, as remora_ga above.
+  set_target_properties(remora_armci PROPERTIES INSTALL_RPATH "$ORIGIN")
+  install(TARGETS remora_armci EXPORT RemoraTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES docs/man/remorarun.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES docs/man/remora.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
@@ -19,7 +24,8 @@ install(EXPORT RemoraTargets NAMESPACE Remora:: DESTINATION ${CMAKE_INSTALL_LIBD
 
 install(FILES cmake/RemoraMpiIdentity.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Remora)
 
-# pkg-config: remora.pc, and remora_ga.pc with the GA-compatible library. Libs.private lists
+# pkg-config: remora.pc, remora_ga.pc with the GA-compatible library and remora_armci.pc with
+# the ARMCI-compatible one. Libs.private lists
 # what libremora.a needs (pkg-config --static): the C++ runtime, threads, BLAS and the MPI.
 file(RELATIVE_PATH REMORA_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 set(REMORA_PC_LIBS_PRIVATE "-lstdc++ -lm -pthread")
@@ -97,5 +103,11 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/remora.pc DESTINATION ${CMAKE_INSTALL_
 if(TARGET remora_ga)
   configure_file(cmake/remora_ga.pc.in ${CMAKE_CURRENT_BINARY_DIR}/remora_ga.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/remora_ga.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
+if(TARGET remora_armci)
+  # The same requirements as remora_ga.pc (remora and the MPI).
+  configure_file(cmake/remora_armci.pc.in ${CMAKE_CURRENT_BINARY_DIR}/remora_armci.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/remora_armci.pc
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()

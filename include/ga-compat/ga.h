@@ -237,6 +237,21 @@ void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha);
 /* 1-D: element lo + i = start + i * inc. */
 void GA_Patch_enum(int g_a, int lo, int hi, void* start, void* inc);
 void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void* start, void* inc);
+/* Sparse data management on 1-D arrays (collective). Pack: the elements of g_src in lo..hi
+ * whose g_mask element is non-zero, in order, to g_dest from index 0; *icount = how many.
+ * Unpack: the reverse, g_src's first elements to the masked places of g_dest in lo..hi.
+ * Scan_copy: from each non-zero g_sbit element on, g_b repeats g_a's value there. Scan_add:
+ * g_b is the running sum of g_a restarting at each non-zero g_sbit element (excl 1: the sum
+ * of the elements before, 0 at a segment start). Segments start only inside lo..hi; before
+ * the first start, Scan_add leaves g_b unchanged and Scan_copy sets it to zero (as GA). */
+void GA_Pack(int g_src, int g_dest, int g_mask, int lo, int hi, int* icount);
+void GA_Pack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t* icount);
+void GA_Unpack(int g_src, int g_dest, int g_mask, int lo, int hi, int* icount);
+void GA_Unpack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t* icount);
+void GA_Scan_add(int g_a, int g_b, int g_sbit, int lo, int hi, int excl);
+void GA_Scan_add64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi, int excl);
+void GA_Scan_copy(int g_a, int g_b, int g_sbit, int lo, int hi);
+void GA_Scan_copy64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi);
 
 /* Element-wise: |a| (complex: the magnitude), 1/a (a zero element ends the job), and
  * c = a op b (a zero divisor ends the job; maximum/minimum not for complex types). */

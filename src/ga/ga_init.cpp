@@ -10,6 +10,11 @@
 #include "ga/ga_registry.hpp"
 #include "ga/ga_stats.hpp"
 
+// The ARMCI layer's start and end, when the program links libremora_armci (weak: null when
+// it does not).
+extern "C" int ARMCI_Init(void) __attribute__((weak));
+extern "C" int ARMCI_Finalize(void) __attribute__((weak));
+
 namespace remora::ga {
 namespace {
 
@@ -35,11 +40,11 @@ void build_node_table() {
   }
 }
 
+bool we_initialized_remora = false;  // else the ARMCI layer had started it
+
 // comm: MPI_COMM_WORLD, or the communicator of GA_Initialize_comm (Remora spans only it).
 void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
-  int flag = 0;
-  remora_initialized(&flag);
-  if (flag) return;  // GA allows repeated initialisation calls
+  if (world_comm() != MPI_COMM_NULL) return;  // GA allows repeated initialisation calls
   int mpi_up = 0;
   MPI_Initialized(&mpi_up);
   if (!mpi_up) {
@@ -49,14 +54,22 @@ void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
     if (!we_initialized_mpi) std::atexit(finalize_mpi_at_exit);
     we_initialized_mpi = true;
   }
-  if (on == MPI_COMM_WORLD)
-    check("GA_Initialize", remora_init(argc, argv));
-  else
-    check("GA_Initialize_comm", remora_init_mpi_comm(argc, argv, &on));
+  int remora_up = 0;
+  remora_initialized(&remora_up);
+  if (!remora_up) {
+    if (on == MPI_COMM_WORLD)
+      check("GA_Initialize", remora_init(argc, argv));
+    else
+      check("GA_Initialize_comm", remora_init_mpi_comm(argc, argv, &on));
+    we_initialized_remora = true;
+  }
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(on, &comm);
   set_world_comm(comm);
   build_node_table();
+  // As GA's start-up starts ARMCI: a program linked with libremora_armci may call ARMCI beside
+  // GA without ARMCI_Init of its own (its own ARMCI_Init / ARMCI_Finalize pairs nest).
+  if (ARMCI_Init != nullptr) ARMCI_Init();
 }
 
 const std::vector<int>& ranks_of_node(const char* fn, int node) {
@@ -108,7 +121,7 @@ void GA_Initialize_ltd(size_t limit) {
 int GA_Initialized(void) {
   int flag = 0;
   remora_initialized(&flag);
-  return flag;
+  return flag && world_comm() != MPI_COMM_NULL ? 1 : 0;
 }
 
 void GA_Terminate(void) {
@@ -117,10 +130,15 @@ void GA_Terminate(void) {
   for (int handle : live_handles()) GA_Destroy(handle);
   GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());
+  if (ARMCI_Finalize != nullptr) ARMCI_Finalize();  // matches GA_Initialize's ARMCI_Init
   MPI_Comm comm = world_comm();
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
   set_world_comm(MPI_COMM_NULL);
-  check("GA_Terminate", remora_finalize());
+  // Remora ends with whichever layer started it (ARMCI_Finalize when ARMCI_Init came first).
+  if (we_initialized_remora) {
+    we_initialized_remora = false;
+    check("GA_Terminate", remora_finalize());
+  }
 }
 
 int GA_Nodeid(void) {

@@ -133,7 +133,10 @@ std::vector<int> live_handles() {
 void require_initialized(const char* fn) {
   int flag = 0;
   remora_initialized(&flag);
-  if (!flag) ga_fail(fn, "GA is not initialized (call GA_Initialize first)");
+  // GA's own start-up sets the world communicator (Remora may also have been started by the
+  // ARMCI layer alone).
+  if (!flag || the_world_comm == MPI_COMM_NULL)
+    ga_fail(fn, "GA is not initialized (call GA_Initialize first)");
 }
 
 int& default_pgroup() {

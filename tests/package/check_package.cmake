@@ -1,6 +1,6 @@
 # cmake -P script: install this build into a scratch prefix, then use every installed artefact
-# as a project outside the tree would: find_package(Remora) (shared, static, GA and the
-# examples), pkg-config (shared, static, GA, the examples shared and static), and run each
+# as a project outside the tree would: find_package(Remora) (shared, static, GA, ARMCI and the
+# examples), pkg-config (shared, static, GA, ARMCI, the examples shared and static), and run each
 # program. With MPI, a project whose
 # MPI differs from Remora's must fail to configure with a message naming both.
 function(run)
@@ -80,6 +80,8 @@ if(HAVE_MPI)
   run(${MPIEXEC} -n 2 ${consumer}/remora_ga_consumer)
   expect_output("ga consumer: 2 ranks, counter 2" "find_package GA consumer")
   expect_libraries(${consumer}/remora_ga_consumer "${MPI_LIBRARY_REGEX}" "${OTHER_MPI_LIBRARY_REGEX}")
+  run(${MPIEXEC} -n 2 ${consumer}/remora_armci_consumer)
+  expect_output("armci consumer: 2 ranks, counter 2" "find_package ARMCI consumer")
 
   # A project that chose the other MPI (the default mpicc here) before find_package(Remora),
   # and one that names it with -DMPI_C_COMPILER: both fail at configure time, naming both MPIs
@@ -156,6 +158,11 @@ if(HAVE_MPI)
   run(${MPIEXEC} -n 2 ${SCRATCH}/pc_ga)
   expect_output("ga consumer: 2 ranks, counter 2" "pkg-config GA consumer")
   expect_libraries(${SCRATCH}/pc_ga "${MPI_LIBRARY_REGEX}" "${OTHER_MPI_LIBRARY_REGEX}")
+  # ARMCI: armci.h includes mpi.h too; remora_armci.pc brings the MPI's flags.
+  pkg_config(flags --cflags --libs remora_armci)
+  run(${C_COMPILER} ${CONSUMER_SOURCE}/armci_consumer.c -o ${SCRATCH}/pc_armci ${flags} ${rpath})
+  run(${MPIEXEC} -n 2 ${SCRATCH}/pc_armci)
+  expect_output("armci consumer: 2 ranks, counter 2" "pkg-config ARMCI consumer")
 endif()
-message(STATUS "installed package: find_package and pkg-config consumers (shared, static, GA, "
+message(STATUS "installed package: find_package and pkg-config consumers (shared, static, GA, ARMCI, "
                "examples) built and ran")
