@@ -22,6 +22,22 @@ std::string private_job_id() {
   return format("%d-%08x", static_cast<int>(getpid()), random());
 }
 
+// A process that an MPI launcher started as one of several (mpiexec), in a build whose
+// transport cannot join them, would run as a job of its own: every rank computing alone, each
+// result plausible. Refuse instead. (MPI builds join such a job through MPI.)
+int check_not_one_of_many() {
+  for (const char* name : {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE"}) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || std::atol(value) <= 1) continue;
+    return fail(REMORA_ERR_CONFIG,
+                "this process was started as one of %s processes (%s=%s), but this Remora has no "
+                "transport that joins them (built without MPI): each would run alone. Start the "
+                "program with remorarun -n %s, or build Remora with -DREMORA_WITH_MPI=ON",
+                value, name, value, value);
+  }
+  return REMORA_SUCCESS;
+}
+
 // The control block of a job started by remorarun, or a private one for a job of one rank.
 int open_control_block(const Config& config, shm::ControlBlock* block) {
   if (config.control_fd >= 0) {
@@ -37,6 +53,7 @@ int open_control_block(const Config& config, shm::ControlBlock* block) {
                 "REMORA_RANK=%lld / REMORA_SIZE=%lld are set but REMORA_CONTROL_FD is not: start "
                 "the program with remorarun",
                 config.rank, config.size);
+  if (int status = check_not_one_of_many()) return status;
   return shm::ControlBlock::create(1, private_job_id(),
                                    static_cast<uint32_t>(config.am_queue_slots),
                                    static_cast<uint32_t>(config.am_slot_bytes), false, block);
