@@ -47,6 +47,17 @@ under_remorarun() {
       fail=1
     fi
   done
+  # The HF proxy's verification must catch a wrong contribution.
+  echo "== example hf_proxy.py --inject-error under remorarun -n 2 (must fail verification)"
+  local out
+  out=$(timeout "$timeout_s" "$venv/bin/remorarun" -n 2 "$venv/bin/python" \
+        "$here/examples/hf_proxy.py" --inject-error --tasks 64 --n 64 --layout block \
+        --variant rma_nb 2>&1 || true)
+  if ! grep -q "NOT verified" <<<"$out"; then
+    echo "FAILED: hf_proxy.py --inject-error did not report 'NOT verified':" >&2
+    echo "$out" >&2
+    fail=1
+  fi
 }
 
 # under_mpiexec VENV: the suite under mpiexec.mpich at 2 ranks, on one node

@@ -244,3 +244,39 @@ def test_bad_target_and_bad_op_for_type(win, size):
         with f.lock(0):
             with pytest.raises(remora.ArgumentError):
                 f.fetch_and_op(1.0, 0, op="band")
+
+
+def test_create_over_user_array(size, rank):
+    mine = np.full(6 + rank, -1, dtype=np.int32)
+    with remora.Window.create(mine) as w:
+        assert w.shape == (6 + rank,) and w.dtype == np.int32
+        assert w.target_size((rank + 1) % size) == 6 + (rank + 1) % size
+        assert w.path(rank) in ("local", "shared")
+        right = (rank + 1) % size
+        w.fence()
+        w.put(np.arange(3, dtype=np.int32) + 10 * rank, right, disp=2)
+        w.accumulate(np.ones(2, dtype=np.int32), right, disp=0)
+        w.fence()
+        left = (rank - 1) % size
+        expect = np.full(6 + rank, -1, dtype=np.int32)
+        expect[2:5] = np.arange(3) + 10 * left
+        expect[0:2] += 1
+        np.testing.assert_array_equal(mine, expect)  # the user's own array holds the window
+        np.testing.assert_array_equal(w.local, expect)
+        with w.lock(right, exclusive=False):
+            np.testing.assert_array_equal(w.get(right, disp=2, count=3),
+                                          np.arange(3) + 10 * rank)
+        remora.barrier()
+
+
+def test_create_errors(win):
+    with pytest.raises(remora.ArgumentError, match="contiguous"):
+        remora.Window.create(np.zeros((4, 4))[:, ::2])
+    with pytest.raises(remora.DatatypeError):
+        remora.Window.create(np.zeros(4, dtype=np.bool_))
+    with pytest.raises(remora.ArgumentError, match="numpy array"):
+        remora.Window.create([1, 2, 3])
+    win.fence()
+    win.put(np.array([5]), remora.rank(), disp=1)
+    win.fence()
+    assert win.local[1] == 5

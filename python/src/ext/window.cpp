@@ -33,6 +33,7 @@ struct Window {
   void* base = nullptr;
   bool hold = false;                // deferred fence or lock: origin buffers are queued
   std::vector<nb::object> pending;  // origin buffers until the next synchronisation
+  nb::object user;                  // the caller's array of a window made by create, or None
 
   remora_win_t w() const {
     if (win == nullptr) [[unlikely]]
@@ -84,8 +85,36 @@ void bind_window(nb::module_& m) {
   nb::class_<Window>(m, "_Window")
       .def(
           "__init__",
-          [](Window* self, nb::handle shape, nb::handle dtype, nb::handle info, nb::handle comm) {
+          [](Window* self, nb::handle shape, nb::handle dtype, nb::handle info, nb::handle comm,
+             nb::handle array) {
             new (self) Window();
+            if (!array.is_none()) {
+              // remora_win_create over the caller's array, which the window keeps alive.
+              if (!comm.is_none())
+                fail(REMORA_ERR_ARG,
+                     "Window.create spans every rank: comm must be None (remora_win_create has "
+                     "no communicator form)");
+              if (!PyArray_Check(array.ptr()))
+                fail(REMORA_ERR_ARG, std::string("array must be a numpy array, not ") +
+                                         nb::type_name(array.type()).c_str());
+              auto* a = reinterpret_cast<PyArrayObject*>(array.ptr());
+              self->type = type_of_descr(PyArray_DESCR(a), "array's dtype");
+              if (!PyArray_ISCARRAY(a))
+                fail(REMORA_ERR_ARG,
+                     "array must be C-contiguous, aligned and writeable to be window memory");
+              for (int d = 0; d < PyArray_NDIM(a); ++d) self->shape.push_back(PyArray_DIMS(a)[d]);
+              self->count = static_cast<size_t>(PyArray_SIZE(a));
+              self->base = self->count ? PyArray_DATA(a) : nullptr;
+              std::string info_s = info.is_none() ? std::string() : nb::cast<std::string>(info);
+              check(REMORA_NOGIL(
+                  remora_win_create(self->base, self->count * self->type.size, self->type.size,
+                                    info_s.empty() ? nullptr : info_s.c_str(), &self->win)));
+              self->user = nb::borrow(array);
+              remora_sync_impl_t fence, lock;
+              check(remora_win_sync_impl(self->win, &fence, &lock));
+              self->hold = fence == REMORA_SYNC_DEFERRED || lock == REMORA_SYNC_DEFERRED;
+              return;
+            }
             self->type = type_of_dtype(dtype, "dtype");
             self->shape = shape_of(shape, "shape");
             size_t n = 1;
@@ -99,8 +128,8 @@ void bind_window(nb::module_& m) {
             check(remora_win_sync_impl(self->win, &fence, &lock));
             self->hold = fence == REMORA_SYNC_DEFERRED || lock == REMORA_SYNC_DEFERRED;
           },
-          nb::arg("shape"), nb::arg("dtype"), nb::arg("info") = nb::none(),
-          nb::arg("comm") = nb::none())
+          nb::arg("shape").none(), nb::arg("dtype").none(), nb::arg("info") = nb::none(),
+          nb::arg("comm") = nb::none(), nb::arg("array") = nb::none())
       .def_prop_ro(
           "local",
           [](nb::handle self) {
@@ -150,6 +179,18 @@ void bind_window(nb::module_& m) {
                      return std::string(names[static_cast<int>(s) & 3]);
                    })
       .def(
+          "path",
+          [](Window& w, int target) {
+            remora_win_path_t p;
+            check(remora_win_path(w.w(), target, &p));
+            static const char* names[] = {"shared", "transport", "local", "single_copy", "agent"};
+            int i = static_cast<int>(p);
+            return std::string(i >= 0 && i < 5 ? names[i] : "unknown");
+          },
+          nb::arg("target"),
+          "How this rank's operations reach target's memory: shared, transport, local, "
+          "single_copy or agent.")
+      .def(
           "target_size", [](Window& w, int target) { return w.elements_of(target); },
           nb::arg("target"), "The number of elements in target's window memory.")
       .def(
@@ -162,6 +203,7 @@ void bind_window(nb::module_& m) {
                 check(REMORA_NOGIL(remora_win_free(&w.win)));
               }
               w.pending.clear();
+              w.user = nb::object();
             }
           },
           "Collective: frees the window (fails while a lock or a fence epoch with "

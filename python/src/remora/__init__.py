@@ -39,6 +39,17 @@ from ._core import (  # noqa: F401
     bcast,
     finalize,
     iallreduce,
+    iallgather,
+    ialltoall,
+    ibarrier,
+    ibcast,
+    igather,
+    ireduce,
+    ireduce_scatter,
+    iscan,
+    iscatter,
+    reduce_scatter,
+    waitall,
     init,
     initialized,
     local_rank,
@@ -51,7 +62,17 @@ from ._core import (  # noqa: F401
     wtime,
 )
 from .window import Window  # noqa: F401
-from .array import Array, gemm  # noqa: F401
+from .array import (  # noqa: F401
+    Array,
+    AxpyBatch,
+    Mutexes,
+    add_patch,
+    copy_patch,
+    dot_patch,
+    elem_patch,
+    gemm,
+    gemm_patch,
+)
 from ._core import ArrayRequest, sync  # noqa: F401
 
 __version__ = "0.1.0"
