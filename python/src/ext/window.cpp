@@ -79,9 +79,116 @@ nb::object result_for(const Type& t, const Input& in, nb::handle out) {
   return nb::borrow(out);
 }
 
+// A layout (remora/layout.h): which elements of a buffer an operation touches. Local object.
+struct Layout {
+  remora_layout_t l = nullptr;
+  ~Layout() {
+    if (l != nullptr) remora_layout_free(&l);
+  }
+  size_t elements() const {
+    size_t n;
+    check(remora_layout_elements(l, &n));
+    return n;
+  }
+  size_t extent() const {
+    size_t n;
+    check(remora_layout_extent(l, &n));
+    return n;
+  }
+};
+
+std::vector<size_t> size_list(nb::handle seq, const char* what) {
+  std::vector<size_t> v;
+  for (nb::handle h : seq) {
+    long long x = nb::cast<long long>(h);
+    if (x < 0)
+      fail(REMORA_ERR_ARG, std::string(what) + " has a negative entry " + std::to_string(x));
+    v.push_back(static_cast<size_t>(x));
+  }
+  return v;
+}
+
+// The origin side of a layout operation: the given layout, or count consecutive elements.
+struct OriginLayout {
+  Layout own;
+  remora_layout_t l = nullptr;
+};
+void origin_layout(nb::handle given, size_t count, OriginLayout* o) {
+  if (!given.is_none()) {
+    o->l = nb::cast<Layout&>(given).l;
+    return;
+  }
+  check(remora_layout_contiguous(count, &o->own.l));
+  o->l = o->own.l;
+}
+// data must cover the origin layout's extent.
+void check_extent(remora_layout_t l, size_t have, const char* what) {
+  size_t extent;
+  check(remora_layout_extent(l, &extent));
+  if (have < extent)
+    fail(REMORA_ERR_ARG, std::string(what) + " has " + std::to_string(have) +
+                             " elements, its layout reaches element " + std::to_string(extent));
+}
 }  // namespace
 
 void bind_window(nb::module_& m) {
+  nb::class_<Layout>(m, "Layout",
+                     "Which elements of a buffer a layout operation touches (remora/layout.h): "
+                     "Layout.contiguous(count), Layout.vector(count, blocklen, stride), "
+                     "Layout.subarray(sizes, subsizes, starts, order='C').")
+      .def_static(
+          "contiguous",
+          [](long long count) {
+            if (count < 0)
+              fail(REMORA_ERR_ARG, "count = " + std::to_string(count) + " is negative");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_contiguous(static_cast<size_t>(count), &L->l));
+            return L.release();
+          },
+          nb::arg("count"), "count consecutive elements.")
+      .def_static(
+          "vector",
+          [](long long count, long long blocklen, long long stride) {
+            if (count < 0 || blocklen < 0 || stride < 0)
+              fail(REMORA_ERR_ARG,
+                   "count = " + std::to_string(count) + ", blocklen = " + std::to_string(blocklen) +
+                       ", stride = " + std::to_string(stride) + ": none may be negative");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_vector(static_cast<size_t>(count), static_cast<size_t>(blocklen),
+                                       static_cast<size_t>(stride), &L->l));
+            return L.release();
+          },
+          nb::arg("count"), nb::arg("blocklen"), nb::arg("stride"),
+          "count blocks of blocklen elements, block i starting at element i * stride.")
+      .def_static(
+          "subarray",
+          [](nb::handle sizes, nb::handle subsizes, nb::handle starts, const std::string& order) {
+            std::vector<size_t> sz = size_list(sizes, "sizes"),
+                                sub = size_list(subsizes, "subsizes"),
+                                st = size_list(starts, "starts");
+            if (sub.size() != sz.size() || st.size() != sz.size())
+              fail(REMORA_ERR_ARG, "sizes, subsizes and starts have " + std::to_string(sz.size()) +
+                                       ", " + std::to_string(sub.size()) + " and " +
+                                       std::to_string(st.size()) + " entries: they must agree");
+            int ord;
+            if (order == "C")
+              ord = REMORA_ORDER_C;
+            else if (order == "F")
+              ord = REMORA_ORDER_FORTRAN;
+            else
+              fail(REMORA_ERR_ARG, "order = '" + order + "' is neither 'C' nor 'F'");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_subarray(static_cast<int>(sz.size()), sz.data(), sub.data(),
+                                         st.data(), ord, &L->l));
+            return L.release();
+          },
+          nb::arg("sizes"), nb::arg("subsizes"), nb::arg("starts"), nb::arg("order") = "C",
+          "The box of subsizes elements from starts in an array of sizes (element 0 is the "
+          "array's first).")
+      .def_prop_ro("elements", &Layout::elements, "The number of elements touched.")
+      .def_prop_ro("extent", &Layout::extent,
+                   "Elements from element 0 to one past the last touched: what a buffer must "
+                   "hold.");
   nb::class_<Window>(m, "_Window")
       .def(
           "__init__",
@@ -395,6 +502,71 @@ void bind_window(nb::module_& m) {
             return req.release();
           },
           nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum")
+      // ---- Layout operations (non-contiguous on either side) ----
+      .def(
+          "put_layout",
+          [](Window& w, nb::handle data, int target, Layout& target_layout, long long disp,
+             nb::handle origin) {
+            Input in = as_input(data, w.type, "data");
+            OriginLayout o;
+            origin_layout(origin, in.count(), &o);
+            check_extent(o.l, in.count(), "data");
+            check(remora_win_put_layout(w.w(), target, checked_disp(disp), in.data(), o.l,
+                                        target_layout.l, w.type.remora));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0,
+          nb::arg("origin_layout") = nb::none(),
+          "Writes the elements of data that origin_layout picks (default: all, in order) to "
+          "the elements of target's memory that layout picks, counted from element disp.")
+      .def(
+          "get_layout",
+          [](Window& w, int target, Layout& target_layout, long long disp, nb::handle out,
+             nb::handle result) {
+            nb::object r;
+            OriginLayout o;
+            if (out.is_none()) {
+              size_t n =
+                  result.is_none() ? target_layout.elements() : nb::cast<Layout&>(result).extent();
+              npy_intp dim = static_cast<npy_intp>(n);
+              r = new_array(w.type, 1, &dim);
+              std::memset(PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())), 0,
+                          n * w.type.size);
+            } else {
+              as_output(out, w.type, "out");
+              r = nb::borrow(out);
+            }
+            auto* ra = reinterpret_cast<PyArrayObject*>(r.ptr());
+            size_t have = static_cast<size_t>(PyArray_SIZE(ra));
+            origin_layout(result, result.is_none() ? target_layout.elements() : 0, &o);
+            check_extent(o.l, have, "out");
+            check(remora_win_get_layout(w.w(), target, checked_disp(disp), PyArray_DATA(ra), o.l,
+                                        target_layout.l, w.type.remora));
+            return r;
+          },
+          nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0, nb::arg("out") = nb::none(),
+          nb::arg("result_layout") = nb::none(),
+          "Reads the elements of target's memory that layout picks (from element disp) into a "
+          "new 1-D array, or into the elements of out that result_layout picks.")
+      .def(
+          "accumulate_layout",
+          [](Window& w, nb::handle data, int target, Layout& target_layout, long long disp,
+             nb::handle op, nb::handle alpha, nb::handle origin) {
+            alignas(16) unsigned char ab[16];
+            const void* ap;
+            remora_op_t opv = op_with_alpha(op, alpha, w.type, ab, &ap);
+            Input in = as_input(data, w.type, "data");
+            OriginLayout o;
+            origin_layout(origin, in.count(), &o);
+            check_extent(o.l, in.count(), "data");
+            check(remora_win_accumulate_layout(w.w(), target, checked_disp(disp), in.data(), o.l,
+                                               target_layout.l, w.type.remora, opv, ap));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0,
+          nb::arg("op") = "sum", nb::arg("alpha") = nb::none(),
+          nb::arg("origin_layout") = nb::none(),
+          "As accumulate, on the elements the layouts pick (atomic per element).")
       // ---- Synchronisation ----
       .def(
           "fence",

@@ -19,6 +19,7 @@ from ._core import (  # noqa: F401
     DatatypeError,
     Error,
     Group,
+    Layout,
     InternalError,
     NotInitializedError,
     OutOfMemoryError,
