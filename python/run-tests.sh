@@ -72,6 +72,27 @@ under_mpiexec() {
       fail=1
     fi
   done
+  # mpi4py in the same program: it must use the same MPI (MPICH), so it is built from source
+  # against mpicc.mpich (a binary wheel bundles another MPI). Skipped, with the reason, when
+  # it cannot be built here.
+  if ! "$venv/bin/python" -c "import mpi4py" 2>/dev/null; then
+    echo "== building mpi4py against MPICH (MPICC=mpicc.mpich, --no-binary=mpi4py)"
+    if ! MPICC=mpicc.mpich "$venv/bin/pip" install --quiet --no-binary=mpi4py mpi4py \
+        >"$build/mpi4py-build.log" 2>&1; then
+      echo "SKIPPED: mpi4py interoperation: mpi4py could not be built against MPICH" \
+           "(last lines of $build/mpi4py-build.log:)"
+      tail -5 "$build/mpi4py-build.log"
+      return
+    fi
+  fi
+  for mode_n in world:2 comm:3; do
+    echo "== mpi4py_interop.py ${mode_n%%:*} under mpiexec.mpich -n ${mode_n##*:}"
+    if ! timeout "$timeout_s" mpiexec.mpich -n "${mode_n##*:}" "$venv/bin/python" \
+        "$here/tests/mpi4py_interop.py" "${mode_n%%:*}"; then
+      echo "FAILED: mpi4py_interop.py ${mode_n%%:*}" >&2
+      fail=1
+    fi
+  done
 }
 
 mpi_options=(-Ccmake.define.REMORA_WITH_MPI=ON -Ccmake.define.MPI_C_COMPILER=mpicc.mpich
