@@ -234,3 +234,26 @@ def test_patch_errors_leave_array_usable(A):
         with pytest.raises(remora.ArgumentError):
             remora.copy_patch(A, (slice(0, 3), 0), B, (slice(0, 2), 0))
     np.testing.assert_array_equal(A[0:2, 0:2], reference((8, 6))[0:2, 0:2])
+
+
+def test_locate_local_shape_and_sync_comm(A, rank, size):
+    parts = A.locate((slice(1, 7), slice(2, 6)))
+    assert [r for r, _ in parts] == sorted(r for r, _ in parts)
+    covered = np.zeros((8, 6), dtype=int)
+    for r, box in parts:
+        blk = A.distribution(r)
+        assert all(b.start <= s.start and s.stop <= b.stop for s, b in zip(box, blk))
+        covered[box] += 1
+    expect = np.zeros((8, 6), dtype=int)
+    expect[1:7, 2:6] = 1
+    np.testing.assert_array_equal(covered, expect)  # the parts tile the patch exactly once
+    total = remora.allreduce(np.array([np.prod(A.local_shape())], dtype=np.int64))
+    assert total[0] == 48
+    with remora.Array((5, 7), layout="element_cyclic") as X:
+        shapes = [X.local_shape(r) for r in range(size)]
+        assert sum(a * b for a, b in shapes) == 35
+        assert len(X.locate((slice(0, 5), slice(0, 7)))) == size
+    A[rank % 8, 0] = -1.0
+    remora.sync(comm=remora.COMM_WORLD)
+    col = A[:, 0]
+    assert all(col[r % 8] == -1.0 for r in range(size))

@@ -478,6 +478,44 @@ void bind_array(nb::module_& m) {
                      for (int x : g) l.append(x);
                      return nb::tuple(l);
                    })
+      .def(
+          "local_shape",
+          [](Array& A, nb::handle rank) {
+            int r = 0;
+            if (rank.is_none())
+              check(remora_array_ranks(A.h(), nullptr, &r));
+            else
+              r = nb::cast<int>(rank);
+            std::vector<int64_t> e(A.ndim);
+            check(remora_array_local_shape(A.h(), r, e.data()));
+            nb::list l;
+            for (int64_t x : e) l.append(x);
+            return nb::tuple(l);
+          },
+          nb::arg("rank") = nb::none(),
+          "The extents of rank's (default: this rank's) local storage; for cyclic layouts "
+          "its local matrix.")
+      .def("_locate",
+           [](Array& A, nb::handle lo, nb::handle hi) {
+             Patch p = patch_of(A, lo, hi);
+             int size = 0;
+             check(remora_array_ranks(A.h(), &size, nullptr));
+             std::vector<int> owners(static_cast<size_t>(size));
+             std::vector<int64_t> olo(static_cast<size_t>(size) * A.ndim),
+                 ohi(static_cast<size_t>(size) * A.ndim);
+             int count = 0;
+             check(remora_array_locate_region(A.h(), p.lo.data(), p.hi.data(), size, owners.data(),
+                                              olo.data(), ohi.data(), &count));
+             nb::list out;
+             for (int k = 0; k < count; ++k) {
+               nb::list sl;
+               for (int d = 0; d < A.ndim; ++d)
+                 sl.append(nb::slice(nb::int_(olo[k * A.ndim + d]),
+                                     nb::int_(ohi[k * A.ndim + d] + 1), nb::none()));
+               out.append(nb::make_tuple(owners[k], nb::tuple(sl)));
+             }
+             return out;
+           })
       // ---- element lists ----
       .def("_gather",
            [](Array& A, nb::handle subs) {
@@ -719,8 +757,18 @@ void bind_array(nb::module_& m) {
       },
       nb::arg("comm").none());
   m.def(
-      "sync", []() { check(REMORA_NOGIL(remora_array_sync())); },
-      "Collective: completes every rank's operations on every array, then synchronises.");
+      "sync",
+      [](nb::handle comm) {
+        if (comm.is_none()) {
+          check(REMORA_NOGIL(remora_array_sync()));
+        } else {
+          remora_comm_t c = comm_of(comm);
+          check(REMORA_NOGIL(remora_array_sync_comm(c)));
+        }
+      },
+      nb::arg("comm") = nb::none(),
+      "Collective: completes every rank's operations on every array, then synchronises "
+      "(with comm: over comm's ranks, which completes every operation of those ranks).");
 }
 
 }  // namespace remora_py

@@ -164,6 +164,13 @@ class Array(_core._Array):
         lo, hi, _ = self._patch(index)
         return lo, hi
 
+    def locate(self, index):
+        """The ranks owning part of the patch at index, in rank order, as a list of
+        (rank, tuple of slices): the part of the patch in that rank's block (for cyclic
+        layouts the bounding box of the rank's elements in the patch)."""
+        lo, hi, _ = self._patch(index)
+        return self._locate(lo, hi)
+
     def distribution(self, rank=None):
         """The block that rank (default: this rank) owns, as a tuple of slices (block and
         irregular layouts; None when it owns nothing)."""
