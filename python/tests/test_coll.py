@@ -143,9 +143,13 @@ def test_reduce_scatter_and_waitall(size, rank):
     x = np.arange(size * 2, dtype=np.int32).reshape(size, 2) + rank
     r = remora.reduce_scatter(x, op="sum")
     np.testing.assert_array_equal(r, size * np.array([2 * rank, 2 * rank + 1]) + size * (size - 1) // 2)
-    got = remora.waitall([remora.iallreduce(np.ones(2)), remora.ibarrier()])
-    np.testing.assert_array_equal(got[0], [size, size])
-    assert got[1] is None
+    with remora.Array((3,), np.int64) as A:
+        A.accumulate(slice(0, 3), np.ones(3, dtype=np.int64))
+        remora.sync()
+        got = remora.waitall([remora.iallreduce(np.ones(2)), remora.ibarrier(), A.iget(slice(0, 3))])
+        np.testing.assert_array_equal(got[0], [size, size])
+        assert got[1] is None
+        np.testing.assert_array_equal(got[2], [size] * 3)
 
 
 def test_nonblocking_errors_leave_job_usable(size):

@@ -641,10 +641,11 @@ void bind_coll(nb::module_& m) {
       "waitall",
       [](nb::handle requests) {
         nb::list results;
-        for (nb::handle h : requests) results.append(nb::cast<Request&>(h).wait());
+        for (nb::handle h : requests) results.append(h.attr("wait")());
         return results;
       },
-      nb::arg("requests"), "Waits for every request; returns their results in order.");
+      nb::arg("requests"),
+      "Waits for every request (Request, ArrayRequest); returns their results in order.");
 }
 
 }  // namespace remora_py
