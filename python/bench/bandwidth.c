@@ -37,8 +37,7 @@ static int compare(const void* a, const void* b) {
 
 static void report(const char* op, size_t bytes, double* gbps, int reps, int calls) {
   qsort(gbps, (size_t)reps, sizeof(double), compare);
-  const double median =
-      reps % 2 ? gbps[reps / 2] : 0.5 * (gbps[reps / 2 - 1] + gbps[reps / 2]);
+  const double median = reps % 2 ? gbps[reps / 2] : 0.5 * (gbps[reps / 2 - 1] + gbps[reps / 2]);
   printf("c,%s,%zu,%.3f,%.3f,%d,%d\n", op, bytes, median, gbps[reps - 1], calls, reps);
   fflush(stdout);
 }
