@@ -47,6 +47,17 @@ under_remorarun() {
       fail=1
     fi
   done
+  # The HF proxy's verification must catch a wrong contribution.
+  echo "== example hf_proxy.py --inject-error under remorarun -n 2 (must fail verification)"
+  local out
+  out=$(timeout "$timeout_s" "$venv/bin/remorarun" -n 2 "$venv/bin/python" \
+        "$here/examples/hf_proxy.py" --inject-error --tasks 64 --n 64 --layout block \
+        --variant rma_nb 2>&1 || true)
+  if ! grep -q "NOT verified" <<<"$out"; then
+    echo "FAILED: hf_proxy.py --inject-error did not report 'NOT verified':" >&2
+    echo "$out" >&2
+    fail=1
+  fi
 }
 
 # under_mpiexec VENV: the suite under mpiexec.mpich at 2 ranks, on one node
@@ -58,6 +69,27 @@ under_mpiexec() {
     if ! REMORA_NODE_SIZE=$node_size timeout "$timeout_s" mpiexec.mpich -n 2 \
         "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests"; then
       echo "FAILED: pytest under mpiexec.mpich, REMORA_NODE_SIZE=$node_size" >&2
+      fail=1
+    fi
+  done
+  # mpi4py in the same program: it must use the same MPI (MPICH), so it is built from source
+  # against mpicc.mpich (a binary wheel bundles another MPI). Skipped, with the reason, when
+  # it cannot be built here.
+  if ! "$venv/bin/python" -c "import mpi4py" 2>/dev/null; then
+    echo "== building mpi4py against MPICH (MPICC=mpicc.mpich, --no-binary=mpi4py)"
+    if ! MPICC=mpicc.mpich "$venv/bin/pip" install --quiet --no-binary=mpi4py mpi4py \
+        >"$build/mpi4py-build.log" 2>&1; then
+      echo "SKIPPED: mpi4py interoperation: mpi4py could not be built against MPICH" \
+           "(last lines of $build/mpi4py-build.log:)"
+      tail -5 "$build/mpi4py-build.log"
+      return
+    fi
+  fi
+  for mode_n in world:2 comm:3; do
+    echo "== mpi4py_interop.py ${mode_n%%:*} under mpiexec.mpich -n ${mode_n##*:}"
+    if ! timeout "$timeout_s" mpiexec.mpich -n "${mode_n##*:}" "$venv/bin/python" \
+        "$here/tests/mpi4py_interop.py" "${mode_n%%:*}"; then
+      echo "FAILED: mpi4py_interop.py ${mode_n%%:*}" >&2
       fail=1
     fi
   done

@@ -100,3 +100,65 @@ def test_scan_and_exscan(size, rank):
 def test_scatter_shape_error(size):
     with pytest.raises(remora.ArgumentError, match="first extent"):
         remora.scatter(np.zeros((size + 1, 2)))
+
+
+def test_nonblocking_collectives(size, rank):
+    a = np.array([rank, 2 * rank + 1], dtype=np.int64)
+    reqs = {
+        "barrier": remora.ibarrier(),
+        "bcast": remora.ibcast(np.full(3, rank, dtype=np.float64), root=size - 1),
+        "reduce": remora.ireduce(a, op="max", root=0),
+        "allgather": remora.iallgather(a),
+        "gather": remora.igather(a, root=size - 1),
+        "scatter": remora.iscatter(np.arange(2 * size, dtype=np.int32).reshape(size, 2) * (rank + 1),
+                                   root=0),
+        "alltoall": remora.ialltoall(np.arange(size, dtype=np.int64) + 100 * rank),
+        "scan": remora.iscan(a),
+        "exscan": remora.iscan(a, exclusive=True),
+        "reduce_scatter": remora.ireduce_scatter(np.ones((size, 3), dtype=np.float64) * rank),
+    }
+    a[:] = -7  # inputs were copied
+    res = {k: r.wait() for k, r in reqs.items()}
+    assert res["barrier"] is None
+    np.testing.assert_array_equal(res["bcast"], np.full(3, size - 1.0))
+    if rank == 0:
+        np.testing.assert_array_equal(res["reduce"], [size - 1, 2 * size - 1])
+    else:
+        assert res["reduce"] is None
+    every = np.array([[r, 2 * r + 1] for r in range(size)])
+    np.testing.assert_array_equal(res["allgather"], every)
+    if rank == size - 1:
+        np.testing.assert_array_equal(res["gather"], every)
+    else:
+        assert res["gather"] is None
+    np.testing.assert_array_equal(res["scatter"], [2 * rank, 2 * rank + 1])
+    np.testing.assert_array_equal(res["alltoall"], 100 * np.arange(size) + rank)
+    np.testing.assert_array_equal(res["scan"], every[: rank + 1].sum(axis=0))
+    np.testing.assert_array_equal(res["exscan"], every[:rank].sum(axis=0))
+    np.testing.assert_array_equal(res["reduce_scatter"], np.full(3, size * (size - 1) / 2))
+    assert reqs["scan"].test()
+
+
+def test_reduce_scatter_and_waitall(size, rank):
+    x = np.arange(size * 2, dtype=np.int32).reshape(size, 2) + rank
+    r = remora.reduce_scatter(x, op="sum")
+    np.testing.assert_array_equal(r, size * np.array([2 * rank, 2 * rank + 1]) + size * (size - 1) // 2)
+    with remora.Array((3,), np.int64) as A:
+        A.accumulate(slice(0, 3), np.ones(3, dtype=np.int64))
+        remora.sync()
+        got = remora.waitall([remora.iallreduce(np.ones(2)), remora.ibarrier(), A.iget(slice(0, 3))])
+        np.testing.assert_array_equal(got[0], [size, size])
+        assert got[1] is None
+        np.testing.assert_array_equal(got[2], [size] * 3)
+
+
+def test_nonblocking_errors_leave_job_usable(size):
+    with pytest.raises(remora.ArgumentError, match="first extent"):
+        remora.iscatter(np.zeros((size + 1, 2)))
+    with pytest.raises(remora.ArgumentError, match="op"):
+        remora.ireduce(np.zeros(2), op="avg")
+    with pytest.raises(remora.DatatypeError):
+        remora.iallgather(np.zeros(2, dtype=np.float16))
+    with pytest.raises(remora.ArgumentError, match="algorithm"):
+        remora.ibarrier(algorithm="telepathy")
+    np.testing.assert_array_equal(remora.iallgather(np.ones(1)).wait(), np.ones((size, 1)))

@@ -47,3 +47,34 @@ def test_bad_rank_raises_rank_error(win, size):
     assert e.value.code == -2
     # the job is still usable
     remora.barrier()
+
+
+def test_init_is_idempotent_and_refuses_a_late_communicator():
+    remora.init()  # already started at import: nothing happens
+    assert remora.COMM_WORLD.size == remora.size()
+    with pytest.raises(remora.StateError, match="REMORAPY_INIT=0"):
+        remora.init(comm=object())
+
+
+def test_deferred_init(rank):
+    """REMORAPY_INIT=0: nothing starts at import; calls before init() raise
+    NotInitializedError; init() starts a job (here a separate one-rank job)."""
+    import os
+    import subprocess
+    import sys
+
+    if rank != 0:
+        return
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("REMORA_", "PMI_", "PMIX_", "OMPI_", "HYDRA_", "MPI_"))}
+    env["REMORAPY_INIT"] = "0"
+    code = ("import remora\n"
+            "assert not remora.initialized() and remora.COMM_WORLD is None\n"
+            "try:\n    remora.rank()\n    raise SystemExit('rank() did not raise')\n"
+            "except remora.NotInitializedError:\n    pass\n"
+            "remora.init()\n"
+            "assert (remora.rank(), remora.size(), remora.COMM_WORLD.size) == (0, 1, 1)\n"
+            "print('deferred ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "deferred ok" in r.stdout, r.stdout + r.stderr

@@ -244,3 +244,92 @@ def test_bad_target_and_bad_op_for_type(win, size):
         with f.lock(0):
             with pytest.raises(remora.ArgumentError):
                 f.fetch_and_op(1.0, 0, op="band")
+
+
+def test_create_over_user_array(size, rank):
+    mine = np.full(6 + rank, -1, dtype=np.int32)
+    with remora.Window.create(mine) as w:
+        assert w.shape == (6 + rank,) and w.dtype == np.int32
+        assert w.target_size((rank + 1) % size) == 6 + (rank + 1) % size
+        assert w.path(rank) in ("local", "shared")
+        right = (rank + 1) % size
+        w.fence()
+        w.put(np.arange(3, dtype=np.int32) + 10 * rank, right, disp=2)
+        w.accumulate(np.ones(2, dtype=np.int32), right, disp=0)
+        w.fence()
+        left = (rank - 1) % size
+        expect = np.full(6 + rank, -1, dtype=np.int32)
+        expect[2:5] = np.arange(3) + 10 * left
+        expect[0:2] += 1
+        np.testing.assert_array_equal(mine, expect)  # the user's own array holds the window
+        np.testing.assert_array_equal(w.local, expect)
+        with w.lock(right, exclusive=False):
+            np.testing.assert_array_equal(w.get(right, disp=2, count=3),
+                                          np.arange(3) + 10 * rank)
+        remora.barrier()
+
+
+def test_create_errors(win):
+    with pytest.raises(remora.ArgumentError, match="contiguous"):
+        remora.Window.create(np.zeros((4, 4))[:, ::2])
+    with pytest.raises(remora.DatatypeError):
+        remora.Window.create(np.zeros(4, dtype=np.bool_))
+    with pytest.raises(remora.ArgumentError, match="numpy array"):
+        remora.Window.create([1, 2, 3])
+    win.fence()
+    win.put(np.array([5]), remora.rank(), disp=1)
+    win.fence()
+    assert win.local[1] == 5
+
+
+def test_layout_put_get_accumulate(size, rank):
+    # Each rank's window is a 4 x 6 matrix; the right neighbour writes column 1 and a 2 x 3 box.
+    right, left = (rank + 1) % size, (rank - 1) % size
+    col = remora.Layout.vector(4, 1, 6)
+    box = remora.Layout.subarray((4, 6), (2, 3), (1, 2))
+    assert (col.elements, col.extent) == (4, 19)
+    assert (box.elements, box.extent) == (6, 6 * 2 + 5)
+    with remora.Window.allocate((4, 6), np.float64) as w:
+        w.fence()
+        w.put_layout(np.arange(4.0) + 100 * rank, right, col, disp=1)
+        w.accumulate_layout(np.full(6, rank + 1.0), right, box, alpha=2.0)
+        w.fence()
+        expect = np.zeros((4, 6))
+        expect[:, 1] = np.arange(4.0) + 100 * left
+        expect[1:3, 2:5] += 2.0 * (left + 1)
+        np.testing.assert_array_equal(w.local, expect)
+        remora.barrier()
+        writer = (rank - 2) % size  # who wrote into left's window
+        with w.lock(left, exclusive=False):
+            np.testing.assert_array_equal(w.get_layout(left, box),
+                                          expect_of(writer)[1:3, 2:5].ravel())
+            # into every other element of out
+            out = np.full(8, -1.0)
+            w.get_layout(left, col, disp=1, out=out, result_layout=remora.Layout.vector(4, 1, 2))
+            np.testing.assert_array_equal(out[::2], np.arange(4.0) + 100 * writer)
+            np.testing.assert_array_equal(out[1::2], -1.0)
+        remora.barrier()
+
+
+def expect_of(writer):
+    e = np.zeros((4, 6))
+    e[:, 1] = np.arange(4.0) + 100 * writer
+    e[1:3, 2:5] += 2.0 * (writer + 1)
+    return e
+
+
+def test_layout_errors(win):
+    with pytest.raises(remora.ArgumentError, match="order"):
+        remora.Layout.subarray((4,), (2,), (0,), order="X")
+    with pytest.raises(remora.ArgumentError, match="entries"):
+        remora.Layout.subarray((4, 4), (2,), (0, 0))
+    with pytest.raises(remora.ArgumentError):
+        remora.Layout.subarray((4,), (3,), (2,))  # the box leaves the array
+    win.fence()
+    with pytest.raises(remora.ArgumentError):
+        win.put_layout(np.arange(3, dtype=np.int64), 0, remora.Layout.vector(4, 1, 2))
+    with pytest.raises(remora.RangeError):
+        win.put_layout(np.arange(4, dtype=np.int64), 0, remora.Layout.vector(4, 1, 6))
+    win.put_layout(np.arange(4, dtype=np.int64), remora.rank(), remora.Layout.vector(4, 1, 4))
+    win.fence()
+    np.testing.assert_array_equal(win.local[0:16:4], np.arange(4))

@@ -73,6 +73,49 @@ static Type type_of_array(nb::handle a, const char* what) {
   return type_of_descr(PyArray_DESCR(reinterpret_cast<PyArrayObject*>(a.ptr())), what);
 }
 
+// A copy of in: a nonblocking collective reads its input later, while the caller may change a.
+static Input copy_of(const Input& in) {
+  PyObject* c = PyArray_NewCopy(in.a(), NPY_CORDER);
+  if (c == nullptr) throw nb::python_error();
+  return Input{nb::steal(c)};
+}
+
+static void* data_of(const nb::object& a) {
+  return PyArray_DATA(reinterpret_cast<PyArrayObject*>(a.ptr()));
+}
+
+// (size, shape of a...): the shape of a gather's result.
+static std::vector<npy_intp> stacked(const Input& in, int n) {
+  std::vector<npy_intp> dims{n};
+  for (int d = 0; d < PyArray_NDIM(in.a()); ++d) dims.push_back(PyArray_DIMS(in.a())[d]);
+  return dims;
+}
+
+// a of shape (size, ...): checked; returns the count of one block.
+static size_t per_rank(nb::handle a, int n, const char* what) {
+  auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+  if (PyArray_NDIM(arr) < 1 || PyArray_DIMS(arr)[0] != n)
+    fail(REMORA_ERR_ARG, std::string(what) + " must have the communicator's size (" +
+                             std::to_string(n) + ") as its first extent");
+  return static_cast<size_t>(PyArray_SIZE(arr)) / static_cast<size_t>(n);
+}
+
+// The status of starting r's operation: on failure nothing refers to the buffers any more.
+static void started(Request& r, int rc) {
+  if (rc < 0) {
+    r.done = true;
+    r.keep.clear();
+    fail_rc(rc);
+  }
+}
+
+static Request* request_for(std::initializer_list<nb::object> keep, nb::object result) {
+  auto r = std::make_unique<Request>();
+  for (const nb::object& o : keep) r->keep.push_back(o);
+  r->result = std::move(result);
+  return r.release();
+}
+
 void bind_coll(nb::module_& m) {
   nb::class_<Group>(m, "Group",
                     "A set of ranks (local object): Group(ranks) holds the given ranks of the "
@@ -390,6 +433,219 @@ void bind_coll(nb::module_& m) {
       nb::arg("a"), nb::arg("op") = "sum", nb::arg("exclusive") = false,
       nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
       "The reduction of ranks 0..rank's a (exclusive: 0..rank-1; zeros on rank 0).");
+
+  // ---- Nonblocking collectives: a Request whose wait() returns the result ----
+  m.def(
+      "ibarrier",
+      [](nb::handle comm, nb::handle algorithm) {
+        auto r = std::make_unique<Request>();
+        started(*r, remora_ibarrier(comm_of(comm), parse_algorithm(algorithm), &r->request));
+        return r.release();
+      },
+      nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+      "Nonblocking barrier: wait() returns None once every rank has entered it.");
+
+  m.def(
+      "ibcast",
+      [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) {
+        Type t = type_of_array(a, "a");
+        PyArrayObject* arr = as_output(a, t, "a");
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        std::unique_ptr<Request> r(request_for({nb::borrow(a)}, nb::borrow(a)));
+        started(*r, remora_ibcast(PyArray_DATA(arr), elements(arr), t.remora, root, c, alg,
+                                  &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(),
+      "Nonblocking bcast into a (in place; do not touch a before wait()); wait() returns a.");
+
+  m.def(
+      "ireduce",
+      [](nb::handle a, nb::handle op, int root, nb::handle comm, nb::handle algorithm) {
+        Type t = type_of_array(a, "a");
+        remora_op_t o = parse_op(op);
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        int me;
+        check(remora_comm_rank(c, &me));
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = nb::none();
+        void* rb = nullptr;
+        if (me == root) {
+          res = new_array(t, PyArray_NDIM(in.a()), PyArray_DIMS(in.a()));
+          rb = data_of(res);
+        }
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r,
+                remora_ireduce(in.data(), rb, in.count(), t.remora, o, root, c, alg, &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("op") = "sum", nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(),
+      "Nonblocking reduce: wait() returns the result at root, None elsewhere.");
+
+  m.def(
+      "iallgather",
+      [](nb::handle a, nb::handle comm, nb::handle algorithm) {
+        Type t = type_of_array(a, "a");
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        int n;
+        check(remora_comm_size(c, &n));
+        Input in = copy_of(as_input(a, t, "a"));
+        std::vector<npy_intp> dims = stacked(in, n);
+        nb::object res = new_array(t, static_cast<int>(dims.size()), dims.data());
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r, remora_iallgather(in.data(), data_of(res), in.count(), t.remora, c, alg,
+                                      &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+      "Nonblocking allgather: wait() returns every rank's a stacked along a new first axis.");
+
+  m.def(
+      "igather",
+      [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) {
+        Type t = type_of_array(a, "a");
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        int n, me;
+        check(remora_comm_size(c, &n));
+        check(remora_comm_rank(c, &me));
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = nb::none();
+        void* rb = nullptr;
+        if (me == root) {
+          std::vector<npy_intp> dims = stacked(in, n);
+          res = new_array(t, static_cast<int>(dims.size()), dims.data());
+          rb = data_of(res);
+        }
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r, remora_igather(in.data(), rb, in.count(), t.remora, root, c, alg, &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(),
+      "Nonblocking gather: wait() returns the stacked arrays at root, None elsewhere.");
+
+  m.def(
+      "iscatter",
+      [](nb::handle a, int root, nb::handle comm, nb::handle algorithm) {
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        int n;
+        check(remora_comm_size(c, &n));
+        Type t = type_of_array(a, "a");
+        size_t cnt = per_rank(a, n, "a");
+        auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = new_array(t, PyArray_NDIM(arr) - 1, PyArray_DIMS(arr) + 1);
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r,
+                remora_iscatter(in.data(), data_of(res), cnt, t.remora, root, c, alg, &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("root") = 0, nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(), "Nonblocking scatter: wait() returns root's a[rank].");
+
+  m.def(
+      "ialltoall",
+      [](nb::handle a, nb::handle comm, nb::handle algorithm) {
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        int n;
+        check(remora_comm_size(c, &n));
+        Type t = type_of_array(a, "a");
+        size_t cnt = per_rank(a, n, "a");
+        auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = new_array(t, PyArray_NDIM(arr), PyArray_DIMS(arr));
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r, remora_ialltoall(in.data(), data_of(res), cnt, t.remora, c, alg, &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+      "Nonblocking alltoall: wait() returns the result of alltoall(a).");
+
+  m.def(
+      "iscan",
+      [](nb::handle a, nb::handle op, bool exclusive, nb::handle comm, nb::handle algorithm) {
+        Type t = type_of_array(a, "a");
+        remora_op_t o = parse_op(op);
+        remora_comm_t c = comm_of(comm);
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = new_array(t, PyArray_NDIM(in.a()), PyArray_DIMS(in.a()));
+        if (exclusive) std::memset(data_of(res), 0, in.count() * t.size);
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        if (exclusive)
+          started(*r, remora_iexscan(in.data(), data_of(res), in.count(), t.remora, o, c, alg,
+                                     &r->request));
+        else
+          started(*r, remora_iscan(in.data(), data_of(res), in.count(), t.remora, o, c, alg,
+                                   &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("op") = "sum", nb::arg("exclusive") = false,
+      nb::arg("comm") = nb::none(), nb::arg("algorithm") = nb::none(),
+      "Nonblocking scan: wait() returns the result of scan(a, op, exclusive).");
+
+  m.def(
+      "reduce_scatter",
+      [](nb::handle a, nb::handle op, nb::handle comm, nb::handle algorithm) {
+        remora_comm_t c = comm_of(comm);
+        int n;
+        check(remora_comm_size(c, &n));
+        Type t = type_of_array(a, "a");
+        remora_op_t o = parse_op(op);
+        size_t cnt = per_rank(a, n, "a");
+        auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        Input in = as_input(a, t, "a");
+        nb::object res = new_array(t, PyArray_NDIM(arr) - 1, PyArray_DIMS(arr) + 1);
+        const void* sb = in.data();
+        void* rb = data_of(res);
+        check(REMORA_NOGIL(remora_reduce_scatter_block(sb, rb, cnt, t.remora, o, c, alg)));
+        return res;
+      },
+      nb::arg("a"), nb::arg("op") = "sum", nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(),
+      "a of shape (size, ...) on every rank: rank i receives the reduction of every rank's "
+      "a[i].");
+
+  m.def(
+      "ireduce_scatter",
+      [](nb::handle a, nb::handle op, nb::handle comm, nb::handle algorithm) {
+        remora_comm_t c = comm_of(comm);
+        int n;
+        check(remora_comm_size(c, &n));
+        Type t = type_of_array(a, "a");
+        remora_op_t o = parse_op(op);
+        size_t cnt = per_rank(a, n, "a");
+        auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+        remora_coll_algorithm_t alg = parse_algorithm(algorithm);
+        Input in = copy_of(as_input(a, t, "a"));
+        nb::object res = new_array(t, PyArray_NDIM(arr) - 1, PyArray_DIMS(arr) + 1);
+        std::unique_ptr<Request> r(request_for({in.array, res}, res));
+        started(*r, remora_ireduce_scatter_block(in.data(), data_of(res), cnt, t.remora, o, c, alg,
+                                                 &r->request));
+        return r.release();
+      },
+      nb::arg("a"), nb::arg("op") = "sum", nb::arg("comm") = nb::none(),
+      nb::arg("algorithm") = nb::none(),
+      "Nonblocking reduce_scatter: wait() returns this rank's block of the reduction.");
+
+  m.def(
+      "waitall",
+      [](nb::handle requests) {
+        nb::list results;
+        for (nb::handle h : requests) results.append(h.attr("wait")());
+        return results;
+      },
+      nb::arg("requests"),
+      "Waits for every request (Request, ArrayRequest); returns their results in order.");
 }
 
 }  // namespace remora_py

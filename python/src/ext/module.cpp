@@ -282,6 +282,15 @@ NB_MODULE(_core, m) {
         if (initialized()) check(remora_finalize());
       },
       "Ends Remora (collective); called at interpreter exit.");
+  m.def(
+      "_init_mpi_comm",
+      [](uintptr_t address) {
+        // address: of an MPI_Comm (mpi4py's MPI._addressof(comm)), read during the call.
+        const void* comm = reinterpret_cast<const void*>(address);
+        check(REMORA_NOGIL(remora_init_mpi_comm(nullptr, nullptr, comm)));
+      },
+      nb::arg("address"),
+      "Starts Remora on the MPI communicator at address (collective over its ranks).");
   m.def("initialized", []() { return initialized() != 0; });
   m.def(
       "rank", []() { return check(remora_rank()); }, "This process's rank in [0, size).");

@@ -33,6 +33,7 @@ struct Window {
   void* base = nullptr;
   bool hold = false;                // deferred fence or lock: origin buffers are queued
   std::vector<nb::object> pending;  // origin buffers until the next synchronisation
+  nb::object user;                  // the caller's array of a window made by create, or None
 
   remora_win_t w() const {
     if (win == nullptr) [[unlikely]]
@@ -78,14 +79,149 @@ nb::object result_for(const Type& t, const Input& in, nb::handle out) {
   return nb::borrow(out);
 }
 
+// A layout (remora/layout.h): which elements of a buffer an operation touches. Local object.
+struct Layout {
+  remora_layout_t l = nullptr;
+  ~Layout() {
+    if (l != nullptr) remora_layout_free(&l);
+  }
+  size_t elements() const {
+    size_t n;
+    check(remora_layout_elements(l, &n));
+    return n;
+  }
+  size_t extent() const {
+    size_t n;
+    check(remora_layout_extent(l, &n));
+    return n;
+  }
+};
+
+std::vector<size_t> size_list(nb::handle seq, const char* what) {
+  std::vector<size_t> v;
+  for (nb::handle h : seq) {
+    long long x = nb::cast<long long>(h);
+    if (x < 0)
+      fail(REMORA_ERR_ARG, std::string(what) + " has a negative entry " + std::to_string(x));
+    v.push_back(static_cast<size_t>(x));
+  }
+  return v;
+}
+
+// The origin side of a layout operation: the given layout, or count consecutive elements.
+struct OriginLayout {
+  Layout own;
+  remora_layout_t l = nullptr;
+};
+void origin_layout(nb::handle given, size_t count, OriginLayout* o) {
+  if (!given.is_none()) {
+    o->l = nb::cast<Layout&>(given).l;
+    return;
+  }
+  check(remora_layout_contiguous(count, &o->own.l));
+  o->l = o->own.l;
+}
+// data must cover the origin layout's extent.
+void check_extent(remora_layout_t l, size_t have, const char* what) {
+  size_t extent;
+  check(remora_layout_extent(l, &extent));
+  if (have < extent)
+    fail(REMORA_ERR_ARG, std::string(what) + " has " + std::to_string(have) +
+                             " elements, its layout reaches element " + std::to_string(extent));
+}
 }  // namespace
 
 void bind_window(nb::module_& m) {
+  nb::class_<Layout>(m, "Layout",
+                     "Which elements of a buffer a layout operation touches (remora/layout.h): "
+                     "Layout.contiguous(count), Layout.vector(count, blocklen, stride), "
+                     "Layout.subarray(sizes, subsizes, starts, order='C').")
+      .def_static(
+          "contiguous",
+          [](long long count) {
+            if (count < 0)
+              fail(REMORA_ERR_ARG, "count = " + std::to_string(count) + " is negative");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_contiguous(static_cast<size_t>(count), &L->l));
+            return L.release();
+          },
+          nb::arg("count"), "count consecutive elements.")
+      .def_static(
+          "vector",
+          [](long long count, long long blocklen, long long stride) {
+            if (count < 0 || blocklen < 0 || stride < 0)
+              fail(REMORA_ERR_ARG,
+                   "count = " + std::to_string(count) + ", blocklen = " + std::to_string(blocklen) +
+                       ", stride = " + std::to_string(stride) + ": none may be negative");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_vector(static_cast<size_t>(count), static_cast<size_t>(blocklen),
+                                       static_cast<size_t>(stride), &L->l));
+            return L.release();
+          },
+          nb::arg("count"), nb::arg("blocklen"), nb::arg("stride"),
+          "count blocks of blocklen elements, block i starting at element i * stride.")
+      .def_static(
+          "subarray",
+          [](nb::handle sizes, nb::handle subsizes, nb::handle starts, const std::string& order) {
+            std::vector<size_t> sz = size_list(sizes, "sizes"),
+                                sub = size_list(subsizes, "subsizes"),
+                                st = size_list(starts, "starts");
+            if (sub.size() != sz.size() || st.size() != sz.size())
+              fail(REMORA_ERR_ARG, "sizes, subsizes and starts have " + std::to_string(sz.size()) +
+                                       ", " + std::to_string(sub.size()) + " and " +
+                                       std::to_string(st.size()) + " entries: they must agree");
+            int ord;
+            if (order == "C")
+              ord = REMORA_ORDER_C;
+            else if (order == "F")
+              ord = REMORA_ORDER_FORTRAN;
+            else
+              fail(REMORA_ERR_ARG, "order = '" + order + "' is neither 'C' nor 'F'");
+            auto L = std::make_unique<Layout>();
+            check(remora_layout_subarray(static_cast<int>(sz.size()), sz.data(), sub.data(),
+                                         st.data(), ord, &L->l));
+            return L.release();
+          },
+          nb::arg("sizes"), nb::arg("subsizes"), nb::arg("starts"), nb::arg("order") = "C",
+          "The box of subsizes elements from starts in an array of sizes (element 0 is the "
+          "array's first).")
+      .def_prop_ro("elements", &Layout::elements, "The number of elements touched.")
+      .def_prop_ro("extent", &Layout::extent,
+                   "Elements from element 0 to one past the last touched: what a buffer must "
+                   "hold.");
   nb::class_<Window>(m, "_Window")
       .def(
           "__init__",
-          [](Window* self, nb::handle shape, nb::handle dtype, nb::handle info, nb::handle comm) {
+          [](Window* self, nb::handle shape, nb::handle dtype, nb::handle info, nb::handle comm,
+             nb::handle array) {
             new (self) Window();
+            if (!array.is_none()) {
+              // remora_win_create over the caller's array, which the window keeps alive.
+              if (!comm.is_none())
+                fail(REMORA_ERR_ARG,
+                     "Window.create spans every rank: comm must be None (remora_win_create has "
+                     "no communicator form)");
+              if (!PyArray_Check(array.ptr()))
+                fail(REMORA_ERR_ARG, std::string("array must be a numpy array, not ") +
+                                         nb::type_name(array.type()).c_str());
+              auto* a = reinterpret_cast<PyArrayObject*>(array.ptr());
+              self->type = type_of_descr(PyArray_DESCR(a), "array's dtype");
+              if (!PyArray_ISCARRAY(a))
+                fail(REMORA_ERR_ARG,
+                     "array must be C-contiguous, aligned and writeable to be window memory");
+              for (int d = 0; d < PyArray_NDIM(a); ++d) self->shape.push_back(PyArray_DIMS(a)[d]);
+              self->count = static_cast<size_t>(PyArray_SIZE(a));
+              self->base = self->count ? PyArray_DATA(a) : nullptr;
+              std::string info_s = info.is_none() ? std::string() : nb::cast<std::string>(info);
+              check(REMORA_NOGIL(
+                  remora_win_create(self->base, self->count * self->type.size, self->type.size,
+                                    info_s.empty() ? nullptr : info_s.c_str(), &self->win)));
+              self->user = nb::borrow(array);
+              remora_sync_impl_t fence, lock;
+              check(remora_win_sync_impl(self->win, &fence, &lock));
+              self->hold = fence == REMORA_SYNC_DEFERRED || lock == REMORA_SYNC_DEFERRED;
+              return;
+            }
             self->type = type_of_dtype(dtype, "dtype");
             self->shape = shape_of(shape, "shape");
             size_t n = 1;
@@ -99,8 +235,8 @@ void bind_window(nb::module_& m) {
             check(remora_win_sync_impl(self->win, &fence, &lock));
             self->hold = fence == REMORA_SYNC_DEFERRED || lock == REMORA_SYNC_DEFERRED;
           },
-          nb::arg("shape"), nb::arg("dtype"), nb::arg("info") = nb::none(),
-          nb::arg("comm") = nb::none())
+          nb::arg("shape").none(), nb::arg("dtype").none(), nb::arg("info") = nb::none(),
+          nb::arg("comm") = nb::none(), nb::arg("array") = nb::none())
       .def_prop_ro(
           "local",
           [](nb::handle self) {
@@ -150,6 +286,18 @@ void bind_window(nb::module_& m) {
                      return std::string(names[static_cast<int>(s) & 3]);
                    })
       .def(
+          "path",
+          [](Window& w, int target) {
+            remora_win_path_t p;
+            check(remora_win_path(w.w(), target, &p));
+            static const char* names[] = {"shared", "transport", "local", "single_copy", "agent"};
+            int i = static_cast<int>(p);
+            return std::string(i >= 0 && i < 5 ? names[i] : "unknown");
+          },
+          nb::arg("target"),
+          "How this rank's operations reach target's memory: shared, transport, local, "
+          "single_copy or agent.")
+      .def(
           "target_size", [](Window& w, int target) { return w.elements_of(target); },
           nb::arg("target"), "The number of elements in target's window memory.")
       .def(
@@ -162,6 +310,7 @@ void bind_window(nb::module_& m) {
                 check(REMORA_NOGIL(remora_win_free(&w.win)));
               }
               w.pending.clear();
+              w.user = nb::object();
             }
           },
           "Collective: frees the window (fails while a lock or a fence epoch with "
@@ -353,6 +502,71 @@ void bind_window(nb::module_& m) {
             return req.release();
           },
           nb::arg("data"), nb::arg("target"), nb::arg("disp") = 0, nb::arg("op") = "sum")
+      // ---- Layout operations (non-contiguous on either side) ----
+      .def(
+          "put_layout",
+          [](Window& w, nb::handle data, int target, Layout& target_layout, long long disp,
+             nb::handle origin) {
+            Input in = as_input(data, w.type, "data");
+            OriginLayout o;
+            origin_layout(origin, in.count(), &o);
+            check_extent(o.l, in.count(), "data");
+            check(remora_win_put_layout(w.w(), target, checked_disp(disp), in.data(), o.l,
+                                        target_layout.l, w.type.remora));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0,
+          nb::arg("origin_layout") = nb::none(),
+          "Writes the elements of data that origin_layout picks (default: all, in order) to "
+          "the elements of target's memory that layout picks, counted from element disp.")
+      .def(
+          "get_layout",
+          [](Window& w, int target, Layout& target_layout, long long disp, nb::handle out,
+             nb::handle result) {
+            nb::object r;
+            OriginLayout o;
+            if (out.is_none()) {
+              size_t n =
+                  result.is_none() ? target_layout.elements() : nb::cast<Layout&>(result).extent();
+              npy_intp dim = static_cast<npy_intp>(n);
+              r = new_array(w.type, 1, &dim);
+              std::memset(PyArray_DATA(reinterpret_cast<PyArrayObject*>(r.ptr())), 0,
+                          n * w.type.size);
+            } else {
+              as_output(out, w.type, "out");
+              r = nb::borrow(out);
+            }
+            auto* ra = reinterpret_cast<PyArrayObject*>(r.ptr());
+            size_t have = static_cast<size_t>(PyArray_SIZE(ra));
+            origin_layout(result, result.is_none() ? target_layout.elements() : 0, &o);
+            check_extent(o.l, have, "out");
+            check(remora_win_get_layout(w.w(), target, checked_disp(disp), PyArray_DATA(ra), o.l,
+                                        target_layout.l, w.type.remora));
+            return r;
+          },
+          nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0, nb::arg("out") = nb::none(),
+          nb::arg("result_layout") = nb::none(),
+          "Reads the elements of target's memory that layout picks (from element disp) into a "
+          "new 1-D array, or into the elements of out that result_layout picks.")
+      .def(
+          "accumulate_layout",
+          [](Window& w, nb::handle data, int target, Layout& target_layout, long long disp,
+             nb::handle op, nb::handle alpha, nb::handle origin) {
+            alignas(16) unsigned char ab[16];
+            const void* ap;
+            remora_op_t opv = op_with_alpha(op, alpha, w.type, ab, &ap);
+            Input in = as_input(data, w.type, "data");
+            OriginLayout o;
+            origin_layout(origin, in.count(), &o);
+            check_extent(o.l, in.count(), "data");
+            check(remora_win_accumulate_layout(w.w(), target, checked_disp(disp), in.data(), o.l,
+                                               target_layout.l, w.type.remora, opv, ap));
+            w.keep(in);
+          },
+          nb::arg("data"), nb::arg("target"), nb::arg("layout"), nb::arg("disp") = 0,
+          nb::arg("op") = "sum", nb::arg("alpha") = nb::none(),
+          nb::arg("origin_layout") = nb::none(),
+          "As accumulate, on the elements the layouts pick (atomic per element).")
       // ---- Synchronisation ----
       .def(
           "fence",

@@ -49,6 +49,15 @@ class Window(_core._Window):
         lock="deferred", ...), the same on every rank."""
         return cls(shape, dtype, _info_string(info) if info else None, comm)
 
+    @classmethod
+    def create(cls, array, **info):
+        """Collective: a window over the caller's own numpy array (C-contiguous, writeable;
+        shapes and sizes may differ per rank, dtypes must agree), which the window keeps alive
+        until free(). .local is a view of that array. Other ranks reach it with a single
+        kernel copy where the system allows it, else through this rank's progress agent
+        (info key user_memory="auto"|"single_copy"|"agent"); accumulates use a lock table."""
+        return cls(None, None, _info_string(info) if info else None, None, array)
+
     def lock(self, target, exclusive=True, nocheck=False):
         """Opens a passive-target epoch to target now; the returned object unlocks it at the
         end of a with-block (or call unlock(target))."""
