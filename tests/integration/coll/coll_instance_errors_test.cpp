@@ -209,7 +209,10 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_comm_world(&world));
   rank = remora_rank();
   size = remora_size();
-  if (size >= 2) {
+  // With REMORA_COLL_TIMEOUT set only the case that needs it runs: the timeout applies to every
+  // collective of the program, and a slow machine must not turn the others into failures.
+  const bool timeout_run = std::getenv("REMORA_COLL_TIMEOUT") != nullptr;
+  if (size >= 2 && !timeout_run) {
     for (int round = 0; round < 3; ++round) {  // the communicator stays usable, again and again
       allreduce_mismatch(false);
       allreduce_mismatch(true);
@@ -224,9 +227,9 @@ int main(int argc, char** argv) {
       bcast_larger_than_buffer();
       root_mismatch();
     }
-    if (std::getenv("REMORA_COLL_TIMEOUT") != nullptr) stalled_root_mismatch();
     if (std::getenv("REMORA_AM_MAX_BYTES") != nullptr) oversized_message();
   }
+  if (size >= 2 && timeout_run) stalled_root_mismatch();
   // A correct collective with data still gives the right answer.
   std::vector<int32_t> mine(3, rank), all(3 * static_cast<size_t>(size));
   REQUIRE_OK(remora_allgather(mine.data(), all.data(), 3, REMORA_INT32, world, REMORA_COLL_AUTO));
