@@ -12,6 +12,9 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ghost_process.cpp
   # communicators, groups and collectives (remora/coll.h)
   ${CMAKE_CURRENT_LIST_DIR}/coll_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/coll_handles.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/comm_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/request_api.cpp
   # windows (remora/win.h)
   ${CMAKE_CURRENT_LIST_DIR}/win_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_comm.cpp

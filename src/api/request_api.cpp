@@ -1,0 +1,170 @@
+// C API: requests of nonblocking collectives (test, wait and their list forms).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/coll_handles.hpp"
+#include "core/error.hpp"
+#include "progress/test_pacing.hpp"
+#include "remora/coll.h"
+
+using remora::fail;
+using remora::api::check_out;
+using remora::api::enter_waiting;
+using remora::api::Runtime;
+
+namespace {
+
+int find_requests(const char* function, int count, const remora_request_t* requests,
+                  const Runtime& runtime, std::vector<std::shared_ptr<remora::Request>>* found) {
+  if (count < 0) return fail(REMORA_ERR_ARG, "%s: count=%d is negative", function, count);
+  if (count > 0)
+    if (int status = remora::api::check_pointer(function, "requests", requests)) return status;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == REMORA_REQUEST_NULL) {
+      found->push_back(nullptr);
+      continue;
+    }
+    auto schedule = runtime.collectives->requests.find(requests[i]);
+    if (schedule == nullptr)
+      return fail(REMORA_ERR_ARG,
+                  "%s: requests[%d]=%p is not a live request (completed and freed, or never "
+                  "started)",
+                  function, i, static_cast<void*>(requests[i]));
+    found->push_back(std::move(schedule));
+  }
+  return REMORA_SUCCESS;
+}
+
+// Whether a request is done; a stalled collective fails itself first (REMORA_COLL_TIMEOUT).
+bool finished(remora::Request& request) {
+  request.check_stalled();
+  return request.done();
+}
+
+// Frees a completed request and returns its status, its message prefixed with function.
+int complete(const char* function, Runtime& runtime, remora_request_t* request,
+             const remora::Request& schedule) {
+  runtime.collectives->requests.remove(*request);
+  *request = REMORA_REQUEST_NULL;
+  const int status = schedule.status();
+  if (status == REMORA_SUCCESS) return status;
+  const std::string message = remora::last_error();
+  return fail(status, "%s: %s", function, message.c_str());
+}
+
+// Completes every done request of the list; returns the first failure.
+int complete_all(const char* function, Runtime& runtime, remora_request_t* requests,
+                 const std::vector<std::shared_ptr<remora::Request>>& found) {
+  int first = REMORA_SUCCESS;
+  std::string message;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (found[i] == nullptr) continue;
+    const int status = complete(function, runtime, &requests[i], *found[i]);
+    if (status != REMORA_SUCCESS && first == REMORA_SUCCESS) {
+      first = status;
+      message = remora::last_error();
+    }
+  }
+  return first == REMORA_SUCCESS ? first : fail(first, "%s", message.c_str());
+}
+
+int wait_all(const char* function, int count, remora_request_t* requests) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<remora::Request>> found;
+  if (int status = enter_waiting(function, &runtime)) return status;
+  if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
+  const int status = runtime->collectives->wait_until([&found] {
+    for (const auto& schedule : found)
+      if (schedule != nullptr && !finished(*schedule)) return false;
+    return true;
+  });
+  if (status != REMORA_SUCCESS) return status;
+  return complete_all(function, *runtime, requests, found);
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- Requests ----
+
+int remora_request_test(remora_request_t* request, int* flag) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<remora::Request>> found;
+  if (int status = enter_waiting("remora_request_test", &runtime)) return status;
+  if (int status = check_out("remora_request_test", "flag", flag)) return status;
+  if (int status = remora::api::check_pointer("remora_request_test", "request", request))
+    return status;
+  if (int status = find_requests("remora_request_test", 1, request, *runtime, &found))
+    return status;
+  *flag = 1;
+  if (found[0] == nullptr) return REMORA_SUCCESS;
+  remora::progress::PacedTestCall call;
+  const bool progressed = runtime->progress->poll();
+  remora::Request& schedule = *found[0];
+  call.finish(*runtime->transport, progressed || finished(schedule),
+              [&schedule] { return schedule.done(); });
+  if (!finished(*found[0])) {
+    *flag = 0;
+    return REMORA_SUCCESS;
+  }
+  return complete("remora_request_test", *runtime, request, *found[0]);
+}
+
+int remora_request_wait(remora_request_t* request) {
+  if (int status = remora::api::check_pointer("remora_request_wait", "request", request))
+    return status;
+  return wait_all("remora_request_wait", 1, request);
+}
+
+int remora_request_waitall(int count, remora_request_t* requests) {
+  return wait_all("remora_request_waitall", count, requests);
+}
+
+int remora_request_waitany(int count, remora_request_t* requests, int* index) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<remora::Request>> found;
+  if (int status = enter_waiting("remora_request_waitany", &runtime)) return status;
+  if (int status = check_out("remora_request_waitany", "index", index)) return status;
+  if (int status = find_requests("remora_request_waitany", count, requests, *runtime, &found))
+    return status;
+  *index = REMORA_UNDEFINED;
+  bool any = false;
+  for (const auto& schedule : found) any = any || schedule != nullptr;
+  if (!any) return REMORA_SUCCESS;
+  const int status = runtime->collectives->wait_until([&found, index] {
+    for (size_t i = 0; i < found.size(); ++i)
+      if (found[i] != nullptr && finished(*found[i])) {
+        *index = static_cast<int>(i);
+        return true;
+      }
+    return false;
+  });
+  if (status != REMORA_SUCCESS) return status;
+  const auto i = static_cast<size_t>(*index);
+  return complete("remora_request_waitany", *runtime, &requests[i], *found[i]);
+}
+
+int remora_request_testall(int count, remora_request_t* requests, int* flag) {
+  Runtime* runtime = nullptr;
+  std::vector<std::shared_ptr<remora::Request>> found;
+  if (int status = enter_waiting("remora_request_testall", &runtime)) return status;
+  if (int status = check_out("remora_request_testall", "flag", flag)) return status;
+  if (int status = find_requests("remora_request_testall", count, requests, *runtime, &found))
+    return status;
+  remora::progress::PacedTestCall call;
+  const bool progressed = runtime->progress->poll();
+  auto all_finished = [&found] {
+    for (const auto& schedule : found)
+      if (schedule != nullptr && !finished(*schedule)) return false;
+    return true;
+  };
+  call.finish(*runtime->transport, progressed || all_finished(), all_finished);
+  *flag = 0;
+  if (!all_finished()) return REMORA_SUCCESS;
+  *flag = 1;
+  return complete_all("remora_request_testall", *runtime, requests, found);
+}
+
+}  // extern "C"
