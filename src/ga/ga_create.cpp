@@ -348,6 +348,8 @@ int GA_Duplicate(int g_a, char* array_name) {
   GaArray& a = lookup(fn, handle);
   a = source;  // type, shape and distribution settings; handles own stable storage
   a.accesses.clear();
+  a.read_only = false;  // properties are not duplicated
+  a.replica.clear();
   a.array = nullptr;
   a.name = array_name != nullptr ? array_name : "";
   remora_array_t array = nullptr;
