@@ -102,6 +102,13 @@ void GA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
 int GA_Allocate(int g_a);
 int GA_Duplicate(int g_a, char* array_name);
 void GA_Destroy(int g_a);
+/* Properties (collective over the array's group). "read_only": each rank copies the whole
+ * array now; gets read the copy and writes fail until unset. "read_cache": accepted, gets stay
+ * reads of the owners. */
+void NGA_Set_property(int g_a, char* property);
+void GA_Set_property(int g_a, char* property);
+void NGA_Unset_property(int g_a);
+void GA_Unset_property(int g_a);
 
 /* Queries (local). */
 void NGA_Inquire(int g_a, int* type, int* ndim, int dims[]);

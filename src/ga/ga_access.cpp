@@ -25,6 +25,7 @@ void release(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, b
   if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
   const auto it = find_access(a, lo, hi);
   if (it == a.accesses.end()) return;  // GA: releasing what was not accessed does nothing
+  if (update) require_writable(fn, a);
   void* pointer = it->pointer;
   a.accesses.erase(it);
   check(fn, update ? remora_array_release_update(a.array, pointer)

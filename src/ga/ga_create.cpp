@@ -11,61 +11,112 @@
 namespace remora::ga {
 namespace {
 
-// Block distribution honouring GA's chunk (the minimum block extent per dimension; < 1: no
-// constraint): P's prime factors, largest first, each go to the dimension whose blocks are
-// longest among those that may still be split, as Remora's default grid does.
-void chunked_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<int64_t>* map) {
+// GA's default block distribution (its allocation step), in GA's own Fortran order (the
+// reverse of C's) so that ties break as they do there. chunk (GA_Set_chunk / NGA_Create's)
+// enters twice, as in GA:
+// Grid: units per dimension u = ceil(dims / unit), unit = min(chunk, dims) (at least 1) when
+// a chunk was given and its first Fortran entry (C's last) is non-zero, else 1; extents of 1
+// have unit 1. The prime factors of P (with repetition), largest first, each multiply the
+// grid extent g of one dimension: the one, scanning from a start dimension that moves on by
+// one after each factor, with the smallest (u mod (f*g)) / u, a dimension with u < f*g
+// scoring 1.1 (the first of equal scores wins). Each dimension then has b = ceil(u / g).
+// Blocks: in a dimension whose chunk c > 1, counted in steps of s = min(c, dims), else of 1:
+// with m = ceil(dims / s), the first m - (b-1)*g blocks take b steps and the rest b-1;
+// blocks that would start past the end are dropped (the grid shrinks).
+void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<int64_t>* map) {
   const int ranks = pgroup_size("GA_Allocate", a.pgroup);
-  std::vector<int64_t> max_parts(static_cast<size_t>(a.ndim)), parts(max_parts.size(), 1);
-  for (int d = 0; d < a.ndim; ++d) {
-    const int64_t c = a.chunk[static_cast<size_t>(d)];
-    max_parts[static_cast<size_t>(d)] = c < 1 ? a.dims[d] : std::max<int64_t>(1, a.dims[d] / c);
+  const size_t n = static_cast<size_t>(a.ndim);
+  std::vector<int64_t> dims(n), chunk(n, 0), units(n);
+  for (size_t d = 0; d < n; ++d) {  // Fortran order
+    dims[d] = a.dims[n - 1 - d];
+    if (!a.chunk.empty()) chunk[d] = a.chunk[n - 1 - d];
   }
-  std::vector<int> factors;
-  for (int n = ranks, f = 2; n > 1;) {
-    if (n % f == 0) {
+  const bool use_chunk = !a.chunk.empty() && chunk[0] != 0;
+  for (size_t d = 0; d < n; ++d) {
+    int64_t unit = use_chunk ? std::max<int64_t>(1, std::min(chunk[d], dims[d])) : 1;
+    if (dims[d] == 1) unit = 1;
+    units[d] = (dims[d] + unit - 1) / unit;
+  }
+  std::vector<int64_t> factors;  // ascending
+  for (int64_t rest = ranks, f = 2; rest > 1;) {
+    if (rest % f == 0) {
       factors.push_back(f);
-      n /= f;
+      rest /= f;
     } else {
       ++f;
     }
   }
-  std::sort(factors.rbegin(), factors.rend());
-  for (int f : factors) {
-    int best = -1;
-    for (int d = 0; d < a.ndim; ++d) {
-      const size_t k = static_cast<size_t>(d);
-      if (parts[k] * f > max_parts[k]) continue;
-      if (best < 0 || a.dims[d] * parts[static_cast<size_t>(best)] > a.dims[best] * parts[k])
+  std::vector<int64_t> grid(n, 1);
+  size_t start = 0;
+  for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
+    const int64_t f = *it;
+    size_t best = start;
+    double best_score = 0.0;
+    for (size_t j = 0; j < n; ++j) {
+      const size_t d = (start + j) % n;
+      const int64_t parts = f * grid[d];
+      const double score =
+          units[d] < parts ? 1.1
+                           : static_cast<double>(units[d] % parts) / static_cast<double>(units[d]);
+      if (j == 0 || score < best_score) {
+        best_score = score;
         best = d;
+      }
     }
-    if (best >= 0) parts[static_cast<size_t>(best)] *= f;
+    grid[best] *= f;
+    start = (start + 1) % n;
   }
-  for (int d = 0; d < a.ndim; ++d) {
-    const int64_t n = a.dims[d],
-                  step = (n + parts[static_cast<size_t>(d)] - 1) / parts[static_cast<size_t>(d)];
-    int blocks = 0;
-    for (int64_t start = 0; start < n; start += step, ++blocks) map->push_back(start);
-    nblock->push_back(blocks);
+  std::vector<std::vector<int64_t>> starts(n);
+  for (size_t d = 0; d < n; ++d) {
+    const int64_t g = grid[d], b = (units[d] + g - 1) / g;
+    const int64_t step = chunk[d] > 1 ? std::min(chunk[d], dims[d]) : 1;
+    const int64_t full = (dims[d] + step - 1) / step - (b - 1) * g;
+    int64_t i = 0;
+    for (int64_t p = 0; p < g && i < dims[d]; ++p) {
+      starts[d].push_back(i);
+      i += (p >= full ? b - 1 : b) * step;
+    }
+  }
+  for (size_t d = n; d-- > 0;) {  // back to C order
+    map->insert(map->end(), starts[d].begin(), starts[d].end());
+    nblock->push_back(static_cast<int>(starts[d].size()));
   }
 }
 
-bool has_chunk(const GaArray& a) {
-  return std::any_of(a.chunk.begin(), a.chunk.end(), [](int64_t c) { return c >= 1; });
+// GA_Set_block_cyclic deals the blocks, numbered row-major (the last dimension fastest), to
+// the ranks round-robin: block k goes to rank k mod P. Remora's block-cyclic layout puts block
+// (i, j) on rank (i mod R) * C + (j mod C) of an R x C grid, which is the same map when the
+// blocks form one row (grid 1 x P), the blocks per row n1 are a multiple of P (grid 1 x P) or
+// divide P (grid P/n1 x n1), or all blocks fit on distinct ranks (grid n0 x n1). true and that grid
+// in those cases; false otherwise (the array then uses Remora's near-square grid: see
+// docs/global-arrays.md).
+bool round_robin_grid(const GaArray& a, int* grid) {
+  const int64_t ranks = pgroup_size("GA_Allocate", a.pgroup);
+  if (a.block[0] < 1 || a.block[1] < 1) return false;  // creation reports the bad extent
+  const int64_t n0 = (a.dims[0] + a.block[0] - 1) / a.block[0],
+                n1 = (a.dims[1] + a.block[1] - 1) / a.block[1];
+  if (n0 == 1 || n1 % ranks == 0) {
+    grid[0] = 1, grid[1] = static_cast<int>(ranks);
+  } else if (ranks % n1 == 0) {
+    grid[0] = static_cast<int>(ranks / n1), grid[1] = static_cast<int>(n1);
+  } else if (n0 * n1 <= ranks) {
+    grid[0] = static_cast<int>(n0), grid[1] = static_cast<int>(n1);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 int create_native(const char* fn, GaArray& a, remora_array_t* out) {
   const char* name = a.name.c_str();
   switch (a.layout) {
-    case Layout::Block:
-      if (!has_chunk(a)) return remora_array_create(a.datatype, a.ndim, a.dims, name, out);
-      {
-        std::vector<int> nblock;
-        std::vector<int64_t> map;
-        chunked_blocks(a, &nblock, &map);
-        return remora_array_create_irregular(a.datatype, a.ndim, a.dims, nblock.data(), map.data(),
-                                             name, out);
-      }
+    case Layout::Block: {
+      std::vector<int> nblock;
+      std::vector<int64_t> map;
+      ga_default_blocks(a, &nblock, &map);
+      return remora_array_create_irregular(a.datatype, a.ndim, a.dims, nblock.data(), map.data(),
+                                           name, out);
+    }
     case Layout::Irregular:
       return remora_array_create_irregular(a.datatype, a.ndim, a.dims, a.nblock.data(),
                                            a.map.data(), name, out);
@@ -77,6 +128,12 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
                 "array '%s': block-cyclic distributions are supported for 2-d arrays only "
                 "(ndim=%d)",
                 name, a.ndim);
+      if (a.layout == Layout::BlockCyclic) {
+        int grid[2];
+        const bool round_robin = round_robin_grid(a, grid);
+        return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
+                                                round_robin ? grid : nullptr, name, out);
+      }
       return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
                                               a.proc_grid.empty() ? nullptr : a.proc_grid.data(),
                                               name, out);
@@ -291,6 +348,8 @@ int GA_Duplicate(int g_a, char* array_name) {
   GaArray& a = lookup(fn, handle);
   a = source;  // type, shape and distribution settings; handles own stable storage
   a.accesses.clear();
+  a.read_only = false;  // properties are not duplicated
+  a.replica.clear();
   a.array = nullptr;
   a.name = array_name != nullptr ? array_name : "";
   remora_array_t array = nullptr;

@@ -37,6 +37,7 @@ void element_list(const char* fn, int g_a, ListOp op, void* values, Subscripts s
   if (values == nullptr || subs == nullptr) ga_fail(fn, "v or subsArray is NULL");
   const std::vector<int64_t> s = subscripts_of(fn, a, subs, n);
   const size_t count = static_cast<size_t>(n), bytes = count * element_size(fn, a.type);
+  if (op != ListOp::Gather) require_writable(fn, a);
   switch (op) {
     case ListOp::Scatter:
       check(fn, remora_array_scatter(a.array, values, s.data(), count));
@@ -57,6 +58,7 @@ void element_list(const char* fn, int g_a, ListOp op, void* values, Subscripts s
 template <typename Index>
 long read_inc(const char* fn, int g_a, const Index* subscript, long inc) {
   const GaArray& a = lookup_allocated(fn, g_a);
+  require_writable(fn, a);
   if (subscript == nullptr) ga_fail(fn, "subscript is NULL");
   if (a.datatype != REMORA_INT32 && a.datatype != REMORA_INT64)
     ga_fail(fn,

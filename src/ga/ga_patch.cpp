@@ -152,12 +152,16 @@ int64_t patch_elements(int ndim, const int64_t* lo, const int64_t* hi) {
 
 void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
               void* buffer, const int64_t* ld, const void* alpha) {
+  if (op != Transfer::Get) require_writable(fn, a);
   switch (op) {
     case Transfer::Put:
       check(fn, remora_array_put(a.array, lo, hi, buffer, ld));
       break;
     case Transfer::Get:
-      check(fn, remora_array_get(a.array, lo, hi, buffer, ld));
+      if (a.read_only)
+        replica_get(fn, a, lo, hi, buffer, ld);
+      else
+        check(fn, remora_array_get(a.array, lo, hi, buffer, ld));
       break;
     case Transfer::Acc:
       if (alpha == nullptr) ga_fail(fn, "alpha is NULL");

@@ -41,7 +41,19 @@ struct GaArray {
     void* pointer;
   };
   std::vector<Access> accesses;
+  // NGA_Set_property "read_only": this rank's copy of the whole array (row-major), taken when
+  // the property was set; gets read it, writes fail until NGA_Unset_property.
+  bool read_only = false;
+  std::vector<unsigned char> replica;
 };
+
+// ---- properties (ga_property.cpp) ----
+// Fails (GA_Error) when a is read-only: fn would write into it.
+void require_writable(const char* fn, const GaArray& a);
+// Copies lo..hi of a read-only array from this rank's replica into buffer (ld as NGA_Get's),
+// after the checks remora_array_get makes.
+void replica_get(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
+                 void* buffer, const int64_t* ld);
 
 // GA_Error: prints "GA_Error (rank R) in fn: message: code" and ends the whole job with a
 // non-zero exit (remora_abort, which uses MPI_Abort under MPI).

@@ -35,6 +35,11 @@ int main(int argc, char** argv) {
     int far[2] = {4, 1};
     NGA_Get(g_a, lo, far, buf, ld);
   }
+  if (strcmp(mode, "read_only") == 0) {
+    NGA_Set_property(g_a, "read_only");
+    NGA_Put(g_a, lo, hi, buf, ld);
+  }
+  if (strcmp(mode, "property") == 0) NGA_Set_property(g_a, "write_mostly");
   /* Ranks without a failure of their own wait here for the job to end. */
   GA_Sync();
   GA_Terminate();
