@@ -134,6 +134,13 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
            CollectiveArgs* args) {
   const Algorithm algorithm =
       runtime.collectives->choose(operation, requested, bytes, comm, request != nullptr);
+  int fast = REMORA_SUCCESS;
+  if (request == nullptr && algorithm == Algorithm::Shm &&
+      runtime.collectives->run_shm_fast(comm, operation, *args, &fast)) {
+    if (fast == REMORA_SUCCESS) return fast;
+    const std::string message = remora::last_error();
+    return fail(fast, "%s: %s", function, message.c_str());
+  }
   auto schedule = runtime.collectives->new_schedule(comm, operation, algorithm, args);
   if (algorithm == Algorithm::Shm)
     runtime.collectives->build_shm(*schedule, operation, *args);

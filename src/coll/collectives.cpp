@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "coll/algorithms/algorithms.hpp"
+#include "coll/shm_fast.hpp"
 #include "core/error.hpp"
 #include "remora/types.h"
 
@@ -154,7 +155,7 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && shm_supports(operation) &&
       comm->size() > 1 && on_one_node(*comm))
     chosen = Algorithm::Shm;
-  if (chosen != Algorithm::Shm || comm->shm_area() != nullptr) return chosen;
+  if (chosen != Algorithm::Shm || comm->shm_area_ptr() != nullptr) return chosen;
   return default_algorithm(operation, bytes, comm->size());
 }
 
@@ -200,6 +201,17 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm) {
 
 void Collectives::build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args) {
   build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
+}
+
+bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
+                               const CollectiveArgs& args, int* status) {
+  if (!ShmFast::serves(operation)) return false;
+  ShmArea* area = comm->shm_area_ptr();
+  if (area == nullptr) return false;
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;
+  const ShmFast::Env env{*messenger_, progress_, timeout_, transport_.wait_policy().spin_ns > 0};
+  return ShmFast::run(env, *comm, *area, operation, args,
+                      signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
 }
 
 std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {

@@ -79,6 +79,11 @@ class Collectives {
   void make_shm_area(const std::shared_ptr<Communicator>& comm);
   // Builds the shm algorithm of a call for which choose() returned Algorithm::Shm.
   void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args);
+  // Runs a blocking call for which choose() returned Algorithm::Shm on the fast path
+  // (coll/shm_fast.hpp) when it can: returns true and the call's status in *status; false
+  // when the call needs a schedule (an earlier shm collective of comm is still pending here).
+  bool run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
+                    const CollectiveArgs& args, int* status);
 
   // Communicator creation: blocking and collective over parent. *out is nullptr for the
   // ranks that are not members of the new communicator.

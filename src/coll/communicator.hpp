@@ -38,8 +38,12 @@ class Communicator {
   // nullptr where it has none (the same on every member).
   std::shared_ptr<ShmArea> shm_area() const { return std::atomic_load(&shm_area_); }
   void set_shm_area(std::shared_ptr<ShmArea> area) {
+    shm_area_ptr_.store(area.get(), std::memory_order_release);
     std::atomic_store(&shm_area_, std::move(area));
   }
+  // The same without taking a reference, for the duration of a call on the communicator (the
+  // area is set once, when the communicator is made, and lives as long as it).
+  ShmArea* shm_area_ptr() const { return shm_area_ptr_.load(std::memory_order_acquire); }
   // Whether every member is on this rank's node (computed once; -1: not yet known).
   std::atomic<int> on_one_node{-1};
 
@@ -49,6 +53,7 @@ class Communicator {
   uint32_t context_;
   std::shared_ptr<const RankOrder> order_;
   std::shared_ptr<ShmArea> shm_area_;
+  std::atomic<ShmArea*> shm_area_ptr_{nullptr};
 };
 
 }  // namespace remora::coll

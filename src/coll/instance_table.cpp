@@ -57,6 +57,11 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
   auto entry = contexts_.find(context);
   if (entry == contexts_.end() || !entry->second.open || sequence >= entry->second.next)
     return found;  // Future
+  if (entry->second.unscheduled == sequence) {
+    found.state = State::Running;
+    found.signature = entry->second.unscheduled_signature;
+    return found;
+  }
   auto running = entry->second.running.find(sequence);
   if (running != entry->second.running.end()) {
     found.state = State::Running;
@@ -73,9 +78,14 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
 std::shared_ptr<Schedule> InstanceTable::announce(uint32_t context, uint64_t sequence,
                                                   const Failure& failure) {
   std::lock_guard lock(mutex_);
+  announcements_.fetch_add(1, std::memory_order_release);
   Context& entry = contexts_[context];
   if (sequence >= entry.next || !entry.open) {
     entry.future.emplace(sequence, failure);  // the first announcement explains it
+    return nullptr;
+  }
+  if (entry.unscheduled == sequence) {
+    if (entry.unscheduled_announced.code == 0) entry.unscheduled_announced = failure;
     return nullptr;
   }
   auto running = entry.running.find(sequence);
@@ -83,6 +93,44 @@ std::shared_ptr<Schedule> InstanceTable::announce(uint32_t context, uint64_t seq
   if (running->second.started) return running->second.schedule.lock();
   if (running->second.announced.code == 0) running->second.announced = failure;
   return nullptr;
+}
+
+uint64_t InstanceTable::begin_unscheduled(uint32_t context, uint32_t signature,
+                                          Failure* announced) {
+  std::lock_guard lock(mutex_);
+  Context& entry = contexts_[context];
+  const uint64_t sequence = entry.next++;
+  *announced = Failure{};
+  if (!entry.future.empty()) {
+    auto future = entry.future.find(sequence);
+    if (future != entry.future.end()) {
+      *announced = std::move(future->second);
+      entry.future.erase(future);
+    }
+  }
+  entry.unscheduled = sequence;
+  entry.unscheduled_signature = signature;
+  entry.unscheduled_announced = Failure{};
+  return sequence;
+}
+
+void InstanceTable::end_unscheduled(uint32_t context, uint64_t sequence) {
+  std::lock_guard lock(mutex_);
+  auto entry = contexts_.find(context);
+  if (entry == contexts_.end() || entry->second.unscheduled != sequence) return;
+  entry->second.ended[sequence % kRecent] = {sequence + 1, entry->second.unscheduled_signature};
+  entry->second.unscheduled = kNone;
+  entry->second.unscheduled_announced = Failure{};
+}
+
+Failure InstanceTable::announced(uint32_t context, uint64_t sequence) {
+  std::lock_guard lock(mutex_);
+  auto entry = contexts_.find(context);
+  if (entry == contexts_.end()) return {};
+  if (entry->second.unscheduled == sequence) return entry->second.unscheduled_announced;
+  auto running = entry->second.running.find(sequence);
+  if (running == entry->second.running.end()) return {};
+  return running->second.announced;
 }
 
 std::vector<int> InstanceTable::members(uint32_t context, int* my_rank) {

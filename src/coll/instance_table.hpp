@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -51,9 +52,20 @@ class InstanceTable {
   std::shared_ptr<Schedule> announce(uint32_t context, uint64_t sequence, const Failure& failure);
   // The members' world ranks and this rank's rank in the communicator (empty when unknown).
   std::vector<int> members(uint32_t context, int* my_rank);
+  // For a collective that runs without a schedule (the shm fast path, coll/shm_fast.hpp), one
+  // at a time per context: begin_unscheduled takes the next instance number like begin (and
+  // *announced a failure already announced for it) and keeps the instance in a slot of its own
+  // (no schedule will start it); announced() returns a failure announced for it since (code 0
+  // when none); end_unscheduled ends it like end. announcements() counts every announcement,
+  // so that a waiter calls announced() only when the count moved.
+  uint64_t begin_unscheduled(uint32_t context, uint32_t signature, Failure* announced);
+  Failure announced(uint32_t context, uint64_t sequence);
+  void end_unscheduled(uint32_t context, uint64_t sequence);
+  uint64_t announcements() const { return announcements_.load(std::memory_order_acquire); }
 
  private:
   static constexpr size_t kRecent = 64;
+  static constexpr uint64_t kNone = ~uint64_t{0};
   struct Running {
     uint32_t signature = 0;
     std::weak_ptr<Schedule> schedule;
@@ -66,12 +78,17 @@ class InstanceTable {
     int my_rank = -1;
     uint64_t next = 0;
     std::unordered_map<uint64_t, Running> running;
+    // The unscheduled instance running now (kNone: none), its signature and announced failure.
+    uint64_t unscheduled = kNone;
+    uint32_t unscheduled_signature = 0;
+    Failure unscheduled_announced;
     std::map<uint64_t, Failure> future;                          // announced, not begun
     std::array<std::pair<uint64_t, uint32_t>, kRecent> ended{};  // (sequence + 1, signature)
   };
 
   std::mutex mutex_;
   std::unordered_map<uint32_t, Context> contexts_;
+  std::atomic<uint64_t> announcements_{0};
 };
 
 }  // namespace remora::coll

@@ -142,6 +142,7 @@ bool Messenger::post(Receive* receive) {
     waiting = std::move(found->second.front());
     found->second.pop_front();
     if (found->second.empty()) unexpected_.erase(found);
+    unexpected_keys_.store(unexpected_.size(), std::memory_order_relaxed);
   }
   receive->arrived_signature = waiting.signature;
   if (waiting.rendezvous) {
@@ -245,6 +246,7 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
     if (posted == posted_.end()) {
       if (!arrived.rendezvous) arrived.data.assign(data, data + data_bytes);
       unexpected_[key].push_back(std::move(arrived));
+      unexpected_keys_.store(unexpected_.size(), std::memory_order_relaxed);
       return;
     }
     receive = posted->second.front();
@@ -338,8 +340,18 @@ void Messenger::withdraw(uint32_t context, uint64_t sequence, const SendOwner* o
   for (Receive* receive : withdrawn) receive->owner.reset();
 }
 
+void Messenger::end_unscheduled_instance(uint32_t context, uint64_t sequence) {
+  instances_->end_unscheduled(context, sequence);
+  // Nothing to forget unless a message came for some instance (the common case: none).
+  if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
+}
+
 void Messenger::end_instance(uint32_t context, uint64_t sequence) {
   instances_->end(context, sequence);
+  forget(context, sequence);
+}
+
+void Messenger::forget(uint32_t context, uint64_t sequence) {
   std::vector<std::pair<int, uint64_t>> waiting_senders;  // rendezvous headers never read
   {
     std::lock_guard lock(mutex_);
@@ -349,6 +361,7 @@ void Messenger::end_instance(uint32_t context, uint64_t sequence) {
         if (message.rendezvous) waiting_senders.emplace_back(message.source, message.header.id);
       return true;
     });
+    unexpected_keys_.store(unexpected_.size(), std::memory_order_relaxed);
   }
   for (const auto& [source, id] : waiting_senders) answer(source, kDone, id);
 }

@@ -19,6 +19,7 @@
 // instance that already ended here are dropped (coll/instance_table.hpp).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -122,8 +123,12 @@ class Messenger {
   void withdraw(uint32_t context, uint64_t sequence, const SendOwner* owner);
   // The instance ended here: forgets its unexpected messages, drops those still to come.
   void end_instance(uint32_t context, uint64_t sequence);
+  // The same for an instance begun with InstanceTable::begin_unscheduled.
+  void end_unscheduled_instance(uint32_t context, uint64_t sequence);
 
  private:
+  // Under no lock: drops the instance's unexpected messages (answering rendezvous senders).
+  void forget(uint32_t context, uint64_t sequence);
   struct ReadyToSend {  // a rendezvous header's body
     uint64_t address = 0, bytes = 0, id = 0;
   };
@@ -165,6 +170,7 @@ class Messenger {
   std::mutex mutex_;
   std::unordered_map<MessageKey, std::deque<Receive*>, MessageKeyHash> posted_;
   std::unordered_map<MessageKey, std::deque<Unexpected>, MessageKeyHash> unexpected_;
+  std::atomic<size_t> unexpected_keys_{0};  // unexpected_.size(), read without the lock
   std::unordered_map<uint64_t, PendingSend> pending_sends_;
   uint64_t next_send_id_ = 0;
   std::vector<bool> eager_only_;  // per target: it refused a rendezvous once

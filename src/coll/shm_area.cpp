@@ -119,6 +119,7 @@ std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64
   std::shared_ptr<ShmRounds> made(new ShmRounds(std::move(area), sequence, std::move(rounds)));
   std::lock_guard lock(made->area_->mutex_);
   made->area_->pending_[sequence] = made;
+  made->area_->pending_count_.store(made->area_->pending_.size(), std::memory_order_release);
   made->enlisted_ = true;
   return made;
 }
@@ -133,6 +134,7 @@ void ShmRounds::leave() {
   enlisted_ = false;
   std::lock_guard lock(area_->mutex_);
   area_->pending_.erase(sequence_);
+  area_->pending_count_.store(area_->pending_.size(), std::memory_order_release);
 }
 
 void ShmRounds::cancel() {
@@ -166,6 +168,7 @@ int ShmRounds::poll() {
       first = head->second.lock();
       if (first == nullptr) {  // being destroyed
         area_->pending_.erase(head);
+        area_->pending_count_.store(area_->pending_.size(), std::memory_order_release);
         continue;
       }
     }
@@ -183,7 +186,7 @@ int ShmRounds::advance() {
   const int me = area.rank();
   while (next_ < rounds_.size()) {
     const Round& round = rounds_[next_];
-    const int buffer = static_cast<int>(next_ & 1);
+    const int buffer = buffer_of(next_);
     const uint64_t id = round_id(next_);
     if (!published_) {
       if (round.publish) {

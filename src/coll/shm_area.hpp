@@ -49,6 +49,8 @@
 namespace remora::coll {
 
 class ShmRounds;
+class ShmFast;
+class ShmFastRun;
 
 class ShmArea {
  public:
@@ -56,6 +58,9 @@ class ShmArea {
   // (arrays duplicate their communicator, so a program may hold many): 64 KiB cells keep it at
   // 1 MiB for 8 ranks. Larger payloads go through the cells in chunks.
   static constexpr size_t kCellBytes = 64 * 1024;
+  // Reductions of up to this many bytes take one round (everyone reduces every vector); larger
+  // ones a reduce-scatter and an allgather round per cell-sized chunk.
+  static constexpr size_t kFlatBytes = 4096;
   static constexpr int kAllRanks = -1, kNoRank = -2;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
@@ -83,6 +88,8 @@ class ShmArea {
 
  private:
   friend class ShmRounds;
+  friend class ShmFast;
+  friend class ShmFastRun;
   struct alignas(64) Flag {
     std::atomic<uint64_t> value;
   };
@@ -115,9 +122,11 @@ class ShmArea {
   // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
   // collective whose turn it is.
   uint64_t last_published_[2] = {0, 0};
-  // The shm collectives enlisted and not finished, by sequence.
+  // The shm collectives enlisted and not finished, by sequence, and how many (read without the
+  // lock by the fast path, which runs only when none is).
   std::mutex mutex_;
   std::map<uint64_t, std::weak_ptr<ShmRounds>> pending_;
+  std::atomic<size_t> pending_count_{0};
 };
 
 // One collective: its rounds, advanced by poll() without blocking.
@@ -142,6 +151,9 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   int advance();  // under mutex_
   void leave();   // under mutex_
   uint64_t round_id(size_t round) const { return (sequence_ + 1) << 24 | (round + 1); }
+  // The cell of a round: alternating per round and per collective, the same on every member
+  // (the fast path, coll/shm_fast.hpp, picks cells alike).
+  int buffer_of(size_t round) const { return static_cast<int>((sequence_ + round) & 1); }
 
   std::shared_ptr<ShmArea> area_;
   uint64_t sequence_;

@@ -26,4 +26,5 @@ target_sources(remora_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/alltoall.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/algorithms/shm.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/shm_fast.cpp)

@@ -26,7 +26,7 @@ namespace remora::coll {
 namespace {
 
 using Round = ShmRounds::Round;
-constexpr size_t kFlatBytes = 4096;
+constexpr size_t kFlatBytes = ShmArea::kFlatBytes;
 
 struct Context {
   std::shared_ptr<ShmArea> area;

@@ -1,0 +1,445 @@
+#include "coll/shm_fast.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "coll/algorithms/algorithms.hpp"
+#include "coll/algorithms/common.hpp"
+#include "core/backoff.hpp"
+#include "core/error.hpp"
+#include "rma/reduce_op.hpp"
+
+namespace remora::coll {
+namespace {
+
+// The same thresholds as coll/algorithms/shm.cpp: both paths must lay out the same rounds.
+constexpr size_t kFlatBytes = ShmArea::kFlatBytes;
+constexpr size_t kCell = ShmArea::kCellBytes;
+// Checks of the awaited flag before the progress engine's wait (which polls the transport
+// between checks): at p = 2 a member usually arrives within a few hundred nanoseconds.
+constexpr int kSpins = 256;
+
+size_t chunks_of(size_t bytes, size_t chunk) {
+  return (bytes + chunk - 1) / chunk;
+}
+
+}  // namespace
+
+// One call: its rounds, described by the operation and arguments (see shm.cpp for each).
+class ShmFastRun {
+ public:
+  ShmFastRun(const ShmFast::Env& env, const Communicator& comm, ShmArea& area, Operation operation,
+             const CollectiveArgs& args)
+      : env_(env),
+        comm_(comm),
+        area_(area),
+        operation_(operation),
+        args_(args),
+        me_(area.rank()),
+        size_(area.size()) {}
+
+  int run(uint32_t signature);
+
+ private:
+  // The plan of the operation.
+  void plan();
+  bool publishes(size_t k) const;
+  int wait_for(size_t k) const;
+  bool consumes(size_t k) const;
+  bool others_publish(size_t k) const;
+  void publish(size_t k, uint8_t* cell);
+  void consume(size_t k, int buffer);
+
+  template <typename Check>
+  int wait(const Check& check);
+  int fail_call(int code, const std::string& message, bool tell_others);
+  const uint8_t* input() const {
+    return static_cast<const uint8_t*>(args_.in_place ? args_.recv : args_.send);
+  }
+  uint8_t* recv() const { return static_cast<uint8_t*>(args_.recv); }
+  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
+    const size_t bytes = count * args_.extent;
+    if (bytes == 0) return;
+    std::memcpy(target, area_.cell(0, buffer) + offset, bytes);
+    for (int rank = 1; rank < size_; ++rank)
+      rma::apply_op(args_.op, args_.type, target, area_.cell(rank, buffer) + offset, count);
+  }
+  // Slice s of a chunk of count elements, as even_blocks splits it.
+  void slice(size_t count, size_t s, size_t* offset, size_t* bytes) const {
+    const auto parts = static_cast<size_t>(size_);
+    const size_t base = count / parts, extra = count % parts;
+    const size_t first = s * base + std::min(s, extra);
+    *offset = first * args_.extent;
+    *bytes = (base + (s < extra ? 1 : 0)) * args_.extent;
+  }
+
+  const ShmFast::Env& env_;
+  const Communicator& comm_;
+  ShmArea& area_;
+  Operation operation_;
+  const CollectiveArgs& args_;
+  int me_, size_;
+  uint64_t sequence_ = 0;
+  size_t rounds_ = 0;
+  // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter/allgather: piece.
+  int root_ = -1;
+  bool flat_ = true;
+  size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
+  std::vector<uint8_t> held_;          // chunked reduction: this rank's reduced slice
+  std::vector<size_t> displs_;         // reduce_scatter: block displacements
+  std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks
+  const uint8_t* rs_input_ = nullptr;  // reduce_scatter / allgather input
+  uint64_t announcements_ = 0;
+};
+
+bool ShmFast::serves(Operation operation) {
+  switch (operation) {
+    case Operation::Barrier:
+    case Operation::Bcast:
+    case Operation::Reduce:
+    case Operation::Allreduce:
+    case Operation::ReduceScatter:
+    case Operation::Allgather:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
+                  const CollectiveArgs& args, uint32_t signature, int* status) {
+  if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;
+  ShmFastRun call(env, comm, area, operation, args);
+  *status = call.run(signature);
+  return true;
+}
+
+void ShmFastRun::plan() {
+  switch (operation_) {
+    case Operation::Barrier:
+      rounds_ = 1;
+      break;
+    case Operation::Bcast:
+      root_ = args_.root;
+      rounds_ = chunks_of(args_.count * args_.extent, kCell);
+      break;
+    case Operation::Reduce:
+    case Operation::Allreduce: {
+      root_ = operation_ == Operation::Reduce ? args_.root : -1;
+      const size_t bytes = args_.count * args_.extent;
+      flat_ = bytes <= kFlatBytes;
+      if (flat_) {
+        rounds_ = bytes == 0 ? 0 : 1;
+      } else {
+        per_chunk_ = kCell / args_.extent;
+        rounds_ = 2 * chunks_of(args_.count, per_chunk_);
+        size_t offset = 0, slice_bytes = 0;
+        slice(std::min(per_chunk_, args_.count), static_cast<size_t>(me_), &offset, &slice_bytes);
+        held_.resize(slice_bytes);
+      }
+      break;
+    }
+    case Operation::ReduceScatter: {
+      for (size_t count : args_.recv_counts) {
+        displs_.push_back(total_);
+        total_ += count;
+        largest_ = std::max(largest_, count);
+      }
+      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      if (largest_ == 0 || piece_ == 0) break;
+      rs_input_ = input();
+      bool uniform = true;
+      for (size_t count : args_.recv_counts) uniform = uniform && count == largest_;
+      if (args_.in_place && !uniform) {
+        input_copy_.assign(rs_input_, rs_input_ + total_ * args_.extent);
+        rs_input_ = input_copy_.data();
+      }
+      rounds_ = chunks_of(largest_, piece_);
+      break;
+    }
+    case Operation::Allgather: {
+      for (size_t count : args_.recv_counts) largest_ = std::max(largest_, count);
+      piece_ = kCell / args_.extent;
+      if (largest_ == 0) break;
+      const auto mine = static_cast<size_t>(me_);
+      rs_input_ = args_.in_place ? recv() + args_.recv_displs[mine] * args_.extent
+                                 : static_cast<const uint8_t*>(args_.send);
+      rounds_ = chunks_of(largest_, piece_);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+bool ShmFastRun::publishes(size_t k) const {
+  switch (operation_) {
+    case Operation::Barrier:
+      return false;
+    case Operation::Bcast:
+      return me_ == root_;
+    default:
+      (void)k;
+      return true;
+  }
+}
+
+int ShmFastRun::wait_for(size_t k) const {
+  switch (operation_) {
+    case Operation::Bcast:
+      return me_ == root_ ? ShmArea::kNoRank : root_;
+    case Operation::Reduce: {
+      const bool result_here = me_ == root_;
+      // Chunked: the scatter rounds (even k) need everyone; the gather rounds only the root.
+      if (!flat_ && k % 2 == 0) return ShmArea::kAllRanks;
+      return result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
+    }
+    default:
+      return ShmArea::kAllRanks;
+  }
+}
+
+bool ShmFastRun::others_publish(size_t k) const {
+  switch (operation_) {
+    case Operation::Barrier:
+      return false;
+    case Operation::Bcast:
+      return me_ != root_;
+    default:
+      (void)k;
+      return true;
+  }
+}
+
+bool ShmFastRun::consumes(size_t k) const {
+  switch (operation_) {
+    case Operation::Barrier:
+      return false;
+    case Operation::Bcast:
+      return me_ != root_;
+    case Operation::Reduce:
+      if (!flat_ && k % 2 == 0) return true;
+      return me_ == root_;
+    default:
+      return true;
+  }
+}
+
+void ShmFastRun::publish(size_t k, uint8_t* cell) {
+  const size_t extent = args_.extent;
+  switch (operation_) {
+    case Operation::Bcast: {
+      const size_t offset = k * kCell;
+      std::memcpy(cell, recv() + offset, std::min(kCell, args_.count * extent - offset));
+      break;
+    }
+    case Operation::Reduce:
+    case Operation::Allreduce: {
+      if (flat_) {
+        std::memcpy(cell, input(), args_.count * extent);
+        break;
+      }
+      const size_t first = k / 2 * per_chunk_;
+      const size_t count = std::min(per_chunk_, args_.count - first);
+      if (k % 2 == 0) {
+        std::memcpy(cell, input() + first * extent, count * extent);
+      } else {
+        size_t offset = 0, bytes = 0;
+        slice(count, static_cast<size_t>(me_), &offset, &bytes);
+        if (bytes > 0) std::memcpy(cell + offset, held_.data(), bytes);
+      }
+      break;
+    }
+    case Operation::ReduceScatter: {
+      const size_t first = k * piece_;
+      for (size_t block = 0; block < displs_.size(); ++block) {
+        const size_t count = args_.recv_counts[block];
+        if (first >= count) continue;
+        std::memcpy(cell + block * piece_ * extent, rs_input_ + (displs_[block] + first) * extent,
+                    std::min(piece_, count - first) * extent);
+      }
+      break;
+    }
+    case Operation::Allgather: {
+      const size_t first = k * piece_;
+      const size_t count = args_.recv_counts[static_cast<size_t>(me_)];
+      if (first < count)
+        std::memcpy(cell, rs_input_ + first * extent, std::min(piece_, count - first) * extent);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void ShmFastRun::consume(size_t k, int buffer) {
+  const size_t extent = args_.extent;
+  switch (operation_) {
+    case Operation::Bcast: {
+      const size_t offset = k * kCell;
+      std::memcpy(recv() + offset, area_.cell(root_, buffer),
+                  std::min(kCell, args_.count * extent - offset));
+      break;
+    }
+    case Operation::Reduce:
+    case Operation::Allreduce: {
+      if (flat_) {
+        reduce_cells(recv(), buffer, 0, args_.count);
+        break;
+      }
+      const size_t first = k / 2 * per_chunk_;
+      const size_t count = std::min(per_chunk_, args_.count - first);
+      if (k % 2 == 0) {
+        size_t offset = 0, bytes = 0;
+        slice(count, static_cast<size_t>(me_), &offset, &bytes);
+        reduce_cells(held_.data(), buffer, offset, bytes / extent);
+      } else {
+        uint8_t* target = recv() + first * extent;
+        for (int rank = 0; rank < size_; ++rank) {
+          size_t offset = 0, bytes = 0;
+          slice(count, static_cast<size_t>(rank), &offset, &bytes);
+          if (bytes > 0) std::memcpy(target + offset, area_.cell(rank, buffer) + offset, bytes);
+        }
+      }
+      break;
+    }
+    case Operation::ReduceScatter: {
+      const size_t first = k * piece_;
+      const auto mine = static_cast<size_t>(me_);
+      const size_t count = args_.recv_counts[mine];
+      if (first >= count) break;
+      reduce_cells(recv() + first * extent, buffer, mine * piece_ * extent,
+                   std::min(piece_, count - first));
+      break;
+    }
+    case Operation::Allgather: {
+      const size_t first = k * piece_;
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = args_.recv_counts[r];
+        if (first >= count) continue;
+        std::memcpy(recv() + (args_.recv_displs[r] + first) * extent, area_.cell(rank, buffer),
+                    std::min(piece_, count - first) * extent);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+int ShmFastRun::fail_call(int code, const std::string& message, bool tell_others) {
+  if (tell_others) env_.messenger.notify(comm_.context(), sequence_, code, message);
+  area_.abandon(sequence_);
+  return fail(code, "%s", message.c_str());
+}
+
+// check(&gone): 1 ready, 0 not yet, -1 member `gone` abandoned the collective. Returns 0 when
+// ready, else the failure (the call has failed: notice, abandonment, timeout or abort).
+template <typename Check>
+int ShmFastRun::wait(const Check& check) {
+  int gone = -1;
+  for (int spin = 0; spin < (env_.spin ? kSpins : 1); ++spin) {
+    const int ready = check(&gone);
+    if (ready > 0) return REMORA_SUCCESS;
+    if (ready < 0) break;
+    cpu_relax();
+  }
+  InstanceTable& instances = env_.messenger.instances();
+  const auto start = std::chrono::steady_clock::now();
+  auto abandon_deadline = std::chrono::steady_clock::time_point::max();
+  unsigned checks = 0;
+  int outcome = 0;  // 1 ready; < 0 failed
+  const int status = env_.progress.wait([&] {
+    if (outcome != 0) return true;
+    const int ready = check(&gone);
+    if (ready > 0) {
+      outcome = 1;
+      return true;
+    }
+    // An error notice for this collective: the failure it names ends the call here.
+    const uint64_t announced = instances.announcements();
+    if (announced != announcements_) {
+      announcements_ = announced;
+      Failure failure = instances.announced(comm_.context(), sequence_);
+      if (failure.code != 0) {
+        outcome = fail_call(failure.code, failure.message, false);
+        return true;
+      }
+    }
+    if (ready < 0) {
+      // The member that abandoned it (or the one whose error made it do so) sends a notice
+      // that names the cause; failing here is the fallback.
+      const auto now = std::chrono::steady_clock::now();
+      if (abandon_deadline == std::chrono::steady_clock::time_point::max())
+        abandon_deadline = now + std::chrono::seconds(1);
+      if (now >= abandon_deadline) {
+        outcome =
+            fail_call(REMORA_ERR_ARG,
+                      format("rank %d of the communicator failed this collective", gone), true);
+        return true;
+      }
+    }
+    if (env_.timeout.count() != 0 && (++checks & 63) == 0 &&
+        std::chrono::steady_clock::now() - start >= env_.timeout) {
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(env_.timeout).count();
+      outcome = fail_call(
+          REMORA_ERR_ARG,
+          format("no step of this collective finished for %lld s (REMORA_COLL_TIMEOUT); rank %d "
+                 "of the communicator still waits in the shared area (shm) for other ranks: the "
+                 "ranks may disagree on the root, the operation or the algorithm, or a rank did "
+                 "not make this call",
+                 static_cast<long long>(seconds), comm_.rank()),
+          true);
+      return true;
+    }
+    return false;
+  });
+  if (status != REMORA_SUCCESS) return status;  // the job aborts
+  return outcome > 0 ? REMORA_SUCCESS : outcome;
+}
+
+int ShmFastRun::run(uint32_t signature) {
+  InstanceTable& instances = env_.messenger.instances();
+  announcements_ = instances.announcements();
+  Failure announced;
+  sequence_ = instances.begin_unscheduled(comm_.context(), signature, &announced);
+  int status = REMORA_SUCCESS;
+  if (announced.code != 0) {
+    status = fail_call(announced.code, announced.message, false);
+  } else {
+    plan();
+    for (size_t k = 0; k < rounds_ && status == REMORA_SUCCESS; ++k) {
+      const int buffer = static_cast<int>((sequence_ + k) & 1);
+      const uint64_t id = (sequence_ + 1) << 24 | (k + 1);
+      ShmArea::Header& mine = area_.header(me_);
+      if (publishes(k)) {
+        const uint64_t last = area_.last_published_[buffer];
+        if (last != 0 && !area_.released(last)) {
+          status = wait([&](int*) { return area_.released(last) ? 1 : 0; });
+          if (status != REMORA_SUCCESS) break;
+        }
+        publish(k, area_.cell(me_, buffer));
+        area_.last_published_[buffer] = id;
+      }
+      area_.store(mine.arrive, id);
+      const int who = wait_for(k);
+      if (who != ShmArea::kNoRank) {
+        status = wait([&](int* gone) { return area_.arrived(who, id, gone); });
+        if (status != REMORA_SUCCESS) break;
+      }
+      if (consumes(k)) consume(k, buffer);
+      // done tells the members that published in this round that this one is past it. Where
+      // nobody else published (barrier; bcast at the root) the arrive just stored is past
+      // every round they published in, so done can wait. Elsewhere it cannot: the next arrive
+      // comes only after this member's own wait to reuse its cell, which may wait for theirs.
+      if (others_publish(k)) area_.store(mine.done, id);
+    }
+  }
+  env_.messenger.end_unscheduled_instance(comm_.context(), sequence_);
+  return status;
+}
+
+}  // namespace remora::coll

@@ -1,0 +1,53 @@
+// The blocking fast path of the shm algorithms: the same rounds as coll/algorithms/shm.cpp (the
+// same cells, flags, round ids and data layout, so members that take the fast path and members
+// that run the rounds as a schedule meet in the same collective), run straight in the calling
+// thread without a schedule, rounds of std::function, the area's list of pending collectives or
+// their mutexes.
+//
+// What it keeps from the schedule path:
+//   - the sequence number: taken from the communicator's instance table like a schedule's, so
+//     calls of both paths (and of message-based algorithms) stay numbered alike on every member;
+//   - failures: a failure announced before the call (a member failed it first), an error notice
+//     that arrives while it waits (the instance table counts announcements; the waiter looks
+//     when the count moves), a member that abandoned the collective (its flags moved on; the
+//     waiter then waits up to a second for its notice, then fails and tells the others), and
+//     REMORA_COLL_TIMEOUT (no flag moved for that long: fails and tells the others). A failing
+//     member abandons the sequence in the area, as a failed schedule does;
+//   - waiting: a short spin on the awaited flags, then the progress engine's wait (poll, back
+//     off, sleep on the wake word; stores of flags wake the members), which also ends the call
+//     when the job aborts (a dead rank).
+// It runs only when no schedule-driven shm collective of the communicator is pending here
+// (those come first in sequence order); otherwise the caller builds the schedule.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "coll/algorithm.hpp"
+#include "coll/communicator.hpp"
+#include "coll/messaging.hpp"
+#include "coll/shm_area.hpp"
+#include "progress/progress_engine.hpp"
+
+namespace remora::coll {
+
+struct CollectiveArgs;
+
+class ShmFast {
+ public:
+  struct Env {
+    Messenger& messenger;
+    progress::ProgressEngine& progress;
+    std::chrono::nanoseconds timeout;  // REMORA_COLL_TIMEOUT; 0: none
+    bool spin;                         // the wait policy spins (the node is not oversubscribed)
+  };
+  // Whether the fast path serves the operation (the caller still checks that the call is
+  // blocking and chose shm).
+  static bool serves(Operation operation);
+  // Runs the collective when no shm collective of comm is pending here: returns true and its
+  // status in *status. Returns false, having done nothing, otherwise.
+  static bool run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
+                  const CollectiveArgs& args, uint32_t signature, int* status);
+};
+
+}  // namespace remora::coll
