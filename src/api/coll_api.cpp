@@ -132,29 +132,16 @@ using Build = std::function<void(Schedule&, Algorithm)>;
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
            Algorithm requested, size_t bytes, const Build& build, remora_request_t* request,
            CollectiveArgs* args) {
-  const Algorithm algorithm =
-      runtime.collectives->choose(operation, requested, bytes, comm, request != nullptr);
-  int fast = REMORA_SUCCESS;
-  if (request == nullptr && algorithm == Algorithm::Shm &&
-      runtime.collectives->run_shm_fast(comm, operation, *args, &fast)) {
-    if (fast == REMORA_SUCCESS) return fast;
+  std::shared_ptr<Schedule> started;
+  const int status = runtime.collectives->launch(comm, operation, requested, bytes, build, args,
+                                                 request != nullptr ? &started : nullptr);
+  if (status != REMORA_SUCCESS) {
     const std::string message = remora::last_error();
-    return fail(fast, "%s: %s", function, message.c_str());
+    return fail(status, "%s: %s", function, message.c_str());
   }
-  auto schedule = runtime.collectives->new_schedule(comm, operation, algorithm, args);
-  if (algorithm == Algorithm::Shm)
-    runtime.collectives->build_shm(*schedule, operation, *args);
-  else
-    build(*schedule, algorithm);
-  schedule->start();
-  if (request != nullptr) {
-    *request = static_cast<remora_request_t>(runtime.collectives->requests.add(schedule));
-    return REMORA_SUCCESS;
-  }
-  const int status = runtime.collectives->wait(*schedule);
-  if (status == REMORA_SUCCESS) return status;
-  const std::string message = remora::last_error();
-  return fail(status, "%s: %s", function, message.c_str());
+  if (request != nullptr)
+    *request = static_cast<remora_request_t>(runtime.collectives->requests.add(started));
+  return REMORA_SUCCESS;
 }
 
 // What every collective checks first: initialized, not in a handler, the request pointer of a

@@ -115,6 +115,28 @@ void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, i
   if (auto area = comm->shm_area()) area->abandon(sequence);
 }
 
+int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation operation,
+                        Algorithm requested, size_t bytes,
+                        const std::function<void(Schedule&, Algorithm)>& build,
+                        CollectiveArgs* args, std::shared_ptr<Schedule>* started) {
+  const bool nonblocking = started != nullptr;
+  const Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  int fast = REMORA_SUCCESS;
+  if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
+    return fast;
+  auto schedule = new_schedule(comm, operation, algorithm, args);
+  if (algorithm == Algorithm::Shm)
+    build_shm(*schedule, operation, *args);
+  else
+    build(*schedule, algorithm);
+  schedule->start();
+  if (nonblocking) {
+    *started = std::move(schedule);
+    return REMORA_SUCCESS;
+  }
+  return wait(*schedule);
+}
+
 int Collectives::wait(Schedule& schedule) {
   if (int status = progress_.wait([&schedule] {
         schedule.check_stalled();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -84,6 +85,15 @@ class Collectives {
   // when the call needs a schedule (an earlier shm collective of comm is still pending here).
   bool run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                     const CollectiveArgs& args, int* status);
+
+  // One collective call on comm, with the algorithm choose() gives: blocking (started ==
+  // nullptr) on the shm fast path when it can, else on a schedule that is waited for; or
+  // nonblocking, its started schedule in *started. build(schedule, algorithm) builds the
+  // message-based algorithms; args (which build reads) are permuted when comm has a rank
+  // order. Returns the blocking call's status, or the start's.
+  int launch(const std::shared_ptr<Communicator>& comm, Operation operation, Algorithm requested,
+             size_t bytes, const std::function<void(Schedule&, Algorithm)>& build,
+             CollectiveArgs* args, std::shared_ptr<Schedule>* started = nullptr);
 
   // Communicator creation: blocking and collective over parent. *out is nullptr for the
   // ranks that are not members of the new communicator.

@@ -11,19 +11,12 @@
 namespace remora::coll {
 namespace {
 
-// Builds (with the algorithm auto takes for a blocking call), starts and waits for one
-// collective; build(schedule, algorithm) is used unless the shared-memory algorithm is chosen.
+// One blocking collective with the algorithm auto takes (Collectives::launch); a failure's
+// message is prefixed with function.
 template <typename Build>
 int run(const char* function, Collectives& collectives, const CommPtr& comm, Operation operation,
         size_t bytes, CollectiveArgs& args, Build build) {
-  const Algorithm algorithm = collectives.choose(operation, Algorithm::Auto, bytes, comm, false);
-  auto schedule = collectives.new_schedule(comm, operation, algorithm, &args);
-  if (algorithm == Algorithm::Shm)
-    collectives.build_shm(*schedule, operation, args);
-  else
-    build(*schedule, algorithm);
-  schedule->start();
-  const int status = collectives.wait(*schedule);
+  const int status = collectives.launch(comm, operation, Algorithm::Auto, bytes, build, &args);
   if (status == REMORA_SUCCESS) return status;
   const std::string message = last_error();
   return fail(status, "%s: %s", function, message.c_str());
