@@ -23,7 +23,10 @@ size_t OpQueue::copy(const void* source, size_t bytes) {
 }
 
 void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t bytes) {
-  Entry& entry = append(OpKind::Put, target, offset, bytes);
+  Entry& entry = append();
+  entry.op.target = target;
+  entry.op.offset = offset;
+  entry.op.bytes = bytes;
   if (origins_ == OriginData::Referenced)
     entry.op.origin = origin;
   else
@@ -31,12 +34,18 @@ void OpQueue::push_put(int target, uint64_t offset, const void* origin, size_t b
 }
 
 void OpQueue::push_get(int target, uint64_t offset, void* result, size_t bytes) {
-  Entry& entry = append(OpKind::Get, target, offset, bytes);
+  Entry& entry = append();
+  entry.op.kind = OpKind::Get;
+  entry.op.target = target;
+  entry.op.offset = offset;
+  entry.op.bytes = bytes;
   entry.op.result = result;
 }
 
 void OpQueue::push_accumulate(const AccArgs& args) {
-  Entry& entry = append(OpKind::Accumulate, args.target, 0, 0);
+  Entry& entry = append();
+  entry.op.kind = OpKind::Accumulate;
+  entry.op.target = args.target;
   entry.op.acc = args;
   const size_t element = datatype_size(args.type);
   if (origins_ == OriginData::Copied) entry.origin = copy(args.origin, args.count * element);

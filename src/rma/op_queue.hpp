@@ -79,17 +79,6 @@ class OpQueue {
   static constexpr size_t kNone = ~size_t{0};
   // Copied data is addressed by offset into data_, which may move while the queue grows.
   struct Entry {
-    // Sets the fields every operation has; the others keep their defaults. Built field by
-    // field in place: value-initialising the whole entry compiles to a `rep stos`, which
-    // profiling showed as half the cost of a deferred put.
-    Entry(OpKind kind, int target, uint64_t offset, size_t bytes)
-        : op{.kind = kind,
-             .target = target,
-             .offset = offset,
-             .bytes = bytes,
-             .origin = nullptr,
-             .result = nullptr,
-             .acc = {}} {}
     QueuedOp op;
     size_t origin = kNone, compare = kNone, alpha = kNone;
   };
@@ -104,9 +93,7 @@ class OpQueue {
     return perform(resolve(entry));
   }
   // Appends an entry in place (an Entry is large: no temporary and copy).
-  Entry& append(OpKind kind, int target, uint64_t offset, size_t bytes) {
-    return ops_.emplace_back(kind, target, offset, bytes);
-  }
+  Entry& append() { return ops_.emplace_back(); }
   static void keep_first(int* first, int status) {
     if (*first == 0) *first = status;
   }
