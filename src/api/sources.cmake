@@ -1,6 +1,6 @@
 # Sources of the public C API (include/remora/*.h): argument checks, handle tables and the
 # runtime, over the layers below.
-target_sources(remora_objects PRIVATE
+target_sources(remora_layer_api PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/launch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/status_api.cpp

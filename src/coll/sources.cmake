@@ -1,5 +1,5 @@
 # Sources of the coll layer (barrier, messaging, communicators, schedules, collectives).
-target_sources(remora_objects PRIVATE
+target_sources(remora_layer_coll PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/group.cpp
   ${CMAKE_CURRENT_LIST_DIR}/context_ids.cpp

@@ -1,5 +1,5 @@
 # Sources of the rma layer (windows, epochs, accumulate strategies).
-target_sources(remora_objects PRIVATE
+target_sources(remora_layer_rma PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reduce_op.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/waiter_set.cpp

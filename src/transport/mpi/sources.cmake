@@ -16,7 +16,9 @@ set(REMORA_HAVE_MPI ${REMORA_HAVE_MPI} PARENT_SCOPE)
 if(REMORA_HAVE_MPI)
   message(STATUS "Remora: MPI transport ON (${MPI_C_COMPILER}, MPI ${MPI_C_VERSION}, "
                  "launcher ${MPIEXEC_EXECUTABLE})")
-  target_sources(remora_objects PRIVATE
+  remora_add_layer_objects(remora_layer_transport_mpi transport)
+  list(APPEND remora_object_libraries remora_layer_transport_mpi)
+  target_sources(remora_layer_transport_mpi PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/mpi_session.cpp
     ${CMAKE_CURRENT_LIST_DIR}/node_layout.cpp
     ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
@@ -26,11 +28,11 @@ if(REMORA_HAVE_MPI)
     ${CMAKE_CURRENT_LIST_DIR}/ghost_split.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ghost_endpoint.cpp
     ${CMAKE_CURRENT_LIST_DIR}/mpi_ghost.cpp)
-  target_compile_definitions(remora_objects PRIVATE REMORA_HAVE_MPI OMPI_SKIP_MPICXX=1
-                                                    MPICH_SKIP_MPICXX=1)
-  target_link_libraries(remora_objects PUBLIC MPI::MPI_C)
-  foreach(lib remora remora_static)
-    target_link_libraries(${lib} PUBLIC MPI::MPI_C)
+  # The api layer also asks the MPI session (mpi.h) whether MPI is there.
+  foreach(layer transport_mpi api)
+    target_compile_definitions(remora_layer_${layer} PRIVATE REMORA_HAVE_MPI OMPI_SKIP_MPICXX=1
+                                                             MPICH_SKIP_MPICXX=1)
+    target_link_libraries(remora_layer_${layer} PUBLIC MPI::MPI_C)
   endforeach()
 else()
   message(STATUS "Remora: MPI transport OFF (REMORA_WITH_MPI=${REMORA_WITH_MPI})")
