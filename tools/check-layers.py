@@ -58,6 +58,9 @@ def main():
                     if called:
                         problems.append(f"{where}: layer {layer} calls the public API function "
                                         f"{called.group(1)} (use the layers below instead)")
+    if checked == 0:
+        print(f"check-layers: no sources found under {root}/src (wrong SOURCE_DIR?)")
+        return 1
     for problem in problems:
         print(problem)
     print(f"check-layers: {checked} files, {len(functions)} public functions, "
