@@ -227,7 +227,8 @@ void Collectives::build_shm(Schedule& schedule, Operation operation, const Colle
 
 bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                                const CollectiveArgs& args, int* status) {
-  if (!ShmFast::serves(operation)) return false;
+  // The fast path runs every operation the shm algorithm has (a blocking call that chose shm).
+  if (!shm_supports(operation)) return false;
   ShmArea* area = comm->shm_area_ptr();
   if (area == nullptr) return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;

@@ -41,9 +41,6 @@ class ShmFast {
     std::chrono::nanoseconds timeout;  // REMORA_COLL_TIMEOUT; 0: none
     bool spin;                         // the wait policy spins (the node is not oversubscribed)
   };
-  // Whether the fast path serves the operation (the caller still checks that the call is
-  // blocking and chose shm).
-  static bool serves(Operation operation);
   // Runs the collective when no shm collective of comm is pending here: returns true and its
   // status in *status. Returns false, having done nothing, otherwise.
   static bool run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,

@@ -61,12 +61,33 @@ StripeSet stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularit
 // a handler run there (an owner-computes request for this table) could wait for a stripe this
 // very thread holds. The waits for busy stripes in lock() hold none, so they serve handlers.
 int64_t LockTable::try_lock_all(const StripeSet& stripes) {
-  const auto tag = holder_tag_;
   transport::AmDispatcher::hold_handlers();
+  const int64_t busy = take_all(stripes, [this](uint64_t index) { return stripe(index); });
+  if (busy >= 0) transport::AmDispatcher::release_handlers();
+  return busy;
+}
+
+namespace {
+
+// A stripe that is a CPU atomic on this process's mapping: taken with acquire (the holder's
+// plain accesses to the mapped memory follow it), dropped sequentially consistent (see
+// unlock_in_place).
+struct DirectStripe {
+  std::atomic_ref<uint64_t> word;
+  uint64_t exchange(uint64_t value) const {
+    return word.exchange(value, std::memory_order_acquire);
+  }
+  void store(uint64_t value) const { word.store(value); }
+};
+
+}  // namespace
+
+template <class WordOf>
+int64_t LockTable::take_all(const StripeSet& stripes, WordOf word_of) {
+  const auto tag = holder_tag_;
   for (size_t i = 0; i < stripes.size(); ++i) {
-    if (stripe(stripes[i]).exchange(tag) == 0) continue;
-    for (size_t j = 0; j < i; ++j) stripe(stripes[j]).store(0);
-    transport::AmDispatcher::release_handlers();
+    if (word_of(stripes[i]).exchange(tag) == 0) continue;
+    for (size_t j = 0; j < i; ++j) word_of(stripes[j]).store(0);
     if (i > 0) waiters_.wake_all();
     return static_cast<int64_t>(stripes[i]);
   }
@@ -95,14 +116,7 @@ bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* he
     return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
   }
   *held = stripes_for_range(offset, bytes, granularity_, layout_.stripes);
-  const auto tag = holder_tag_;
-  for (size_t i = 0; i < held->size(); ++i) {
-    if (direct_stripe((*held)[i]).exchange(tag, std::memory_order_acquire) == 0) continue;
-    for (size_t j = 0; j < i; ++j) direct_stripe((*held)[j]).store(0);
-    if (i > 0) waiters_.wake_all();
-    return false;
-  }
-  return true;
+  return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
 }
 
 // A sequentially consistent store, so that wake_all's load of the waiter count cannot be

@@ -92,6 +92,10 @@ class LockTable {
   }
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
   int64_t try_lock_all(const StripeSet& stripes);
+  // The same with one exchange per stripe of word_of(index) (a SyncWord or a direct stripe); a
+  // busy one releases those taken before it and wakes their waiters.
+  template <class WordOf>
+  int64_t take_all(const StripeSet& stripes, WordOf word_of);
 
   transport::Transport& transport_;
   const transport::Segment& sync_;
