@@ -12,7 +12,7 @@
 #include "arrays/request.hpp"
 #include "arrays/sync_tracker.hpp"
 #include "core/error.hpp"
-#include "progress/test_pacing.hpp"
+#include "progress/poll_pacing.hpp"
 #include "remora/array.h"
 
 using remora::fail;

@@ -5,7 +5,7 @@
 
 #include "api/coll_handles.hpp"
 #include "core/error.hpp"
-#include "progress/test_pacing.hpp"
+#include "progress/poll_pacing.hpp"
 #include "remora/coll.h"
 
 using remora::fail;

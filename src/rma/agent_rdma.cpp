@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "rma/owner_computes.hpp"
+#include "rma/accumulate/owner_computes.hpp"
 #include "rma/reply_wait.hpp"
 #include "rma/user_memory.hpp"
 #include "rma/window.hpp"

@@ -41,11 +41,11 @@ int DeferredFence::close_epoch() {
   for (int target = 0; target < transport.size(); ++target) {
     uint64_t& count = counts_[static_cast<size_t>(target)];
     if (count == 0) continue;
-    SyncWord(transport, *window_.sync_, target, SyncLayout::kFenceDone).fetch_add(count);
+    SyncWord(transport, *window_.sync_, target, SyncGeometry::kFenceDone).fetch_add(count);
     count = 0;
     if (target != me) transport.wake(target);
   }
-  const SyncWord done(transport, *window_.sync_, me, SyncLayout::kFenceDone);
+  const SyncWord done(transport, *window_.sync_, me, SyncGeometry::kFenceDone);
   const uint64_t expected = expected_;
   const int waited = transport.wait_until([&done, expected] { return done.load() >= expected; });
   if (status == REMORA_SUCCESS) status = waited;

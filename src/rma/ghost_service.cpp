@@ -4,8 +4,8 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "rma/locked_update.hpp"
-#include "rma/owner_protocol.hpp"
+#include "rma/accumulate/locked_update.hpp"
+#include "rma/accumulate/owner_protocol.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {
@@ -41,11 +41,12 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
           return false;
         }
         // The target published its lock-table geometry in its sync part at creation.
-        const SyncWord stripes(transport, *sync, request.target, SyncLayout::kLockStripes);
-        const SyncWord granularity(transport, *sync, request.target, SyncLayout::kLockGranularity);
-        SyncLayout layout{transport.size(), stripes.load()};
-        layout.node_local_table = true;  // no request comes for a caller-computes window
-        const WindowMemory memory{&transport,         data,    sync,    layout,
+        const SyncWord stripes(transport, *sync, request.target, SyncGeometry::kLockStripes);
+        const SyncWord granularity(transport, *sync, request.target,
+                                   SyncGeometry::kLockGranularity);
+        SyncGeometry geometry{transport.size(), stripes.load()};
+        geometry.node_local_table = true;  // no request comes for a caller-computes window
+        const WindowMemory memory{&transport,         data,    sync,    geometry,
                                   granularity.load(), nullptr, nullptr, true};
         apply_owner_request(memory, args, request.apply_native != 0);
         return true;

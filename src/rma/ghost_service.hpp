@@ -3,15 +3,15 @@
 // a request names the window's data and sync segments (mapped by the ghost when they were
 // allocated, see transport/shm/ghost_segments.hpp), and the lock-table geometry is read from
 // the target's sync part. The update takes the target's lock-table stripes exactly as the
-// target's own agent would (rma/locked_update.hpp), so atomicity across strategies and paths
-// is unchanged; the reply goes straight to the origin. It also serves the lock and unlock
+// target's own agent would (rma/accumulate/locked_update.hpp), so atomicity across strategies and
+// paths is unchanged; the reply goes straight to the origin. It also serves the lock and unlock
 // requests of other nodes' origins for the node's ranks' passive-target lock words
 // (lock_server.hpp), finding the window's sync segment by its id the same way.
 #pragma once
 
 #include <memory>
 
-#include "rma/lock_server.hpp"
+#include "rma/locks/lock_server.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {

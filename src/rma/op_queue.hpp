@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "rma/acc_args.hpp"
+#include "rma/accumulate/acc_args.hpp"
 
 namespace remora::rma {
 

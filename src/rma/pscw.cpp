@@ -1,7 +1,7 @@
 #include "rma/pscw.hpp"
 
 #include "core/error.hpp"
-#include "progress/test_pacing.hpp"
+#include "progress/poll_pacing.hpp"
 #include "remora/win.h"
 #include "rma/window.hpp"
 
@@ -25,7 +25,8 @@ int Pscw::post(const char* function, const std::vector<int>& group, int assert_f
   const int me = transport.rank();
   for (int origin : group) {
     ++posts_made_[static_cast<size_t>(origin)];
-    SyncWord(transport, *window_.sync_, origin, window_.layout().pscw_posts_from(me)).fetch_add(1);
+    SyncWord(transport, *window_.sync_, origin, window_.sync_geometry().pscw_posts_from(me))
+        .fetch_add(1);
     transport.wake(origin);
   }
   exposure_group_ = group;
@@ -47,9 +48,9 @@ bool Pscw::counted(const std::vector<int>& group, OffsetOf offset_of,
 }
 
 bool Pscw::posts_arrived() const {
-  const SyncLayout layout = window_.layout();
+  const SyncGeometry geometry = window_.sync_geometry();
   return counted(
-      access_group_, [&layout](int target) { return layout.pscw_posts_from(target); },
+      access_group_, [&geometry](int target) { return geometry.pscw_posts_from(target); },
       starts_made_);
 }
 
@@ -93,7 +94,7 @@ int Pscw::complete(const char* function) {
   transport::Transport& transport = window_.transport_;
   const int me = transport.rank();
   for (int target : access_group_) {
-    SyncWord(transport, *window_.sync_, target, window_.layout().pscw_completes_from(me))
+    SyncWord(transport, *window_.sync_, target, window_.sync_geometry().pscw_completes_from(me))
         .fetch_add(1);
     transport.wake(target);
   }
@@ -103,9 +104,9 @@ int Pscw::complete(const char* function) {
 }
 
 bool Pscw::completes_arrived() const {
-  const SyncLayout layout = window_.layout();
+  const SyncGeometry geometry = window_.sync_geometry();
   return counted(
-      exposure_group_, [&layout](int origin) { return layout.pscw_completes_from(origin); },
+      exposure_group_, [&geometry](int origin) { return geometry.pscw_completes_from(origin); },
       posts_made_);
 }
 

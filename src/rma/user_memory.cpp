@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "rma/agent_rdma.hpp"
-#include "rma/sync_layout.hpp"
+#include "rma/locks/sync_geometry.hpp"
 
 namespace remora::rma {
 namespace {

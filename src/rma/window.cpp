@@ -4,17 +4,17 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "rma/accumulate/locked_update.hpp"
+#include "rma/accumulate/native_atomics.hpp"
+#include "rma/accumulate/owner_computes.hpp"
 #include "rma/deferred_fence.hpp"
 #include "rma/deferred_lock.hpp"
-#include "rma/lock_granularity.hpp"
-#include "rma/lock_table.hpp"
-#include "rma/locked_update.hpp"
-#include "rma/native_atomics.hpp"
-#include "rma/owner_computes.hpp"
+#include "rma/locks/lock_granularity.hpp"
+#include "rma/locks/lock_table.hpp"
+#include "rma/locks/remote_locks.hpp"
+#include "rma/locks/rw_lock.hpp"
 #include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
-#include "rma/remote_locks.hpp"
-#include "rma/rw_lock.hpp"
 #include "rma/user_memory.hpp"
 
 namespace remora::rma {
@@ -120,7 +120,7 @@ int Window::allocate_segments(size_t bytes) {
                   : transport_.allocate_segment(part, segment);
   };
   if (int status = allocate(bytes, &data_)) return status;
-  return allocate(layout().bytes(), &sync_);
+  return allocate(sync_geometry().bytes(), &sync_);
 }
 
 int Window::free_segments() {
@@ -138,30 +138,30 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
   auto word = [this](int rank, size_t offset) {
     return SyncWord(transport_, *sync_, rank, offset);
   };
-  word(me, SyncLayout::kDispUnit).store(disp_unit);
-  word(me, SyncLayout::kStrategy).store(static_cast<uint64_t>(path_strategy_));
-  word(me, SyncLayout::kLockStripes).store(options_.lock_stripes);
-  word(me, SyncLayout::kLockGranularity).store(options_.lock_granularity);
-  word(me, SyncLayout::kSyncImpls)
+  word(me, SyncGeometry::kDispUnit).store(disp_unit);
+  word(me, SyncGeometry::kStrategy).store(static_cast<uint64_t>(path_strategy_));
+  word(me, SyncGeometry::kLockStripes).store(options_.lock_stripes);
+  word(me, SyncGeometry::kLockGranularity).store(options_.lock_granularity);
+  word(me, SyncGeometry::kSyncImpls)
       .store(static_cast<uint64_t>(options_.fence) | static_cast<uint64_t>(options_.lock) << 1 |
              static_cast<uint64_t>(node_local_lock_) << 2);
   if (int status = barrier_()) return status;
   for (int rank : members_)
-    if ((word(rank, SyncLayout::kSyncImpls).load() >> 2 & 1) != node_local_lock_)
+    if ((word(rank, SyncGeometry::kSyncImpls).load() >> 2 & 1) != node_local_lock_)
       return fail(REMORA_ERR_ARG,
                   "%s: REMORA_PROGRESS differs between ranks: rank %d %s a progress agent for "
                   "its lock words, rank %d does not agree (world ranks)",
                   function, rank, node_local_lock_ ? "lacks" : "has", me);
   auto options_of = [&word](int rank) {
-    const uint64_t impls = word(rank, SyncLayout::kSyncImpls).load();
-    return WindowOptions{static_cast<AccStrategy>(word(rank, SyncLayout::kStrategy).load()),
-                         word(rank, SyncLayout::kLockStripes).load(),
-                         word(rank, SyncLayout::kLockGranularity).load(),
+    const uint64_t impls = word(rank, SyncGeometry::kSyncImpls).load();
+    return WindowOptions{static_cast<AccStrategy>(word(rank, SyncGeometry::kStrategy).load()),
+                         word(rank, SyncGeometry::kLockStripes).load(),
+                         word(rank, SyncGeometry::kLockGranularity).load(),
                          static_cast<SyncImpl>(impls & 1), static_cast<SyncImpl>(impls >> 1 & 1)};
   };
   const WindowOptions first = options_of(members_.front());
   for (int rank : members_) {
-    disp_units_[static_cast<size_t>(rank)] = word(rank, SyncLayout::kDispUnit).load();
+    disp_units_[static_cast<size_t>(rank)] = word(rank, SyncGeometry::kDispUnit).load();
     const WindowOptions theirs = options_of(rank);
     if (theirs == first) continue;
     auto describe = [](const WindowOptions& o) {
@@ -318,7 +318,7 @@ WindowMemory Window::memory() {
   return WindowMemory{&transport_,
                       data_,
                       sync_,
-                      layout(),
+                      sync_geometry(),
                       options_.lock_granularity,
                       &local_edge_,
                       user_.get(),
@@ -431,18 +431,18 @@ void* Window::shared_address(int rank) const {
 void Window::make_lock_tables() {
   lock_tables_.reserve(static_cast<size_t>(transport_.size()));
   for (int target = 0; target < transport_.size(); ++target)
-    lock_tables_.emplace_back(transport_, *sync_, layout(), options_.lock_granularity, target,
-                              node_local_table());
+    lock_tables_.emplace_back(transport_, *sync_, sync_geometry(), options_.lock_granularity,
+                              target, node_local_table());
 }
 
 void Window::make_rw_locks() {
   rw_locks_.reserve(static_cast<size_t>(transport_.size()));
   for (int target = 0; target < transport_.size(); ++target) {
     if (!node_local_lock_) {
-      rw_locks_.emplace_back(transport_, *sync_, layout(), target);
+      rw_locks_.emplace_back(transport_, *sync_, sync_geometry(), target);
       continue;
     }
-    rw_locks_.emplace_back(transport_, *sync_, layout(), target,
+    rw_locks_.emplace_back(transport_, *sync_, sync_geometry(), target,
                            [this, target] { locks_->kick(*this, target); });
   }
 }

@@ -1,6 +1,6 @@
 // A window: one data segment (the memory ranks expose) and one sync segment (lock word,
-// creation parameters, waiter registry and accumulate lock table; see sync_layout.hpp), plus
-// this rank's epoch state. Operations and synchronisation assume validated arguments (the C
+// creation parameters, waiter registry and accumulate lock table; see locks/sync_geometry.hpp),
+// plus this rank's epoch state. Operations and synchronisation assume validated arguments (the C
 // API checks ranks, ranges, types and ops) but check the epoch state themselves.
 #pragma once
 
@@ -11,13 +11,13 @@
 #include <memory>
 #include <vector>
 
-#include "rma/acc_args.hpp"
-#include "rma/acc_route.hpp"
+#include "rma/accumulate/acc_args.hpp"
+#include "rma/accumulate/acc_route.hpp"
+#include "rma/accumulate/locked_update.hpp"
 #include "rma/epoch.hpp"
-#include "rma/lock_table.hpp"
-#include "rma/locked_update.hpp"
-#include "rma/rw_lock.hpp"
-#include "rma/sync_layout.hpp"
+#include "rma/locks/lock_table.hpp"
+#include "rma/locks/rw_lock.hpp"
+#include "rma/locks/sync_geometry.hpp"
 #include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
 #include "transport/transport.hpp"
@@ -147,9 +147,9 @@ class Window : public remora_win_s {
   int free_segments();
   // Publishes this rank's parameters, then reads everyone's and checks they agree.
   int exchange_parameters(const char* function, size_t disp_unit);
-  SyncLayout layout() const {
-    return SyncLayout{transport_.size(), options_.lock_stripes, node_local_table(),
-                      node_local_lock_, cpu_atomics_};
+  SyncGeometry sync_geometry() const {
+    return SyncGeometry{transport_.size(), options_.lock_stripes, node_local_table(),
+                        node_local_lock_, cpu_atomics_};
   }
   // Only the target's node takes the lock-table stripes (every strategy but caller, on windows
   // Remora allocates).
@@ -205,7 +205,7 @@ class Window : public remora_win_s {
   // other nodes ask the target's agent): on a window across nodes with a progress agent, the
   // same condition under which `auto` sends accumulates to the owner. Compared at creation.
   bool node_local_lock_ = false;
-  // The sync segment's words take CPU atomics directly (SyncLayout::cpu_atomics).
+  // The sync segment's words take CPU atomics directly (SyncGeometry::cpu_atomics).
   bool cpu_atomics_ = false;
   std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table

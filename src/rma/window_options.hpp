@@ -8,7 +8,7 @@
 
 #include "core/config.hpp"
 #include "remora/win.h"
-#include "rma/acc_strategy.hpp"
+#include "rma/accumulate/acc_strategy.hpp"
 
 namespace remora::rma {
 

@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rma/accumulate/owner_computes.hpp"
 #include "rma/agent_rdma.hpp"
-#include "rma/owner_computes.hpp"
-#include "rma/remote_locks.hpp"
+#include "rma/locks/remote_locks.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {

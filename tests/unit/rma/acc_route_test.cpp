@@ -1,7 +1,7 @@
 // The accumulate path rule (acc_route.hpp): every rank that maps a location takes the same
 // path for it, and a rank that does not map it ships the update to the owner, which then
 // takes the path of a rank that maps it.
-#include "rma/acc_route.hpp"
+#include "rma/accumulate/acc_route.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The lock table's stripe size across nodes: coarse only where the table goes through the
 // network, and exclusion between overlapping ranges whatever the granularity.
-#include "rma/lock_granularity.hpp"
+#include "rma/locks/lock_granularity.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "rma/lock_table.hpp"
+#include "rma/locks/lock_table.hpp"
 
 namespace remora::rma {
 namespace {

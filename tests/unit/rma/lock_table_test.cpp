@@ -1,6 +1,6 @@
 // The striped lock table and the reader-writer window lock, on a one-rank shared-memory
 // transport, contended by threads of this process.
-#include "rma/lock_table.hpp"
+#include "rma/locks/lock_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "rma/rw_lock.hpp"
+#include "rma/locks/rw_lock.hpp"
 #include "transport/shm/shm_transport.hpp"
 
 namespace remora::rma {
@@ -56,8 +56,8 @@ class OneRankTransport : public ::testing::Test {
     ASSERT_EQ(shm::ControlBlock::create(1, "rma-unit", 64, 1024, false, &block), REMORA_SUCCESS);
     ASSERT_EQ(shm::ShmTransport::create(std::move(block), 0, default_config(), &transport_),
               REMORA_SUCCESS);
-    layout_ = SyncLayout{1, 3};
-    ASSERT_EQ(transport_->allocate_segment(layout_.bytes(), &sync_), REMORA_SUCCESS);
+    geometry_ = SyncGeometry{1, 3};
+    ASSERT_EQ(transport_->allocate_segment(geometry_.bytes(), &sync_), REMORA_SUCCESS);
   }
   void TearDown() override {
     if (sync_ != nullptr) transport_->free_segment(sync_);
@@ -65,7 +65,7 @@ class OneRankTransport : public ::testing::Test {
 
   std::unique_ptr<shm::ShmTransport> transport_;
   transport::Segment* sync_ = nullptr;
-  SyncLayout layout_{};
+  SyncGeometry geometry_{};
 };
 
 // Threads add 1 to every counter of random overlapping ranges with plain loads and stores
@@ -85,7 +85,7 @@ TEST_F(OneRankTransport, LockTableExcludesOverlappingRanges) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      LockTable table(*transport_, *sync_, layout_, kGranularity, 0);
+      LockTable table(*transport_, *sync_, geometry_, kGranularity, 0);
       StripeSet held;
       for (uint64_t first : firsts[t]) {
         ASSERT_EQ(table.lock(first * 8, 24, &held), REMORA_SUCCESS);
@@ -108,7 +108,7 @@ TEST_F(OneRankTransport, RwLockExclusiveExcludesSharedOverlaps) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      RwLock lock(*transport_, *sync_, layout_, 0);
+      RwLock lock(*transport_, *sync_, geometry_, 0);
       for (int i = 0; i < kRounds; ++i) {
         if ((i + t) % 3 == 0) {
           ASSERT_EQ(lock.lock_exclusive(), REMORA_SUCCESS);
@@ -131,7 +131,7 @@ TEST_F(OneRankTransport, RwLockExclusiveExcludesSharedOverlaps) {
     });
   for (auto& thread : threads) thread.join();
   EXPECT_FALSE(violated.load());
-  EXPECT_EQ(SyncWord(*transport_, *sync_, 0, SyncLayout::kLockWord).load(), 0u);
+  EXPECT_EQ(SyncWord(*transport_, *sync_, 0, SyncGeometry::kLockWord).load(), 0u);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // CPU-atomic accumulates agree with the reference kernels of reduce_op and stay exact under
 // contention between threads.
-#include "rma/native_atomics.hpp"
+#include "rma/accumulate/native_atomics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,11 +6,11 @@
 // limits how late a lost wake-up would be noticed.
 //
 // A part has two registries: the lock table's stripes and the passive-target lock word. Each
-// is node-local (CPU atomics on the owner's mapping) exactly when its lock is (SyncLayout), so
+// is node-local (CPU atomics on the owner's mapping) exactly when its lock is (SyncGeometry), so
 // every process that counts in it uses the same kind of atomics.
 #pragma once
 
-#include "rma/sync_layout.hpp"
+#include "rma/locks/sync_geometry.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -19,7 +19,7 @@ enum class WaiterRegistry { LockTable, LockWord };
 
 class WaiterSet {
  public:
-  WaiterSet(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
+  WaiterSet(transport::Transport& transport, const transport::Segment& sync, SyncGeometry geometry,
             int owner, WaiterRegistry registry = WaiterRegistry::LockTable);
 
   // Waits until ready() (called repeatedly; must be idempotent once true). Serves incoming
@@ -47,7 +47,7 @@ class WaiterSet {
 
   transport::Transport& transport_;
   const transport::Segment& sync_;
-  SyncLayout layout_;
+  SyncGeometry geometry_;
   int owner_;
   WaiterRegistry registry_;
   size_t total_offset_;

@@ -1,10 +1,10 @@
-#include "rma/locked_update.hpp"
+#include "rma/accumulate/locked_update.hpp"
 
 #include <cstring>
 #include <vector>
 
-#include "rma/acc_args.hpp"
-#include "rma/lock_table.hpp"
+#include "rma/accumulate/acc_args.hpp"
+#include "rma/locks/lock_table.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/user_memory.hpp"
 
@@ -86,7 +86,7 @@ int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable&
 
 int apply_locked(const WindowMemory& memory, const AccArgs& args, LockTable* table) {
   if (table != nullptr) return apply_with_table(memory, args, *table);
-  LockTable built(*memory.transport, *memory.sync, memory.layout, memory.granularity, args.target,
+  LockTable built(*memory.transport, *memory.sync, memory.geometry, memory.granularity, args.target,
                   memory.node_local_locks);
   return apply_with_table(memory, args, built);
 }

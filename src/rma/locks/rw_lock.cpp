@@ -1,23 +1,23 @@
-#include "rma/rw_lock.hpp"
+#include "rma/locks/rw_lock.hpp"
 
 #include <utility>
 
 namespace remora::rma {
 
 SyncWord RwLock::word_of(transport::Transport& transport, const transport::Segment& sync,
-                         SyncLayout layout, int owner, size_t offset) {
+                         SyncGeometry geometry, int owner, size_t offset) {
   auto* part = static_cast<unsigned char*>(transport.address(sync, owner));
-  if ((layout.node_local_lock || layout.cpu_atomics) && part != nullptr)
+  if ((geometry.node_local_lock || geometry.cpu_atomics) && part != nullptr)
     return SyncWord(reinterpret_cast<uint64_t*>(part + offset));
   return SyncWord(transport, sync, owner, offset);
 }
 
-RwLock::RwLock(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
-               int owner, std::function<void()> kick)
-    : word_(word_of(transport, sync, layout, owner, SyncLayout::kLockWord)),
-      pending_(word_of(transport, sync, layout, owner, SyncLayout::kRemoteLockPending)),
-      node_local_(layout.node_local_lock),
-      waiters_(transport, sync, layout, owner, WaiterRegistry::LockWord),
+RwLock::RwLock(transport::Transport& transport, const transport::Segment& sync,
+               SyncGeometry geometry, int owner, std::function<void()> kick)
+    : word_(word_of(transport, sync, geometry, owner, SyncGeometry::kLockWord)),
+      pending_(word_of(transport, sync, geometry, owner, SyncGeometry::kRemoteLockPending)),
+      node_local_(geometry.node_local_lock),
+      waiters_(transport, sync, geometry, owner, WaiterRegistry::LockWord),
       kick_(std::move(kick)) {}
 
 bool RwLock::try_shared() {

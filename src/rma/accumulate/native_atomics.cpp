@@ -1,9 +1,9 @@
-#include "rma/native_atomics.hpp"
+#include "rma/accumulate/native_atomics.hpp"
 
 #include <atomic>
 #include <cstring>
 
-#include "rma/acc_args.hpp"
+#include "rma/accumulate/acc_args.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::rma {

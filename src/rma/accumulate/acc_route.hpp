@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "rma/acc_strategy.hpp"
+#include "rma/accumulate/acc_strategy.hpp"
 
 namespace remora::rma {
 

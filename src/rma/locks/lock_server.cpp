@@ -1,6 +1,6 @@
-#include "rma/lock_server.hpp"
+#include "rma/locks/lock_server.hpp"
 
-#include "rma/rw_lock.hpp"
+#include "rma/locks/rw_lock.hpp"
 
 namespace remora::rma {
 namespace {
@@ -8,9 +8,9 @@ namespace {
 // The agent touches the header words only (lock word, held count, lock waiters), which do not
 // depend on the lock table's size; no kick, since the agent retries its held requests itself.
 RwLock lock_of(transport::Transport& transport, const transport::Segment& sync, int target) {
-  SyncLayout layout{transport.size(), 0};
-  layout.node_local_lock = true;
-  return RwLock(transport, sync, layout, target);
+  SyncGeometry geometry{transport.size(), 0};
+  geometry.node_local_lock = true;
+  return RwLock(transport, sync, geometry, target);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Pacing of test-style calls (remora_array_test, remora_request_test/testall, remora_win_test).
+// Pacing of polling calls, the test-style ones (remora_array_test, remora_request_test/testall,
+// remora_win_test).
 // Applications call them in tight loops while the work they test for is done elsewhere: by
 // this rank's progress thread, by another rank, or by MPI. Back to back, such a loop keeps the
 // core from the thread or rank it waits for (on this 2-core machine the progress thread's
@@ -21,7 +22,7 @@
 
 namespace remora::progress {
 
-class TestPacing {
+class PollPacing {
  public:
   static constexpr uint64_t kLoopGapNs = 250;
   static constexpr uint64_t kYieldPhaseNs = 1000000;

@@ -1,10 +1,10 @@
-#include "rma/remote_locks.hpp"
+#include "rma/locks/remote_locks.hpp"
 
 #include <atomic>
 #include <cstring>
 
 #include "core/log.hpp"
-#include "rma/owner_computes.hpp"
+#include "rma/accumulate/owner_computes.hpp"
 #include "rma/window.hpp"
 
 namespace remora::rma {

@@ -5,7 +5,7 @@
 // Releases subtract what they added and wake registered waiters. Readers that arrive while a
 // writer waits may overtake it (no writer preference): windows locks are short-lived epochs.
 //
-// The word and its waiters are the transport's remote atomics, or, when the layout says the
+// The word and its waiters are the transport's remote atomics, or, when the geometry says the
 // lock is node-local (a window across nodes with a progress agent), CPU atomics on the
 // owner's node's mapping: only that node's ranks and the owner's agent then touch it, and
 // ranks of other nodes ask the agent (lock_server.hpp), which takes it with the same
@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "rma/sync_layout.hpp"
-#include "rma/waiter_set.hpp"
+#include "rma/locks/sync_geometry.hpp"
+#include "rma/locks/waiter_set.hpp"
 
 namespace remora::rma {
 
@@ -26,7 +26,7 @@ class RwLock {
 
   // kick: called after a release (node-local locks only) when the owner's agent holds lock
   // requests of other nodes that may now be granted; the agent itself passes none.
-  RwLock(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
+  RwLock(transport::Transport& transport, const transport::Segment& sync, SyncGeometry geometry,
          int owner, std::function<void()> kick = {});
 
   int lock_shared();
@@ -44,7 +44,7 @@ class RwLock {
 
  private:
   static SyncWord word_of(transport::Transport& transport, const transport::Segment& sync,
-                          SyncLayout layout, int owner, size_t offset);
+                          SyncGeometry geometry, int owner, size_t offset);
   void released();
 
   SyncWord word_;

@@ -1,4 +1,4 @@
-#include "rma/owner_computes.hpp"
+#include "rma/accumulate/owner_computes.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,8 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "rma/locked_update.hpp"
-#include "rma/owner_protocol.hpp"
+#include "rma/accumulate/locked_update.hpp"
+#include "rma/accumulate/owner_protocol.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/reply_wait.hpp"
 #include "rma/window.hpp"

@@ -1,21 +1,21 @@
-#include "rma/waiter_set.hpp"
+#include "rma/locks/waiter_set.hpp"
 
 #include <atomic>
 
 namespace remora::rma {
 
 WaiterSet::WaiterSet(transport::Transport& transport, const transport::Segment& sync,
-                     SyncLayout layout, int owner, WaiterRegistry registry)
+                     SyncGeometry geometry, int owner, WaiterRegistry registry)
     : transport_(transport),
       sync_(sync),
-      layout_(layout),
+      geometry_(geometry),
       owner_(owner),
       registry_(registry),
-      total_offset_(registry == WaiterRegistry::LockTable ? SyncLayout::kWaiterTotal
-                                                          : SyncLayout::kLockWaiterTotal) {
+      total_offset_(registry == WaiterRegistry::LockTable ? SyncGeometry::kWaiterTotal
+                                                          : SyncGeometry::kLockWaiterTotal) {
   const bool node_local =
-      registry == WaiterRegistry::LockTable ? layout.node_local_table : layout.node_local_lock;
-  part_ = node_local || layout.cpu_atomics
+      registry == WaiterRegistry::LockTable ? geometry.node_local_table : geometry.node_local_lock;
+  part_ = node_local || geometry.cpu_atomics
               ? static_cast<unsigned char*>(transport.address(sync, owner))
               : nullptr;
 }
@@ -26,9 +26,9 @@ SyncWord WaiterSet::word(size_t offset) const {
 }
 
 size_t WaiterSet::count_offset(int rank) const {
-  const int slot = rank < layout_.nranks ? rank : layout_.nranks;
-  return registry_ == WaiterRegistry::LockTable ? layout_.waiter_count(slot)
-                                                : layout_.lock_waiter_count(slot);
+  const int slot = rank < geometry_.nranks ? rank : geometry_.nranks;
+  return registry_ == WaiterRegistry::LockTable ? geometry_.waiter_count(slot)
+                                                : geometry_.lock_waiter_count(slot);
 }
 
 // The waiter total is read on every release. A part this process maps is read with a plain
@@ -45,9 +45,9 @@ void WaiterSet::wake_all() const {
     total = word(total_offset_).load();
   }
   if (total == 0) return;
-  for (int rank = 0; rank <= layout_.nranks; ++rank) {  // the last slot: the node's ghost
+  for (int rank = 0; rank <= geometry_.nranks; ++rank) {  // the last slot: the node's ghost
     if (word(count_offset(rank)).load() == 0) continue;
-    const int endpoint = rank < layout_.nranks ? rank : transport_.ghost_of(owner_);
+    const int endpoint = rank < geometry_.nranks ? rank : transport_.ghost_of(owner_);
     if (endpoint >= 0) transport_.wake(endpoint);
   }
 }

@@ -1,4 +1,4 @@
-#include "rma/lock_granularity.hpp"
+#include "rma/locks/lock_granularity.hpp"
 
 #include <algorithm>
 

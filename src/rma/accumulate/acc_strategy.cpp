@@ -1,6 +1,6 @@
-#include "rma/acc_strategy.hpp"
+#include "rma/accumulate/acc_strategy.hpp"
 
-#include "rma/native_atomics.hpp"
+#include "rma/accumulate/native_atomics.hpp"
 
 namespace remora::rma {
 namespace {

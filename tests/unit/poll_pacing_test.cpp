@@ -1,13 +1,13 @@
 // Pacing of test-style calls: idle calls in a tight loop spin, then yield for 1 ms, then sleep
 // for short bounded times; progress or a pause between calls starts over.
-#include "progress/test_pacing.hpp"
+#include "progress/poll_pacing.hpp"
 
 #include <gtest/gtest.h>
 
 namespace remora::progress {
 namespace {
 
-using Step = TestPacing::Step;
+using Step = PollPacing::Step;
 
 WaitPolicy policy() {
   WaitPolicy p;
@@ -19,8 +19,8 @@ WaitPolicy policy() {
 }
 
 // Calls back to back, 100 ns apart: returns the steps taken.
-std::vector<TestPacing::Action> idle_calls(TestPacing& pacing, uint64_t* now, int count) {
-  std::vector<TestPacing::Action> actions;
+std::vector<PollPacing::Action> idle_calls(PollPacing& pacing, uint64_t* now, int count) {
+  std::vector<PollPacing::Action> actions;
   for (int i = 0; i < count; ++i) {
     const uint64_t start = *now;
     *now += 100;
@@ -31,29 +31,29 @@ std::vector<TestPacing::Action> idle_calls(TestPacing& pacing, uint64_t* now, in
   return actions;
 }
 
-TEST(TestPacing, SpinsThenYieldsThenSleepsBounded) {
-  TestPacing pacing;
+TEST(PollPacing, SpinsThenYieldsThenSleepsBounded) {
+  PollPacing pacing;
   uint64_t now = 1000000;
-  const std::vector<TestPacing::Action> actions = idle_calls(pacing, &now, 12000);
+  const std::vector<PollPacing::Action> actions = idle_calls(pacing, &now, 12000);
   size_t i = 0;
   while (i < actions.size() && actions[i].step == Step::None) ++i;
   EXPECT_GE(i, 5u);  // 1 us of spinning at 100 ns per call
   const size_t first_yield = i;
   while (i < actions.size() && actions[i].step == Step::Yield) ++i;
-  EXPECT_GE(i - first_yield, TestPacing::kYieldPhaseNs / 100 - 1);  // then yields for 1 ms
+  EXPECT_GE(i - first_yield, PollPacing::kYieldPhaseNs / 100 - 1);  // then yields for 1 ms
   ASSERT_LT(i + 5, actions.size());
   uint64_t previous = 0;
   for (size_t j = i; j < actions.size(); ++j) {
     EXPECT_EQ(actions[j].step, Step::Sleep);
     EXPECT_GE(actions[j].sleep_ns, previous);
-    EXPECT_LE(actions[j].sleep_ns, TestPacing::kMaxSleepNs);
+    EXPECT_LE(actions[j].sleep_ns, PollPacing::kMaxSleepNs);
     previous = actions[j].sleep_ns;
   }
-  EXPECT_EQ(previous, TestPacing::kMaxSleepNs);
+  EXPECT_EQ(previous, PollPacing::kMaxSleepNs);
 }
 
-TEST(TestPacing, ProgressStartsOver) {
-  TestPacing pacing;
+TEST(PollPacing, ProgressStartsOver) {
+  PollPacing pacing;
   uint64_t now = 1000000;
   EXPECT_EQ(idle_calls(pacing, &now, 12000).back().step, Step::Sleep);
   pacing.progressed();
@@ -61,11 +61,11 @@ TEST(TestPacing, ProgressStartsOver) {
   EXPECT_EQ(idle_calls(pacing, &now, 1).back().step, Step::None);
 }
 
-TEST(TestPacing, APauseBetweenCallsIsNoSpinLoop) {
-  TestPacing pacing;
+TEST(PollPacing, APauseBetweenCallsIsNoSpinLoop) {
+  PollPacing pacing;
   uint64_t now = 1000000;
   EXPECT_EQ(idle_calls(pacing, &now, 12000).back().step, Step::Sleep);
-  now += TestPacing::kLoopGapNs + 1;  // the application computed between two tests
+  now += PollPacing::kLoopGapNs + 1;  // the application computed between two tests
   EXPECT_EQ(idle_calls(pacing, &now, 1).back().step, Step::None);
 }
 

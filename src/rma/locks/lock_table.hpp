@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "rma/sync_layout.hpp"
-#include "rma/waiter_set.hpp"
+#include "rma/locks/sync_geometry.hpp"
+#include "rma/locks/waiter_set.hpp"
 
 namespace remora::rma {
 
@@ -50,22 +50,22 @@ class LockTable {
  public:
   // node_local: only the owner's node takes these stripes (every strategy but caller across
   // nodes): CPU atomics on the mapping, whatever the transport's atomics are. So are they when
-  // the transport's atomics are CPU atomics (layout.cpu_atomics).
-  LockTable(transport::Transport& transport, const transport::Segment& sync, SyncLayout layout,
+  // the transport's atomics are CPU atomics (geometry.cpu_atomics).
+  LockTable(transport::Transport& transport, const transport::Segment& sync, SyncGeometry geometry,
             uint64_t granularity, int owner, bool node_local = false)
       : transport_(transport),
         sync_(sync),
-        layout_(layout),
+        geometry_(geometry),
         granularity_(granularity),
         owner_(owner),
         holder_tag_(static_cast<uint64_t>(transport.rank()) + 1),
         power_of_two_((granularity & (granularity - 1)) == 0 &&
-                      (layout.stripes & (layout.stripes - 1)) == 0),
+                      (geometry.stripes & (geometry.stripes - 1)) == 0),
         shift_(std::countr_zero(granularity)),
-        part_(node_local || layout.cpu_atomics
+        part_(node_local || geometry.cpu_atomics
                   ? static_cast<unsigned char*>(transport.address(sync, owner))
                   : nullptr),
-        waiters_(transport, sync, layout, owner) {}
+        waiters_(transport, sync, geometry, owner) {}
 
   // Locks the stripes of [offset, offset + bytes); *held receives them for unlock().
   int lock(uint64_t offset, uint64_t bytes, StripeSet* held);
@@ -83,12 +83,12 @@ class LockTable {
  private:
   std::atomic_ref<uint64_t> direct_stripe(uint64_t index) const {
     return std::atomic_ref<uint64_t>(
-        *reinterpret_cast<uint64_t*>(part_ + stripes_begin_ + index * SyncLayout::kStripeBytes));
+        *reinterpret_cast<uint64_t*>(part_ + stripes_begin_ + index * SyncGeometry::kStripeBytes));
   }
   SyncWord stripe(uint64_t index) const {
     if (part_ != nullptr)
-      return SyncWord(reinterpret_cast<uint64_t*>(part_ + layout_.stripe(index)));
-    return SyncWord(transport_, sync_, owner_, layout_.stripe(index));
+      return SyncWord(reinterpret_cast<uint64_t*>(part_ + geometry_.stripe(index)));
+    return SyncWord(transport_, sync_, owner_, geometry_.stripe(index));
   }
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
   int64_t try_lock_all(const StripeSet& stripes);
@@ -99,7 +99,7 @@ class LockTable {
 
   transport::Transport& transport_;
   const transport::Segment& sync_;
-  SyncLayout layout_;
+  SyncGeometry geometry_;
   uint64_t granularity_;
   int owner_;
   uint64_t holder_tag_;  // what a stripe this process holds contains
@@ -107,7 +107,7 @@ class LockTable {
   // bytes has stripe (offset >> shift_) & (stripes - 1) (try_lock_in_place's common case).
   bool power_of_two_;
   int shift_;
-  size_t stripes_begin_ = layout_.stripes_begin();
+  size_t stripes_begin_ = geometry_.stripes_begin();
   unsigned char* part_;  // the owner's sync part, when its stripes are CPU atomics here
   WaiterSet waiters_;
 };

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "rma/owner_protocol.hpp"
+#include "rma/accumulate/owner_protocol.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {

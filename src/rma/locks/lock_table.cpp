@@ -1,4 +1,4 @@
-#include "rma/lock_table.hpp"
+#include "rma/locks/lock_table.hpp"
 
 #include <bit>
 
@@ -95,7 +95,7 @@ int64_t LockTable::take_all(const StripeSet& stripes, WordOf word_of) {
 }
 
 int LockTable::lock(uint64_t offset, uint64_t bytes, StripeSet* held) {
-  *held = stripes_for_range(offset, bytes, granularity_, layout_.stripes);
+  *held = stripes_for_range(offset, bytes, granularity_, geometry_.stripes);
   for (int64_t busy = try_lock_all(*held); busy >= 0; busy = try_lock_all(*held)) {
     const SyncWord word = stripe(static_cast<uint64_t>(busy));
     if (int status = waiters_.wait([&word] { return word.load() == 0; })) return status;
@@ -111,11 +111,11 @@ void LockTable::unlock(const StripeSet& held) {
 
 bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
   if (power_of_two_ && (offset >> shift_) == ((offset + bytes - 1) >> shift_)) {
-    const uint64_t index = (offset >> shift_) & (layout_.stripes - 1);
+    const uint64_t index = (offset >> shift_) & (geometry_.stripes - 1);
     *held = StripeSet::single(index);
     return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
   }
-  *held = stripes_for_range(offset, bytes, granularity_, layout_.stripes);
+  *held = stripes_for_range(offset, bytes, granularity_, geometry_.stripes);
   return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
 }
 

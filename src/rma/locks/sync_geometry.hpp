@@ -1,4 +1,4 @@
-// The layout of a window's sync segment (one part per rank, in that rank's memory): the
+// The geometry of a window's sync segment (one part per rank, in that rank's memory): the
 // passive-target lock word, the window's creation parameters (read by every rank), two
 // registries of ranks waiting for a lock of the part (one for the accumulate lock table, one
 // for the passive-target lock word) and the accumulate lock table. Words are accessed with the
@@ -17,7 +17,7 @@
 
 namespace remora::rma {
 
-struct SyncLayout {
+struct SyncGeometry {
   static constexpr size_t kLockWord = 0;
   static constexpr size_t kDispUnit = 8;
   static constexpr size_t kStrategy = 16;

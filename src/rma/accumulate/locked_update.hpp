@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "rma/sync_layout.hpp"
+#include "rma/locks/sync_geometry.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -20,7 +20,7 @@ struct WindowMemory {
   transport::Transport* transport;
   const transport::Segment* data;
   const transport::Segment* sync;
-  SyncLayout layout;
+  SyncGeometry geometry;
   uint64_t granularity;
   // Touched around updates of this process's own part (see Window::touch_local_edge); may be
   // null.

@@ -1,10 +1,10 @@
-#include "rma/owner_protocol.hpp"
+#include "rma/accumulate/owner_protocol.hpp"
 
 #include <cstring>
 #include <vector>
 
-#include "rma/locked_update.hpp"
-#include "rma/native_atomics.hpp"
+#include "rma/accumulate/locked_update.hpp"
+#include "rma/accumulate/native_atomics.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/window.hpp"
 

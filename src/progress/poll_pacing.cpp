@@ -1,4 +1,4 @@
-#include "progress/test_pacing.hpp"
+#include "progress/poll_pacing.hpp"
 
 #include <sched.h>
 
@@ -8,11 +8,11 @@
 
 namespace remora::progress {
 
-void TestPacing::progressed() {
+void PollPacing::progressed() {
   in_loop_ = false;
 }
 
-TestPacing::Action TestPacing::idle(const WaitPolicy& policy, uint64_t start_ns, uint64_t now_ns) {
+PollPacing::Action PollPacing::idle(const WaitPolicy& policy, uint64_t start_ns, uint64_t now_ns) {
   if (!in_loop_ || start_ns - last_call_ns_ > kLoopGapNs) {
     in_loop_ = true;
     loop_start_ns_ = start_ns;
@@ -30,7 +30,7 @@ TestPacing::Action TestPacing::idle(const WaitPolicy& policy, uint64_t start_ns,
 }
 
 namespace {
-thread_local TestPacing pacing;
+thread_local PollPacing pacing;
 }
 
 PacedTestCall::PacedTestCall() : start_ns_(now_ns()) {}
@@ -41,9 +41,9 @@ void PacedTestCall::finish(transport::Transport& transport, bool progressed,
     pacing.progressed();
     return;
   }
-  const TestPacing::Action action = pacing.idle(transport.wait_policy(), start_ns_, now_ns());
-  if (action.step == TestPacing::Step::Yield) sched_yield();
-  if (action.step == TestPacing::Step::Sleep)
+  const PollPacing::Action action = pacing.idle(transport.wait_policy(), start_ns_, now_ns());
+  if (action.step == PollPacing::Step::Yield) sched_yield();
+  if (action.step == PollPacing::Step::Sleep)
     transport.sleep(action.sleep_ns, ready, transport::Sleeper::Application);
   pacing.ended(now_ns());
 }

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "rma/epoch.hpp"
-#include "rma/lock_server.hpp"
+#include "rma/locks/lock_server.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
