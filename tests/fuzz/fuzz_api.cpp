@@ -179,6 +179,14 @@ bool check_call(int line, Kind kind, const char* what, int rc, Expect expect,
     }                                                      \
   } while (0)
 
+// memcpy and memcmp that take a null pointer with a length of 0 (an empty slice's data()).
+void copy_bytes(void* to, const void* from, size_t n) {
+  if (n > 0) std::memcpy(to, from, n);
+}
+int compare_bytes(const void* a, const void* b, size_t n) {
+  return n > 0 ? std::memcmp(a, b, n) : 0;
+}
+
 // ---- Element arithmetic on byte images (the shadow copies) ----
 
 size_t type_size(remora_datatype_t type) {
@@ -192,22 +200,22 @@ void make_value(remora_datatype_t type, long v, void* out) {
   switch (type) {
     case REMORA_UINT8: {
       uint8_t x = static_cast<uint8_t>(v);
-      std::memcpy(out, &x, 1);
+      copy_bytes(out, &x, 1);
       break;
     }
     case REMORA_INT32: {
       int32_t x = static_cast<int32_t>(v);
-      std::memcpy(out, &x, 4);
+      copy_bytes(out, &x, 4);
       break;
     }
     case REMORA_INT64: {
       int64_t x = v;
-      std::memcpy(out, &x, 8);
+      copy_bytes(out, &x, 8);
       break;
     }
     case REMORA_DOUBLE: {
       double x = static_cast<double>(v);
-      std::memcpy(out, &x, 8);
+      copy_bytes(out, &x, 8);
       break;
     }
     default:
@@ -244,11 +252,11 @@ template <typename T>
 void apply_typed(remora_op_t op, unsigned char* target, const unsigned char* origin,
                  const void* alpha) {
   T t, o, a{};
-  std::memcpy(&t, target, sizeof t);
-  std::memcpy(&o, origin, sizeof o);
-  if (alpha != nullptr) std::memcpy(&a, alpha, sizeof a);
+  copy_bytes(&t, target, sizeof t);
+  copy_bytes(&o, origin, sizeof o);
+  if (alpha != nullptr) copy_bytes(&a, alpha, sizeof a);
   t = apply_op<T>(op, t, o, a);
-  std::memcpy(target, &t, sizeof t);
+  copy_bytes(target, &t, sizeof t);
 }
 
 void apply_element(remora_datatype_t type, remora_op_t op, unsigned char* target,
@@ -418,7 +426,9 @@ unsigned mutate(WinState& w, WinOp& op, bool accumulate, bool takes_alpha, bool 
         op.origin = nullptr;
       return bit(REMORA_ERR_ARG) | bit(REMORA_ERR_RANGE);
     case 5: {
-      const int types[] = {0, 13, -1, 99, INT_MAX, INT_MIN};
+      // Non-negative only: a negative value is outside the C++ enum's range (undefined in this
+      // C++ file, UBSan stops it); negative values from C callers are not tried here.
+      const int types[] = {0, 13, 99, 1000, INT_MAX};
       op.type = static_cast<remora_datatype_t>(local_.pick(types));
       return bit(REMORA_ERR_ARG) | bit(REMORA_ERR_RANGE);
     }
@@ -434,7 +444,7 @@ unsigned mutate(WinState& w, WinOp& op, bool accumulate, bool takes_alpha, bool 
       return bit(REMORA_ERR_RANK) | bit(REMORA_ERR_RANGE);
     }
     case 9: {
-      const int ops[] = {0, 14, -1, 99, INT_MAX};
+      const int ops[] = {0, 14, 99, 1000, INT_MAX};
       op.op = static_cast<remora_op_t>(local_.pick(ops));
       return bit(REMORA_ERR_ARG);
     }
@@ -660,7 +670,7 @@ void window_round() {
         break;
       case 6:
         if (local_.chance(50) && !shadow.empty() && offset + ts <= shadow.size())
-          std::memcpy(compare, &shadow[offset], ts);
+          copy_bytes(compare, (shadow.data() + (offset)), ts);
         else
           make_value(type, static_cast<long>(local_.below(7)) - 3, compare);
         done = CALL(kWinCas, expect, codes,
@@ -687,19 +697,20 @@ void window_round() {
     const size_t length = op.count * ts;
     switch (kind) {
       case 6:
-        CHECK(std::memcmp(op.result, &shadow[offset], ts) == 0, "cas previous %s, shadow %s",
-              hex(result.data(), ts).c_str(), hex(&shadow[offset], ts).c_str());
-        if (std::memcmp(compare, &shadow[offset], ts) == 0)
-          std::memcpy(&shadow[offset], op.origin, ts);
+        CHECK(compare_bytes(op.result, (shadow.data() + (offset)), ts) == 0,
+              "cas previous %s, shadow %s", hex(result.data(), ts).c_str(),
+              hex((shadow.data() + (offset)), ts).c_str());
+        if (compare_bytes(compare, (shadow.data() + (offset)), ts) == 0)
+          copy_bytes((shadow.data() + (offset)), op.origin, ts);
         break;
       case 0:
       case 2:
-        std::memcpy(&shadow[offset], op.origin, length);
+        copy_bytes((shadow.data() + (offset)), op.origin, length);
         break;
       case 1:
-        CHECK(std::memcmp(op.result, &shadow[offset], length) == 0,
+        CHECK(compare_bytes(op.result, (shadow.data() + (offset)), length) == 0,
               "get of %zu bytes at %zu of rank %d: %s, shadow %s", length, slice_start + offset,
-              target, diff(result.data(), &shadow[offset], length).c_str(), "");
+              target, diff(result.data(), (shadow.data() + (offset)), length).c_str(), "");
         break;
       case 3:
       case 4:
@@ -707,14 +718,14 @@ void window_round() {
       case 7:
       case 8:
         if (kind >= 5)
-          CHECK(std::memcmp(op.result, &shadow[offset], length) == 0,
+          CHECK(compare_bytes(op.result, (shadow.data() + (offset)), length) == 0,
                 "previous values of %zu bytes at %zu of rank %d: %s, shadow %s", length,
-                slice_start + offset, target, diff(result.data(), &shadow[offset], length).c_str(),
-                "");
+                slice_start + offset, target,
+                diff(result.data(), (shadow.data() + (offset)), length).c_str(), "");
         for (size_t k = 0; k < op.count; ++k)
-          apply_element(type, op.op, &shadow[offset + k * ts],
+          apply_element(type, op.op, (shadow.data() + (offset + k * ts)),
                         op.origin == nullptr
-                            ? &shadow[offset + k * ts]
+                            ? (shadow.data() + (offset + k * ts))
                             : static_cast<const unsigned char*>(op.origin) + k * ts,
                         op.alpha);
         break;
@@ -976,7 +987,7 @@ void array_round() {
           places.emplace_back(shadow_index(s, idx), b * s.ts);
         });
         for (auto& p : places)
-          make_value(s.type, static_cast<long>(local_.below(9)) - 4, &buffer[p.second]);
+          make_value(s.type, static_cast<long>(local_.below(9)) - 4, (buffer.data() + (p.second)));
       }
       std::vector<unsigned char> before = buffer;
       const Expect expect = bad ? Expect::Fail : Expect::Ok;
@@ -1011,12 +1022,12 @@ void array_round() {
       }
       if (op >= 3) CALL(kArrWait, Expect::Ok, 0, remora_array_wait(&request));
       for (auto& p : places) {
-        unsigned char* target = &s.shadow[p.first];
-        const unsigned char* value = &buffer[p.second];
+        unsigned char* target = (s.shadow.data() + (p.first));
+        const unsigned char* value = (buffer.data() + (p.second));
         if (op == 0 || op == 3) {
-          std::memcpy(target, value, s.ts);
+          copy_bytes(target, value, s.ts);
         } else if (op == 1 || op == 4) {
-          CHECK(std::memcmp(target, value, s.ts) == 0, "array get: %s, shadow %s",
+          CHECK(compare_bytes(target, value, s.ts) == 0, "array get: %s, shadow %s",
                 hex(value, s.ts).c_str(), hex(target, s.ts).c_str());
         } else {
           apply_element(s.type == REMORA_INT32 ? REMORA_INT32 : s.type, REMORA_OP_SCALED_SUM,
@@ -1032,13 +1043,14 @@ void array_round() {
     switch (shared_.below(4)) {
       case 0:
         CALL(kArrColl, Expect::Ok, 0, remora_array_fill(s.a, value));
-        for (size_t k = 0; k < s.shadow.size(); k += s.ts) std::memcpy(&s.shadow[k], value, s.ts);
+        for (size_t k = 0; k < s.shadow.size(); k += s.ts)
+          copy_bytes((s.shadow.data() + (k)), value, s.ts);
         break;
       case 1: {
         make_value(s.type, shared_.chance(50) ? 2 : -1, value);
         CALL(kArrColl, Expect::Ok, 0, remora_array_scale(s.a, value));
         for (size_t k = 0; k < s.shadow.size(); k += s.ts)
-          apply_element(s.type, REMORA_OP_PROD, &s.shadow[k], value, nullptr);
+          apply_element(s.type, REMORA_OP_PROD, (s.shadow.data() + (k)), value, nullptr);
         break;
       }
       case 2: {
@@ -1051,7 +1063,7 @@ void array_round() {
           break;
         for_each_in_box(s.ndim, lo, hi, [&](const int64_t* idx, size_t) {
           if (idx[0] < s.row_lo || idx[0] > s.row_hi) return;
-          std::memset(&s.shadow[shadow_index(s, idx)], 0, s.ts);
+          std::memset((s.shadow.data() + (shadow_index(s, idx))), 0, s.ts);
         });
         break;
       }
@@ -1099,16 +1111,16 @@ long value_at(const std::vector<unsigned char>& buf, remora_datatype_t type, siz
   const size_t ts = type_size(type);
   if (type == REMORA_INT32) {
     int32_t x;
-    std::memcpy(&x, &buf[i * ts], 4);
+    copy_bytes(&x, &buf[i * ts], 4);
     return x;
   }
   if (type == REMORA_INT64) {
     int64_t x;
-    std::memcpy(&x, &buf[i * ts], 8);
+    copy_bytes(&x, &buf[i * ts], 8);
     return static_cast<long>(x);
   }
   double x;
-  std::memcpy(&x, &buf[i * ts], 8);
+  copy_bytes(&x, &buf[i * ts], 8);
   return std::lround(x);
 }
 
@@ -1157,7 +1169,7 @@ void collective_round() {
                                 : reinterpret_cast<remora_comm_t>(invented_handle());
       break;
     case 4:
-      algorithm = static_cast<remora_coll_algorithm_t>(shared_.chance(50) ? 99 : -3);
+      algorithm = static_cast<remora_coll_algorithm_t>(shared_.chance(50) ? 99 : 1000);
       break;
     case 5:
       null_recv = true;
@@ -1197,7 +1209,7 @@ void collective_round() {
   if (ts != 0 && type_size(REMORA_INT64) == 8 &&
       (type == REMORA_INT32 || type == REMORA_INT64 || type == REMORA_DOUBLE))
     fill_send(send, type, count * static_cast<size_t>(size_), rank_);
-  if (which == 1 && rank_ == root) std::memcpy(recv.data(), send.data(), count * ts);
+  if (which == 1 && rank_ == root) copy_bytes(recv.data(), send.data(), count * ts);
   const std::vector<unsigned char> recv_before = recv;
   void* r = null_recv ? nullptr : recv.data();
   const void* sb = send.data();
