@@ -84,7 +84,6 @@ enum Kind {
   kArrWait,
   kArrColl,
   kArrSync,
-  kAxpy,
   kColl,
   kKinds
 };
@@ -110,7 +109,6 @@ const char* const kKindNames[kKinds] = {"win_create",
                                         "array_wait",
                                         "array_collective",
                                         "array_sync",
-                                        "axpy",
                                         "collective"};
 long calls_[kKinds], rejected_[kKinds];
 long total_calls_ = 0;
