@@ -38,5 +38,7 @@ int check_alpha(const char* function, const void* alpha);
 int enter_collective(const char* function, Runtime** runtime);
 // "DOUBLE" for REMORA_DOUBLE, as messages name types.
 const char* type_name(int type);
+// The AXPY batches attached to a and not yet detached on this rank (axpy_api.cpp).
+int attached_batches(const remora::arrays::Array* a);
 
 }  // namespace remora::api

@@ -2,10 +2,13 @@
 // (distribution, ranks, the creation communicator). Validates every argument, then hands over to
 // the arrays layer, which trusts them.
 #include <cinttypes>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "api/array_checks.hpp"
 #include "api/runtime.hpp"
+#include "api/window_comm.hpp"
 #include "arrays/array.hpp"
 #include "arrays/element_types.hpp"
 #include "arrays/patch_plan.hpp"
@@ -81,21 +84,27 @@ int creation_ranks(const char* function, int* ranks) {
   return creation_comm(function, &comm, ranks);
 }
 
-// comm: nullptr for the creation communicator.
-int publish(const char* function, Runtime& runtime, Distribution dist, int type, const char* name,
-            remora_array_t* out, remora::coll::CommPtr comm = nullptr) {
-  if (int status = check_pointer(function, "array", out)) return status;
+// Creates the array once every rank of the creation communicator (comm if not nullptr) passed
+// its checks: checked is this rank's result of them, dist the distribution when it passed. The
+// ranks agree on the checks first, so that bad arguments on some ranks fail the call on all of
+// them instead of leaving the others waiting inside the creation.
+int publish(const char* function, Runtime& runtime, int checked, std::optional<Distribution> dist,
+            int type, const char* name, remora_array_t* out, remora::coll::CommPtr comm = nullptr) {
   if (int status = remora::api::check_not_in_handler(function)) return status;
+  if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", out);
   if (comm == nullptr) {
     remora_comm_t handle = REMORA_COMM_NULL;
     int ranks = 0;
     if (int status = creation_comm(function, &handle, &ranks)) return status;
     comm = runtime.collectives->communicators.find(handle);
   }
+  if (int status =
+          remora::api::agree_over(function, runtime, comm, checked, "no rank created the array"))
+    return status;
   Array* array = nullptr;
   if (int status =
           Array::create(remora::api::array_context(runtime), remora::arrays::sync_tracker(),
-                        std::move(dist), type, name, std::move(comm), &array))
+                        std::move(*dist), type, name, std::move(comm), &array))
     return status;
   current_runtime().array_handles.arrays.insert(array);
   *out = array;
@@ -119,13 +128,16 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
   constexpr const char* function = "remora_array_create";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  if (int status = check_type(function, type)) return status;
-  if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
-  int ranks = 0;
-  if (int status = creation_ranks(function, &ranks)) return status;
-  return publish(function, *runtime,
-                 Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks), type,
-                 name, array);
+  std::optional<Distribution> dist;
+  const int checked = [&]() -> int {
+    if (int status = check_type(function, type)) return status;
+    if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
+    int ranks = 0;
+    if (int status = creation_ranks(function, &ranks)) return status;
+    dist = Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks);
+    return REMORA_SUCCESS;
+  }();
+  return publish(function, *runtime, checked, std::move(dist), type, name, array);
 }
 
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
@@ -134,39 +146,42 @@ int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_
   constexpr const char* function = "remora_array_create_irregular";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  if (int status = check_type(function, type)) return status;
-  if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
-  if (int status = check_pointer(function, "nblock", nblock)) return status;
-  if (int status = check_pointer(function, "map", map)) return status;
-  std::vector<std::vector<int64_t>> starts(static_cast<size_t>(ndim));
-  int64_t blocks = 1, offset = 0;
-  for (int d = 0; d < ndim; ++d) {
-    if (nblock[d] < 1 || nblock[d] > dims[d])
-      return fail(REMORA_ERR_ARG, "%s: nblock[%d]=%d must lie in [1, dims[%d]=%" PRId64 "]",
-                  function, d, nblock[d], d, dims[d]);
-    blocks *= nblock[d];
-    for (int k = 0; k < nblock[d]; ++k, ++offset) {
-      const int64_t start = map[offset];
-      const int64_t previous = k == 0 ? -1 : map[offset - 1];
-      if ((k == 0 && start != 0) || (k > 0 && (start <= previous || start >= dims[d])))
-        return fail(REMORA_ERR_ARG,
-                    "%s: map[%" PRId64 "]=%" PRId64 " (block %d of dimension %d) must be %s",
-                    function, offset, start, k, d,
-                    k == 0 ? "0" : "greater than the previous start and less than dims[d]");
-      starts[static_cast<size_t>(d)].push_back(start);
+  std::optional<Distribution> dist;
+  const int checked = [&]() -> int {
+    if (int status = check_type(function, type)) return status;
+    if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
+    if (int status = check_pointer(function, "nblock", nblock)) return status;
+    if (int status = check_pointer(function, "map", map)) return status;
+    std::vector<std::vector<int64_t>> starts(static_cast<size_t>(ndim));
+    int64_t blocks = 1, offset = 0;
+    for (int d = 0; d < ndim; ++d) {
+      if (nblock[d] < 1 || nblock[d] > dims[d])
+        return fail(REMORA_ERR_ARG, "%s: nblock[%d]=%d must lie in [1, dims[%d]=%" PRId64 "]",
+                    function, d, nblock[d], d, dims[d]);
+      blocks *= nblock[d];
+      for (int k = 0; k < nblock[d]; ++k, ++offset) {
+        const int64_t start = map[offset];
+        const int64_t previous = k == 0 ? -1 : map[offset - 1];
+        if ((k == 0 && start != 0) || (k > 0 && (start <= previous || start >= dims[d])))
+          return fail(REMORA_ERR_ARG,
+                      "%s: map[%" PRId64 "]=%" PRId64 " (block %d of dimension %d) must be %s",
+                      function, offset, start, k, d,
+                      k == 0 ? "0" : "greater than the previous start and less than dims[d]");
+        starts[static_cast<size_t>(d)].push_back(start);
+      }
     }
-  }
-  int ranks = 0;
-  if (int status = creation_ranks(function, &ranks)) return status;
-  if (blocks > ranks)
-    return fail(REMORA_ERR_ARG,
-                "%s: nblock gives %" PRId64
-                " blocks, more than the job's %d ranks (of the creation communicator)",
-                function, blocks, ranks);
-  return publish(function, *runtime,
-                 Distribution::blocked(REMORA_DIST_IRREGULAR,
-                                       std::vector<int64_t>(dims, dims + ndim), std::move(starts)),
-                 type, name, array);
+    int ranks = 0;
+    if (int status = creation_ranks(function, &ranks)) return status;
+    if (blocks > ranks)
+      return fail(REMORA_ERR_ARG,
+                  "%s: nblock gives %" PRId64
+                  " blocks, more than the job's %d ranks (of the creation communicator)",
+                  function, blocks, ranks);
+    dist = Distribution::blocked(REMORA_DIST_IRREGULAR, std::vector<int64_t>(dims, dims + ndim),
+                                 std::move(starts));
+    return REMORA_SUCCESS;
+  }();
+  return publish(function, *runtime, checked, std::move(dist), type, name, array);
 }
 
 int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
@@ -175,21 +190,24 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
   constexpr const char* function = "remora_array_create_block_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  if (int status = check_type(function, type)) return status;
-  if (int status = check_shape(function, 2, dims, 2)) return status;
-  if (int status = check_pointer(function, "block", block)) return status;
-  for (int d = 0; d < 2; ++d)
-    if (block[d] < 1)
-      return fail(REMORA_ERR_ARG, "%s: block[%d]=%" PRId64 " must be at least 1", function, d,
-                  block[d]);
-  std::vector<int> g;
-  int ranks = 0;
-  if (int status = creation_ranks(function, &ranks)) return status;
-  if (int status = check_grid(function, grid, ranks, &g)) return status;
-  return publish(
-      function, *runtime,
-      Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {dims[0], dims[1]}, {block[0], block[1]}, g),
-      type, name, array);
+  std::optional<Distribution> dist;
+  const int checked = [&]() -> int {
+    if (int status = check_type(function, type)) return status;
+    if (int status = check_shape(function, 2, dims, 2)) return status;
+    if (int status = check_pointer(function, "block", block)) return status;
+    for (int d = 0; d < 2; ++d)
+      if (block[d] < 1)
+        return fail(REMORA_ERR_ARG, "%s: block[%d]=%" PRId64 " must be at least 1", function, d,
+                    block[d]);
+    std::vector<int> g;
+    int ranks = 0;
+    if (int status = creation_ranks(function, &ranks)) return status;
+    if (int status = check_grid(function, grid, ranks, &g)) return status;
+    dist =
+        Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {dims[0], dims[1]}, {block[0], block[1]}, g);
+    return REMORA_SUCCESS;
+  }();
+  return publish(function, *runtime, checked, std::move(dist), type, name, array);
 }
 
 int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,
@@ -197,33 +215,73 @@ int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* di
   constexpr const char* function = "remora_array_create_element_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  if (int status = check_type(function, type)) return status;
-  if (int status = check_shape(function, 2, dims, 2)) return status;
-  std::vector<int> g;
-  int ranks = 0;
-  if (int status = creation_ranks(function, &ranks)) return status;
-  if (int status = check_grid(function, grid, ranks, &g)) return status;
-  return publish(function, *runtime,
-                 Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {dims[0], dims[1]}, {1, 1}, g),
-                 type, name, array);
+  std::optional<Distribution> dist;
+  const int checked = [&]() -> int {
+    if (int status = check_type(function, type)) return status;
+    if (int status = check_shape(function, 2, dims, 2)) return status;
+    std::vector<int> g;
+    int ranks = 0;
+    if (int status = creation_ranks(function, &ranks)) return status;
+    if (int status = check_grid(function, grid, ranks, &g)) return status;
+    dist = Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {dims[0], dims[1]}, {1, 1}, g);
+    return REMORA_SUCCESS;
+  }();
+  return publish(function, *runtime, checked, std::move(dist), type, name, array);
 }
 
+// A bad source handle on some ranks: those ranks agree over the creation communicator (the one
+// the source was most likely created on), the others over the source's communicator.
 int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array) {
   constexpr const char* function = "remora_array_duplicate";
-  Array* source = nullptr;
-  if (int status = find_array(function, "a", a, &source)) return status;
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  return publish(function, *runtime, source->dist(), source->type(), name, array, source->comm());
+  Array* source = nullptr;
+  const int checked = find_array(function, "a", a, &source);
+  if (checked != REMORA_SUCCESS) {
+    const std::string message = remora::last_error();
+    if (int status = remora::api::check_not_in_handler(function)) return status;
+    remora_comm_t handle = REMORA_COMM_NULL;
+    int ranks = 0;
+    if (creation_comm(function, &handle, &ranks) == REMORA_SUCCESS)
+      remora::api::agree_over(function, *runtime, runtime->collectives->communicators.find(handle),
+                              checked, "no rank created the array");
+    return fail(checked, "%s", message.c_str());
+  }
+  return publish(function, *runtime, REMORA_SUCCESS, source->dist(), source->type(), name, array,
+                 source->comm());
 }
 
+// Collective over the array's ranks, which first agree that every one of them may destroy it:
+// a bad handle, or a batch still attached (remora_axpy_attach), on some ranks fails the call on
+// all of them and destroys nothing. A rank whose handle is bad agrees over the creation
+// communicator. Nonblocking operations still queued are completed, as by flush.
 int remora_array_destroy(remora_array_t* array) {
   constexpr const char* function = "remora_array_destroy";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
-  if (int status = check_pointer(function, "array", array)) return status;
+  if (int status = remora::api::check_not_in_handler(function)) return status;
   Array* a = nullptr;
-  if (int status = find_array(function, "*array", *array, &a)) return status;
+  int checked = check_pointer(function, "array", array);
+  if (checked == REMORA_SUCCESS) checked = find_array(function, "*array", *array, &a);
+  if (checked == REMORA_SUCCESS && remora::api::attached_batches(a) > 0)
+    checked = fail(REMORA_ERR_STATE,
+                   "%s: array '%s' has %d AXPY batch(es) attached: remora_axpy_detach them first",
+                   function, a->name().c_str(), remora::api::attached_batches(a));
+  remora::coll::CommPtr comm = a != nullptr ? a->comm() : nullptr;
+  if (a == nullptr) {
+    remora_comm_t handle = REMORA_COMM_NULL;
+    int ranks = 0;
+    if (creation_comm(function, &handle, &ranks) == REMORA_SUCCESS)
+      comm = runtime->collectives->communicators.find(handle);
+  }
+  if (checked != REMORA_SUCCESS) {
+    const std::string message = remora::last_error();
+    remora::api::agree_over(function, *runtime, comm, checked, "no rank destroyed the array");
+    return fail(checked, "%s", message.c_str());
+  }
+  if (int status = remora::api::agree_over(function, *runtime, comm, REMORA_SUCCESS,
+                                           "no rank destroyed the array"))
+    return status;
   if (int status = a->destroy()) return status;
   current_runtime().array_handles.arrays.erase(a);
   delete a;

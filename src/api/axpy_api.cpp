@@ -33,6 +33,13 @@ int find_batch(const char* function, remora_axpy_t handle, AxpyBatch** batch) {
 
 }  // namespace
 
+int remora::api::attached_batches(const remora::arrays::Array* a) {
+  int count = 0;
+  for (remora_axpy_s* handle : live_batches())
+    if (&static_cast<AxpyBatch*>(handle)->array() == a) ++count;
+  return count;
+}
+
 extern "C" {
 
 int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axpy_t* batch) {

@@ -1,6 +1,7 @@
 // C API: windows (remora/win.h). Validates every argument, then hands over to rma::Window,
 // which checks the epoch state.
 #include <limits>
+#include <string>
 
 #include "api/runtime.hpp"
 #include "api/win_checks.hpp"
@@ -212,13 +213,29 @@ int remora_win_comm_rank(remora_win_t win, int* rank) {
   return REMORA_SUCCESS;
 }
 
+// Collective. When the window spans every rank (or this rank's handle is bad), the ranks first
+// agree that each of them may free it: a bad handle or a window still in an epoch on some
+// ranks fails the call on all of them (nothing is freed) instead of leaving the others waiting
+// in the free's barrier. A window on a proper sub-communicator is not agreed on: its
+// collectives are the window's own, which this layer cannot reach.
 int remora_win_free(remora_win_t* win) {
   constexpr const char* function = "remora_win_free";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
-  if (int status = check_pointer(function, "win", win)) return status;
+  if (int status = remora::api::check_not_in_handler(function)) return status;
   Window* window = nullptr;
-  if (int status = enter_sync(function, *win, &window)) return status;
+  int checked = check_pointer(function, "win", win);
+  if (checked == REMORA_SUCCESS) checked = enter_window(function, *win, &window);
+  if (checked == REMORA_SUCCESS) checked = window->check_free(function);
+  const bool world_wide = window == nullptr || window->comm_size() == runtime->transport->size();
+  if (world_wide) {
+    const std::string message = checked == REMORA_SUCCESS ? "" : remora::last_error();
+    if (int status = remora::api::agree_over(function, *runtime, runtime->collectives->world(),
+                                             checked, "no rank freed the window"))
+      return checked != REMORA_SUCCESS ? fail(checked, "%s", message.c_str()) : status;
+  } else if (checked != REMORA_SUCCESS) {
+    return checked;
+  }
   if (int status = runtime->windows->free(function, window)) return status;
   *win = nullptr;
   return REMORA_SUCCESS;

@@ -26,19 +26,24 @@ int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm
   const coll::CommPtr on = comm == nullptr             ? collectives.world()
                            : *comm == REMORA_COMM_NULL ? nullptr
                                                        : collectives.communicators.find(*comm);
+  return agree_over(function, runtime, on, local_status, "no rank created the window");
+}
+
+int agree_over(const char* function, Runtime& runtime, const coll::CommPtr& on, int local_status,
+               const char* outcome) {
   if (on == nullptr) return local_status;
   const std::string message = local_status == REMORA_SUCCESS ? "" : last_error();
   const uint64_t failed = local_status == REMORA_SUCCESS ? 0 : 1;
   std::vector<uint64_t> all(static_cast<size_t>(on->size()));
-  if (int status = coll::run_allgather(function, collectives, on, failed, all.data()))
+  if (int status = coll::run_allgather(function, *runtime.collectives, on, failed, all.data()))
     return status;
   if (local_status != REMORA_SUCCESS) return fail(local_status, "%s", message.c_str());
   for (size_t rank = 0; rank < all.size(); ++rank)
     if (all[rank] != 0)
       return fail(REMORA_ERR_ARG,
                   "%s: rank %zu of the communicator passed invalid arguments (its own error names "
-                  "them); no rank created the window",
-                  function, rank);
+                  "them); %s",
+                  function, rank, outcome);
   return REMORA_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "api/runtime.hpp"
+#include "coll/internal_calls.hpp"
 #include "remora/coll.h"
 #include "rma/window_group.hpp"
 
@@ -25,5 +26,9 @@ int window_group(const char* function, Runtime& runtime, remora_comm_t comm,
 // local status is returned, and window_group reports the communicator.
 int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm_t* comm,
                        int local_status);
+// As agree_on_arguments, over comm (nullptr: the local status is returned); `outcome` ends the
+// message of the ranks whose own checks passed ("no rank created the window").
+int agree_over(const char* function, Runtime& runtime, const coll::CommPtr& comm, int local_status,
+               const char* outcome);
 
 }  // namespace remora::api

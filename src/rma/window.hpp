@@ -72,6 +72,9 @@ class Window : public remora_win_s {
 
   // Collective. Fails without freeing while this rank has an epoch with pending operations.
   int free(const char* function);
+  // The check free makes first (local): no lock held, no fence epoch with operations, no PSCW
+  // epoch open.
+  int check_free(const char* function) const { return epoch_.check_free(function); }
 
   uint64_t id() const { return id_; }
   // The window's ranks (of its communicator) and their world ranks, which every other call uses.

@@ -2,6 +2,7 @@
 // that the collective calls stay matched), and leaves the window usable.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "multirank.hpp"
 
@@ -137,6 +138,52 @@ void synchronisation_errors(remora_win_t win) {
   REQUIRE_OK(remora_win_unlock(win, rank_));
 }
 
+// Freeing with a bad handle, or in an epoch, on one rank only: every rank fails, the window
+// stays usable, and a correct free afterwards works.
+void free_misuse_on_one_rank() {
+  if (size_ < 2) return;
+  const int bad = size_ - 1;
+  const bool mine = rank_ == bad;
+  char named[96];
+  std::snprintf(named, sizeof named, "rank %d of the communicator passed invalid arguments", bad);
+  remora_win_t win = nullptr, gone = nullptr;
+  REQUIRE_OK(remora_win_allocate(8 * sizeof(int64_t), 8, nullptr, nullptr, &win));
+  REQUIRE_OK(remora_win_allocate(8, 8, nullptr, nullptr, &gone));
+  const remora_win_t stale = gone;
+  REQUIRE_OK(remora_win_free(&gone));
+  auto expect = [&](int rc, int code, const char* own) {
+    REQUIRE(rc == (mine ? code : REMORA_ERR_ARG), "-> %d (%s)", rc, remora_last_error());
+    REQUIRE(std::strstr(remora_last_error(), mine ? own : named) != nullptr,
+            "message \"%s\" lacks \"%s\"", remora_last_error(), mine ? own : named);
+    if (!mine)
+      REQUIRE(std::strstr(remora_last_error(), "no rank freed the window") != nullptr,
+              "message \"%s\"", remora_last_error());
+  };
+  remora_win_t null_handle = nullptr;
+  remora_win_t stale_copy = stale;
+  expect(remora_win_free(mine ? nullptr : &win), REMORA_ERR_ARG, "win is NULL");
+  expect(remora_win_free(mine ? &null_handle : &win), REMORA_ERR_ARG, "win is NULL");
+  expect(remora_win_free(mine ? &stale_copy : &win), REMORA_ERR_ARG, "not a live window");
+  // One rank still holds a lock, then has operations in a fence epoch.
+  if (mine) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
+  expect(remora_win_free(&win), REMORA_ERR_STATE, "still locked");
+  if (mine) REQUIRE_OK(remora_win_unlock(win, 0));
+  REQUIRE_OK(remora_win_fence(win, 0));
+  const int64_t value = rank_ + 1;
+  if (mine) REQUIRE_OK(remora_win_put(win, 0, static_cast<size_t>(rank_), &value, 1, REMORA_INT64));
+  expect(remora_win_free(&win), REMORA_ERR_STATE, "pending");
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  // Nothing was freed: the window still works everywhere.
+  REQUIRE(win != nullptr, "a failed free cleared the handle");
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  int64_t got = 0;
+  REQUIRE_OK(remora_win_get(win, 0, static_cast<size_t>(bad), &got, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE(got == bad + 1, "rank 0's slot %d holds %lld", bad, static_cast<long long>(got));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,6 +191,7 @@ int main(int argc, char** argv) {
   rank_ = remora_rank();
   size_ = remora_size();
   allocation_errors();
+  free_misuse_on_one_rank();
   remora_win_t win;
   REQUIRE_OK(remora_win_allocate(32, 8, nullptr, nullptr, &win));
   operation_errors(win);
