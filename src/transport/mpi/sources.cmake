@@ -18,6 +18,7 @@ if(REMORA_HAVE_MPI)
                  "launcher ${MPIEXEC_EXECUTABLE})")
   target_sources(remora_objects PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/mpi_session.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/death_notice.cpp
     ${CMAKE_CURRENT_LIST_DIR}/node_layout.cpp
     ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/endpoint_map.cpp
