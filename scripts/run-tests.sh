@@ -65,11 +65,13 @@ if [ "${REMORA_SKIP_MPI:-0}" = 1 ]; then
 fi
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo "${mpich[@]}" --
 if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
-  # Open MPI smoke job: the MPI transport's own tests and a few of the suite, both paths, and the
-  # package test (the installed package records Open MPI; a consumer with MPICH must fail).
+  # Open MPI smoke job: the MPI transport's own tests and a few of the suite, both paths, the
+  # faults under mpiexec (fault_random: a rank killed, crashed or aborting at a random point),
+  # and the package test (the installed package records Open MPI; a consumer with MPICH must
+  # fail).
   build_only=tests run_suite build-openmpi -DCMAKE_BUILD_TYPE=Debug -DREMORA_BUILD_BENCH=OFF \
     -DREMORA_BUILD_APPS=OFF "${openmpi[@]}" -- -L 'mpi|package' \
-    -R '(app_owns_mpi|window_sizes|identity\.np2|rdma\.np2|barrier\.np3|win_sync\.np2|package\.)'
+    -R '(app_owns_mpi|window_sizes|identity\.np2|rdma\.np2|barrier\.np3|win_sync\.np2|package\.|fault_random)'
 fi
 # The Python package (python/): pip-installed into a venv, its pytest suite under remorarun at 1,
 # 2 and 4 ranks and the examples; with MPI also a build with the MPI transport under
