@@ -82,7 +82,8 @@ python_mpi=only
 REMORAPY_MPI=$python_mpi python/run-tests.sh build-python
 if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Built against MPICH: the non-MPI tests but the 8-rank runs, then an MPI subset at 1-3 ranks
-  # on both paths (hwloc loads no plugins, whose memory LSan could not attribute: RemoraSanitizers.cmake).
+  # on both paths (hwloc loads no plugins, whose memory LSan could not attribute:
+  # RemoraSanitizers.cmake; tests/sanitizers suppresses nothing else).
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DREMORA_SANITIZE=address \
     -DREMORA_BUILD_BENCH=OFF "${mpich[@]}" -- -LE 'np8|mpi|^ga$'
   if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
