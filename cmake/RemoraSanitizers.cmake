@@ -11,8 +11,8 @@ elseif(NOT REMORA_SANITIZE STREQUAL "")
 endif()
 
 # remora_sanitizer_test_environment(): gives every test registered so far in the calling
-# directory the sanitizers' suppression files (tests/sanitizers/*.supp: frames of the MPI
-# libraries only), so that what MPICH, UCX or Open MPI keep at exit does not fail a test.
+# directory the sanitizers' suppression files (tests/sanitizers/*.supp: named frames of the MPI
+# libraries only, never a whole library) and the settings that keep MPI's own noise out.
 # Called at the end of the directories that register MPI tests. No-op in other builds.
 function(remora_sanitizer_test_environment)
   set(supp ${PROJECT_SOURCE_DIR}/tests/sanitizers)

@@ -82,22 +82,34 @@ int main(int argc, char** argv) {
   check(remora_barrier(), "remora_barrier");
   double t_am = remora_wtime() - t0;
 
-  int ok = bad == 0 && total == (int64_t)size * INCREMENTS && message_source_sum == 0;
-  if (!ok)
-    fprintf(stderr, "rank %d: %ld wrong words, counter %lld (expected %lld), message check %d\n",
-            rank, bad, (long long)total, (long long)size * INCREMENTS, message_source_sum);
+  /* Each rank checked what it received; the job passes only when every rank's checks did. */
+  const int put_ok = bad == 0, add_ok = total == (int64_t)size * INCREMENTS,
+            am_ok = messages_received == 1 && message_source_sum == 0;
+  if (!put_ok || !add_ok || !am_ok)
+    fprintf(stderr,
+            "rank %d: %ld wrong words, counter %lld (expected %lld), %d messages, "
+            "message check %d\n",
+            rank, bad, (long long)total, (long long)size * INCREMENTS, messages_received,
+            message_source_sum);
+  remora_comm_t world;
+  check(remora_comm_world(&world), "remora_comm_world");
+  int mine_ok[3] = {put_ok, add_ok, am_ok}, all_ok[3];
+  check(remora_allreduce(mine_ok, all_ok, 3, REMORA_INT32, REMORA_OP_MIN, world, REMORA_COLL_AUTO),
+        "remora_allreduce");
+  const int ok = all_ok[0] && all_ok[1] && all_ok[2];
   if (rank == 0) {
     printf("Remora demo on %d ranks (one node, shared memory)\n", size);
-    printf("  put %zu KiB to each neighbour, verified:  %8.1f us\n", block_bytes / 1024,
-           t_put * 1e6);
+    printf("  put %zu KiB to each neighbour, %-9s %8.1f us\n", block_bytes / 1024,
+           all_ok[0] ? "verified:" : "WRONG:", t_put * 1e6);
     printf("  %d fetch-adds per rank, counter = %lld (expected %lld): %8.1f us, %.2f us each\n",
            INCREMENTS, (long long)total, (long long)size * INCREMENTS, t_add * 1e6,
            t_add * 1e6 / INCREMENTS);
-    printf("  active message around the ring, verified:  %8.1f us\n", t_am * 1e6);
+    printf("  active message around the ring, %-9s %8.1f us\n",
+           all_ok[2] ? "verified:" : "WRONG:", t_am * 1e6);
   }
   free(block);
   check(remora_segment_free(&segment), "remora_segment_free");
   check(remora_finalize(), "remora_finalize");
-  if (rank == 0 && ok) printf("  all checks passed\n");
+  if (rank == 0) printf(ok ? "  all checks passed\n" : "  CHECKS FAILED (see above)\n");
   return ok ? 0 : 1;
 }

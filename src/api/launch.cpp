@@ -11,6 +11,7 @@
 
 #ifdef REMORA_HAVE_MPI
 #include "api/ghost_process.hpp"
+#include "transport/mpi/death_notice.hpp"
 #include "transport/mpi/mpi_transport.hpp"
 #endif
 
@@ -69,12 +70,13 @@ void end_job_if_not_finalized() {
   std::fprintf(stderr, "remora: rank %d exited without calling remora_finalize; ending the job\n",
                exiting_rank);
   std::fflush(stderr);
-  mpi::abort_job(1);
+  mpi::abort_job(1);  // stops the death notice: this is the report
 }
 
 // A process chosen as its node's ghost (REMORA_PROGRESS=ghost under MPI) never returns to the
 // application: it serves until its node's ranks have left Remora, finalises MPI and exits.
 [[noreturn]] void serve_as_mpi_ghost(std::unique_ptr<mpi::GhostEndpoint> ghost) {
+  mpi::name_death_notice(format("the ghost process (endpoint %d)", ghost->rank()).c_str());
   const int status = serve_as_ghost(*ghost, ghost->finished());
   if (status != REMORA_SUCCESS) {
     std::fprintf(stderr, "remora: the ghost process (endpoint %d) cannot serve: %s\n",
@@ -104,6 +106,8 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
     // the node's ghost as every rank's progress agent).
     if (*mode == progress::Mode::Thread && !thread_progress) *mode = progress::Mode::Manual;
     exiting_rank = mpi->rank();
+    // mpiexec does not name a rank that dies by a signal (death_notice.hpp).
+    mpi::name_death_notice(format("rank %d", mpi->rank()).c_str());
     static bool registered = false;
     if (!registered) registered = std::atexit(end_job_if_not_finalized) == 0;
     *node = &mpi->node();

@@ -20,6 +20,8 @@ while [ -z "$ghost" ] && [ $tries -lt 200 ]; do
   for environ in /proc/[0-9]*/environ; do
     pid=${environ#/proc/}
     pid=${pid%/environ}
+    # Not the job's death-notice server (a copy of a rank's environment, named remora-notice).
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = remora-notice ] && continue
     if tr '\0' '\n' <"$environ" 2>/dev/null | grep -qx "REMORA_TEST_TAG=$tag" &&
        tr '\0' '\n' <"$environ" 2>/dev/null | grep -qxE "PMI_RANK=2|OMPI_COMM_WORLD_RANK=2"; then
       ghost=$pid

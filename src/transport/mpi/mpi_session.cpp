@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "transport/mpi/death_notice.hpp"
 
 namespace remora::mpi {
 
@@ -58,6 +59,7 @@ int Session::open(int* argc, char*** argv, bool want_multiple, std::unique_ptr<S
   int initialized = 0;
   MPI_Initialized(&initialized);
   int provided = MPI_THREAD_SINGLE;
+  start_death_notice(!initialized);  // before MPI_Init when Remora initialises MPI
   if (initialized) {
     MPI_Query_thread(&provided);
     out->reset(new Session(false, provided));
@@ -86,6 +88,7 @@ Session::~Session() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (owns_ && !finalized) MPI_Finalize();
+  stop_death_notice();  // this process leaves the job as it should
 }
 
 bool Session::serves_progress_thread() const {
@@ -99,6 +102,7 @@ void abort_job(int code) {
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) return;
+  stop_death_notice();  // the caller has said why the job ends
   // The launcher's proxy forwards this rank's stderr (the message saying why the job ends)
   // through a pipe and kills the job as soon as it hears of the abort; seen with MPICH's
   // hydra: without a moment for the pipe to drain, the message was sometimes lost.

@@ -20,6 +20,7 @@ if(REMORA_HAVE_MPI)
   list(APPEND remora_object_libraries remora_layer_transport_mpi)
   target_sources(remora_layer_transport_mpi PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/mpi_session.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/death_notice.cpp
     ${CMAKE_CURRENT_LIST_DIR}/node_layout.cpp
     ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/endpoint_map.cpp

@@ -2,6 +2,13 @@
 """Runs remorarun on a fault-injection program and checks how the job ends.
 
 usage: run_fault_test.py --remorarun PATH [--program PATH] CASE
+       run_fault_test.py --remorarun PATH|--mpiexec PATH --program fault_random [--seed N]
+                         random-HOW
+
+In the random-* cases the last rank of fault_random dies by HOW (kill: SIGKILL, segv, abort:
+abort(), remora-abort) after a seeded random number of window operations and collectives (the
+seed is printed; --seed repeats a run), under remorarun or under mpiexec (MPICH's or Open
+MPI's).
 
 Each case checks the launcher's exit status, that it ends (a hang is killed and fails after
 HANG_SECONDS; durations are printed, never compared with a threshold), that its message names
@@ -19,6 +26,7 @@ import threading
 import time
 
 RANKS = 4
+RANKS_RANDOM = 3
 HANG_SECONDS = 20  # below CTest's TIMEOUT of 30 s, so a hang fails with the run shown
 ANNOUNCE = re.compile(r"job=(\S+) rank=(\d+) pid=(\d+)")
 
@@ -42,18 +50,22 @@ class Run:
                                         env=env)
         self.stdout = []
         self.stderr = []
+        self.stdout_times = []  # when each stdout line arrived (time.monotonic())
         self.lock = threading.Condition()
         self.readers = [
-            threading.Thread(target=self._read, args=(self.process.stdout, self.stdout)),
-            threading.Thread(target=self._read, args=(self.process.stderr, self.stderr)),
+            threading.Thread(target=self._read,
+                             args=(self.process.stdout, self.stdout, self.stdout_times)),
+            threading.Thread(target=self._read, args=(self.process.stderr, self.stderr, None)),
         ]
         for reader in self.readers:
             reader.start()
 
-    def _read(self, stream, lines):
+    def _read(self, stream, lines, times):
         for raw in stream:
             with self.lock:
                 lines.append(raw.decode(errors="replace"))
+                if times is not None:
+                    times.append(time.monotonic())
                 self.lock.notify_all()
 
     def wait_for_announcements(self, count, timeout):
@@ -121,23 +133,35 @@ def ghost_pids(job):
     return pids
 
 
-def check_no_leftovers(run, expect_job=True):
-    """No rank or ghost process alive, no /dev/shm object of the job left."""
+def process_state(pid):
+    """The state letter of a process (R, S, D, Z, X...), None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def check_no_leftovers(run, expect_job=True, zombies_ok=False):
+    """No rank or ghost process alive, no /dev/shm object of the job left. zombies_ok: under
+    mpiexec the ranks are not the test's children: when the launcher's proxy exits before
+    reaping them, they wait as zombies for init (which, in a container, may never reap)."""
     jobs = job_ids(run)
     if expect_job:
         check(len(jobs) == 1, f"expected one job id in the ranks' output, found {sorted(jobs)}")
     for _, rank, pid in run.announcements():
         pid = int(pid)
-        alive = False
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                # A zombie would still be listed; it must have been reaped too.
-                alive = True
-                state = stat.read().rsplit(")", 1)[1].split()[0]
-                alive = state != "X"
-        except FileNotFoundError:
-            pass
-        check(not alive, f"rank {rank} (pid {pid}) is still there after remorarun exited")
+        # mpiexec may exit while the processes it killed are still inside their exit (state
+        # R or D, their memory being released): give them up to 5 s to become zombies.
+        deadline = time.monotonic() + (5 if zombies_ok else 0)
+        while True:
+            state = process_state(pid)
+            dead = state is None or state == "X" or (zombies_ok and state == "Z")
+            if dead or time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+        check(dead, f"rank {rank} (pid {pid}) is still there (state {state}) after the launcher "
+                    f"exited")
     for job in jobs:
         survivors = job_processes(job)
         check(not survivors, f"processes of job {job} still alive: {survivors}")
@@ -260,6 +284,50 @@ def case_ghost_killed(args):
     check_no_leftovers(run)
 
 
+def random_case(how):
+    """The last rank of fault_random dies by `how` after a seeded random number of operations,
+    under mpiexec (--mpiexec) or remorarun."""
+    def run_case(args):
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+        env = dict(os.environ)
+        # mpiexec's own timeout would end a hung job with a report that names every rank: a job
+        # that does not end must fail by the watchdog (Run.finish) instead.
+        env.pop("MPIEXEC_TIMEOUT", None)
+        launcher = args.mpiexec or args.remorarun
+        run = Run([launcher, "-n", str(RANKS_RANDOM), args.program, how, str(seed)], env=env)
+        # The watchdog counts from the victim's death: starting the job and the operations
+        # before it may take long on a loaded machine (CTest's TIMEOUT bounds them).
+        with run.lock:
+            while (not any(line.startswith("victim dies now") for line in run.stdout)
+                   and run.process.poll() is None):
+                run.lock.wait(0.1)
+        rc = run.finish()
+        plan = re.search(r"victim=(\d+) how=\S+ seed=\d+ after=(\d+)", run.out)
+        victim = RANKS_RANDOM - 1
+        # From the victim's last line ("dies now", printed just before it dies) to the end.
+        died = [stamp for line, stamp in zip(run.stdout, run.stdout_times)
+                if line.startswith("victim dies now")]
+        teardown = f"{run.start + run.seconds - died[0]:.3f} s" if died else "?"
+        print(f"{os.path.basename(launcher)} {how} seed={seed} "
+              f"after={plan.group(2) if plan else '?'} "
+              f"progress={os.environ.get('REMORA_PROGRESS', 'default')}: "
+              f"exit {rc} after {run.seconds:.3f} s, {teardown} after the victim's death")
+        check(died, "the victim did not say that it dies now")
+        check(rc != 0, f"the launcher exited 0 although rank {victim} died")
+        check(plan is not None, "the victim did not print when it dies")
+        # The program never writes "rank <n>" itself (only "rank=<n>"): the name comes from the
+        # launcher (MPICH: "RANK 2 PID ... KILLED BY SIGNAL", Open MPI: "process rank 2 with
+        # PID ...", remorarun: "rank 2 (pid ...) ..."), or from Remora for remora_abort.
+        check(re.search(rf"\brank\s+{victim}\b", run.out + run.err, re.IGNORECASE),
+              f"the output does not name the dead rank {victim}")
+        if how == "remora-abort":
+            check("the victim gives up" in run.err, "remora_abort's message is not shown")
+        check(len(run.announcements()) == RANKS_RANDOM,
+              f"{len(run.announcements())} ranks announced themselves, expected {RANKS_RANDOM}")
+        check_no_leftovers(run, zombies_ok=bool(args.mpiexec))
+    return run_case
+
+
 def case_usage(args):
     r = args.remorarun
     bad = [
@@ -324,17 +392,27 @@ CASES = {
     "ghost-killed": case_ghost_killed,
     "whole-lines": case_whole_lines,
     "usage": case_usage,
+    "random-kill": random_case("kill"),
+    "random-segv": random_case("segv"),
+    "random-abort": random_case("abort"),
+    "random-remora-abort": random_case("remora-abort"),
 }
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--remorarun", required=True)
+    parser.add_argument("--remorarun")
+    parser.add_argument("--mpiexec")
     parser.add_argument("--program")
+    parser.add_argument("--seed", type=int)
     parser.add_argument("case", choices=sorted(CASES))
     args = parser.parse_args()
     if args.case != "usage" and not args.program:
         parser.error(f"case {args.case} needs --program")
+    if args.mpiexec and not args.case.startswith("random-"):
+        parser.error(f"case {args.case} runs under remorarun only")
+    if not args.mpiexec and not args.remorarun:
+        parser.error("--remorarun or --mpiexec is needed")
     CASES[args.case](args)
     if failures:
         for run in runs:
