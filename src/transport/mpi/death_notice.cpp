@@ -147,13 +147,21 @@ bool crashed(bool known, int status) {
   return number != SIGKILL && number != SIGTERM && number != SIGINT && number != SIGHUP;
 }
 
-void report_death(const Client& client, bool known, int status) {
+// later_ms: -1 for the death reported as the job's end; else how long after it this one was
+// seen (during the grace period: the order of deaths a moment apart is not certain).
+void report_death(const Client& client, bool known, int status, long later_ms) {
   Text message;
   message.add("remora: ");
   message.add(client.who[0] != '\0' ? client.who : "a process of the job");
   message.add(" (pid ");
   message.add(static_cast<long>(client.pid));
-  message.add(") died without remora_finalize or remora_abort: ");
+  if (later_ms >= 0) {
+    message.add(") also died, seen ");
+    message.add(later_ms);
+    message.add(" ms after the first: ");
+  } else {
+    message.add(") died without remora_finalize or remora_abort: ");
+  }
   if (known && WIFSIGNALED(status)) {
     message.add("killed by signal ");
     message.add(static_cast<long>(WTERMSIG(status)));
@@ -168,7 +176,7 @@ void report_death(const Client& client, bool known, int status) {
   } else {
     message.add("its exit status is unknown");
   }
-  message.add("; the job cannot go on\n");
+  message.add(later_ms >= 0 ? "\n" : "; the job cannot go on\n");
   size_t written = 0;
   while (written < message.length) {
     const ssize_t w = write(STDERR_FILENO, message.text + written, message.length - written);
@@ -201,7 +209,7 @@ void take(Client* client, const char* bytes, ssize_t count) {
 // Watches every process of the launcher on this host through its connection. The first
 // connection that closes without a goodbye is reported; epoll lists ready connections in the
 // order their events happened, so that is the first death even when this process runs late
-// (the launcher then kills the others, whose deaths are consequences and go unreported). Exits
+// (the launcher then kills the others: their deaths follow as "also died" lines). Exits
 // when every connection has closed (or when none came within 10 s).
 [[noreturn]] void serve(int listener) {
   struct sigaction default_action {};
@@ -231,27 +239,44 @@ void take(Client* client, const char* bytes, ssize_t count) {
   // Deaths are collected for a moment after the first (kGraceMs, or until every connection has
   // closed): a process that crashes may close its connection after the launcher, having heard
   // of the crash otherwise, has already killed others (a core dump, a large address space to
-  // release). Then one is reported: the first crash, else the first death.
+  // release). Then the first crash, else the first death, is reported as the job's end.
+  // The other deaths of the grace period follow it, each with how long after the first it was
+  // seen: when the launcher kills the others with the victim's signal (SIGKILL), a victim
+  // descheduled while it exits may be seen after one of them, and is then named there.
   constexpr int kGraceMs = 500;
+  struct Death {
+    Client client;
+    bool known;
+    int status;
+    long seen_ms;  // after the first death
+  };
+  static Death deaths[kMaxClients];
+  int death_count = 0;
+  int chosen = -1;
   bool reported = false, dying = false;
-  Client chosen{};
-  bool chosen_known = false;
-  int chosen_status = 0;
   timespec first{};
+  auto elapsed_ms = [&first] {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - first.tv_sec) * 1000 + (now.tv_nsec - first.tv_nsec) / 1000000;
+  };
+  auto report = [&] {
+    report_death(deaths[chosen].client, deaths[chosen].known, deaths[chosen].status, -1);
+    for (int i = 0; i < death_count; ++i)
+      if (i != chosen)
+        report_death(deaths[i].client, deaths[i].known, deaths[i].status, deaths[i].seen_ms);
+    reported = true;
+  };
   for (;;) {
     int wait_ms = ever == 0 ? 10000 : -1;
     if (dying && !reported) {
-      timespec now{};
-      clock_gettime(CLOCK_MONOTONIC, &now);
-      const long elapsed =
-          (now.tv_sec - first.tv_sec) * 1000 + (now.tv_nsec - first.tv_nsec) / 1000000;
+      const long elapsed = elapsed_ms();
       wait_ms = elapsed >= kGraceMs ? 0 : static_cast<int>(kGraceMs - elapsed);
     }
     const int n = epoll_wait(poller, &event, 1, wait_ms);
     if (n < 0 && errno == EINTR) continue;
     if (n == 0 && dying && !reported) {
-      report_death(chosen, chosen_known, chosen_status);
-      reported = true;
+      report();
       continue;
     }
     if (n <= 0) break;  // nobody came
@@ -285,14 +310,16 @@ void take(Client* client, const char* bytes, ssize_t count) {
       continue;
     }
     if (!client.goodbye && !reported) {
-      int status = 0;
-      const bool known = read_wait_status(client.pid, &status);
-      if (!dying || (crashed(known, status) && !crashed(chosen_known, chosen_status))) {
-        chosen = client;
-        chosen_known = known;
-        chosen_status = status;
-      }
       if (!dying) clock_gettime(CLOCK_MONOTONIC, &first);
+      Death& death = deaths[death_count];
+      death.client = client;
+      death.status = 0;
+      death.known = read_wait_status(client.pid, &death.status);
+      death.seen_ms = elapsed_ms();
+      if (chosen < 0 || (crashed(death.known, death.status) &&
+                         !crashed(deaths[chosen].known, deaths[chosen].status)))
+        chosen = death_count;
+      ++death_count;
       dying = true;
     }
     epoll_ctl(poller, EPOLL_CTL_DEL, client.fd, nullptr);
@@ -300,7 +327,7 @@ void take(Client* client, const char* bytes, ssize_t count) {
     client.fd = -1;
     if (--connected == 0) break;
   }
-  if (dying && !reported) report_death(chosen, chosen_known, chosen_status);
+  if (dying && !reported) report();
   _exit(0);
 }
 

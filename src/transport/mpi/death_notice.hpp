@@ -6,9 +6,10 @@
 // launcher's teardown does not kill it). When a connection closes without a goodbye
 // (remora_finalize, or the process's own message before it ends the job), the server prints
 // "remora: rank <r> (pid <p>) died without remora_finalize or remora_abort: killed by signal
-// <n> (<name>); the job cannot go on" to stderr: for the first such death only (the launcher
-// then kills the others), taken in the order the connections closed. It exits when every
-// connection has closed.
+// <n> (<name>); the job cannot go on" to stderr for the first such death (a crash before a
+// kill), in the order the connections closed, then one line for each other death seen within
+// half a second ("also died, seen <t> ms after the first": the launcher killing the others, or
+// a victim seen late). It exits when every connection has closed.
 #pragma once
 
 namespace remora::mpi {
