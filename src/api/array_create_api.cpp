@@ -86,6 +86,7 @@ int publish(const char* function, Runtime& runtime, Distribution dist, int type,
             remora_array_t* out, remora::coll::CommPtr comm = nullptr) {
   if (int status = check_pointer(function, "array", out)) return status;
   if (int status = remora::api::check_not_in_handler(function)) return status;
+  if (int status = remora::api::check_single_threaded(function)) return status;
   if (comm == nullptr) {
     remora_comm_t handle = REMORA_COMM_NULL;
     int ranks = 0;
@@ -116,6 +117,7 @@ extern "C" {
 
 int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
                         remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -131,6 +133,7 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
                                   const int* nblock, const int64_t* map, const char* name,
                                   remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_irregular";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -172,6 +175,7 @@ int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_
 int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
                                      const int64_t* block, const int* grid, const char* name,
                                      remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_block_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -194,6 +198,7 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
 
 int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,
                                        const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_element_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -209,6 +214,7 @@ int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* di
 }
 
 int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_duplicate";
   Array* source = nullptr;
   if (int status = find_array(function, "a", a, &source)) return status;
@@ -218,9 +224,11 @@ int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* a
 }
 
 int remora_array_destroy(remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_destroy";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = remora::api::check_single_threaded(function)) return status;
   if (int status = check_pointer(function, "array", array)) return status;
   Array* a = nullptr;
   if (int status = find_array(function, "*array", *array, &a)) return status;
@@ -232,6 +240,7 @@ int remora_array_destroy(remora_array_t* array) {
 }
 
 int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, int64_t* dims) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_inquire", "a", a, &array)) return status;
   if (type != nullptr) *type = static_cast<remora_datatype_t>(array->type());
@@ -242,6 +251,7 @@ int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, i
 }
 
 int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_kind", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_kind", "kind", kind)) return status;
@@ -250,6 +260,7 @@ int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
 }
 
 int remora_array_proc_grid(remora_array_t a, int* grid) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_proc_grid", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_proc_grid", "grid", grid)) return status;
@@ -258,6 +269,7 @@ int remora_array_proc_grid(remora_array_t a, int* grid) {
 }
 
 int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* hi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_distribution";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
@@ -276,6 +288,7 @@ int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* 
 }
 
 int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_local_shape";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
@@ -289,6 +302,7 @@ int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
 
 int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_t* hi, int max,
                                int* owners, int64_t* owner_lo, int64_t* owner_hi, int* count) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_locate_region";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -328,6 +342,7 @@ int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_
 }
 
 int remora_array_set_create_comm(remora_comm_t comm) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_set_create_comm";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
@@ -340,6 +355,7 @@ int remora_array_set_create_comm(remora_comm_t comm) {
 }
 
 int remora_array_get_create_comm(remora_comm_t* comm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_array_get_create_comm", &runtime)) return status;
   if (int status = check_pointer("remora_array_get_create_comm", "comm", comm)) return status;
@@ -348,6 +364,7 @@ int remora_array_get_create_comm(remora_comm_t* comm) {
 }
 
 int remora_array_ranks(remora_array_t a, int* size, int* rank) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_ranks", "a", a, &array)) return status;
   if (size != nullptr) *size = array->comm_size();
