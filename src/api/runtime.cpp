@@ -92,6 +92,8 @@ int finalize() {
   Runtime* runtime = nullptr;
   if (int status = enter("remora_finalize", &runtime); status != REMORA_SUCCESS) return status;
   if (int status = check_not_in_handler("remora_finalize"); status != REMORA_SUCCESS) return status;
+  if (int status = check_single_threaded("remora_finalize"); status != REMORA_SUCCESS)
+    return status;
   // Reductions this rank delegated to the progress engine are forwarded before anyone leaves.
   int kept = REMORA_SUCCESS;  // a background reduction's failure: reported after the barrier
   int status = runtime->collectives->complete_bypass(&kept);
@@ -189,12 +191,12 @@ int check_range(const char* function, remora_segment_t segment, int rank, size_t
 }
 
 int check_single_threaded(const char* function) {
-  if (threads::multiple() && threads::threads_inside() > 1)
+  if (threads::multiple() && threads::other_threads_inside() > 0)
     return fail(REMORA_ERR_STATE,
-                "%s: %d other threads of this rank are inside Remora calls; creating and freeing "
-                "segments, windows, communicators and arrays is single-threaded even at "
-                "REMORA_THREAD_MULTIPLE (docs/threads.md)",
-                function, threads::threads_inside() - 1);
+                "%s: another thread of this rank is inside a Remora call (%d are); init, "
+                "finalize and creating and freeing segments, windows, communicators and arrays "
+                "are single-threaded even at REMORA_THREAD_MULTIPLE (docs/threads.md)",
+                function, threads::other_threads_inside());
   return REMORA_SUCCESS;
 }
 

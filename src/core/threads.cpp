@@ -5,7 +5,7 @@
 namespace remora::threads {
 namespace detail {
 
-bool multiple = false;
+std::atomic<bool> multiple{false};
 thread_local int depth = 0;
 thread_local bool holding = false;
 
@@ -45,16 +45,16 @@ void hand_over() {
 }  // namespace detail
 
 namespace {
-int current_level = Single;
+std::atomic<int> current_level{Single};
 }
 
 int level() {
-  return current_level;
+  return current_level.load(std::memory_order_relaxed);
 }
 
 void set_level(int new_level) {
-  current_level = new_level;
-  detail::multiple = new_level == Multiple;
+  current_level.store(new_level, std::memory_order_relaxed);
+  detail::multiple.store(new_level == Multiple, std::memory_order_relaxed);
 }
 
 void Scope::enter() {
@@ -74,8 +74,9 @@ void Scope::leave() {
   detail::release();
 }
 
-int threads_inside() {
-  return detail::library_lock().inside;
+int other_threads_inside() {
+  const int inside = detail::library_lock().inside.load(std::memory_order_relaxed);
+  return inside - (detail::depth > 0 ? 1 : 0);
 }
 
 }  // namespace remora::threads

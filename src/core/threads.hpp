@@ -18,14 +18,16 @@ namespace remora::threads {
 enum Level : int { Single = 0, Funneled = 1, Serialized = 2, Multiple = 3 };
 
 namespace detail {
-extern bool multiple;              // written by remora_init and remora_finalize only
+// Written by remora_init and remora_finalize only; loaded relaxed (a plain load on x86) by
+// every entry point and by the progress thread's wait loop.
+extern std::atomic<bool> multiple;
 extern thread_local int depth;     // this thread's nesting of locked entry points
 extern thread_local bool holding;  // this thread holds the library lock now
 struct LibraryLock {
   std::mutex mutex;
   std::atomic<int> contenders{0};  // threads blocked in lock()
   std::atomic<uint64_t> acquisitions{0};
-  int inside = 0;  // threads between entry and exit of a public call (waiting ones included)
+  std::atomic<int> inside{0};  // threads between entry and exit of a public call (waiting too)
 };
 LibraryLock& library_lock();
 void acquire();
@@ -38,7 +40,7 @@ int level();
 void set_level(int level);
 
 inline bool multiple() {
-  return detail::multiple;
+  return detail::multiple.load(std::memory_order_relaxed);
 }
 
 // Held by a public entry point for its whole run. Takes the library lock at the multiple level,
@@ -50,7 +52,7 @@ class Scope {
  public:
   template <typename Skip>
   explicit Scope(const Skip& skip) {
-    if (detail::multiple && !skip()) enter();
+    if (multiple() && !skip()) enter();
   }
   ~Scope() {
     if (state_ != None) leave();
@@ -65,14 +67,13 @@ class Scope {
   State state_ = None;
 };
 
-// The number of threads of this rank inside a public call (this one included); only meaningful
-// at the multiple level, from inside a Scope.
-int threads_inside();
+// The number of other threads of this rank inside a public call; kept at the multiple level only.
+int other_threads_inside();
 
 // For the wait loop: lets the lock go for the lifetime of the object if this thread holds it.
 class Unlocked {
  public:
-  Unlocked() : released_(detail::multiple && detail::holding) {
+  Unlocked() : released_(multiple() && detail::holding) {
     if (released_) detail::release();
   }
   ~Unlocked() {
@@ -88,7 +89,7 @@ class Unlocked {
 // For the wait loop after a round of progress: if this thread holds the lock and another
 // thread waits for it, lets that thread have it before continuing.
 inline void yield_if_contended() {
-  if (detail::multiple && detail::holding &&
+  if (multiple() && detail::holding &&
       detail::library_lock().contenders.load(std::memory_order_relaxed) > 0)
     detail::hand_over();
 }
