@@ -5,9 +5,10 @@
 //    (each value handed out exactly once per target, recorded by an accumulate into the
 //    target's ticket table), accumulates, compare_and_swap increments, puts to disjoint slots,
 //    flushes;
-//  * exclusive lock/unlock: each thread owns a window on which it does read-modify-write
-//    increments under an exclusive lock of every target in turn (threads of all ranks wait for
-//    each other's locks at the same time);
+//  * exclusive lock/unlock: threads lock different targets of one shared window at the same
+//    time, and each thread owns a window on which it does read-modify-write increments under
+//    an exclusive lock of every target in turn (threads of all ranks wait for each other's
+//    locks at the same time);
 //  * collectives: each thread allreduces on its own duplicate of the world communicator;
 //  * arrays: accumulates over a shared patch, puts to disjoint rows read back by get, and the
 //    read_inc counter (each ticket exactly once across all threads and ranks).
@@ -134,8 +135,21 @@ void lock_phase() {
   for (int t = 0; t < kThreads; ++t) {
     bases[t] = remora_test::allocate_int64_window(1, nullptr, &wins[t]);  // zeroed
   }
+  // And one window shared by the threads: thread t < size locks target t only, so the
+  // threads of a rank hold epochs on different targets of one window at the same time.
+  remora_win_t shared = nullptr;
+  const int64_t* shared_base = remora_test::allocate_int64_window(1, nullptr, &shared);
   REQUIRE_OK(remora_barrier());
   run_threads([&](int t) {
+    for (int round = 0; round < kRounds && t < size_; ++round) {
+      REQUIRE_OK(remora_win_lock(shared, REMORA_LOCK_EXCLUSIVE, t, 0));
+      int64_t value = 0;
+      REQUIRE_OK(remora_win_get(shared, t, 0, &value, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_flush(shared, t));
+      value += 1;
+      REQUIRE_OK(remora_win_put(shared, t, 0, &value, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(shared, t));
+    }
     for (int round = 0; round < kRounds; ++round) {
       const int target = (rank_ + round) % size_;
       REQUIRE_OK(remora_win_lock(wins[t], REMORA_LOCK_EXCLUSIVE, target, 0));
@@ -148,6 +162,11 @@ void lock_phase() {
     }
   });
   REQUIRE_OK(remora_barrier());
+  // Target r's word was incremented kRounds times by thread r of every rank (r < kThreads).
+  const int64_t expect = rank_ < kThreads ? static_cast<int64_t>(size_) * kRounds : 0;
+  REQUIRE(shared_base[0] == expect, "shared window: %lld increments, expected %lld",
+          (long long)shared_base[0], (long long)expect);
+  REQUIRE_OK(remora_win_free(&shared));
   for (int t = 0; t < kThreads; ++t) {
     REQUIRE(bases[t][0] == kRounds, "window %d: %lld increments, expected %d", t,
             (long long)bases[t][0], kRounds);
