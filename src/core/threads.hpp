@@ -52,18 +52,20 @@ class Scope {
  public:
   template <typename Skip>
   explicit Scope(const Skip& skip) {
-    if (multiple() && !skip()) enter();
+    if (multiple()) [[unlikely]]
+      if (!skip()) enter();
   }
   ~Scope() {
-    if (state_ != None) leave();
+    if (state_ != None) [[unlikely]]
+      leave();
   }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
  private:
   enum State { None, Nested, Outermost };
-  void enter();
-  void leave();
+  [[gnu::cold, gnu::noinline]] void enter();
+  [[gnu::cold, gnu::noinline]] void leave();
   State state_ = None;
 };
 
