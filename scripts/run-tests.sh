@@ -94,6 +94,6 @@ if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   fi
   build_only=tests+unit run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DREMORA_SANITIZE=thread \
-    -DREMORA_BUILD_BENCH=OFF -DREMORA_BUILD_APPS=OFF -DREMORA_WITH_MPI=OFF -- -L 'unit|am|coll' \
-    -LE np8
+    -DREMORA_BUILD_BENCH=OFF -DREMORA_BUILD_APPS=OFF -DREMORA_WITH_MPI=OFF -- -L 'unit|am|coll|threads' \
+    -LE 'np8|tsan_cross_process'
 fi

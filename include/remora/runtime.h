@@ -12,6 +12,31 @@ extern "C" {
  * must both be given. Reads the REMORA_* environment (see docs/configuration.md). */
 REMORA_API int remora_init(int* argc, char*** argv);
 
+/* Thread levels, as MPI's: SINGLE (one thread), FUNNELED (only the thread that called
+ * remora_init calls Remora), SERIALIZED (any thread, never two at once) and MULTIPLE (any
+ * thread at any time). Remora needs nothing for the first three; under MULTIPLE every call
+ * holds a per-process library lock, which a call that waits (a lock, a flush, a collective, a
+ * remote rank) lets go while it waits. Under MULTIPLE, threads of a rank may call concurrently:
+ * window operations, flushes, syncs and lock/unlock (of different targets, or shared locks and
+ * lock_all), collectives on distinct communicators, array operations on existing arrays and
+ * the array counter (read_inc). Single-threaded at every level (no other thread of the rank
+ * inside Remora): remora_init*, remora_finalize and the creation and freeing of segments,
+ * windows, communicators, groups-to-communicators and arrays; these fail with
+ * REMORA_ERR_STATE when another thread is inside a Remora call. See docs/threads.md. */
+#define REMORA_THREAD_SINGLE 0
+#define REMORA_THREAD_FUNNELED 1
+#define REMORA_THREAD_SERIALIZED 2
+#define REMORA_THREAD_MULTIPLE 3
+
+/* As remora_init, asking for thread level `required` (REMORA_THREAD_*). Every level is
+ * supported: *provided receives the level in force, `required` or the higher
+ * REMORA_THREAD_LEVEL from the environment. */
+REMORA_API int remora_init_thread(int* argc, char*** argv, int required, int* provided);
+
+/* *provided = the thread level in force (REMORA_THREAD_*). Callable only between init and
+ * finalize. */
+REMORA_API int remora_query_thread(int* provided);
+
 /* As remora_init inside an MPI program, on a communicator other than MPI_COMM_WORLD:
  * mpi_comm points to an MPI_Comm (void* keeps mpi.h out of this header). Collective over that
  * communicator only; its ranks become Remora's ranks 0..n-1 in its order, and other processes

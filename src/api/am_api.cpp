@@ -9,6 +9,7 @@ using remora::api::Runtime;
 extern "C" {
 
 int remora_am_register(remora_am_handler_t handler, void* context, int* handler_id) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_am_register", &runtime)) return status;
   if (int status = remora::api::check_pointer("remora_am_register", "handler",
@@ -20,6 +21,7 @@ int remora_am_register(remora_am_handler_t handler, void* context, int* handler_
 }
 
 int remora_am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_am_send", &runtime)) return status;
   if (int status = remora::api::check_rank("remora_am_send", "target", target, *runtime))

@@ -91,6 +91,7 @@ int creation_ranks(const char* function, int* ranks) {
 int publish(const char* function, Runtime& runtime, int checked, std::optional<Distribution> dist,
             int type, const char* name, remora_array_t* out, remora::coll::CommPtr comm = nullptr) {
   if (int status = remora::api::check_not_in_handler(function)) return status;
+  if (checked == REMORA_SUCCESS) checked = remora::api::check_single_threaded(function);
   if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", out);
   if (comm == nullptr) {
     remora_comm_t handle = REMORA_COMM_NULL;
@@ -125,6 +126,7 @@ extern "C" {
 
 int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
                         remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -143,6 +145,7 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
                                   const int* nblock, const int64_t* map, const char* name,
                                   remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_irregular";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -187,6 +190,7 @@ int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_
 int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
                                      const int64_t* block, const int* grid, const char* name,
                                      remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_block_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -212,6 +216,7 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
 
 int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,
                                        const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_element_cyclic";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -232,6 +237,7 @@ int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* di
 // A bad source handle on some ranks: those ranks agree over the creation communicator (the one
 // the source was most likely created on), the others over the source's communicator.
 int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_duplicate";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -256,12 +262,14 @@ int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* a
 // all of them and destroys nothing. A rank whose handle is bad agrees over the creation
 // communicator. Nonblocking operations still queued are completed, as by flush.
 int remora_array_destroy(remora_array_t* array) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_destroy";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
   if (int status = remora::api::check_not_in_handler(function)) return status;
   Array* a = nullptr;
-  int checked = check_pointer(function, "array", array);
+  int checked = remora::api::check_single_threaded(function);
+  if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", array);
   if (checked == REMORA_SUCCESS) checked = find_array(function, "*array", *array, &a);
   if (checked == REMORA_SUCCESS && remora::api::attached_batches(a) > 0)
     checked = fail(REMORA_ERR_STATE,
@@ -290,6 +298,7 @@ int remora_array_destroy(remora_array_t* array) {
 }
 
 int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, int64_t* dims) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_inquire", "a", a, &array)) return status;
   if (type != nullptr) *type = static_cast<remora_datatype_t>(array->type());
@@ -300,6 +309,7 @@ int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, i
 }
 
 int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_kind", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_kind", "kind", kind)) return status;
@@ -308,6 +318,7 @@ int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
 }
 
 int remora_array_proc_grid(remora_array_t a, int* grid) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_proc_grid", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_proc_grid", "grid", grid)) return status;
@@ -316,6 +327,7 @@ int remora_array_proc_grid(remora_array_t a, int* grid) {
 }
 
 int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* hi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_distribution";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
@@ -334,6 +346,7 @@ int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* 
 }
 
 int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_local_shape";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
@@ -347,6 +360,7 @@ int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
 
 int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_t* hi, int max,
                                int* owners, int64_t* owner_lo, int64_t* owner_hi, int* count) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_locate_region";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -386,6 +400,7 @@ int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_
 }
 
 int remora_array_set_create_comm(remora_comm_t comm) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_set_create_comm";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
@@ -398,6 +413,7 @@ int remora_array_set_create_comm(remora_comm_t comm) {
 }
 
 int remora_array_get_create_comm(remora_comm_t* comm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_array_get_create_comm", &runtime)) return status;
   if (int status = check_pointer("remora_array_get_create_comm", "comm", comm)) return status;
@@ -406,6 +422,7 @@ int remora_array_get_create_comm(remora_comm_t* comm) {
 }
 
 int remora_array_ranks(remora_array_t a, int* size, int* rank) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_ranks", "a", a, &array)) return status;
   if (size != nullptr) *size = array->comm_size();

@@ -35,9 +35,11 @@ int find_mutex(const char* function, remora_mutexes_t handle, int index, MutexSe
 extern "C" {
 
 int remora_mutexes_create(int count, remora_mutexes_t* mutexes) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_mutexes_create";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
+  if (int status = remora::api::check_single_threaded(function)) return status;
   if (int status = check_pointer(function, "mutexes", mutexes)) return status;
   if (count < 1) return fail(REMORA_ERR_ARG, "%s: count=%d must be at least 1", function, count);
   MutexSet* set = nullptr;
@@ -49,6 +51,7 @@ int remora_mutexes_create(int count, remora_mutexes_t* mutexes) {
 }
 
 int remora_mutex_lock(remora_mutexes_t mutexes, int index) {
+  REMORA_API_ENTRY();
   MutexSet* set = nullptr;
   if (int status = find_mutex("remora_mutex_lock", mutexes, index, &set)) return status;
   if (int status = remora::api::check_not_in_handler("remora_mutex_lock")) return status;
@@ -59,6 +62,7 @@ int remora_mutex_lock(remora_mutexes_t mutexes, int index) {
 }
 
 int remora_mutex_unlock(remora_mutexes_t mutexes, int index) {
+  REMORA_API_ENTRY();
   MutexSet* set = nullptr;
   if (int status = find_mutex("remora_mutex_unlock", mutexes, index, &set)) return status;
   if (!set->held(index))
@@ -68,8 +72,10 @@ int remora_mutex_unlock(remora_mutexes_t mutexes, int index) {
 }
 
 int remora_mutexes_destroy(remora_mutexes_t* mutexes) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_mutexes_destroy";
   if (int status = check_pointer(function, "mutexes", mutexes)) return status;
+  if (int status = remora::api::check_single_threaded(function)) return status;
   MutexSet* set = nullptr;
   if (int status = find_mutex(function, *mutexes, 0, &set)) return status;
   if (int status = set->destroy()) return status;

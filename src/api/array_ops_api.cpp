@@ -54,12 +54,14 @@ int find_conformable(const char* function, remora_array_t a, remora_array_t b, A
 extern "C" {
 
 int remora_array_zero(remora_array_t a) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_zero", "a", a, &array)) return status;
   return remora::arrays::fill(*array, nullptr);
 }
 
 int remora_array_fill(remora_array_t a, const void* value) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_fill", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_fill", "value", value)) return status;
@@ -67,6 +69,7 @@ int remora_array_fill(remora_array_t a, const void* value) {
 }
 
 int remora_array_scale(remora_array_t a, const void* alpha) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_scale", "a", a, &array)) return status;
   if (int status = check_alpha("remora_array_scale", alpha)) return status;
@@ -74,6 +77,7 @@ int remora_array_scale(remora_array_t a, const void* alpha) {
 }
 
 int remora_array_copy(remora_array_t a, remora_array_t b) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_copy";
   Array *x = nullptr, *y = nullptr;
   if (int status = find_conformable(function, a, b, &x, &y)) return status;
@@ -83,6 +87,7 @@ int remora_array_copy(remora_array_t a, remora_array_t b) {
 
 int remora_array_add(const void* alpha, remora_array_t a, const void* beta, remora_array_t b,
                      remora_array_t c) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_add";
   Array *x = nullptr, *y = nullptr, *z = nullptr;
   if (int status = find_conformable(function, a, b, &x, &y)) return status;
@@ -94,6 +99,7 @@ int remora_array_add(const void* alpha, remora_array_t a, const void* beta, remo
 }
 
 int remora_array_dot(remora_array_t a, remora_array_t b, void* result) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_dot";
   Array *x = nullptr, *y = nullptr;
   if (int status = find_conformable(function, a, b, &x, &y)) return status;
@@ -102,6 +108,7 @@ int remora_array_dot(remora_array_t a, remora_array_t b, void* result) {
 }
 
 int remora_array_norm(remora_array_t a, double* result) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_norm", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_norm", "result", result)) return status;
@@ -109,6 +116,7 @@ int remora_array_norm(remora_array_t a, double* result) {
 }
 
 int remora_array_transpose(remora_array_t a, remora_array_t b) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_transpose";
   Array *x = nullptr, *y = nullptr;
   if (int status = find_array(function, "a", a, &x)) return status;
@@ -127,6 +135,7 @@ int remora_array_transpose(remora_array_t a, remora_array_t b) {
 }
 
 int remora_array_symmetrize(remora_array_t a) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_symmetrize";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -140,6 +149,7 @@ int remora_array_symmetrize(remora_array_t a) {
 }
 
 int remora_array_print_patch(remora_array_t a, const int64_t* lo, const int64_t* hi, FILE* stream) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_print_patch";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -150,6 +160,7 @@ int remora_array_print_patch(remora_array_t a, const int64_t* lo, const int64_t*
 
 int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_t a,
                       remora_array_t b, const void* beta, remora_array_t c) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_gemm";
   bool ta = false, tb = false;
   if (int status = check_trans(function, "transa", transa, &ta)) return status;
@@ -189,6 +200,7 @@ int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_
 }
 
 int remora_array_gemm_uses_blas(void) {
+  REMORA_API_ENTRY();
   return remora::arrays::local_gemm_uses_blas() ? 1 : 0;
 }
 

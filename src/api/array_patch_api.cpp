@@ -97,6 +97,7 @@ void extents_2d(const int64_t* lo, const int64_t* hi, bool trans, int64_t* rows,
 extern "C" {
 
 int remora_array_zero_patch(remora_array_t a, const int64_t* lo, const int64_t* hi) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_patch("remora_array_zero_patch", "a", a, lo, hi, &array)) return status;
   return remora::arrays::fill_patch(*array, lo, hi, nullptr);
@@ -104,23 +105,27 @@ int remora_array_zero_patch(remora_array_t a, const int64_t* lo, const int64_t* 
 
 int remora_array_fill_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
                             const void* value) {
+  REMORA_API_ENTRY();
   return valued_patch("remora_array_fill_patch", a, lo, hi, "value", value,
                       remora::arrays::fill_patch);
 }
 
 int remora_array_scale_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
                              const void* alpha) {
+  REMORA_API_ENTRY();
   return valued_patch("remora_array_scale_patch", a, lo, hi, "alpha", alpha,
                       remora::arrays::scale_patch);
 }
 
 int remora_array_add_constant_patch(remora_array_t a, const int64_t* lo, const int64_t* hi,
                                     const void* value) {
+  REMORA_API_ENTRY();
   return valued_patch("remora_array_add_constant_patch", a, lo, hi, "value", value,
                       remora::arrays::add_constant_patch);
 }
 
 int remora_array_add_constant(remora_array_t a, const void* value) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_add_constant";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -132,6 +137,7 @@ int remora_array_add_constant(remora_array_t a, const void* value) {
 
 int remora_array_patch_enum(remora_array_t a, int64_t lo, int64_t hi, const void* start,
                             const void* inc) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_patch_enum";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -146,6 +152,7 @@ int remora_array_patch_enum(remora_array_t a, int64_t lo, int64_t hi, const void
 
 int remora_array_copy_patch(char trans, remora_array_t a, const int64_t* alo, const int64_t* ahi,
                             remora_array_t b, const int64_t* blo, const int64_t* bhi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_copy_patch";
   bool transposed = false;
   if (int status = check_trans(function, "trans", trans, &transposed)) return status;
@@ -161,6 +168,7 @@ int remora_array_add_patch(const void* alpha, remora_array_t a, const int64_t* a
                            const int64_t* ahi, const void* beta, remora_array_t b,
                            const int64_t* blo, const int64_t* bhi, remora_array_t c,
                            const int64_t* clo, const int64_t* chi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_add_patch";
   Array *x = nullptr, *y = nullptr, *z = nullptr;
   if (int status =
@@ -174,6 +182,7 @@ int remora_array_add_patch(const void* alpha, remora_array_t a, const int64_t* a
 int remora_array_dot_patch(remora_array_t a, char trans_a, const int64_t* alo, const int64_t* ahi,
                            remora_array_t b, char trans_b, const int64_t* blo, const int64_t* bhi,
                            void* result) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_dot_patch";
   bool ta = false, tb = false;
   if (int status = check_trans(function, "trans_a", trans_a, &ta)) return status;
@@ -185,6 +194,7 @@ int remora_array_dot_patch(remora_array_t a, char trans_a, const int64_t* alo, c
 }
 
 int remora_array_abs_value_patch(remora_array_t a, const int64_t* lo, const int64_t* hi) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_patch("remora_array_abs_value_patch", "a", a, lo, hi, &array))
     return status;
@@ -192,6 +202,7 @@ int remora_array_abs_value_patch(remora_array_t a, const int64_t* lo, const int6
 }
 
 int remora_array_recip_patch(remora_array_t a, const int64_t* lo, const int64_t* hi) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_patch("remora_array_recip_patch", "a", a, lo, hi, &array)) return status;
   return remora::arrays::recip_patch(*array, lo, hi);
@@ -201,6 +212,7 @@ int remora_array_elem_patch(remora_elem_op_t op, remora_array_t a, const int64_t
                             const int64_t* ahi, remora_array_t b, const int64_t* blo,
                             const int64_t* bhi, remora_array_t c, const int64_t* clo,
                             const int64_t* chi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_elem_patch";
   if (op < REMORA_ELEM_MULTIPLY || op > REMORA_ELEM_MINIMUM)
     return fail(REMORA_ERR_ARG,
@@ -217,6 +229,7 @@ int remora_array_gemm_patch(char transa, char transb, const void* alpha, const v
                             remora_array_t a, const int64_t* alo, const int64_t* ahi,
                             remora_array_t b, const int64_t* blo, const int64_t* bhi,
                             remora_array_t c, const int64_t* clo, const int64_t* chi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_gemm_patch";
   bool ta = false, tb = false;
   if (int status = check_trans(function, "transa", transa, &ta)) return status;
@@ -273,10 +286,12 @@ int matrix_norm(const char* function, remora_array_t a, double* result,
 extern "C" {
 
 int remora_array_norm1(remora_array_t a, double* result) {
+  REMORA_API_ENTRY();
   return matrix_norm("remora_array_norm1", a, result, remora::arrays::norm1);
 }
 
 int remora_array_norm_infinity(remora_array_t a, double* result) {
+  REMORA_API_ENTRY();
   return matrix_norm("remora_array_norm_infinity", a, result, remora::arrays::norm_infinity);
 }
 

@@ -129,37 +129,44 @@ extern "C" {
 
 int remora_array_put(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                      const int64_t* ld) {
+  REMORA_API_ENTRY();
   return put("remora_array_put", a, lo, hi, buffer, ld);
 }
 
 int remora_array_get(remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
                      const int64_t* ld) {
+  REMORA_API_ENTRY();
   return get("remora_array_get", a, lo, hi, buffer, ld);
 }
 
 int remora_array_acc(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                      const int64_t* ld, const void* alpha) {
+  REMORA_API_ENTRY();
   return acc("remora_array_acc", a, lo, hi, buffer, ld, alpha);
 }
 
 int remora_array_nbput(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
+  REMORA_API_ENTRY();
   return issue("remora_array_nbput", NbOperation::Kind::Put, a, lo, hi, buffer, ld, nullptr,
                request);
 }
 
 int remora_array_nbget(remora_array_t a, const int64_t* lo, const int64_t* hi, void* buffer,
                        const int64_t* ld, remora_array_request_t* request) {
+  REMORA_API_ENTRY();
   return issue("remora_array_nbget", NbOperation::Kind::Get, a, lo, hi, buffer, ld, nullptr,
                request);
 }
 
 int remora_array_nbacc(remora_array_t a, const int64_t* lo, const int64_t* hi, const void* buffer,
                        const int64_t* ld, const void* alpha, remora_array_request_t* request) {
+  REMORA_API_ENTRY();
   return issue("remora_array_nbacc", NbOperation::Kind::Acc, a, lo, hi, buffer, ld, alpha, request);
 }
 
 int remora_array_wait(remora_array_request_t* request) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_wait";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
@@ -173,6 +180,7 @@ int remora_array_wait(remora_array_request_t* request) {
 }
 
 int remora_array_test(remora_array_request_t* request, int* done) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_test";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
@@ -195,18 +203,21 @@ int remora_array_test(remora_array_request_t* request, int* done) {
 }
 
 int remora_array_flush(remora_array_t a) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_flush", "a", a, &array)) return status;
   return array->flush();
 }
 
 int remora_array_flush_local(remora_array_t a) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_flush_local", "a", a, &array)) return status;
   return array->complete_issued();
 }
 
 int remora_array_pending(remora_array_t a, int64_t* count) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_pending", "a", a, &array)) return status;
   if (int status = check_pointer("remora_array_pending", "count", count)) return status;
@@ -215,12 +226,14 @@ int remora_array_pending(remora_array_t a, int64_t* count) {
 }
 
 int remora_array_sync(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter_collective("remora_array_sync", &runtime)) return status;
   return remora::arrays::sync_all(remora::api::array_context(*runtime));
 }
 
 int remora_array_sync_comm(remora_comm_t comm) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_sync_comm";
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
@@ -234,6 +247,7 @@ int remora_array_sync_comm(remora_comm_t comm) {
 
 int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi, void** pointer,
                         int64_t* ld) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_access";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;
@@ -245,12 +259,14 @@ int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi, 
 }
 
 int remora_array_release(remora_array_t a, void* pointer) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_release", "a", a, &array)) return status;
   return array->release("remora_array_release", pointer, false);
 }
 
 int remora_array_release_update(remora_array_t a, void* pointer) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_release_update", "a", a, &array)) return status;
   return array->release("remora_array_release_update", pointer, true);
@@ -258,6 +274,7 @@ int remora_array_release_update(remora_array_t a, void* pointer) {
 
 int remora_array_scatter(remora_array_t a, const void* values, const int64_t* subscripts,
                          size_t n) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_scatter", "a", a, &array)) return status;
   if (int status = check_subscripts("remora_array_scatter", *array, values, subscripts, n))
@@ -266,6 +283,7 @@ int remora_array_scatter(remora_array_t a, const void* values, const int64_t* su
 }
 
 int remora_array_gather(remora_array_t a, void* values, const int64_t* subscripts, size_t n) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_gather", "a", a, &array)) return status;
   if (int status = check_subscripts("remora_array_gather", *array, values, subscripts, n))
@@ -275,6 +293,7 @@ int remora_array_gather(remora_array_t a, void* values, const int64_t* subscript
 
 int remora_array_scatter_acc(remora_array_t a, const void* values, const int64_t* subscripts,
                              size_t n, const void* alpha) {
+  REMORA_API_ENTRY();
   Array* array = nullptr;
   if (int status = find_array("remora_array_scatter_acc", "a", a, &array)) return status;
   if (int status = check_subscripts("remora_array_scatter_acc", *array, values, subscripts, n))
@@ -284,6 +303,7 @@ int remora_array_scatter_acc(remora_array_t a, const void* values, const int64_t
 }
 
 int remora_array_read_inc(remora_array_t a, const int64_t* subscript, int64_t inc, int64_t* old) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_read_inc";
   Array* array = nullptr;
   if (int status = find_array(function, "a", a, &array)) return status;

@@ -43,6 +43,7 @@ int remora::api::attached_batches(const remora::arrays::Array* a) {
 extern "C" {
 
 int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axpy_t* batch) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_axpy_attach";
   Runtime* runtime = nullptr;
   if (int status = remora::api::enter(function, &runtime)) return status;
@@ -72,6 +73,7 @@ int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axp
 
 int remora_axpy(remora_axpy_t batch, remora_axpy_direction_t direction, const void* alpha,
                 void* buffer, const int64_t* ld, const int64_t* lo, const int64_t* hi) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_axpy";
   AxpyBatch* b = nullptr;
   if (int status = find_batch(function, batch, &b)) return status;
@@ -87,6 +89,7 @@ int remora_axpy(remora_axpy_t batch, remora_axpy_direction_t direction, const vo
 }
 
 int remora_axpy_detach(remora_axpy_t* batch) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_axpy_detach";
   if (int status = check_pointer(function, "batch", batch)) return status;
   AxpyBatch* b = nullptr;

@@ -425,65 +425,77 @@ extern "C" {
 // ---- Collectives ----
 
 int remora_comm_barrier(remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return barrier("remora_comm_barrier", comm, algorithm, false, nullptr);
 }
 int remora_ibarrier(remora_comm_t comm, remora_coll_algorithm_t algorithm,
                     remora_request_t* request) {
+  REMORA_API_ENTRY();
   return barrier("remora_ibarrier", comm, algorithm, true, request);
 }
 
 int remora_bcast(void* buffer, size_t count, remora_datatype_t type, int root, remora_comm_t comm,
                  remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return bcast("remora_bcast", buffer, count, type, root, comm, algorithm, false, nullptr);
 }
 int remora_ibcast(void* buffer, size_t count, remora_datatype_t type, int root, remora_comm_t comm,
                   remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return bcast("remora_ibcast", buffer, count, type, root, comm, algorithm, true, request);
 }
 
 int remora_reduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                   remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduction("remora_reduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
                    comm, algorithm, false, nullptr, reduce_builder);
 }
 int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                    remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduction("remora_ireduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
                    comm, algorithm, true, request, reduce_builder);
 }
 
 int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                      remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduction("remora_allreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
                    comm, algorithm, false, nullptr, allreduce_builder);
 }
 int remora_iallreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                       remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                       remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduction("remora_iallreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
                    comm, algorithm, true, request, allreduce_builder);
 }
 
 int remora_scan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                 remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduction("remora_scan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
                    algorithm, false, nullptr, scan_builder);
 }
 int remora_iscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                  remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                  remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduction("remora_iscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
                    algorithm, true, request, scan_builder);
 }
 int remora_exscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                   remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduction("remora_exscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
                    algorithm, false, nullptr, exscan_builder);
 }
 int remora_iexscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                    remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduction("remora_iexscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
                    algorithm, true, request, exscan_builder);
 }
@@ -491,66 +503,77 @@ int remora_iexscan(const void* sendbuf, void* recvbuf, size_t count, remora_data
 int remora_reduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
                           remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                           remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduce_scatter("remora_reduce_scatter", sendbuf, recvbuf, recvcounts, 0, true, type, op,
                         comm, algorithm, false, nullptr);
 }
 int remora_ireduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,
                            remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                            remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduce_scatter("remora_ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, true, type, op,
                         comm, algorithm, true, request);
 }
 int remora_reduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
                                 remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                                 remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return reduce_scatter("remora_reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, false,
                         type, op, comm, algorithm, false, nullptr);
 }
 int remora_ireduce_scatter_block(const void* sendbuf, void* recvbuf, size_t recvcount,
                                  remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                                  remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return reduce_scatter("remora_ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, false,
                         type, op, comm, algorithm, true, request);
 }
 
 int remora_gather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                   int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return gathering("remora_gather", Operation::Gather, sendbuf, count, recvbuf, nullptr, nullptr,
                    false, type, root, comm, algorithm, false, nullptr);
 }
 int remora_igather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                    remora_request_t* request) {
+  REMORA_API_ENTRY();
   return gathering("remora_igather", Operation::Gather, sendbuf, count, recvbuf, nullptr, nullptr,
                    false, type, root, comm, algorithm, true, request);
 }
 int remora_gatherv(const void* sendbuf, size_t sendcount, void* recvbuf, const size_t* recvcounts,
                    const size_t* displs, remora_datatype_t type, int root, remora_comm_t comm,
                    remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return gathering("remora_gatherv", Operation::Gather, sendbuf, sendcount, recvbuf, recvcounts,
                    displs, true, type, root, comm, algorithm, false, nullptr);
 }
 int remora_igatherv(const void* sendbuf, size_t sendcount, void* recvbuf, const size_t* recvcounts,
                     const size_t* displs, remora_datatype_t type, int root, remora_comm_t comm,
                     remora_coll_algorithm_t algorithm, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return gathering("remora_igatherv", Operation::Gather, sendbuf, sendcount, recvbuf, recvcounts,
                    displs, true, type, root, comm, algorithm, true, request);
 }
 
 int remora_allgather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                      remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return gathering("remora_allgather", Operation::Allgather, sendbuf, count, recvbuf, nullptr,
                    nullptr, false, type, 0, comm, algorithm, false, nullptr);
 }
 int remora_iallgather(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                       remora_comm_t comm, remora_coll_algorithm_t algorithm,
                       remora_request_t* request) {
+  REMORA_API_ENTRY();
   return gathering("remora_iallgather", Operation::Allgather, sendbuf, count, recvbuf, nullptr,
                    nullptr, false, type, 0, comm, algorithm, true, request);
 }
 int remora_allgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
                       const size_t* recvcounts, const size_t* displs, remora_datatype_t type,
                       remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return gathering("remora_allgatherv", Operation::Allgather, sendbuf, sendcount, recvbuf,
                    recvcounts, displs, true, type, 0, comm, algorithm, false, nullptr);
 }
@@ -558,24 +581,28 @@ int remora_iallgatherv(const void* sendbuf, size_t sendcount, void* recvbuf,
                        const size_t* recvcounts, const size_t* displs, remora_datatype_t type,
                        remora_comm_t comm, remora_coll_algorithm_t algorithm,
                        remora_request_t* request) {
+  REMORA_API_ENTRY();
   return gathering("remora_iallgatherv", Operation::Allgather, sendbuf, sendcount, recvbuf,
                    recvcounts, displs, true, type, 0, comm, algorithm, true, request);
 }
 
 int remora_scatter(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return scattering("remora_scatter", sendbuf, nullptr, nullptr, recvbuf, count, type, root, comm,
                     algorithm, false, false, nullptr);
 }
 int remora_iscatter(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                     int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                     remora_request_t* request) {
+  REMORA_API_ENTRY();
   return scattering("remora_iscatter", sendbuf, nullptr, nullptr, recvbuf, count, type, root, comm,
                     algorithm, false, true, request);
 }
 int remora_scatterv(const void* sendbuf, const size_t* sendcounts, const size_t* displs,
                     void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
                     remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return scattering("remora_scatterv", sendbuf, sendcounts, displs, recvbuf, recvcount, type, root,
                     comm, algorithm, true, false, nullptr);
 }
@@ -583,18 +610,21 @@ int remora_iscatterv(const void* sendbuf, const size_t* sendcounts, const size_t
                      void* recvbuf, size_t recvcount, remora_datatype_t type, int root,
                      remora_comm_t comm, remora_coll_algorithm_t algorithm,
                      remora_request_t* request) {
+  REMORA_API_ENTRY();
   return scattering("remora_iscatterv", sendbuf, sendcounts, displs, recvbuf, recvcount, type, root,
                     comm, algorithm, true, true, request);
 }
 
 int remora_alltoall(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                     remora_comm_t comm, remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return alltoall("remora_alltoall", sendbuf, nullptr, nullptr, recvbuf, nullptr, nullptr, count,
                   type, comm, algorithm, false, false, nullptr);
 }
 int remora_ialltoall(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                      remora_comm_t comm, remora_coll_algorithm_t algorithm,
                      remora_request_t* request) {
+  REMORA_API_ENTRY();
   return alltoall("remora_ialltoall", sendbuf, nullptr, nullptr, recvbuf, nullptr, nullptr, count,
                   type, comm, algorithm, false, true, request);
 }
@@ -602,6 +632,7 @@ int remora_alltoallv(const void* sendbuf, const size_t* sendcounts, const size_t
                      void* recvbuf, const size_t* recvcounts, const size_t* rdispls,
                      remora_datatype_t type, remora_comm_t comm,
                      remora_coll_algorithm_t algorithm) {
+  REMORA_API_ENTRY();
   return alltoall("remora_alltoallv", sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, 0,
                   type, comm, algorithm, true, false, nullptr);
 }
@@ -609,6 +640,7 @@ int remora_ialltoallv(const void* sendbuf, const size_t* sendcounts, const size_
                       void* recvbuf, const size_t* recvcounts, const size_t* rdispls,
                       remora_datatype_t type, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                       remora_request_t* request) {
+  REMORA_API_ENTRY();
   return alltoall("remora_ialltoallv", sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls,
                   0, type, comm, algorithm, true, true, request);
 }

@@ -9,6 +9,7 @@
 
 using remora::fail;
 using remora::api::check_out;
+using remora::api::check_single_threaded;
 using remora::api::comm_handle;
 using remora::api::CommPtr;
 using remora::api::enter_waiting;
@@ -64,6 +65,7 @@ extern "C" {
 // ---- Communicators ----
 
 int remora_comm_world(remora_comm_t* comm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = remora::api::enter("remora_comm_world", &runtime)) return status;
   if (int status = check_out("remora_comm_world", "comm", comm)) return status;
@@ -72,6 +74,7 @@ int remora_comm_world(remora_comm_t* comm) {
 }
 
 int remora_comm_rank(remora_comm_t comm, int* rank) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr found;
   if (int status = remora::api::enter("remora_comm_rank", &runtime)) return status;
@@ -82,6 +85,7 @@ int remora_comm_rank(remora_comm_t comm, int* rank) {
 }
 
 int remora_comm_size(remora_comm_t comm, int* size) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr found;
   if (int status = remora::api::enter("remora_comm_size", &runtime)) return status;
@@ -92,6 +96,7 @@ int remora_comm_size(remora_comm_t comm, int* size) {
 }
 
 int remora_comm_set_order(remora_comm_t comm, remora_rank_order_t order, const int* ranks) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_comm_set_order";
   Runtime* runtime = nullptr;
   CommPtr found;
@@ -117,9 +122,11 @@ int remora_comm_set_order(remora_comm_t comm, remora_rank_order_t order, const i
 }
 
 int remora_comm_dup(remora_comm_t comm, remora_comm_t* newcomm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr parent, created;
   if (int status = enter_waiting("remora_comm_dup", &runtime)) return status;
+  if (int status = check_single_threaded("remora_comm_dup")) return status;
   if (int status = check_out("remora_comm_dup", "newcomm", newcomm)) return status;
   if (int status = find_comm("remora_comm_dup", "comm", comm, *runtime, &parent)) return status;
   if (int status = runtime->collectives->dup(parent, &created)) return status;
@@ -128,9 +135,11 @@ int remora_comm_dup(remora_comm_t comm, remora_comm_t* newcomm) {
 }
 
 int remora_comm_split(remora_comm_t comm, int color, int key, remora_comm_t* newcomm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr parent, created;
   if (int status = enter_waiting("remora_comm_split", &runtime)) return status;
+  if (int status = check_single_threaded("remora_comm_split")) return status;
   if (int status = check_out("remora_comm_split", "newcomm", newcomm)) return status;
   if (int status = find_comm("remora_comm_split", "comm", comm, *runtime, &parent)) return status;
   if (color < 0 && color != REMORA_UNDEFINED)
@@ -142,10 +151,12 @@ int remora_comm_split(remora_comm_t comm, int color, int key, remora_comm_t* new
 }
 
 int remora_comm_create(remora_comm_t comm, remora_group_t group, remora_comm_t* newcomm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr parent, created;
   std::shared_ptr<Group> members;
   if (int status = enter_waiting("remora_comm_create", &runtime)) return status;
+  if (int status = check_single_threaded("remora_comm_create")) return status;
   if (int status = check_out("remora_comm_create", "newcomm", newcomm)) return status;
   if (int status = find_comm("remora_comm_create", "comm", comm, *runtime, &parent)) return status;
   if (int status = find_group("remora_comm_create", "group", group, *runtime, &members))
@@ -161,9 +172,11 @@ int remora_comm_create(remora_comm_t comm, remora_group_t group, remora_comm_t* 
 }
 
 int remora_comm_free(remora_comm_t* comm) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr found;
   if (int status = remora::api::enter("remora_comm_free", &runtime)) return status;
+  if (int status = check_single_threaded("remora_comm_free")) return status;
   if (int status = check_out("remora_comm_free", "comm", comm)) return status;
   if (int status = find_comm("remora_comm_free", "*comm", *comm, *runtime, &found)) return status;
   if (found == runtime->collectives->world())
@@ -178,6 +191,7 @@ int remora_comm_free(remora_comm_t* comm) {
 // ---- Groups ----
 
 int remora_comm_group(remora_comm_t comm, remora_group_t* group) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   CommPtr found;
   if (int status = remora::api::enter("remora_comm_group", &runtime)) return status;
@@ -188,6 +202,7 @@ int remora_comm_group(remora_comm_t comm, remora_group_t* group) {
 }
 
 int remora_group_size(remora_group_t group, int* size) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::shared_ptr<Group> found;
   if (int status = remora::api::enter("remora_group_size", &runtime)) return status;
@@ -198,6 +213,7 @@ int remora_group_size(remora_group_t group, int* size) {
 }
 
 int remora_group_rank(remora_group_t group, int* rank) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::shared_ptr<Group> found;
   if (int status = remora::api::enter("remora_group_rank", &runtime)) return status;
@@ -208,14 +224,17 @@ int remora_group_rank(remora_group_t group, int* rank) {
 }
 
 int remora_group_incl(remora_group_t group, int n, const int* ranks, remora_group_t* newgroup) {
+  REMORA_API_ENTRY();
   return group_subset("remora_group_incl", group, n, ranks, true, newgroup);
 }
 
 int remora_group_excl(remora_group_t group, int n, const int* ranks, remora_group_t* newgroup) {
+  REMORA_API_ENTRY();
   return group_subset("remora_group_excl", group, n, ranks, false, newgroup);
 }
 
 int remora_group_union(remora_group_t first, remora_group_t second, remora_group_t* newgroup) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::shared_ptr<Group> a, b;
   if (int status = remora::api::enter("remora_group_union", &runtime)) return status;
@@ -228,6 +247,7 @@ int remora_group_union(remora_group_t first, remora_group_t second, remora_group
 
 int remora_group_translate_ranks(remora_group_t group1, int n, const int* ranks1,
                                  remora_group_t group2, int* ranks2) {
+  REMORA_API_ENTRY();
   const char* function = "remora_group_translate_ranks";
   Runtime* runtime = nullptr;
   std::shared_ptr<Group> from, to;
@@ -248,6 +268,7 @@ int remora_group_translate_ranks(remora_group_t group1, int n, const int* ranks1
 }
 
 int remora_group_free(remora_group_t* group) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::shared_ptr<Group> found;
   if (int status = remora::api::enter("remora_group_free", &runtime)) return status;

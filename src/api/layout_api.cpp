@@ -129,12 +129,14 @@ int accumulate(const char* function, remora_win_t win, int target, size_t disp, 
 extern "C" {
 
 int remora_layout_contiguous(size_t count, remora_layout_t* layout) {
+  REMORA_API_ENTRY();
   return make_layout("remora_layout_contiguous", layout, [count](Layout* out) {
     return Layout::contiguous("remora_layout_contiguous", count, out);
   });
 }
 
 int remora_layout_vector(size_t count, size_t blocklen, size_t stride, remora_layout_t* layout) {
+  REMORA_API_ENTRY();
   return make_layout("remora_layout_vector", layout, [=](Layout* out) {
     return Layout::vector("remora_layout_vector", count, blocklen, stride, out);
   });
@@ -142,12 +144,14 @@ int remora_layout_vector(size_t count, size_t blocklen, size_t stride, remora_la
 
 int remora_layout_subarray(int ndims, const size_t* sizes, const size_t* subsizes,
                            const size_t* starts, int order, remora_layout_t* layout) {
+  REMORA_API_ENTRY();
   return make_layout("remora_layout_subarray", layout, [=](Layout* out) {
     return Layout::subarray("remora_layout_subarray", ndims, sizes, subsizes, starts, order, out);
   });
 }
 
 int remora_layout_elements(remora_layout_t layout, size_t* count) {
+  REMORA_API_ENTRY();
   const Layout* found = nullptr;
   if (int status = find_layout("remora_layout_elements", "layout", layout, &found)) return status;
   if (count == nullptr) return fail(REMORA_ERR_ARG, "remora_layout_elements: count is NULL");
@@ -156,6 +160,7 @@ int remora_layout_elements(remora_layout_t layout, size_t* count) {
 }
 
 int remora_layout_extent(remora_layout_t layout, size_t* extent) {
+  REMORA_API_ENTRY();
   const Layout* found = nullptr;
   if (int status = find_layout("remora_layout_extent", "layout", layout, &found)) return status;
   if (extent == nullptr) return fail(REMORA_ERR_ARG, "remora_layout_extent: extent is NULL");
@@ -164,6 +169,7 @@ int remora_layout_extent(remora_layout_t layout, size_t* extent) {
 }
 
 int remora_layout_free(remora_layout_t* layout) {
+  REMORA_API_ENTRY();
   const Layout* found = nullptr;
   if (layout == nullptr) return fail(REMORA_ERR_ARG, "remora_layout_free: layout is NULL");
   if (int status = find_layout("remora_layout_free", "*layout", *layout, &found)) return status;
@@ -179,6 +185,7 @@ int remora_layout_free(remora_layout_t* layout) {
 int remora_win_put_layout(remora_win_t win, int target, size_t disp, const void* origin,
                           remora_layout_t origin_layout, remora_layout_t target_layout,
                           remora_datatype_t type) {
+  REMORA_API_ENTRY();
   return transfer("remora_win_put_layout", win, target, disp, origin, origin_layout, target_layout,
                   type);
 }
@@ -186,6 +193,7 @@ int remora_win_put_layout(remora_win_t win, int target, size_t disp, const void*
 int remora_win_get_layout(remora_win_t win, int target, size_t disp, void* result,
                           remora_layout_t result_layout, remora_layout_t target_layout,
                           remora_datatype_t type) {
+  REMORA_API_ENTRY();
   return transfer("remora_win_get_layout", win, target, disp, result, result_layout, target_layout,
                   type);
 }
@@ -193,6 +201,7 @@ int remora_win_get_layout(remora_win_t win, int target, size_t disp, void* resul
 int remora_win_accumulate_layout(remora_win_t win, int target, size_t disp, const void* origin,
                                  remora_layout_t origin_layout, remora_layout_t target_layout,
                                  remora_datatype_t type, remora_op_t op, const void* alpha) {
+  REMORA_API_ENTRY();
   return accumulate("remora_win_accumulate_layout", win, target, disp, origin, nullptr, false,
                     origin_layout, target_layout, type, op, alpha);
 }
@@ -201,6 +210,7 @@ int remora_win_get_accumulate_layout(remora_win_t win, int target, size_t disp, 
                                      void* result, remora_layout_t origin_layout,
                                      remora_layout_t target_layout, remora_datatype_t type,
                                      remora_op_t op, const void* alpha) {
+  REMORA_API_ENTRY();
   return accumulate("remora_win_get_accumulate_layout", win, target, disp, origin, result, true,
                     origin_layout, target_layout, type, op, alpha);
 }
@@ -210,6 +220,7 @@ int remora_win_get_accumulate_layout(remora_win_t win, int target, size_t disp, 
 int remora_win_rput_layout(remora_win_t win, int target, size_t disp, const void* origin,
                            remora_layout_t origin_layout, remora_layout_t target_layout,
                            remora_datatype_t type, remora_request_t* request) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_rput_layout";
   return remora::api::win_request_on(function, win, target, request, [&] {
     return transfer(function, win, target, disp, origin, origin_layout, target_layout, type);
@@ -219,6 +230,7 @@ int remora_win_rput_layout(remora_win_t win, int target, size_t disp, const void
 int remora_win_rget_layout(remora_win_t win, int target, size_t disp, void* result,
                            remora_layout_t result_layout, remora_layout_t target_layout,
                            remora_datatype_t type, remora_request_t* request) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_rget_layout";
   return remora::api::win_request_on(function, win, target, request, [&] {
     return transfer(function, win, target, disp, result, result_layout, target_layout, type);
@@ -229,6 +241,7 @@ int remora_win_raccumulate_layout(remora_win_t win, int target, size_t disp, con
                                   remora_layout_t origin_layout, remora_layout_t target_layout,
                                   remora_datatype_t type, remora_op_t op, const void* alpha,
                                   remora_request_t* request) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_raccumulate_layout";
   return remora::api::win_request_on(function, win, target, request, [&] {
     return accumulate(function, win, target, disp, origin, nullptr, false, origin_layout,
@@ -241,6 +254,7 @@ int remora_win_rget_accumulate_layout(remora_win_t win, int target, size_t disp,
                                       remora_layout_t target_layout, remora_datatype_t type,
                                       remora_op_t op, const void* alpha,
                                       remora_request_t* request) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_rget_accumulate_layout";
   return remora::api::win_request_on(function, win, target, request, [&] {
     return accumulate(function, win, target, disp, origin, result, true, origin_layout,

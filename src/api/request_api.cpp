@@ -90,6 +90,7 @@ extern "C" {
 // ---- Requests ----
 
 int remora_request_test(remora_request_t* request, int* flag) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_test", &runtime)) return status;
@@ -113,16 +114,19 @@ int remora_request_test(remora_request_t* request, int* flag) {
 }
 
 int remora_request_wait(remora_request_t* request) {
+  REMORA_API_ENTRY();
   if (int status = remora::api::check_pointer("remora_request_wait", "request", request))
     return status;
   return wait_all("remora_request_wait", 1, request);
 }
 
 int remora_request_waitall(int count, remora_request_t* requests) {
+  REMORA_API_ENTRY();
   return wait_all("remora_request_waitall", count, requests);
 }
 
 int remora_request_waitany(int count, remora_request_t* requests, int* index) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_waitany", &runtime)) return status;
@@ -147,6 +151,7 @@ int remora_request_waitany(int count, remora_request_t* requests, int* index) {
 }
 
 int remora_request_testall(int count, remora_request_t* requests, int* flag) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting("remora_request_testall", &runtime)) return status;

@@ -10,6 +10,7 @@
 #include "coll/internal_calls.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/threads.hpp"
 
 namespace remora::api {
 namespace {
@@ -25,7 +26,7 @@ void set_state(Runtime& runtime, shm::RankState state) {
 
 }  // namespace
 
-int initialize(int* argc, char*** argv) {
+int initialize(int* argc, char*** argv, int required) {
   if (the_runtime != nullptr)
     return fail(REMORA_ERR_STATE, "remora_init: Remora is already initialized");
   if (finalized)
@@ -41,6 +42,10 @@ int initialize(int* argc, char*** argv) {
   int status = parse_config(process_environment(), &runtime->config, &warnings);
   if (status != REMORA_SUCCESS) return status;
   const Config& config = runtime->config;
+  static const char* const levels[] = {"single", "funneled", "serialized", "multiple"};
+  int level = required;
+  for (int l = 0; l < 4; ++l)
+    if (config.thread_level == levels[l] && l > level) level = l;
   set_log_level(config.log.c_str());
   set_log_rank(config.rank >= 0 ? static_cast<int>(config.rank) : 0);
   progress::Mode mode = progress::Mode::Manual;
@@ -79,6 +84,7 @@ int initialize(int* argc, char*** argv) {
            runtime->transport->ghost_of(runtime->transport->rank()) >= 0));
   if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();
+  threads::set_level(level);
   return REMORA_SUCCESS;
 }
 
@@ -86,6 +92,8 @@ int finalize() {
   Runtime* runtime = nullptr;
   if (int status = enter("remora_finalize", &runtime); status != REMORA_SUCCESS) return status;
   if (int status = check_not_in_handler("remora_finalize"); status != REMORA_SUCCESS) return status;
+  if (int status = check_single_threaded("remora_finalize"); status != REMORA_SUCCESS)
+    return status;
   // Reductions this rank delegated to the progress engine are forwarded before anyone leaves.
   int kept = REMORA_SUCCESS;  // a background reduction's failure: reported after the barrier
   int status = runtime->collectives->complete_bypass(&kept);
@@ -104,6 +112,7 @@ int finalize() {
   set_state(*runtime, shm::RankState::Finalized);
   delete runtime;
   the_runtime = nullptr;
+  threads::set_level(threads::Single);
   finalized = true;
   if (status == REMORA_SUCCESS && kept != REMORA_SUCCESS)
     return fail(kept, "%s", kept_message.c_str());
@@ -178,6 +187,16 @@ int check_range(const char* function, remora_segment_t segment, int rank, size_t
                 "%s: offset=%zu bytes=%zu lies outside rank %d's %zu bytes of the segment%s",
                 function, offset, bytes, rank, size, hint);
   }
+  return REMORA_SUCCESS;
+}
+
+int check_single_threaded(const char* function) {
+  if (threads::multiple() && threads::other_threads_inside() > 0)
+    return fail(REMORA_ERR_STATE,
+                "%s: another thread of this rank is inside a Remora call (%d are); init, "
+                "finalize and creating and freeing segments, windows, communicators and arrays "
+                "are single-threaded even at REMORA_THREAD_MULTIPLE (docs/threads.md)",
+                function, threads::other_threads_inside());
   return REMORA_SUCCESS;
 }
 

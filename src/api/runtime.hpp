@@ -9,6 +9,7 @@
 #include "coll/barrier.hpp"
 #include "coll/collectives.hpp"
 #include "core/config.hpp"
+#include "core/threads.hpp"
 #include "progress/progress_engine.hpp"
 #include "remora/array.h"
 #include "remora/segment.h"
@@ -18,6 +19,13 @@
 struct remora_segment_s {
   remora::transport::Segment* segment;
 };
+
+// Opens every public entry point: at the multiple thread level, holds the library lock for the
+// call (core/threads.hpp); active-message handlers, which run concurrently with the
+// application at every level, never take it.
+#define REMORA_API_ENTRY()                    \
+  ::remora::threads::Scope remora_api_scope_( \
+      [] { return ::remora::transport::AmDispatcher::in_handler(); })
 
 namespace remora::api {
 
@@ -50,7 +58,8 @@ inline arrays::Context array_context(Runtime& runtime) {
           runtime.config};
 }
 
-int initialize(int* argc, char*** argv);
+// required: the thread level asked for (remora_init_thread; REMORA_THREAD_SINGLE otherwise).
+int initialize(int* argc, char*** argv, int required = 0);
 int finalize();
 [[noreturn]] void abort_job(int code, const char* message);
 
@@ -69,6 +78,10 @@ int check_segment(const char* function, remora_segment_t segment, const Runtime&
 // offset..offset+bytes must lie inside rank's part of segment.
 int check_range(const char* function, remora_segment_t segment, int rank, size_t offset,
                 size_t bytes);
+// No other thread of this rank inside a Remora call (creation and freeing of segments,
+// windows, communicators and arrays are single-threaded at every thread level). Cheap: it
+// looks only at the multiple level, where a count of the threads inside is kept.
+int check_single_threaded(const char* function);
 // Not from inside an active-message handler (collectives would deadlock there).
 int check_not_in_handler(const char* function);
 

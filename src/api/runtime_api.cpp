@@ -13,6 +13,28 @@ int remora_init(int* argc, char*** argv) {
   return remora::api::initialize(argc, argv);
 }
 
+int remora_init_thread(int* argc, char*** argv, int required, int* provided) {
+  if (required < REMORA_THREAD_SINGLE || required > REMORA_THREAD_MULTIPLE)
+    return remora::fail(REMORA_ERR_ARG,
+                        "remora_init_thread: required=%d is not a thread level "
+                        "(REMORA_THREAD_SINGLE=0 .. REMORA_THREAD_MULTIPLE=3)",
+                        required);
+  if (int status = remora::api::check_pointer("remora_init_thread", "provided", provided))
+    return status;
+  const int status = remora::api::initialize(argc, argv, required);
+  if (status == REMORA_SUCCESS) *provided = remora::threads::level();
+  return status;
+}
+
+int remora_query_thread(int* provided) {
+  Runtime* runtime = nullptr;
+  if (int status = enter("remora_query_thread", &runtime)) return status;
+  if (int status = remora::api::check_pointer("remora_query_thread", "provided", provided))
+    return status;
+  *provided = remora::threads::level();
+  return REMORA_SUCCESS;
+}
+
 int remora_finalize(void) {
   return remora::api::finalize();
 }
@@ -24,18 +46,21 @@ int remora_initialized(int* flag) {
 }
 
 int remora_rank(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_rank", &runtime)) return status;
   return runtime->transport->rank();
 }
 
 int remora_size(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_size", &runtime)) return status;
   return runtime->transport->size();
 }
 
 int remora_local_rank(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_local_rank", &runtime)) return status;
   const auto& local = runtime->transport->local_ranks();
@@ -47,18 +72,21 @@ int remora_local_rank(void) {
 }
 
 int remora_local_size(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_local_size", &runtime)) return status;
   return static_cast<int>(runtime->transport->local_ranks().size());
 }
 
 int remora_node(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_node", &runtime)) return status;
   return runtime->transport->node_of(runtime->transport->rank());
 }
 
 int remora_rank_node(int rank) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_rank_node", &runtime)) return status;
   if (int status = remora::api::check_rank("remora_rank_node", "rank", rank, *runtime))
@@ -67,6 +95,7 @@ int remora_rank_node(int rank) {
 }
 
 int remora_local_ranks(int* ranks, int capacity) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_local_ranks", &runtime)) return status;
   if (capacity < 0)
@@ -85,6 +114,7 @@ double remora_wtime(void) {
 }
 
 int remora_progress(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_progress", &runtime)) return status;
   runtime->progress->poll();
@@ -92,6 +122,7 @@ int remora_progress(void) {
 }
 
 int remora_barrier(void) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_barrier", &runtime)) return status;
   if (int status = remora::api::check_not_in_handler("remora_barrier")) return status;

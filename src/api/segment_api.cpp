@@ -83,10 +83,12 @@ int atomic(const char* function, remora_segment_t segment, int target, size_t of
 extern "C" {
 
 int remora_segment_allocate(size_t bytes, remora_segment_t* segment) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_segment_allocate", &runtime)) return status;
   if (int status = check_pointer("remora_segment_allocate", "segment", segment)) return status;
   if (int status = remora::api::check_not_in_handler("remora_segment_allocate")) return status;
+  if (int status = remora::api::check_single_threaded("remora_segment_allocate")) return status;
   if (bytes > SIZE_MAX / 2)
     return remora::fail(REMORA_ERR_ARG,
                         "remora_segment_allocate: bytes=%zu is too large (a negative value "
@@ -101,11 +103,13 @@ int remora_segment_allocate(size_t bytes, remora_segment_t* segment) {
 }
 
 int remora_segment_free(remora_segment_t* segment) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_segment_free", &runtime)) return status;
   if (int status = check_pointer("remora_segment_free", "segment", segment)) return status;
   if (int status = check_segment("remora_segment_free", *segment, *runtime)) return status;
   if (int status = remora::api::check_not_in_handler("remora_segment_free")) return status;
+  if (int status = remora::api::check_single_threaded("remora_segment_free")) return status;
   runtime->segments.erase(*segment);
   const int status = runtime->transport->free_segment((*segment)->segment);
   delete *segment;
@@ -114,6 +118,7 @@ int remora_segment_free(remora_segment_t* segment) {
 }
 
 int remora_segment_size(remora_segment_t segment, int rank, size_t* bytes) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter_access("remora_segment_size", segment, rank, &runtime, "rank"))
     return status;
@@ -123,6 +128,7 @@ int remora_segment_size(remora_segment_t segment, int rank, size_t* bytes) {
 }
 
 int remora_segment_pointer(remora_segment_t segment, int rank, void** pointer) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter_access("remora_segment_pointer", segment, rank, &runtime, "rank"))
     return status;
@@ -138,6 +144,7 @@ int remora_segment_pointer(remora_segment_t segment, int rank, void** pointer) {
 
 int remora_put(remora_segment_t segment, int target, size_t offset, const void* source,
                size_t bytes) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status =
           contiguous("remora_put", segment, target, offset, source, "source", bytes, &runtime))
@@ -147,6 +154,7 @@ int remora_put(remora_segment_t segment, int target, size_t offset, const void* 
 
 int remora_get(remora_segment_t segment, int target, size_t offset, void* destination,
                size_t bytes) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = contiguous("remora_get", segment, target, offset, destination, "destination",
                               bytes, &runtime))
@@ -157,6 +165,7 @@ int remora_get(remora_segment_t segment, int target, size_t offset, void* destin
 int remora_put_strided(remora_segment_t segment, int target, size_t offset,
                        const size_t* target_stride, const void* source, const size_t* local_stride,
                        const size_t* count, int stride_levels) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   remora::transport::StridedShape shape;
   if (int status = strided("remora_put_strided", segment, target, offset, target_stride, source,
@@ -169,6 +178,7 @@ int remora_put_strided(remora_segment_t segment, int target, size_t offset,
 int remora_get_strided(remora_segment_t segment, int target, size_t offset,
                        const size_t* target_stride, void* destination, const size_t* local_stride,
                        const size_t* count, int stride_levels) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   remora::transport::StridedShape shape;
   if (int status =
@@ -180,12 +190,14 @@ int remora_get_strided(remora_segment_t segment, int target, size_t offset,
 }
 
 int remora_flush(remora_segment_t segment, int target) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter_access("remora_flush", segment, target, &runtime)) return status;
   return runtime->transport->flush(target);
 }
 
 int remora_flush_all(remora_segment_t segment) {
+  REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
   if (int status = enter("remora_flush_all", &runtime)) return status;
   if (int status = check_segment("remora_flush_all", segment, *runtime)) return status;
@@ -194,17 +206,20 @@ int remora_flush_all(remora_segment_t segment) {
 
 int remora_fetch_add(remora_segment_t segment, int target, size_t offset, int64_t value,
                      int64_t* old) {
+  REMORA_API_ENTRY();
   return atomic("remora_fetch_add", segment, target, offset, remora::transport::AtomicOp::FetchAdd,
                 value, 0, old);
 }
 
 int remora_swap(remora_segment_t segment, int target, size_t offset, int64_t value, int64_t* old) {
+  REMORA_API_ENTRY();
   return atomic("remora_swap", segment, target, offset, remora::transport::AtomicOp::Swap, value, 0,
                 old);
 }
 
 int remora_compare_swap(remora_segment_t segment, int target, size_t offset, int64_t expected,
                         int64_t desired, int64_t* old) {
+  REMORA_API_ENTRY();
   return atomic("remora_compare_swap", segment, target, offset,
                 remora::transport::AtomicOp::CompareSwap, desired, expected, old);
 }

@@ -6,6 +6,7 @@
 extern "C" {
 
 int remora_datatype_size(remora_datatype_t type, size_t* bytes) {
+  REMORA_API_ENTRY();
   if (int status = remora::api::check_pointer("remora_datatype_size", "bytes", bytes))
     return status;
   const size_t size = remora::rma::datatype_size(type);
@@ -17,6 +18,7 @@ int remora_datatype_size(remora_datatype_t type, size_t* bytes) {
 }
 
 int remora_op_valid(remora_op_t op, remora_datatype_t type) {
+  REMORA_API_ENTRY();
   return remora::rma::check_op("remora_op_valid", op, type);
 }
 

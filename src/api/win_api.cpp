@@ -14,6 +14,7 @@
 using remora::fail;
 using remora::api::check_pointer;
 using remora::api::check_rank;
+using remora::api::check_single_threaded;
 using remora::api::enter;
 using remora::api::Runtime;
 using remora::rma::Window;
@@ -189,15 +190,18 @@ extern "C" {
 
 int remora_win_allocate(size_t bytes, size_t disp_unit, const char* info, void** base,
                         remora_win_t* win) {
+  REMORA_API_ENTRY();
   return allocate_window("remora_win_allocate", nullptr, bytes, disp_unit, info, base, win);
 }
 
 int remora_win_allocate_comm(remora_comm_t comm, size_t bytes, size_t disp_unit, const char* info,
                              void** base, remora_win_t* win) {
+  REMORA_API_ENTRY();
   return allocate_window("remora_win_allocate_comm", &comm, bytes, disp_unit, info, base, win);
 }
 
 int remora_win_comm_size(remora_win_t win, int* size) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_comm_size", win, &window)) return status;
   if (int status = check_pointer("remora_win_comm_size", "size", size)) return status;
@@ -206,6 +210,7 @@ int remora_win_comm_size(remora_win_t win, int* size) {
 }
 
 int remora_win_comm_rank(remora_win_t win, int* rank) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_comm_rank", win, &window)) return status;
   if (int status = check_pointer("remora_win_comm_rank", "rank", rank)) return status;
@@ -219,6 +224,7 @@ int remora_win_comm_rank(remora_win_t win, int* rank) {
 // in the free's barrier. A window on a proper sub-communicator is not agreed on: its
 // collectives are the window's own, which this layer cannot reach.
 int remora_win_free(remora_win_t* win) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_free";
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
@@ -227,6 +233,7 @@ int remora_win_free(remora_win_t* win) {
   int checked = check_pointer(function, "win", win);
   if (checked == REMORA_SUCCESS) checked = enter_window(function, *win, &window);
   if (checked == REMORA_SUCCESS) checked = window->check_free(function);
+  if (checked == REMORA_SUCCESS) checked = check_single_threaded(function);
   const bool world_wide = window == nullptr || window->comm_size() == runtime->transport->size();
   if (world_wide) {
     const std::string message = checked == REMORA_SUCCESS ? "" : remora::last_error();
@@ -242,6 +249,7 @@ int remora_win_free(remora_win_t* win) {
 }
 
 int remora_win_base(remora_win_t win, void** base) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_base", win, &window)) return status;
   if (int status = check_pointer("remora_win_base", "base", base)) return status;
@@ -250,15 +258,18 @@ int remora_win_base(remora_win_t win, void** base) {
 }
 
 int remora_win_size(remora_win_t win, int rank, size_t* bytes) {
+  REMORA_API_ENTRY();
   return query_rank("remora_win_size", win, rank, "bytes", bytes, &Window::size);
 }
 
 int remora_win_disp_unit(remora_win_t win, int rank, size_t* disp_unit) {
+  REMORA_API_ENTRY();
   return query_rank("remora_win_disp_unit", win, rank, "disp_unit", disp_unit, &Window::disp_unit);
 }
 
 int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes, size_t* disp_unit,
                             void** base) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_shared_query";
   Window* window = nullptr;
   if (int status = enter_window(function, win, &window)) return status;
@@ -282,6 +293,7 @@ int remora_win_shared_query(remora_win_t win, int rank, size_t* bytes, size_t* d
 }
 
 int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_acc_strategy", win, &window)) return status;
   if (int status = check_pointer("remora_win_acc_strategy", "strategy", strategy)) return status;
@@ -290,6 +302,7 @@ int remora_win_acc_strategy(remora_win_t win, remora_acc_strategy_t* strategy) {
 }
 
 int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence, remora_sync_impl_t* lock) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_sync_impl", win, &window)) return status;
   if (fence != nullptr) *fence = static_cast<remora_sync_impl_t>(window->options().fence);
@@ -299,6 +312,7 @@ int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence, remora_syn
 
 int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
                    remora_datatype_t type) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   uint64_t offset = 0;
   size_t bytes = 0;
@@ -310,6 +324,7 @@ int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin
 
 int remora_win_get(remora_win_t win, int target, size_t disp, void* result, size_t count,
                    remora_datatype_t type) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   uint64_t offset = 0;
   size_t bytes = 0;
@@ -321,6 +336,7 @@ int remora_win_get(remora_win_t win, int target, size_t disp, void* result, size
 
 int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
                           size_t count, remora_datatype_t type, remora_op_t op, const void* alpha) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_accumulate";
   Window* window = nullptr;
   remora::rma::AccArgs args;
@@ -333,6 +349,7 @@ int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void*
 int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
                               void* result, size_t count, remora_datatype_t type, remora_op_t op,
                               const void* alpha) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_get_accumulate";
   Window* window = nullptr;
   remora::rma::AccArgs args;
@@ -347,6 +364,7 @@ int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const v
 
 int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
                             void* result, remora_datatype_t type, remora_op_t op) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_fetch_and_op";
   if (op == REMORA_OP_SCALED_SUM)
     return fail(REMORA_ERR_ARG,
@@ -365,6 +383,7 @@ int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const voi
 
 int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,
                                 const void* compare, void* result, remora_datatype_t type) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_compare_and_swap";
   Window* window = nullptr;
   remora::rma::AccArgs args;
@@ -382,10 +401,12 @@ int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const
 }
 
 int remora_win_fence(remora_win_t win, int assert_flags) {
+  REMORA_API_ENTRY();
   return call_blocking("remora_win_fence", win, &Window::fence, assert_flags);
 }
 
 int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flags) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_lock";
   Window* window = nullptr;
   if (int status = enter_target(function, win, target, &window)) return status;
@@ -394,34 +415,42 @@ int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flag
 }
 
 int remora_win_unlock(remora_win_t win, int target) {
+  REMORA_API_ENTRY();
   return call_on_target("remora_win_unlock", win, target, &Window::unlock, true);
 }
 
 int remora_win_lock_all(remora_win_t win, int assert_flags) {
+  REMORA_API_ENTRY();
   return call_blocking("remora_win_lock_all", win, &Window::lock_all, assert_flags);
 }
 
 int remora_win_unlock_all(remora_win_t win) {
+  REMORA_API_ENTRY();
   return call_on_window("remora_win_unlock_all", win, &Window::unlock_all, true);
 }
 
 int remora_win_flush(remora_win_t win, int target) {
+  REMORA_API_ENTRY();
   return call_on_target("remora_win_flush", win, target, &Window::flush, false);
 }
 
 int remora_win_flush_all(remora_win_t win) {
+  REMORA_API_ENTRY();
   return call_on_window("remora_win_flush_all", win, &Window::flush_all, false);
 }
 
 int remora_win_flush_local(remora_win_t win, int target) {
+  REMORA_API_ENTRY();
   return call_on_target("remora_win_flush_local", win, target, &Window::flush_local, false);
 }
 
 int remora_win_flush_local_all(remora_win_t win) {
+  REMORA_API_ENTRY();
   return call_on_window("remora_win_flush_local_all", win, &Window::flush_local_all, false);
 }
 
 int remora_win_sync(remora_win_t win) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = enter_window("remora_win_sync", win, &window)) return status;
   window->sync();
@@ -455,8 +484,10 @@ int win_prepare_creation(const char* function, const remora_comm_t* comm, size_t
                          rma::WindowOptions* options) {
   if (int status = enter(function, runtime)) return status;
   if (int status = check_not_in_handler(function)) return status;
-  const int status =
-      check_creation_arguments(function, bytes, disp_unit, info, win, **runtime, options);
+  // Another thread inside Remora fails the creation on every rank, like a bad argument.
+  int status = check_single_threaded(function);
+  if (status == REMORA_SUCCESS)
+    status = check_creation_arguments(function, bytes, disp_unit, info, win, **runtime, options);
   return agree_on_arguments(function, **runtime, comm, status);
 }
 

@@ -12,6 +12,7 @@ extern "C" {
 
 int remora_win_create(void* base, size_t bytes, size_t disp_unit, const char* info,
                       remora_win_t* win) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_create";
   Runtime* runtime = nullptr;
   remora::rma::WindowOptions options;
@@ -30,6 +31,7 @@ int remora_win_create(void* base, size_t bytes, size_t disp_unit, const char* in
 }
 
 int remora_win_path(remora_win_t win, int target, remora_win_path_t* path) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_path";
   Window* window = nullptr;
   Runtime* runtime = nullptr;

@@ -41,6 +41,7 @@ int enter_with_group(const char* function, remora_group_t group, remora_win_t wi
 extern "C" {
 
 int remora_win_post(remora_group_t group, int assert_flags, remora_win_t win) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_post";
   Window* window = nullptr;
   std::vector<int> ranks;
@@ -49,6 +50,7 @@ int remora_win_post(remora_group_t group, int assert_flags, remora_win_t win) {
 }
 
 int remora_win_start(remora_group_t group, int assert_flags, remora_win_t win) {
+  REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_start";
   Window* window = nullptr;
   std::vector<int> ranks;
@@ -57,6 +59,7 @@ int remora_win_start(remora_group_t group, int assert_flags, remora_win_t win) {
 }
 
 int remora_win_complete(remora_win_t win) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = remora::api::win_enter_blocking("remora_win_complete", win, &window))
     return status;
@@ -64,12 +67,14 @@ int remora_win_complete(remora_win_t win) {
 }
 
 int remora_win_wait(remora_win_t win) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = remora::api::win_enter_blocking("remora_win_wait", win, &window)) return status;
   return window->pscw().wait("remora_win_wait");
 }
 
 int remora_win_test(remora_win_t win, int* flag) {
+  REMORA_API_ENTRY();
   Window* window = nullptr;
   if (int status = remora::api::win_enter("remora_win_test", win, &window)) return status;
   if (int status = remora::api::check_pointer("remora_win_test", "flag", flag)) return status;

@@ -98,17 +98,20 @@ extern "C" {
 
 int remora_win_rput(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
                     remora_datatype_t type, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return transfer_request("remora_win_rput", win, target, disp, origin, count, type, request);
 }
 
 int remora_win_rget(remora_win_t win, int target, size_t disp, void* result, size_t count,
                     remora_datatype_t type, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return transfer_request("remora_win_rget", win, target, disp, result, count, type, request);
 }
 
 int remora_win_raccumulate(remora_win_t win, int target, size_t disp, const void* origin,
                            size_t count, remora_datatype_t type, remora_op_t op, const void* alpha,
                            remora_request_t* request) {
+  REMORA_API_ENTRY();
   return accumulate_request("remora_win_raccumulate", win, target, disp, origin, nullptr, false,
                             count, type, op, alpha, request);
 }
@@ -116,6 +119,7 @@ int remora_win_raccumulate(remora_win_t win, int target, size_t disp, const void
 int remora_win_rget_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
                                void* result, size_t count, remora_datatype_t type, remora_op_t op,
                                const void* alpha, remora_request_t* request) {
+  REMORA_API_ENTRY();
   return accumulate_request("remora_win_rget_accumulate", win, target, disp, origin, result, true,
                             count, type, op, alpha, request);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/backoff.hpp"
+#include "core/threads.hpp"
 #include "remora/status.h"
 
 namespace remora::transport {
@@ -184,14 +185,20 @@ class Transport {
   }
 
   // The one wait loop of the library: makes progress with poll_once(), then backs off (spin,
-  // yield, sleep) per the wait policy, until ready() or the job aborts.
+  // yield, sleep) per the wait policy, until ready() or the job aborts. At the multiple thread
+  // level the library lock is let go while it backs off and handed to a contending thread
+  // after each round of progress (core/threads.hpp), so waiting never keeps other threads out.
   template <typename F, typename P>
   int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
     Backoff backoff(wait_policy());
     while (!ready()) {
       if (aborting()) return report_abort();
-      if (poll_once()) continue;
+      if (poll_once()) {
+        threads::yield_if_contended();
+        continue;
+      }
       if (ready()) break;
+      threads::Unlocked unlocked;
       backoff.pause([&](uint64_t timeout_ns) { sleep(timeout_ns, ready, sleeper); });
     }
     return REMORA_SUCCESS;
