@@ -122,9 +122,10 @@ typedef enum remora_win_path {
 REMORA_API int remora_win_path(remora_win_t win, int target, remora_win_path_t* path);
 
 /* Collective. Fails (without freeing) while this rank holds a lock or has operations in an
- * unfinished fence epoch. Sets *win to NULL. For a window of every rank the ranks agree first:
- * a bad handle or such an epoch on some ranks fails the call on every rank (the others with
- * REMORA_ERR_ARG naming the first bad rank) and frees nothing. */
+ * unfinished fence epoch. Sets *win to NULL. The window's ranks agree first: a bad handle or
+ * such an epoch on some ranks fails the call on every rank (the others with REMORA_ERR_ARG
+ * naming the first bad rank) and frees nothing. A bad handle on a rank that has a window on a
+ * sub-communicator fails there at once (docs/rma.md). */
 REMORA_API int remora_win_free(remora_win_t* win);
 
 /* Queries: this rank's memory, any rank's size and displacement unit, the strategy in use. */

@@ -218,11 +218,12 @@ int remora_win_comm_rank(remora_win_t win, int* rank) {
   return REMORA_SUCCESS;
 }
 
-// Collective. When the window spans every rank (or this rank's handle is bad), the ranks first
-// agree that each of them may free it: a bad handle or a window still in an epoch on some
-// ranks fails the call on all of them (nothing is freed) instead of leaving the others waiting
-// in the free's barrier. A window on a proper sub-communicator is not agreed on: its
-// collectives are the window's own, which this layer cannot reach.
+// Collective. The ranks first agree that each of them may free the window (over the world, or
+// the window's sub-communicator): a bad handle or a window still in an epoch on some ranks fails
+// the call on all of them (nothing is freed) instead of leaving the others waiting in the free's
+// barrier. A bad handle names no communicator: it is agreed on over the world while every window
+// of this rank spans the world; else it fails at once here (the others, agreeing over the
+// window's members, wait until this rank's next collective call or its end ends the job).
 int remora_win_free(remora_win_t* win) {
   REMORA_API_ENTRY();
   constexpr const char* function = "remora_win_free";
@@ -234,15 +235,17 @@ int remora_win_free(remora_win_t* win) {
   if (checked == REMORA_SUCCESS) checked = enter_window(function, *win, &window);
   if (checked == REMORA_SUCCESS) checked = window->check_free(function);
   if (checked == REMORA_SUCCESS) checked = check_single_threaded(function);
-  const bool world_wide = window == nullptr || window->comm_size() == runtime->transport->size();
-  if (world_wide) {
-    const std::string message = checked == REMORA_SUCCESS ? "" : remora::last_error();
-    if (int status = remora::api::agree_over(function, *runtime, runtime->collectives->world(),
-                                             checked, "no rank freed the window"))
-      return checked != REMORA_SUCCESS ? fail(checked, "%s", message.c_str()) : status;
-  } else if (checked != REMORA_SUCCESS) {
-    return checked;
+  const std::string message = checked == REMORA_SUCCESS ? "" : remora::last_error();
+  int agreed = REMORA_SUCCESS;
+  if (window != nullptr && window->group() != nullptr) {
+    agreed = remora::api::agree_with(function, window->group()->allgather, checked,
+                                     "no rank freed the window");
+  } else if (window != nullptr || !runtime->windows->has_group_windows()) {
+    agreed = remora::api::agree_over(function, *runtime, runtime->collectives->world(), checked,
+                                     "no rank freed the window");
   }
+  if (checked != REMORA_SUCCESS) return fail(checked, "%s", message.c_str());
+  if (agreed != REMORA_SUCCESS) return agreed;
   if (int status = runtime->windows->free(function, window)) return status;
   *win = nullptr;
   return REMORA_SUCCESS;

@@ -32,11 +32,19 @@ int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm
 int agree_over(const char* function, Runtime& runtime, const coll::CommPtr& on, int local_status,
                const char* outcome) {
   if (on == nullptr) return local_status;
+  auto allgather = [&](uint64_t mine, std::vector<uint64_t>* all) {
+    all->resize(static_cast<size_t>(on->size()));
+    return coll::run_allgather(function, *runtime.collectives, on, mine, all->data());
+  };
+  return agree_with(function, allgather, local_status, outcome);
+}
+
+int agree_with(const char* function, const transport::Transport::GroupAllgather& allgather,
+               int local_status, const char* outcome) {
   const std::string message = local_status == REMORA_SUCCESS ? "" : last_error();
   const uint64_t failed = local_status == REMORA_SUCCESS ? 0 : 1;
-  std::vector<uint64_t> all(static_cast<size_t>(on->size()));
-  if (int status = coll::run_allgather(function, *runtime.collectives, on, failed, all.data()))
-    return status;
+  std::vector<uint64_t> all;
+  if (int status = allgather(failed, &all)) return status;
   if (local_status != REMORA_SUCCESS) return fail(local_status, "%s", message.c_str());
   for (size_t rank = 0; rank < all.size(); ++rank)
     if (all[rank] != 0)

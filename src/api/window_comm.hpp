@@ -30,5 +30,8 @@ int agree_on_arguments(const char* function, Runtime& runtime, const remora_comm
 // message of the ranks whose own checks passed ("no rank created the window").
 int agree_over(const char* function, Runtime& runtime, const coll::CommPtr& comm, int local_status,
                const char* outcome);
+// The same over any allgather of one value per member (a window's group).
+int agree_with(const char* function, const transport::Transport::GroupAllgather& allgather,
+               int local_status, const char* outcome);
 
 }  // namespace remora::api

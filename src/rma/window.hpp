@@ -79,6 +79,8 @@ class Window : public remora_win_s {
   uint64_t id() const { return id_; }
   // The window's ranks (of its communicator) and their world ranks, which every other call uses.
   int comm_size() const { return static_cast<int>(members_.size()); }
+  // The sub-communicator's members and collectives; nullptr for a window over every rank.
+  const WindowGroup* group() const { return group_.get(); }
   int world_rank(int comm_rank) const { return members_[static_cast<size_t>(comm_rank)]; }
   // The window's rank of world rank w, or -1 when w is not a member.
   int comm_rank(int world) const;

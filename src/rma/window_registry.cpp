@@ -48,6 +48,12 @@ int WindowRegistry::allocate(const char* function, std::shared_ptr<const WindowG
   return REMORA_SUCCESS;
 }
 
+bool WindowRegistry::has_group_windows() const {
+  for (const auto& [handle, window] : windows_)
+    if (window->group() != nullptr) return true;
+  return false;
+}
+
 int WindowRegistry::free(const char* function, Window* window) {
   if (int status = window->free(function)) return status;
   std::erase(recent_, window);

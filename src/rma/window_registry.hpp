@@ -32,6 +32,8 @@ class WindowRegistry {
   int free(const char* function, Window* window);
   // The window behind a handle, or nullptr if it is not a live window of this process.
   Window* find(const remora_win_s* handle) const;
+  // Whether a live window of this process is on a sub-communicator.
+  bool has_group_windows() const;
 
  private:
   WindowRegistry() = default;

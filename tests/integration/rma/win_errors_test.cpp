@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "multirank.hpp"
+#include "sub_comm.hpp"
 
 namespace {
 
@@ -184,6 +185,32 @@ void free_misuse_on_one_rank() {
   REQUIRE_OK(remora_win_free(&win));
 }
 
+// The same on a window over a sub-communicator (every rank but rank 0): the members agree among
+// themselves, rank 0 takes no part, and the bad rank is named by its rank in the communicator.
+void free_misuse_on_one_rank_of_a_sub_communicator() {
+  if (size_ < 3) return;
+  remora_test::SubComm sub = remora_test::split_world(rank_ > 0 ? 0 : REMORA_UNDEFINED);
+  if (sub.comm != REMORA_COMM_NULL) {
+    const bool mine = sub.rank == sub.size - 1;
+    char named[96];
+    std::snprintf(named, sizeof named, "rank %d of the communicator passed invalid arguments",
+                  sub.size - 1);
+    remora_win_t win = nullptr;
+    REQUIRE_OK(remora_win_allocate_comm(sub.comm, sizeof(int64_t), 8, nullptr, nullptr, &win));
+    if (mine) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0));
+    const int rc = remora_win_free(&win);
+    REQUIRE(rc == (mine ? REMORA_ERR_STATE : REMORA_ERR_ARG), "-> %d (%s)", rc,
+            remora_last_error());
+    REQUIRE(std::strstr(remora_last_error(), mine ? "still locked" : named) != nullptr,
+            "message \"%s\"", remora_last_error());
+    REQUIRE(win != nullptr, "a failed free cleared the handle");
+    if (mine) REQUIRE_OK(remora_win_unlock(win, 0));
+    REQUIRE_OK(remora_win_free(&win));
+    REQUIRE_OK(remora_comm_free(&sub.comm));
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +219,7 @@ int main(int argc, char** argv) {
   size_ = remora_size();
   allocation_errors();
   free_misuse_on_one_rank();
+  free_misuse_on_one_rank_of_a_sub_communicator();
   remora_win_t win;
   REQUIRE_OK(remora_win_allocate(32, 8, nullptr, nullptr, &win));
   operation_errors(win);
