@@ -92,7 +92,7 @@ void end_job_if_not_finalized() {
 }  // namespace
 
 int open_transport(int* argc, char*** argv, const Config& config, progress::Mode* mode,
-                   std::unique_ptr<transport::Transport>* transport, shm::ShmTransport** node) {
+                   std::unique_ptr<transport::Transport>* transport, transport::JobControl** job) {
 #ifdef REMORA_HAVE_MPI
   if (config.control_fd < 0 && mpi::started_by_mpi()) {
     bool thread_progress = *mode == progress::Mode::Thread;
@@ -110,7 +110,7 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
     mpi::name_death_notice(format("rank %d", mpi->rank()).c_str());
     static bool registered = false;
     if (!registered) registered = std::atexit(end_job_if_not_finalized) == 0;
-    *node = &mpi->node();
+    *job = &mpi->node();
     *transport = std::move(mpi);
     return REMORA_SUCCESS;
   }
@@ -126,7 +126,7 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
   std::unique_ptr<shm::ShmTransport> shm;
   status = shm::ShmTransport::create(std::move(block), rank, config, &shm);
   if (status != REMORA_SUCCESS) return status;
-  *node = shm.get();
+  *job = shm.get();
   *transport = std::move(shm);
   return REMORA_SUCCESS;
 }

@@ -18,12 +18,6 @@ namespace {
 Runtime* the_runtime = nullptr;
 bool finalized = false;
 
-void set_state(Runtime& runtime, shm::RankState state) {
-  shm::ControlBlock& block = runtime.node->control_block();
-  block.rank(runtime.node->rank())
-      .state.store(static_cast<uint32_t>(state), std::memory_order_release);
-}
-
 }  // namespace
 
 int initialize(int* argc, char*** argv, int required) {
@@ -52,13 +46,13 @@ int initialize(int* argc, char*** argv, int required) {
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;
 
-  status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->node);
+  status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->job);
   if (status != REMORA_SUCCESS) return status;
   // Once per job: by rank 0 (under MPI its rank is known only now), and not at all under
   // remorarun, which has printed them before starting the ranks.
   if (config.control_fd < 0 && runtime->transport->rank() == 0)
     for (const auto& warning : warnings) log(LogLevel::Warn, "%s", warning.c_str());
-  set_state(*runtime, shm::RankState::Running);
+  runtime->job->set_state(transport::JobControl::State::Running);
 
   runtime->progress = std::make_unique<progress::ProgressEngine>(*runtime->transport, mode);
   status = runtime->progress->start();
@@ -109,7 +103,7 @@ int finalize() {
     delete handle->segment;
     delete handle;
   }
-  set_state(*runtime, shm::RankState::Finalized);
+  runtime->job->set_state(transport::JobControl::State::Finalized);
   delete runtime;
   the_runtime = nullptr;
   threads::set_level(threads::Single);
@@ -125,8 +119,8 @@ void abort_job(int code, const char* message) {
   int rank = -1;
   if (the_runtime != nullptr) {
     rank = the_runtime->transport->rank();
-    set_state(*the_runtime, shm::RankState::Aborted);
-    the_runtime->node->control_block().record_abort(rank, code, text);
+    the_runtime->job->set_state(transport::JobControl::State::Aborted);
+    the_runtime->job->record_abort(rank, code, text);
   }
   std::fflush(stdout);
   if (rank >= 0)

@@ -14,7 +14,9 @@
 #include "remora/array.h"
 #include "remora/segment.h"
 #include "rma/window_registry.hpp"
-#include "transport/shm/shm_transport.hpp"
+#include "transport/am_dispatcher.hpp"
+#include "transport/job_control.hpp"
+#include "transport/transport.hpp"
 
 struct remora_segment_s {
   remora::transport::Segment* segment;
@@ -41,7 +43,7 @@ struct ArrayHandles {
 struct Runtime {
   Config config;
   std::unique_ptr<transport::Transport> transport;
-  shm::ShmTransport* node = nullptr;  // this node's shared memory (part of transport)
+  transport::JobControl* job = nullptr;  // this process's state for the launcher (in transport)
   // Before progress: destroyed after the progress thread, which runs its message handler, stops.
   std::unique_ptr<coll::Collectives> collectives;
   std::unique_ptr<progress::ProgressEngine> progress;

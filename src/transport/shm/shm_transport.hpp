@@ -11,13 +11,14 @@
 
 #include "core/config.hpp"
 #include "transport/am_dispatcher.hpp"
+#include "transport/job_control.hpp"
 #include "transport/shm/control_block.hpp"
 #include "transport/shm/ghost_segments.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::shm {
 
-class ShmTransport final : public transport::Transport {
+class ShmTransport final : public transport::Transport, public transport::JobControl {
  public:
   // Takes over an attached (or created) control block; rank is this process's rank in it, or
   // the block's ghost index for the node's ghost process.
@@ -89,6 +90,16 @@ class ShmTransport final : public transport::Transport {
   }
 
   ControlBlock& control_block() { return block_; }
+  // JobControl: this process's slot of the control block and the job's abort record.
+  void set_state(State state) override {
+    const RankState value = state == State::Running     ? RankState::Running
+                            : state == State::Finalized ? RankState::Finalized
+                                                        : RankState::Aborted;
+    block_.rank(rank_).state.store(static_cast<uint32_t>(value), std::memory_order_release);
+  }
+  void record_abort(int rank, int code, const char* message) override {
+    block_.record_abort(rank, code, message);
+  }
   // Where messages that arrive by other means (MPI) are delivered, so that one dispatcher
   // runs every handler.
   transport::AmDispatcher& dispatcher() { return dispatcher_; }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "api/runtime.hpp"
+#include "transport/shm/shm_transport.hpp"
 #include "multirank.hpp"
 
 namespace {
@@ -31,8 +32,9 @@ remora::api::Runtime& runtime() {
   return *found;
 }
 
+// This node's shared-memory transport: the runtime's job control (under MPI too).
 remora::shm::ShmTransport& node() {
-  return *runtime().node;
+  return dynamic_cast<remora::shm::ShmTransport&>(*runtime().job);
 }
 
 remora::shm::RankSlot& slot(int rank) {
