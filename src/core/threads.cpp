@@ -57,19 +57,16 @@ void set_level(int new_level) {
   detail::multiple.store(new_level == Multiple, std::memory_order_relaxed);
 }
 
-void Scope::enter() {
-  if (detail::depth++ > 0) {  // nested: the outermost call holds the lock
-    state_ = Nested;
-    return;
-  }
+Scope::State Scope::enter() {
+  if (detail::depth++ > 0) return Nested;  // nested: the outermost call holds the lock
   detail::acquire();
   ++detail::library_lock().inside;
-  state_ = Outermost;
+  return Outermost;
 }
 
-void Scope::leave() {
+void Scope::leave(State state) {
   --detail::depth;
-  if (state_ == Nested) return;
+  if (state == Nested) return;
   --detail::library_lock().inside;
   detail::release();
 }

@@ -53,19 +53,21 @@ class Scope {
   template <typename Skip>
   explicit Scope(const Skip& skip) {
     if (multiple()) [[unlikely]]
-      if (!skip()) enter();
+      if (!skip()) state_ = enter();
   }
   ~Scope() {
     if (state_ != None) [[unlikely]]
-      leave();
+      leave(state_);
   }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
  private:
-  enum State { None, Nested, Outermost };
-  [[gnu::cold, gnu::noinline]] void enter();
-  [[gnu::cold, gnu::noinline]] void leave();
+  enum State : unsigned char { None, Nested, Outermost };
+  // Static, so that the object's address never escapes: at the levels below multiple, state_
+  // stays a register known to be None and the entry point keeps its frame-less fast path.
+  [[gnu::cold, gnu::noinline]] static State enter();
+  [[gnu::cold, gnu::noinline]] static void leave(State state);
   State state_ = None;
 };
 
