@@ -1,6 +1,7 @@
 /* Failures end the whole job with a message and a non-zero exit, as in GA. The mode (argv[1])
  * picks the failure; the CMake registration checks the exit code and the message.
  *   error      GA_Error("...", 7) on the last rank
+ *   nga_error  NGA_Error("...", 9) on rank 0
  *   handle     NGA_Put on a handle that never existed
  *   destroyed  NGA_Get on a destroyed array
  *   read_inc   NGA_Read_inc on a C_DBL array
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   GA_Sync();
   if (strcmp(mode, "error") == 0 && GA_Nodeid() == GA_Nnodes() - 1)
     GA_Error("the application gives up", 7);
+  if (strcmp(mode, "nga_error") == 0 && GA_Nodeid() == 0) NGA_Error("NGA_Error gives up", 9);
   if (strcmp(mode, "handle") == 0) NGA_Put(12345, lo, hi, buf, ld);
   if (strcmp(mode, "check_handle") == 0) GA_Check_handle(777, "in my solver");
   if (strcmp(mode, "destroyed") == 0) {
