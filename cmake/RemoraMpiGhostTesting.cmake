@@ -54,7 +54,7 @@ function(remora_add_mpi_ghost_tests)
       set_tests_properties(${name} PROPERTIES
         TIMEOUT ${ctest_timeout}
         LABELS "mpi;mpi_ghost;np${ranks};ghost;${labels}"
-        ENVIRONMENT "REMORA_PROGRESS=ghost;REMORA_NODE_SIZE=${node_size};MPIEXEC_TIMEOUT=${timeout};${launcher_env};${env}")
+        ENVIRONMENT "REMORA_PROGRESS=ghost;REMORA_NODE_SIZE=${node_size};MPIEXEC_TIMEOUT=${timeout};REMORATEST_RANKS=${ranks};${launcher_env};${env}")
       if(test MATCHES "^app_hf_proxy")
         # The exit code decides (0 only when verified); no PASS_REGULAR_EXPRESSION, which
         # would make CTest ignore it.

@@ -56,7 +56,7 @@ function(remora_add_multirank_test name)
       set_tests_properties(${test} PROPERTIES
         TIMEOUT ${ctest_timeout}
         LABELS "shm;np${ranks};${mode};${arg_LABELS}"
-        ENVIRONMENT "REMORA_PROGRESS=${mode};${arg_ENV}")
+        ENVIRONMENT "REMORA_PROGRESS=${mode};REMORATEST_RANKS=${ranks};${arg_ENV}")
       set_property(GLOBAL APPEND PROPERTY REMORA_MULTIRANK_TESTS "${test}|${exe}|${ranks}|${mode}")
       foreach(field TIMEOUT LABELS ARGS ENV)
         set_property(GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test} "${arg_${field}}")
@@ -118,7 +118,7 @@ function(remora_add_mpi_tests)
       set_tests_properties(${name} PROPERTIES
         TIMEOUT ${ctest_timeout}
         LABELS "mpi;mpi_${path};np${ranks};${mode};${labels}"
-        ENVIRONMENT "REMORA_PROGRESS=${mode};MPIEXEC_TIMEOUT=${timeout};${launcher_env};${path_env};${env}")
+        ENVIRONMENT "REMORA_PROGRESS=${mode};MPIEXEC_TIMEOUT=${timeout};REMORATEST_RANKS=${ranks};${launcher_env};${path_env};${env}")
     endforeach()
   endforeach()
 endfunction()
