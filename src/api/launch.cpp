@@ -8,6 +8,7 @@
 
 #include "api/runtime.hpp"
 #include "core/error.hpp"
+#include "transport/shm/shm_transport.hpp"
 
 #ifdef REMORA_HAVE_MPI
 #include "api/ghost_process.hpp"
