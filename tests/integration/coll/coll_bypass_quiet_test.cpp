@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "api/runtime.hpp"
-#include "transport/shm/shm_transport.hpp"
 #include "multirank.hpp"
+#include "transport/shm/shm_transport.hpp"
 
 namespace {
 
