@@ -10,6 +10,8 @@ prefixed as the Remora program prefixes its own variants:
   rma_latency       <operation>_<who>             us
   ga_latency        <operation>_<who>             us (bench/peers/ga_latency.c; the peer is GA)
   acc_bandwidth     <who> or contended_<who>      MBps, higher is better
+  reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us (bench/reduce_skew_peers.sh)
+                    <who>[_progress_<m>]           us, the latency without skew
 where <who> is a peer label or a Remora variant (a sync implementation or an accumulate
 strategy). Every Remora row is set beside the best peer of the same experiment, operation,
 rank count and size; `ratio` is always Remora's time over the peer's (below 1: Remora faster).
@@ -23,14 +25,15 @@ import statistics
 import sys
 from collections import defaultdict
 
-PEERS = ("openmpi_osc_sm", "openmpi_default", "mpich", "ga58_openmpi")
+PEERS = ("openmpi_osc_sm", "openmpi_default", "mpich", "ga58_openmpi", "openmpi")
 OPERATIONS = ("put", "get", "fetch_and_op", "compare_and_swap", "get_accumulate")
 GA_OPERATIONS = ("put_1x1", "get_1x1", "acc_1x1", "put_16x16", "get_16x16", "acc_16x16",
                  "read_inc")
 HIGHER_IS_BETTER = {"MBps"}
-# The metric each experiment is compared on.
-METRIC = {"lock_put_unlock": "us", "fence_cost": "us", "rma_latency": "us",
-          "acc_bandwidth": "MBps", "ga_latency": "us"}
+# The metrics each experiment is compared on.
+METRICS = {"lock_put_unlock": {"us"}, "fence_cost": {"us"}, "rma_latency": {"us"},
+           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "us"}}
+SKEW_PREFIX = "/skew"
 
 
 def split_variant(bench, variant):
@@ -43,6 +46,14 @@ def split_variant(bench, variant):
             return operation, variant[len(operation) + 1:]
     if bench == "acc_bandwidth" and variant.startswith("contended_"):
         return "contended", variant[len("contended_"):]
+    if bench == "reduce_skew":
+        # "bypass/skew1000_progress_thread": group "skew1000", who "bypass_progress_thread";
+        # "bypass_progress_thread" (no skew part): the latency rows, group "latency".
+        if SKEW_PREFIX not in variant:
+            return "latency", variant
+        who, skew = variant.split(SKEW_PREFIX, 1)
+        digits = len(skew) - len(skew.lstrip("0123456789"))
+        return "skew" + skew[:digits], who + skew[digits:]
     return "", variant
 
 
@@ -54,7 +65,7 @@ def load(path):
             if len(row) < 6 or row[0] == "bench":
                 continue
             bench, variant, ranks, nbytes, metric, value = row[:6]
-            if METRIC.get(bench) != metric:
+            if metric not in METRICS.get(bench, ()):
                 continue
             group, who = split_variant(bench, variant)
             values[(bench, group, who, int(ranks), int(nbytes), metric)].append(float(value))
@@ -87,11 +98,11 @@ def comparisons(medians):
 
 
 def print_table(rows, cores, out=sys.stdout):
-    out.write(f"{'experiment':<16} {'op':<17} {'p':>2} {'bytes':>8}  {'remora':<16} "
+    out.write(f"{'experiment':<16} {'op':<17} {'p':>2} {'bytes':>8}  {'remora':<24} "
               f"{'value':>10}  {'best peer':<16} {'peer':>10} {'ratio':>6}  metric\n")
     for bench, group, ranks, nbytes, metric, who, value, peer, peer_value, ratio in rows:
         note = " (oversubscribed)" if cores and ranks > cores else ""
-        out.write(f"{bench:<16} {group or '-':<17} {ranks:>2} {nbytes:>8}  {who:<16} "
+        out.write(f"{bench:<16} {group or '-':<17} {ranks:>2} {nbytes:>8}  {who:<24} "
                   f"{value:>10.4g}  {peer:<16} {peer_value:>10.4g} {ratio:>6.2f}  {metric}{note}\n")
     out.write("(ratio = Remora's time / the best peer's time, below 1: Remora faster; "
               "for MBps the time is 1/MBps)\n")
@@ -178,6 +189,19 @@ def plot(medians, directory):
     bars({who: sorted(points) for who, points in latency.items()},
          "One-element operations in lock_all + flush, 2 ranks", "us (median)",
          "rma_latency.png", label_of=lambda i: OPERATIONS[i])
+    skew_points = defaultdict(lambda: defaultdict(list))  # (ranks, bytes) -> who -> [(skew, cpu)]
+    for (b, g, who, r, nbytes, m), value in medians.items():
+        if b == "reduce_skew" and m == "cpu_us":
+            skew_points[(r, nbytes)][who].append((int(g[len("skew"):]), value))
+    for (ranks, nbytes), data in sorted(skew_points.items()):
+        bars({who: sorted(points) for who, points in data.items()},
+             f"Paper 002 Fig. 6-7: CPU per reduce under skew, {ranks} ranks, {nbytes} B",
+             "us of CPU per rank and reduce (median)",
+             f"paper002_fig6_7_cpu_p{ranks}_{nbytes}B.png", label_of=lambda us: f"skew {us} us")
+    for ranks in sorted({k[3] for k in medians if k[0] == "reduce_skew" and k[1] == "latency"}):
+        lines(series(medians, "reduce_skew", "latency", "us", ranks=ranks),
+              f"Paper 002 Fig. 9-10: reduce latency without skew, {ranks} ranks", "bytes",
+              "us (median, at the root)", f"paper002_fig9_10_latency_p{ranks}.png")
     return written
 
 

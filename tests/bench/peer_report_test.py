@@ -43,6 +43,18 @@ ga_latency,read_inc_remora,2,8,us,0.1,1
 ga_latency,read_inc_ga58_openmpi,2,8,us,0.2,1
 ga_latency,acc_16x16_remora,2,2048,us,0.9,1
 ga_latency,acc_16x16_ga58_openmpi,2,2048,us,0.3,1
+reduce_skew,bypass/skew1000,4,32,cpu_us,10,1
+reduce_skew,bypass/skew1000,4,32,call_cpu_us,7,1
+reduce_skew,bypass/skew1000_progress_thread,4,32,cpu_us,15,1
+reduce_skew,standard/skew1000,4,32,cpu_us,20,1
+reduce_skew,mpich/skew1000,4,32,cpu_us,400,1
+reduce_skew,openmpi/skew1000,4,32,cpu_us,100,1
+reduce_skew,openmpi/skew0,4,32,cpu_us,3,1
+reduce_skew,bypass/skew0,4,32,cpu_us,6,1
+reduce_skew,bypass,4,32,us,12,1
+reduce_skew,bypass,4,32,us_min,11,1
+reduce_skew,mpich,4,32,us,6,1
+reduce_skew,openmpi,4,32,us,8,1
 """
 path = os.path.join(scratch, "peers.csv")
 with open(path, "w") as f:
@@ -81,6 +93,13 @@ check(("acc_bandwidth", "", 2, 8, "auto"), "openmpi_osc_sm", 4.0)
 check(("acc_bandwidth", "contended", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 3)
 check(("ga_latency", "read_inc", 2, 8, "remora"), "ga58_openmpi", 0.5)
 check(("ga_latency", "acc_16x16", 2, 2048, "remora"), "ga58_openmpi", 3.0)
+check(("reduce_skew", "skew1000", 4, 32, "bypass"), "openmpi", 0.1)
+check(("reduce_skew", "skew1000", 4, 32, "bypass_progress_thread"), "openmpi", 0.15)
+check(("reduce_skew", "skew1000", 4, 32, "standard"), "openmpi", 0.2)
+check(("reduce_skew", "skew0", 4, 32, "bypass"), "openmpi", 2.0)
+check(("reduce_skew", "latency", 4, 32, "bypass"), "mpich", 2.0)
+expect(("reduce_skew", "skew1000", "bypass", 4, 32, "call_cpu_us") not in medians,
+       "reduce_skew is compared on cpu_us and us only")
 expect(("acc_bandwidth", "", 2, 1024, "put") not in rows, "put is a reference, not compared")
 table = io.StringIO()
 report.print_table(report.comparisons(medians), cores=2, out=table)
@@ -91,7 +110,8 @@ if "--plots" in sys.argv:
     names = sorted(os.path.basename(p) for p in written)
     for name in ("paper001_table1_lock_put_unlock.png", "paper001_fig2_fence.png",
                  "paper000_fig2_acc_bandwidth.png", "paper000_fig3_acc_contended_p4.png",
-                 "rma_latency.png"):
+                 "rma_latency.png", "paper002_fig6_7_cpu_p4_32B.png",
+                 "paper002_fig9_10_latency_p4.png"):
         expect(name in names, f"plot {name} written")
     for p in written:
         with open(p, "rb") as f:
