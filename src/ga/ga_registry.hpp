@@ -4,9 +4,11 @@
 // (ga-core, ga-coll, pgroups) builds on this header; it uses only Remora's public C API.
 #pragma once
 
+#include <atomic>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,13 @@ remora_datatype_t datatype_of(const char* fn, int type);
 // this gives the element size of a GA type code.
 size_t element_size(const char* fn, int type);
 
+// Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (handles,
+// nonblocking handles, NGA_Access records, process groups) are guarded by this one mutex,
+// held only for short sections that never call Remora, so a thread waiting inside Remora never
+// keeps the others out; counters are atomics. Everything else is written only by collective
+// calls (creation, properties, GA_Initialize / GA_Terminate), which are single-threaded.
+std::mutex& state_mutex();
+
 // The handle table. Handles are negative integers (as GA's are), never 0.
 int new_handle();
 // The array behind a handle; fails like GA on a handle that was never created or destroyed.
@@ -93,7 +102,7 @@ void set_world_comm(MPI_Comm comm);
 
 // Process groups: GA's world group handle, and the group new arrays are created on
 // (GA_Pgroup_set_default changes it; the pgroups part owns that).
-int& default_pgroup();
+std::atomic<int>& default_pgroup();
 
 // ---- pgroups (ga_pgroup.cpp) ----
 // The Remora communicator of process group p_handle (kWorldGroup: the world); fails like
