@@ -59,8 +59,11 @@ void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const In
   const PatchArgs args(a, lo, hi, ld);
   remora_array_request_t request = REMORA_ARRAY_REQUEST_NULL;
   if (op != Transfer::Get) require_writable(fn, a);
-  if (op == Transfer::Get && a.read_only) {  // served from the replica: complete at once
-    replica_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
+  if (op == Transfer::Get && (a.read_only || a.cache)) {  // from the replica or the read cache:
+    if (a.read_only)                                      // complete at once
+      replica_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
+    else
+      cached_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
     stat_record(Stat::Get, static_cast<size_t>(patch_elements(a.ndim, args.lo.data, args.hi.data)) *
                                element_size(fn, a.type));
     const std::lock_guard<std::mutex> hold(state_mutex());

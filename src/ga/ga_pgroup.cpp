@@ -189,6 +189,7 @@ int GA_Pgroup_nnodes(int grp) {
 void GA_Pgroup_sync(int grp_id) {
   constexpr const char* fn = "GA_Pgroup_sync";
   check(fn, remora_array_sync_comm(pgroup_comm(fn, grp_id)));
+  invalidate_read_caches();
 }
 
 void GA_Set_pgroup(int g_a, int p_handle) {
