@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "armci/armci_internal.hpp"
 
@@ -32,14 +33,71 @@ void start(const char* fn) {
   init_count = 1;
 }
 
-void start_remora(const char* fn, int* argc, char*** argv) {
+// The Remora thread level (REMORA_THREAD_*) of an MPI thread level.
+int remora_level(int mpi_level) {
+  if (mpi_level == MPI_THREAD_MULTIPLE) return REMORA_THREAD_MULTIPLE;
+  if (mpi_level == MPI_THREAD_SERIALIZED) return REMORA_THREAD_SERIALIZED;
+  if (mpi_level == MPI_THREAD_FUNNELED) return REMORA_THREAD_FUNNELED;
+  return REMORA_THREAD_SINGLE;
+}
+
+// The thread level ARMCI asks Remora for: `requested` (an MPI level; -1: ARMCI_Init, which
+// takes MPI's level when MPI is up, as ARMCI-MPI does). MPI must provide it when it is up.
+int wanted_level(const char* fn, int requested) {
+  int mpi_up = 0, mpi_level = MPI_THREAD_SINGLE;
+  MPI_Initialized(&mpi_up);
+  if (mpi_up) MPI_Query_thread(&mpi_level);
+  if (requested < 0) return mpi_up ? remora_level(mpi_level) : REMORA_THREAD_SINGLE;
+  if (mpi_up && mpi_level < requested)
+    fail(fn, "armci_requested=%d is above the thread level MPI provides (%d)", requested,
+         mpi_level);
+  return remora_level(requested);
+}
+
+// Remora already runs (started by GA or the program): it must run at `level` at least.
+void check_running_level(const char* fn, int level) {
+  int provided = REMORA_THREAD_SINGLE;
+  check(fn, remora_query_thread(&provided));
+  if (provided < level)
+    fail(fn,
+         "Remora already runs at thread level %d (REMORA_THREAD_*), below the level %d ARMCI "
+         "needs here",
+         provided, level);
+}
+
+void start_remora(const char* fn, int* argc, char*** argv, int requested) {
+  const int level = wanted_level(fn, requested);
   int up = 0;
   remora_initialized(&up);
   if (!up) {
-    check(fn, remora_init(argc, argv));
+    int provided = 0;
+    check(fn, remora_init_thread(argc, argv, level, &provided));
     owns_remora = true;
+  } else if (requested >= 0) {
+    check_running_level(fn, level);
   }
   start(fn);
+}
+
+// remora_init_mpi_comm takes its thread level from REMORA_THREAD_LEVEL only: set it for the
+// call when `level` is higher (start-up is single-threaded), and restore it after.
+int init_on_comm(MPI_Comm* comm, int level) {
+  static const char* const kNames[] = {"single", "funneled", "serialized", "multiple"};
+  const char* old = std::getenv("REMORA_THREAD_LEVEL");
+  const bool had = old != nullptr;
+  const std::string saved = had ? old : "";
+  int old_level = REMORA_THREAD_SINGLE;
+  for (int l = 0; l < 4; ++l)
+    if (had && saved == kNames[l]) old_level = l;
+  if (level > old_level) setenv("REMORA_THREAD_LEVEL", kNames[level], 1);
+  const int status = remora_init_mpi_comm(nullptr, nullptr, comm);
+  if (level > old_level) {
+    if (had)
+      setenv("REMORA_THREAD_LEVEL", saved.c_str(), 1);
+    else
+      unsetenv("REMORA_THREAD_LEVEL");
+  }
+  return status;
 }
 
 Region* region_of_local(const char* fn, void* ptr) {
@@ -120,31 +178,69 @@ Location locate(const char* fn, const char* what, const void* addr, size_t bytes
   fail(fn, "%s=%p is not in memory that ARMCI_Malloc gave rank %d", what, addr, proc);
 }
 
+namespace {
+
+bool pending_in(const Marks& m, unsigned char kinds) {
+  for (int k = 0; k < 2; ++k)
+    if ((kinds & (1u << k)) != 0 &&
+        m.issued[k].load(std::memory_order_acquire) > m.flushed[k].load(std::memory_order_acquire))
+      return true;
+  return false;
+}
+
+void raise_to(std::atomic<uint64_t>& flushed, uint64_t seen) {
+  uint64_t now = flushed.load(std::memory_order_relaxed);
+  while (now < seen && !flushed.compare_exchange_weak(now, seen, std::memory_order_acq_rel)) {
+  }
+}
+
+// Flushes (flush() completes what this rank issued before it) when m has pending marks of
+// kinds; what was counted before the flush began is then flushed.
+template <typename Flush>
+void flush_marks(Marks& m, unsigned char kinds, Flush flush) {
+  if (!pending_in(m, kinds)) return;
+  const uint64_t seen[2] = {m.issued[0].load(std::memory_order_acquire),
+                            m.issued[1].load(std::memory_order_acquire)};
+  flush();
+  for (int k = 0; k < 2; ++k) raise_to(m.flushed[k], seen[k]);
+}
+
+}  // namespace
+
 void mark_dirty(Region& region, int proc, unsigned char kind) {
-  region.dirty[static_cast<size_t>(proc)] |= kind;
-  region.any_dirty = true;
+  const int k = kind == kPendingPut ? 0 : 1;
+  region.marks[static_cast<size_t>(proc)].issued[k].fetch_add(1, std::memory_order_acq_rel);
+  region.all.issued[k].fetch_add(1, std::memory_order_acq_rel);
 }
 
 void flush_if_dirty(const char* fn, Region& region, int proc, unsigned char kinds) {
-  unsigned char& dirty = region.dirty[static_cast<size_t>(proc)];
-  if ((dirty & kinds) == 0) return;
-  check(fn, remora_win_flush(region.win, proc));
-  dirty = 0;
+  flush_marks(region.marks[static_cast<size_t>(proc)], kinds,
+              [&] { check(fn, remora_win_flush(region.win, proc)); });
 }
 
 void fence(const char* fn, int proc) {
-  for (auto& region : the_regions)
-    if (region->any_dirty) flush_if_dirty(fn, *region, proc);
+  for (auto& region : the_regions) flush_if_dirty(fn, *region, proc);
   wait_pending_target(fn, proc);  // complete after the flush; forget them
 }
 
 void fence_all(const char* fn) {
   wait_pending_target(fn, -1);
   for (auto& region : the_regions) {
-    if (!region->any_dirty) continue;
-    check(fn, remora_win_flush_all(region->win));
-    std::fill(region->dirty.begin(), region->dirty.end(), 0);
-    region->any_dirty = false;
+    Region& r = *region;
+    // The per-target counts seen before the flush_all are flushed by it too.
+    std::vector<uint64_t> seen(2 * static_cast<size_t>(the_size));
+    for (size_t p = 0; p < static_cast<size_t>(the_size); ++p)
+      for (int k = 0; k < 2; ++k)
+        seen[2 * p + static_cast<size_t>(k)] = r.marks[p].issued[k].load(std::memory_order_acquire);
+    bool flushed = false;
+    flush_marks(r.all, kPendingPut | kPendingAcc, [&] {
+      check(fn, remora_win_flush_all(r.win));
+      flushed = true;
+    });
+    if (!flushed) continue;
+    for (size_t p = 0; p < static_cast<size_t>(the_size); ++p)
+      for (int k = 0; k < 2; ++k)
+        raise_to(r.marks[p].flushed[k], seen[2 * p + static_cast<size_t>(k)]);
   }
 }
 
@@ -191,7 +287,7 @@ using namespace remora::armci;
 extern "C" {
 
 int ARMCI_Init(void) {
-  start_remora("ARMCI_Init", nullptr, nullptr);
+  start_remora("ARMCI_Init", nullptr, nullptr, -1);
   return 0;
 }
 
@@ -199,14 +295,14 @@ int ARMCI_Init_args(int* argc, char*** argv) {
   if ((argc == nullptr) != (argv == nullptr))
     fail("ARMCI_Init_args", "argc=%p and argv=%p: give both or neither", static_cast<void*>(argc),
          static_cast<void*>(argv));
-  start_remora("ARMCI_Init_args", argc, argv);
+  start_remora("ARMCI_Init_args", argc, argv, -1);
   return 0;
 }
 
 int ARMCI_Init_thread(int armci_requested) {
   if (armci_requested < MPI_THREAD_SINGLE || armci_requested > MPI_THREAD_MULTIPLE)
     fail("ARMCI_Init_thread", "armci_requested=%d is not an MPI thread level", armci_requested);
-  start_remora("ARMCI_Init_thread", nullptr, nullptr);
+  start_remora("ARMCI_Init_thread", nullptr, nullptr, armci_requested);
   return 0;
 }
 
@@ -218,11 +314,14 @@ int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
   MPI_Initialized(&mpi_up);
   if (!mpi_up) fail(fn, "MPI is not initialized (call MPI_Init first)");
   if (comm == MPI_COMM_NULL) fail(fn, "comm is MPI_COMM_NULL");
+  const int level = wanted_level(fn, armci_requested);
   int up = 0;
   remora_initialized(&up);
   if (!up) {
-    check(fn, remora_init_mpi_comm(nullptr, nullptr, &comm));
+    check(fn, init_on_comm(&comm, level));
     owns_remora = true;
+  } else {
+    check_running_level(fn, level);
   }
   start(fn);
   return 0;
@@ -273,7 +372,7 @@ int ARMCI_Malloc(void** base_ptrs, armci_size_t size) {
   const auto n = static_cast<size_t>(the_size);
   region->base.assign(n, 0);
   region->bytes.assign(n, 0);
-  region->dirty.assign(n, 0);
+  region->marks = std::make_unique<Marks[]>(n);
   uint64_t mine = size > 0 ? reinterpret_cast<uintptr_t>(base) : 0;
   std::vector<uint64_t> all(n);
   check(fn, remora_allgather(&mine, all.data(), 1, REMORA_UINT64, the_world, REMORA_COLL_AUTO));

@@ -3,6 +3,7 @@
 // file builds on this header; it uses only Remora's public C API.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,14 +32,23 @@ remora_comm_t node_comm();  // the ranks of this rank's node
 
 // One ARMCI_Malloc: a window of disp_unit 1 under lock_all for its whole life, every rank's
 // base address and size, and which targets have puts (kPendingPut) or accumulates
-// (kPendingAcc) not yet flushed.
+// (kPendingAcc) not yet flushed. Threads of a rank (ARMCI_Init_thread with
+// MPI_THREAD_MULTIPLE) mark and flush at the same time, so "not yet flushed" is kept as
+// counters: each put or accumulate counts one mark after it is issued; a flush notes the
+// counts it saw before it began and, once complete, raises the flushed counts to them (a mark
+// counted after the flush began stays pending). The table itself changes only in ARMCI_Malloc
+// and ARMCI_Free, which are collective and single-threaded.
 constexpr unsigned char kPendingPut = 1, kPendingAcc = 2;
+struct Marks {
+  std::atomic<uint64_t> issued[2] = {};   // puts, accumulates
+  std::atomic<uint64_t> flushed[2] = {};  // of those, covered by a completed flush
+};
 struct Region {
   remora_win_t win = nullptr;
   std::vector<uintptr_t> base;  // 0 where the rank gave 0 bytes
   std::vector<size_t> bytes;
-  std::vector<unsigned char> dirty;
-  bool any_dirty = false;
+  std::unique_ptr<Marks[]> marks;  // per target
+  Marks all;                       // the sum over targets (fence_all)
 };
 std::vector<std::unique_ptr<Region>>& regions();  // in creation order (the same on all ranks)
 

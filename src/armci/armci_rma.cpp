@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <mutex>
 
 #include "armci/armci_internal.hpp"
 
@@ -60,18 +61,20 @@ void check_local(const char* fn, const char* what, const void* ptr, size_t bytes
   if (ptr == nullptr && bytes > 0) fail(fn, "%s is NULL", what);
 }
 
-// Requests of nonblocking calls not yet waited for.
+// Requests of nonblocking calls not yet waited for, of every thread of the rank (guarded by
+// pending_mutex, never held while waiting: a wait takes its requests out of the list first).
 struct Pending {
   const armci_hdl_t* handle;
   int target;
   remora_win_t win;
   remora_request_t request;
 };
+std::mutex pending_mutex;
 std::vector<Pending> pending;
 
-// Set while an ARMCI_Nb* call issues its pieces (Nonblocking below).
-bool nonblocking_active = false;
-armci_hdl_t* nonblocking_handle = nullptr;
+// Set while an ARMCI_Nb* call of this thread issues its pieces (Nonblocking below).
+thread_local bool nonblocking_active = false;
+thread_local armci_hdl_t* nonblocking_handle = nullptr;
 
 // For the duration of an ARMCI_Nb* call: its pieces become requests recorded with hdl.
 struct Nonblocking {
@@ -90,14 +93,19 @@ struct Nonblocking {
 
 template <typename Match>
 void wait_matching(const char* fn, Match match) {
-  size_t kept = 0;
-  for (Pending& p : pending) {
-    if (match(p))
-      check(fn, remora_request_wait(&p.request));
-    else
-      pending[kept++] = p;
+  std::vector<Pending> mine;
+  {
+    const std::lock_guard<std::mutex> hold(pending_mutex);
+    size_t kept = 0;
+    for (Pending& p : pending) {
+      if (match(p))
+        mine.push_back(p);
+      else
+        pending[kept++] = p;
+    }
+    pending.resize(kept);
   }
-  pending.resize(kept);
+  for (Pending& p : mine) check(fn, remora_request_wait(&p.request));
 }
 
 // One contiguous piece: bytes at offset of the region on proc <-> local; a request when an
@@ -118,6 +126,7 @@ void piece(const char* fn, Kind kind, Region& region, int proc, size_t offset, v
                                          type, REMORA_OP_SCALED_SUM, scale, &request));
         break;
     }
+    const std::lock_guard<std::mutex> hold(pending_mutex);
     pending.push_back({nonblocking_handle, proc, region.win, request});
     return;
   }
@@ -285,17 +294,29 @@ void wait_pending_window(const char* fn, remora_win_t win) {
 }
 
 int test_pending_handle(const char* fn, const armci_hdl_t* handle) {
-  size_t kept = 0;
-  for (Pending& p : pending) {
-    int done = 0;
-    if (p.handle == handle) check(fn, remora_request_test(&p.request, &done));
-    if (!done || p.handle != handle) pending[kept++] = p;
+  std::vector<Pending> mine;  // tested outside the lock; the incomplete ones go back
+  {
+    const std::lock_guard<std::mutex> hold(pending_mutex);
+    size_t kept = 0;
+    for (Pending& p : pending) {
+      if (p.handle == handle)
+        mine.push_back(p);
+      else
+        pending[kept++] = p;
+    }
+    pending.resize(kept);
   }
-  const bool incomplete =
-      std::any_of(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(kept),
-                  [&](const Pending& p) { return p.handle == handle; });
-  pending.resize(kept);
-  return incomplete ? 1 : 0;
+  size_t incomplete = 0;
+  for (Pending& p : mine) {
+    int done = 0;
+    check(fn, remora_request_test(&p.request, &done));
+    if (!done) mine[incomplete++] = p;
+  }
+  mine.resize(incomplete);
+  if (mine.empty()) return 0;
+  const std::lock_guard<std::mutex> hold(pending_mutex);
+  pending.insert(pending.end(), mine.begin(), mine.end());
+  return 1;
 }
 
 }  // namespace remora::armci

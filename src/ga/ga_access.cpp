@@ -2,8 +2,10 @@
 // the owner's memory when the patch lies in one block mapped by this rank, else a copy (see
 // docs/global-arrays.md). GA releases by patch, Remora by pointer: each handle remembers its
 // open accesses. An access never released does not disturb later calls: accessing the same
-// patch again drops the stale record first.
+// patch again drops the stale record first. The records are guarded by state_mutex() (threads
+// may access patches of one array at the same time); Remora is called outside it.
 #include <algorithm>
+#include <mutex>
 
 #include "ga/ga_blocks.hpp"
 #include "ga/ga_registry.hpp"
@@ -23,11 +25,19 @@ std::vector<Access>::iterator find_access(GaArray& a, const int64_t* lo, const i
 
 void release(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, bool update) {
   if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
-  const auto it = find_access(a, lo, hi);
-  if (it == a.accesses.end()) return;  // GA: releasing what was not accessed does nothing
+  if (update) {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    if (find_access(a, lo, hi) == a.accesses.end()) return;
+  }
   if (update) require_writable(fn, a);
-  void* pointer = it->pointer;
-  a.accesses.erase(it);
+  void* pointer = nullptr;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    const auto it = find_access(a, lo, hi);
+    if (it == a.accesses.end()) return;  // GA: releasing what was not accessed does nothing
+    pointer = it->pointer;
+    a.accesses.erase(it);
+  }
   check(fn, update ? remora_array_release_update(a.array, pointer)
                    : remora_array_release(a.array, pointer));
 }
@@ -41,6 +51,7 @@ void access(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, vo
   void* pointer = nullptr;
   int64_t ld64[GA_MAX_DIM] = {};
   check(fn, remora_array_access(a.array, lo, hi, &pointer, ld64));
+  const std::lock_guard<std::mutex> hold(state_mutex());
   a.accesses.push_back(
       {std::vector<int64_t>(lo, lo + a.ndim), std::vector<int64_t>(hi, hi + a.ndim), pointer});
   *static_cast<void**>(ptr) = pointer;

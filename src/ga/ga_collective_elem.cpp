@@ -17,8 +17,8 @@ struct Box {
   const int64_t* lo_data = lo;
   const int64_t* hi_data = hi;
   template <typename Index>
-  Box(const char* fn, int g_a, const Index* lo_in, const Index* hi_in) {
-    const GaArray& a = lookup_allocated(fn, g_a);
+  Box(const char* fn, int g_a, const Index* lo_in, const Index* hi_in, bool written = false) {
+    const GaArray& a = written ? remora::ga::writable(fn, g_a) : lookup_allocated(fn, g_a);
     array = a.array;
     if (lo_in == nullptr && hi_in == nullptr) {
       for (int d = 0; d < a.ndim; ++d) hi[d] = a.dims[d] - 1;
@@ -34,20 +34,20 @@ struct Box {
 
 template <typename Index>
 void abs_value(const char* fn, int g_a, const Index* lo, const Index* hi) {
-  const Box a(fn, g_a, lo, hi);
+  const Box a(fn, g_a, lo, hi, true);
   check(fn, remora_array_abs_value_patch(a.array, a.lo_data, a.hi_data));
 }
 
 template <typename Index>
 void recip(const char* fn, int g_a, const Index* lo, const Index* hi) {
-  const Box a(fn, g_a, lo, hi);
+  const Box a(fn, g_a, lo, hi, true);
   check(fn, remora_array_recip_patch(a.array, a.lo_data, a.hi_data));
 }
 
 template <typename Index>
 void elem(const char* fn, remora_elem_op_t op, int g_a, const Index* alo, const Index* ahi, int g_b,
           const Index* blo, const Index* bhi, int g_c, const Index* clo, const Index* chi) {
-  const Box a(fn, g_a, alo, ahi), b(fn, g_b, blo, bhi), c(fn, g_c, clo, chi);
+  const Box a(fn, g_a, alo, ahi), b(fn, g_b, blo, bhi), c(fn, g_c, clo, chi, true);
   check(fn, remora_array_elem_patch(op, a.array, a.lo_data, a.hi_data, b.array, b.lo_data,
                                     b.hi_data, c.array, c.lo_data, c.hi_data));
 }

@@ -29,7 +29,7 @@ void matmul_patch(const char* fn, char transa, char transb, const void* alpha, c
                   int64_t cihi, int64_t cjlo, int64_t cjhi) {
   const GaArray& a = lookup_allocated(fn, g_a);
   const GaArray& b = lookup_allocated(fn, g_b);
-  const GaArray& c = lookup_allocated(fn, g_c);
+  const GaArray& c = remora::ga::writable(fn, g_c);
   const StoredPatch pa(transa, ailo, aihi, ajlo, ajhi), pb(transb, bilo, bihi, bjlo, bjhi);
   const StoredPatch pc('N', cilo, cihi, cjlo, cjhi);
   check(fn, remora_array_gemm_patch(transa, transb, alpha, beta, a.array, pa.lo, pa.hi, b.array,

@@ -8,6 +8,7 @@ using remora::ga::check;
 using remora::ga::GaArray;
 using remora::ga::Indices;
 using remora::ga::lookup_allocated;
+using remora::ga::writable;
 
 namespace {
 
@@ -32,7 +33,7 @@ enum class PatchUpdate { Zero, Fill, Scale, AddConstant };
 template <typename Index>
 void update_patch(const char* fn, PatchUpdate what, int g_a, const Index* lo, const Index* hi,
                   void* value) {
-  const Patch p(fn, g_a, lo, hi);
+  const Patch p(writable(fn, g_a), lo, hi);
   switch (what) {
     case PatchUpdate::Zero:
       check(fn, remora_array_zero_patch(p.array, p.lo.data, p.hi.data));
@@ -52,7 +53,7 @@ void update_patch(const char* fn, PatchUpdate what, int g_a, const Index* lo, co
 template <typename Index>
 void copy_patch(const char* fn, char trans, int g_a, const Index* alo, const Index* ahi, int g_b,
                 const Index* blo, const Index* bhi) {
-  const Patch a(fn, g_a, alo, ahi), b(fn, g_b, blo, bhi);
+  const Patch a(fn, g_a, alo, ahi), b(writable(fn, g_b), blo, bhi);
   check(fn, remora_array_copy_patch(trans, a.array, a.lo.data, a.hi.data, b.array, b.lo.data,
                                     b.hi.data));
 }
@@ -61,13 +62,13 @@ template <typename Index>
 void add_patch(const char* fn, void* alpha, int g_a, const Index* alo, const Index* ahi, void* beta,
                int g_b, const Index* blo, const Index* bhi, int g_c, const Index* clo,
                const Index* chi) {
-  const Patch a(fn, g_a, alo, ahi), b(fn, g_b, blo, bhi), c(fn, g_c, clo, chi);
+  const Patch a(fn, g_a, alo, ahi), b(fn, g_b, blo, bhi), c(writable(fn, g_c), clo, chi);
   check(fn, remora_array_add_patch(alpha, a.array, a.lo.data, a.hi.data, beta, b.array, b.lo.data,
                                    b.hi.data, c.array, c.lo.data, c.hi.data));
 }
 
 void patch_enum(const char* fn, int g_a, int64_t lo, int64_t hi, void* start, void* inc) {
-  check(fn, remora_array_patch_enum(array_of(fn, g_a), lo, hi, start, inc));
+  check(fn, remora_array_patch_enum(writable(fn, g_a).array, lo, hi, start, inc));
 }
 
 // GA computes the norms in its column-major (Fortran) view, where a C array's rows are
@@ -84,19 +85,20 @@ void norm(const char* fn, int g_a, double* nm, bool ga_norm1) {
 extern "C" {
 
 void GA_Zero(int g_a) {
-  check("GA_Zero", remora_array_zero(array_of("GA_Zero", g_a)));
+  check("GA_Zero", remora_array_zero(writable("GA_Zero", g_a).array));
 }
 
 void GA_Fill(int g_a, void* value) {
-  check("GA_Fill", remora_array_fill(array_of("GA_Fill", g_a), value));
+  check("GA_Fill", remora_array_fill(writable("GA_Fill", g_a).array, value));
 }
 
 void GA_Scale(int g_a, void* value) {
-  check("GA_Scale", remora_array_scale(array_of("GA_Scale", g_a), value));
+  check("GA_Scale", remora_array_scale(writable("GA_Scale", g_a).array, value));
 }
 
 void GA_Add_constant(int g_a, void* alpha) {
-  check("GA_Add_constant", remora_array_add_constant(array_of("GA_Add_constant", g_a), alpha));
+  check("GA_Add_constant",
+        remora_array_add_constant(writable("GA_Add_constant", g_a).array, alpha));
 }
 
 void GA_Add_constant_patch(int g_a, int* lo, int* hi, void* alpha) {
@@ -108,7 +110,7 @@ void GA_Add_constant_patch64(int g_a, int64_t* lo, int64_t* hi, void* alpha) {
 }
 
 void GA_Copy(int g_a, int g_b) {
-  check("GA_Copy", remora_array_copy(array_of("GA_Copy", g_a), array_of("GA_Copy", g_b)));
+  check("GA_Copy", remora_array_copy(array_of("GA_Copy", g_a), writable("GA_Copy", g_b).array));
 }
 
 void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]) {
@@ -122,7 +124,7 @@ void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b
 
 void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c) {
   check("GA_Add", remora_array_add(alpha, array_of("GA_Add", g_a), beta, array_of("GA_Add", g_b),
-                                   array_of("GA_Add", g_c)));
+                                   writable("GA_Add", g_c).array));
 }
 
 void NGA_Add_patch(void* alpha, int g_a, int alo[], int ahi[], void* beta, int g_b, int blo[],
@@ -169,11 +171,11 @@ void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void* start, void* inc) {
 
 void GA_Transpose(int g_a, int g_b) {
   check("GA_Transpose",
-        remora_array_transpose(array_of("GA_Transpose", g_a), array_of("GA_Transpose", g_b)));
+        remora_array_transpose(array_of("GA_Transpose", g_a), writable("GA_Transpose", g_b).array));
 }
 
 void GA_Symmetrize(int g_a) {
-  check("GA_Symmetrize", remora_array_symmetrize(array_of("GA_Symmetrize", g_a)));
+  check("GA_Symmetrize", remora_array_symmetrize(writable("GA_Symmetrize", g_a).array));
 }
 
 void GA_Norm1(int g_a, double* nm) {

@@ -349,7 +349,10 @@ int GA_Duplicate(int g_a, char* array_name) {
   a = source;  // type, shape and distribution settings; handles own stable storage
   a.accesses.clear();
   a.read_only = false;  // properties are not duplicated
-  a.replica.clear();
+  a.replica = nullptr;
+  a.replica_node = REMORA_COMM_NULL;
+  a.replica_win = nullptr;
+  a.cache.reset();
   a.array = nullptr;
   a.name = array_name != nullptr ? array_name : "";
   remora_array_t array = nullptr;
@@ -369,6 +372,7 @@ void GA_Destroy(int g_a) {
   const char* fn = "GA_Destroy";
   GaArray& a = lookup(fn, g_a);
   if (a.array != nullptr) {
+    release_properties(fn, a);
     memory_remove(local_bytes(a, a.array));
     check(fn, remora_array_destroy(&a.array));
   }

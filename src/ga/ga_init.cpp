@@ -1,8 +1,10 @@
 // GA_Initialize* / GA_Terminate, process and cluster information, memory queries, GA_Error,
 // the MA calls (accepted, nothing to do: Remora allocates array memory itself) and
 // GA_MPI_Comm.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "ga-mpi.h"
@@ -42,14 +44,48 @@ void build_node_table() {
 
 bool we_initialized_remora = false;  // else the ARMCI layer had started it
 
+// The Remora thread level matching MPI's (GA's thread-safe mode follows the level MPI was
+// initialised with, as GA's does).
+int remora_level_of_mpi() {
+  int mpi_level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&mpi_level);
+  if (mpi_level == MPI_THREAD_MULTIPLE) return REMORA_THREAD_MULTIPLE;
+  if (mpi_level == MPI_THREAD_SERIALIZED) return REMORA_THREAD_SERIALIZED;
+  if (mpi_level == MPI_THREAD_FUNNELED) return REMORA_THREAD_FUNNELED;
+  return REMORA_THREAD_SINGLE;
+}
+
+// remora_init_mpi_comm takes its thread level from REMORA_THREAD_LEVEL only: set it for the
+// call when MPI's level is higher (start-up is single-threaded), and restore it after.
+int init_on_comm(int* argc, char*** argv, MPI_Comm* comm, int level) {
+  static const char* const kNames[] = {"single", "funneled", "serialized", "multiple"};
+  const char* old = std::getenv("REMORA_THREAD_LEVEL");
+  const bool had = old != nullptr;
+  const std::string saved = had ? old : "";
+  int old_level = REMORA_THREAD_SINGLE;
+  for (int l = 0; l < 4; ++l)
+    if (had && saved == kNames[l]) old_level = l;
+  if (level > old_level) setenv("REMORA_THREAD_LEVEL", kNames[level], 1);
+  const int status = remora_init_mpi_comm(argc, argv, comm);
+  if (level > old_level) {
+    if (had)
+      setenv("REMORA_THREAD_LEVEL", saved.c_str(), 1);
+    else
+      unsetenv("REMORA_THREAD_LEVEL");
+  }
+  return status;
+}
+
 // comm: MPI_COMM_WORLD, or the communicator of GA_Initialize_comm (Remora spans only it).
 void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
   if (world_comm() != MPI_COMM_NULL) return;  // GA allows repeated initialisation calls
   int mpi_up = 0;
   MPI_Initialized(&mpi_up);
   if (!mpi_up) {
+    // What Remora asks for when it starts MPI itself (enough for its progress thread); a
+    // program whose threads call GA starts MPI itself with MPI_THREAD_MULTIPLE.
     int provided = 0;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
       ga_fail("GA_Initialize", "MPI_Init_thread failed");
     if (!we_initialized_mpi) std::atexit(finalize_mpi_at_exit);
     we_initialized_mpi = true;
@@ -57,10 +93,12 @@ void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
   int remora_up = 0;
   remora_initialized(&remora_up);
   if (!remora_up) {
+    const int level = remora_level_of_mpi();
+    int provided = 0;
     if (on == MPI_COMM_WORLD)
-      check("GA_Initialize", remora_init(argc, argv));
+      check("GA_Initialize", remora_init_thread(argc, argv, level, &provided));
     else
-      check("GA_Initialize_comm", remora_init_mpi_comm(argc, argv, &on));
+      check("GA_Initialize_comm", init_on_comm(argc, argv, &on, level));
     we_initialized_remora = true;
   }
   MPI_Comm comm = MPI_COMM_NULL;
@@ -80,13 +118,12 @@ const std::vector<int>& ranks_of_node(const char* fn, int node) {
 }
 
 // MA's flags have no effect here, but each call returns the flag's previous value, as MA's
-// do (GA's defaults: auto_verify and hard_fail off, error_print on).
-Boolean auto_verify = MA_FALSE, hard_fail = MA_FALSE, error_print = MA_TRUE;
+// do (GA's defaults: auto_verify and hard_fail off, error_print on). Atomic exchanges: any
+// thread may set them.
+std::atomic<Boolean> auto_verify{MA_FALSE}, hard_fail{MA_FALSE}, error_print{MA_TRUE};
 
-Boolean exchange(Boolean& flag, Integer value) {
-  const Boolean previous = flag;
-  flag = value != 0 ? MA_TRUE : MA_FALSE;
-  return previous;
+Boolean exchange(std::atomic<Boolean>& flag, Integer value) {
+  return flag.exchange(value != 0 ? MA_TRUE : MA_FALSE);
 }
 
 }  // namespace

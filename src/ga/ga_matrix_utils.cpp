@@ -15,6 +15,7 @@ using remora::ga::ga_fail;
 using remora::ga::GaArray;
 using remora::ga::kWorldGroup;
 using remora::ga::lookup_allocated;
+using remora::ga::require_writable;
 
 namespace {
 
@@ -120,6 +121,7 @@ void diagonal(const char* fn, Diagonal what, int g_a, int g_v, const void* const
                          ? &vector_for(fn, a, g_v, length)
                          : nullptr;
   if (what == Diagonal::Shift && constant == nullptr) ga_fail(fn, "c is NULL");
+  require_writable(fn, what == Diagonal::Get ? *v : a);
   sync_group(fn, a);
   int64_t first = 0, count = 0;
   share(a, length, &first, &count);
@@ -160,6 +162,7 @@ void scale(const char* fn, int g_a, int g_v, bool by_column_index) {
   const GaArray& a = matrix(fn, g_a);
   const int64_t rows = a.dims[0], columns = a.dims[1];
   const GaArray& v = vector_for(fn, a, g_v, by_column_index ? columns : rows);
+  require_writable(fn, a);
   sync_group(fn, a);
   int64_t first = 0, count = 0;
   share(a, rows, &first, &count);

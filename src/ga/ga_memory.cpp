@@ -1,13 +1,16 @@
 #include "ga/ga_memory.hpp"
 
+#include <atomic>
 #include <cstdint>
 
 #include "ga/ga_registry.hpp"
 
 namespace remora::ga {
 namespace {
-size_t limit_bytes = 0;
-size_t used_bytes = 0;
+// Written by GA_Initialize_ltd and by creation and destruction (collective, single-threaded);
+// atomics because queries (GA_Inquire_memory, GA_Memory_avail) may come from any thread.
+std::atomic<size_t> limit_bytes{0};
+std::atomic<size_t> used_bytes{0};
 }  // namespace
 
 void memory_set_limit(size_t limit) {
@@ -24,7 +27,8 @@ size_t memory_in_use() {
 
 size_t memory_available() {
   if (!memory_limited()) return SIZE_MAX;
-  return used_bytes >= limit_bytes ? 0 : limit_bytes - used_bytes;
+  const size_t used = used_bytes, limit = limit_bytes;
+  return used >= limit ? 0 : limit - used;
 }
 
 bool memory_admits_everywhere(size_t bytes, MPI_Comm comm) {
@@ -39,7 +43,8 @@ void memory_add(size_t bytes) {
 }
 
 void memory_remove(size_t bytes) {
-  used_bytes = bytes > used_bytes ? 0 : used_bytes - bytes;
+  const size_t used = used_bytes;
+  used_bytes = bytes > used ? 0 : used - bytes;
 }
 
 }  // namespace remora::ga

@@ -2,7 +2,10 @@
 // call given a handle that is still pending adds to its list (GA programs issue many calls on
 // one handle and wait once); any other value (completed, or never set) starts a new list.
 // The handle encodes the slot and a generation, so a stale or uninitialised value is not
-// mistaken for a live one.
+// mistaken for a live one. The table is guarded by state_mutex(), never held while waiting:
+// threads of a rank (MPI_THREAD_MULTIPLE) each use handles of their own at the same time.
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "ga/ga_patch.hpp"
@@ -16,29 +19,30 @@ struct Pending {
   bool active = false;
   std::vector<remora_array_request_t> requests;
 };
-std::vector<Pending> pending;
+std::vector<std::unique_ptr<Pending>> pending;  // a Pending never moves
 uint32_t next_generation = 1;
 
 ga_nbhdl_t encode(size_t slot, uint32_t generation) {
   return static_cast<ga_nbhdl_t>((static_cast<uint64_t>(generation) << 32) | slot);
 }
 
-// The live list a handle names, or nullptr.
+// The live list a handle names, or nullptr. Called with state_mutex() held.
 Pending* find(const ga_nbhdl_t* handle) {
   const uint64_t value = static_cast<uint64_t>(*handle);
   const size_t slot = static_cast<size_t>(value & 0xffffffffu);
   const uint32_t generation = static_cast<uint32_t>(value >> 32);
   if (slot >= pending.size()) return nullptr;
-  Pending& p = pending[slot];
+  Pending& p = *pending[slot];
   return p.active && p.generation == generation ? &p : nullptr;
 }
 
+// Called with state_mutex() held.
 Pending& list_for(ga_nbhdl_t* handle) {
   if (Pending* live = find(handle)) return *live;
   size_t slot = 0;
-  while (slot < pending.size() && pending[slot].active) ++slot;
-  if (slot == pending.size()) pending.emplace_back();
-  Pending& p = pending[slot];
+  while (slot < pending.size() && pending[slot]->active) ++slot;
+  if (slot == pending.size()) pending.push_back(std::make_unique<Pending>());
+  Pending& p = *pending[slot];
   p.active = true;
   p.generation = next_generation++;
   if (next_generation == 0) next_generation = 1;
@@ -55,10 +59,14 @@ void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const In
   const PatchArgs args(a, lo, hi, ld);
   remora_array_request_t request = REMORA_ARRAY_REQUEST_NULL;
   if (op != Transfer::Get) require_writable(fn, a);
-  if (op == Transfer::Get && a.read_only) {  // served from the replica: complete at once
-    replica_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
+  if (op == Transfer::Get && (a.read_only || a.cache)) {  // from the replica or the read cache:
+    if (a.read_only)                                      // complete at once
+      replica_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
+    else
+      cached_get(fn, a, args.lo.data, args.hi.data, buf, args.ld.data);
     stat_record(Stat::Get, static_cast<size_t>(patch_elements(a.ndim, args.lo.data, args.hi.data)) *
                                element_size(fn, a.type));
+    const std::lock_guard<std::mutex> hold(state_mutex());
     list_for(handle);
     return;
   }
@@ -80,6 +88,7 @@ void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const In
   const Stat stat = op == Transfer::Put ? Stat::Put : op == Transfer::Get ? Stat::Get : Stat::Acc;
   stat_record(stat, static_cast<size_t>(patch_elements(a.ndim, args.lo.data, args.hi.data)) *
                         element_size(fn, a.type));
+  const std::lock_guard<std::mutex> hold(state_mutex());
   list_for(handle).requests.push_back(request);
 }
 
@@ -116,12 +125,15 @@ void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], v
 void NGA_NbWait(ga_nbhdl_t* nbhandle) {
   require_initialized("NGA_NbWait");
   if (nbhandle == nullptr) ga_fail("NGA_NbWait", "nbhandle is NULL");
-  Pending* p = find(nbhandle);
-  if (p == nullptr) return;  // completed already (GA: nothing to do)
-  for (remora_array_request_t& request : p->requests)
-    check("NGA_NbWait", remora_array_wait(&request));
-  p->requests.clear();
-  p->active = false;
+  std::vector<remora_array_request_t> requests;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    Pending* p = find(nbhandle);
+    if (p == nullptr) return;  // completed already (GA: nothing to do)
+    requests.swap(p->requests);
+    p->active = false;
+  }
+  for (remora_array_request_t& request : requests) check("NGA_NbWait", remora_array_wait(&request));
 }
 
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
@@ -129,15 +141,25 @@ int NGA_NbTest(ga_nbhdl_t* nbhandle) {
   if (nbhandle == nullptr) ga_fail("NGA_NbTest", "nbhandle is NULL");
   // GA 5.9: 1 once the operation is complete (also for a handle completed before), 0 while
   // it is still pending (its C binding returns the negation of the internal pending test).
-  Pending* p = find(nbhandle);
-  if (p == nullptr) return 1;
+  // The requests are tested outside the lock; the handle stays live meanwhile (its slot is not
+  // reused), and what is still pending goes back to it.
+  std::vector<remora_array_request_t> requests;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    Pending* p = find(nbhandle);
+    if (p == nullptr) return 1;
+    requests.swap(p->requests);
+  }
   std::vector<remora_array_request_t> still;
-  for (remora_array_request_t& request : p->requests) {
+  for (remora_array_request_t& request : requests) {
     int done = 0;
     check("NGA_NbTest", remora_array_test(&request, &done));
     if (!done) still.push_back(request);
   }
-  p->requests.swap(still);
+  const std::lock_guard<std::mutex> hold(state_mutex());
+  Pending* p = find(nbhandle);
+  if (p == nullptr) return still.empty() ? 1 : 0;  // (a handle used by two threads at once)
+  p->requests.insert(p->requests.end(), still.begin(), still.end());
   if (!p->requests.empty()) return 0;
   p->active = false;
   return 1;

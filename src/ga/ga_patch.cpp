@@ -160,7 +160,7 @@ void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, 
     case Transfer::Get:
       if (a.read_only)
         replica_get(fn, a, lo, hi, buffer, ld);
-      else
+      else if (!cached_get(fn, a, lo, hi, buffer, ld))
         check(fn, remora_array_get(a.array, lo, hi, buffer, ld));
       break;
     case Transfer::Acc:

@@ -20,7 +20,9 @@ struct Pgroup {
   int rank = -1;  // this process's rank in the group, -1 outside it
 };
 
-// Handles count from 1 (GA keeps 0 for its mirror group and -1 for the world).
+// Handles count from 1 (GA keeps 0 for its mirror group and -1 for the world). The map is
+// guarded by state_mutex(); its nodes never move, so a group found stays valid until
+// GA_Pgroup_destroy (collective, single-threaded).
 std::map<int, Pgroup>& groups() {
   static std::map<int, Pgroup> table;
   return table;
@@ -28,6 +30,7 @@ std::map<int, Pgroup>& groups() {
 int next_handle = 1;
 
 Pgroup* find(int handle) {
+  const std::lock_guard<std::mutex> hold(state_mutex());
   auto it = groups().find(handle);
   return it == groups().end() ? nullptr : &it->second;
 }
@@ -132,6 +135,7 @@ int GA_Pgroup_create(int* list, int count) {
   MPI_Group_free(&mpi_world);
   if (group.comm != REMORA_COMM_NULL) check(fn, remora_comm_rank(group.comm, &group.rank));
   const int handle = next_handle++;
+  const std::lock_guard<std::mutex> hold(state_mutex());
   groups()[handle] = std::move(group);
   return handle;
 }
@@ -148,6 +152,7 @@ int GA_Pgroup_destroy(int grp) {
   if (group->comm != REMORA_COMM_NULL) check(fn, remora_comm_free(&group->comm));
   if (group->mpi != MPI_COMM_NULL) MPI_Comm_free(&group->mpi);
   if (default_pgroup() == grp) default_pgroup() = kWorldGroup;
+  const std::lock_guard<std::mutex> hold(state_mutex());
   groups().erase(grp);
   return 1;
 }
@@ -184,6 +189,7 @@ int GA_Pgroup_nnodes(int grp) {
 void GA_Pgroup_sync(int grp_id) {
   constexpr const char* fn = "GA_Pgroup_sync";
   check(fn, remora_array_sync_comm(pgroup_comm(fn, grp_id)));
+  invalidate_read_caches();
 }
 
 void GA_Set_pgroup(int g_a, int p_handle) {

@@ -2,20 +2,29 @@
 
 #include <cstdio>
 #include <memory>
+#include <mutex>
 
 namespace remora::ga {
 namespace {
 
 // Slot k holds handle -(1000 + k): negative like GA's handles, never 0.
 constexpr int kHandleBase = 1000;
+// Guarded by state_mutex(); a slot's GaArray never moves (unique_ptr), so a reference taken
+// under the lock stays valid until GA_Destroy.
 std::vector<std::unique_ptr<GaArray>> slots;
-MPI_Comm the_world_comm = MPI_COMM_NULL;
+// Set by GA_Initialize* and GA_Terminate only (single-threaded), read by every call.
+std::atomic<MPI_Comm> the_world_comm{MPI_COMM_NULL};
 
 int slot_of(int handle) {
   return -handle - kHandleBase;
 }
 
 }  // namespace
+
+std::mutex& state_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
 
 void ga_error(const char* message, int code) {
   const int rank = remora_rank();
@@ -89,6 +98,7 @@ size_t element_size(const char* fn, int type) {
 }
 
 int new_handle() {
+  const std::lock_guard<std::mutex> hold(state_mutex());
   for (size_t k = 0; k < slots.size(); ++k)
     if (!slots[k]) {
       slots[k] = std::make_unique<GaArray>();
@@ -101,13 +111,20 @@ int new_handle() {
 GaArray& lookup(const char* fn, int handle) {
   require_initialized(fn);
   const int slot = slot_of(handle);
-  if (slot < 0 || static_cast<size_t>(slot) >= slots.size() || !slots[static_cast<size_t>(slot)])
+  GaArray* a = nullptr;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    if (slot >= 0 && static_cast<size_t>(slot) < slots.size())
+      a = slots[static_cast<size_t>(slot)].get();
+  }
+  if (a == nullptr)
     ga_fail(fn, "g_a=%d is not a valid array handle (never created, or destroyed)", handle);
-  return *slots[static_cast<size_t>(slot)];
+  return *a;
 }
 
 bool handle_exists(int handle) {
   const int slot = slot_of(handle);
+  const std::lock_guard<std::mutex> hold(state_mutex());
   return slot >= 0 && static_cast<size_t>(slot) < slots.size() &&
          slots[static_cast<size_t>(slot)] != nullptr;
 }
@@ -120,11 +137,13 @@ GaArray& lookup_allocated(const char* fn, int handle) {
 }
 
 void free_handle(int handle) {
+  const std::lock_guard<std::mutex> hold(state_mutex());
   slots[static_cast<size_t>(slot_of(handle))].reset();
 }
 
 std::vector<int> live_handles() {
   std::vector<int> handles;
+  const std::lock_guard<std::mutex> hold(state_mutex());
   for (size_t k = 0; k < slots.size(); ++k)
     if (slots[k]) handles.push_back(-(kHandleBase + static_cast<int>(k)));
   return handles;
@@ -135,21 +154,21 @@ void require_initialized(const char* fn) {
   remora_initialized(&flag);
   // GA's own start-up sets the world communicator (Remora may also have been started by the
   // ARMCI layer alone).
-  if (!flag || the_world_comm == MPI_COMM_NULL)
+  if (!flag || world_comm() == MPI_COMM_NULL)
     ga_fail(fn, "GA is not initialized (call GA_Initialize first)");
 }
 
-int& default_pgroup() {
-  static int group = kWorldGroup;
+std::atomic<int>& default_pgroup() {
+  static std::atomic<int> group{kWorldGroup};
   return group;
 }
 
 MPI_Comm world_comm() {
-  return the_world_comm;
+  return the_world_comm.load(std::memory_order_acquire);
 }
 
 void set_world_comm(MPI_Comm comm) {
-  the_world_comm = comm;
+  the_world_comm.store(comm, std::memory_order_release);
 }
 
 }  // namespace remora::ga

@@ -4,9 +4,12 @@
 // (ga-core, ga-coll, pgroups) builds on this header; it uses only Remora's public C API.
 #pragma once
 
+#include <atomic>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,8 @@ constexpr int kWorldGroup = -1;  // GA's world process group handle
 
 // How a handle made by GA_Create_handle will be distributed when GA_Allocate runs.
 enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled };
+
+struct ReadCache;  // ga_property.cpp
 
 struct GaArray {
   remora_array_t array = nullptr;  // null until allocated
@@ -41,19 +46,38 @@ struct GaArray {
     void* pointer;
   };
   std::vector<Access> accesses;
-  // NGA_Set_property "read_only": this rank's copy of the whole array (row-major), taken when
-  // the property was set; gets read it, writes fail until NGA_Unset_property.
+  // NGA_Set_property "read_only": the whole array (row-major), one copy per node in memory the
+  // node's ranks of the array's group share (a window on them, its first rank holding the
+  // copy), taken when the property was set; gets read it, writes fail until
+  // NGA_Unset_property.
   bool read_only = false;
-  std::vector<unsigned char> replica;
+  const unsigned char* replica = nullptr;
+  remora_comm_t replica_node = REMORA_COMM_NULL;
+  remora_win_t replica_win = nullptr;
+  // NGA_Set_property "read_cache": owners' blocks this rank has read (ga_property.cpp).
+  std::shared_ptr<ReadCache> cache;
 };
 
 // ---- properties (ga_property.cpp) ----
-// Fails (GA_Error) when a is read-only: fn would write into it.
+// Before fn writes into a: fails (GA_Error) when a is read-only; empties a's read cache.
+// Collective writes call it on every rank of the array's group.
 void require_writable(const char* fn, const GaArray& a);
-// Copies lo..hi of a read-only array from this rank's replica into buffer (ld as NGA_Get's),
+// The same for the allocated array behind handle g_a, which it returns.
+const GaArray& writable(const char* fn, int g_a);
+// Copies lo..hi of a read-only array from the node's replica into buffer (ld as NGA_Get's),
 // after the checks remora_array_get makes.
 void replica_get(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
                  void* buffer, const int64_t* ld);
+// For a "read_cache" array: copies lo..hi into buffer from the owners' blocks, reading (and
+// keeping) the blocks not held yet. False (nothing done) when a has no read cache.
+bool cached_get(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
+                void* buffer, const int64_t* ld);
+// Read caches are emptied by synchronisation (GA_Sync, GA_Fence, GA_Lock / GA_Unlock, ...),
+// after which other ranks' writes may be visible.
+void invalidate_read_caches();
+// Frees a read-only array's replica (collective over its group): NGA_Unset_property and
+// GA_Destroy.
+void release_properties(const char* fn, GaArray& a);
 
 // GA_Error: prints "GA_Error (rank R) in fn: message: code" and ends the whole job with a
 // non-zero exit (remora_abort, which uses MPI_Abort under MPI).
@@ -69,6 +93,13 @@ remora_datatype_t datatype_of(const char* fn, int type);
 // The GA type code that NGA_Inquire reports for a Remora element type is kept per handle;
 // this gives the element size of a GA type code.
 size_t element_size(const char* fn, int type);
+
+// Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (handles,
+// nonblocking handles, NGA_Access records, process groups) are guarded by this one mutex,
+// held only for short sections that never call Remora, so a thread waiting inside Remora never
+// keeps the others out; counters are atomics. Everything else is written only by collective
+// calls (creation, properties, GA_Initialize / GA_Terminate), which are single-threaded.
+std::mutex& state_mutex();
 
 // The handle table. Handles are negative integers (as GA's are), never 0.
 int new_handle();
@@ -93,7 +124,7 @@ void set_world_comm(MPI_Comm comm);
 
 // Process groups: GA's world group handle, and the group new arrays are created on
 // (GA_Pgroup_set_default changes it; the pgroups part owns that).
-int& default_pgroup();
+std::atomic<int>& default_pgroup();
 
 // ---- pgroups (ga_pgroup.cpp) ----
 // The Remora communicator of process group p_handle (kWorldGroup: the world); fails like

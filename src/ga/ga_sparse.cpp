@@ -146,6 +146,7 @@ template <typename Index>
 void pack_unpack(const char* fn, bool pack, int g_src, int g_dst, int g_mask, int64_t lo,
                  int64_t hi, Index* icount) {
   if (icount == nullptr) ga_fail(fn, "icount is NULL");
+  remora::ga::writable(fn, g_dst);
   // The sparse array is read (pack: g_src) or written (unpack: g_dest) at lo..hi; the dense one
   // holds the selected elements from index 0.
   const Named src{"g_src", g_src}, dest{"g_dest", g_dst}, mask{"g_mask", g_mask};
@@ -267,6 +268,7 @@ void scan(const char* fn, int g_src, int g_dst, int g_mask, int64_t lo, int64_t 
           int excl) {
   if (add && excl != 0 && excl != 1)
     ga_fail(fn, "excl=%d is not 0 (inclusive) or 1 (exclusive)", excl);
+  remora::ga::writable(fn, g_dst);
   const Arrays a = arrays(fn, {"g_a", g_src}, {"g_b", g_dst}, {"g_sbit", g_mask}, lo, hi, true);
   check(fn, remora_array_sync_comm(a.comm));
   int64_t first = 0, last = -1;

@@ -27,6 +27,7 @@ void GA_Sync(void) {
     check("GA_Sync", remora_array_sync());
   else
     GA_Pgroup_sync(default_pgroup());
+  invalidate_read_caches();
   stat_record(Stat::Sync, 0);
 }
 
@@ -42,6 +43,7 @@ void GA_Fence(void) {
     const GaArray& a = lookup("GA_Fence", handle);
     if (a.array != nullptr) check("GA_Fence", remora_array_flush(a.array));
   }
+  invalidate_read_caches();
 }
 
 int GA_Create_mutexes(int number) {
@@ -65,10 +67,12 @@ int GA_Destroy_mutexes(void) {
 void GA_Lock(int mutex) {
   check_mutex("GA_Lock", mutex);
   check("GA_Lock", remora_mutex_lock(mutexes, mutex));
+  invalidate_read_caches();  // what the previous holder wrote may be read now
 }
 
 void GA_Unlock(int mutex) {
   check_mutex("GA_Unlock", mutex);
+  invalidate_read_caches();
   check("GA_Unlock", remora_mutex_unlock(mutexes, mutex));
 }
 

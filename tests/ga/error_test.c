@@ -41,6 +41,10 @@ int main(int argc, char** argv) {
     NGA_Set_property(g_a, "read_only");
     NGA_Put(g_a, lo, hi, buf, ld);
   }
+  if (strcmp(mode, "read_only_zero") == 0) { /* a collective write */
+    NGA_Set_property(g_a, "read_only");
+    GA_Zero(g_a);
+  }
   if (strcmp(mode, "property") == 0) NGA_Set_property(g_a, "write_mostly");
   /* Ranks without a failure of their own wait here for the job to end. */
   GA_Sync();

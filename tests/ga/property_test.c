@@ -2,7 +2,10 @@
  * NGA_Get, NGA_NbGet, NGA_Strided_get and NGA_Periodic_get, hold the values written before the
  * property was set (checked against the serial reference, element by element); after
  * NGA_Unset_property the array takes writes again and gets see them. Also a 3-d int array and
- * "read_cache" (gets stay correct). Writes while read-only: error_test's read_only mode. */
+ * "read_cache": gets stay correct, and (Remora's cache, REMORA_GA_READ_CACHE_KEEPS) what a rank
+ * has read is kept until it synchronises or writes the array itself: another rank's write
+ * ordered only by MPI_Barrier is not seen, after GA_Sync it is. Writes while read-only:
+ * error_test's read_only and read_only_zero modes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,16 @@ static void fill2(int g_a, int generation) {
     free(buf);
   }
   GA_Sync();
+}
+
+/* This rank writes every element of generation `generation` (no synchronisation). */
+static void fill2_here(int g_a, int generation) {
+  double* buf = malloc(sizeof(double) * N0 * N1);
+  for (int i = 0; i < N0; ++i)
+    for (int j = 0; j < N1; ++j) buf[i * N1 + j] = ref2(i, j, generation);
+  int lo[2] = {0, 0}, hi[2] = {N0 - 1, N1 - 1}, ld[1] = {N1};
+  NGA_Put(g_a, lo, hi, buf, ld);
+  free(buf);
 }
 
 /* Reads patches all over the array (every owner's) several ways; checks every element. */
@@ -88,6 +101,42 @@ int main(int argc, char** argv) {
   read_patches(g_a, 2, 20);
   GA_Unset_property(g_a);
   GA_Sync();
+#ifdef REMORA_GA_READ_CACHE_KEEPS
+  if (GA_Nnodes() > 1) {
+    const int last = GA_Nnodes() - 1;
+    fill2(g_a, 3);
+    NGA_Set_property(g_a, "read_cache");
+    read_patches(g_a, 3, 20);
+    double* buf = malloc(sizeof(double) * N0 * N1);
+    int lo[2] = {0, 0}, hi[2] = {N0 - 1, N1 - 1}, ld[1] = {N1};
+    NGA_Get(g_a, lo, hi, buf, ld); /* every block read (and kept) */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == last) { /* every element, ordered by MPI_Barrier only */
+      fill2_here(g_a, 4);
+      GA_Fence();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me != last) { /* the whole array: what this rank read before (its own block too) */
+      NGA_Get(g_a, lo, hi, buf, ld);
+      for (int i = 0; i < N0; ++i)
+        for (int j = 0; j < N1; ++j) CHECK(buf[i * N1 + j] == ref2(i, j, 3));
+    }
+    free(buf);
+    GA_Sync();
+    read_patches(g_a, 4, 20);
+    GA_Sync();
+    /* A rank's own write empties its cache: it reads what it wrote. */
+    if (me == 0) {
+      double v = -1.5, got = 0;
+      int at[2] = {N0 - 1, N1 - 1}, one[1] = {1};
+      NGA_Put(g_a, at, at, &v, one);
+      NGA_Get(g_a, at, at, &got, one);
+      CHECK(got == -1.5);
+    }
+    GA_Unset_property(g_a);
+    GA_Sync();
+  }
+#endif
   GA_Destroy(g_a);
 
   /* A 3-d int array: gets of whole planes from the replica. */
