@@ -2,7 +2,8 @@
 // scatter(v), allgather(v) and alltoall(v) x every algorithm x roots x counts (including
 // zero-sized blocks in the v-forms) x in-place or not, on the world communicator and on a
 // split of it. Every element names its source, destination and index, so a misplaced block
-// is caught.
+// is caught. Run with the argument "wait" or "test", it calls the nonblocking forms instead
+// (completed by remora_request_wait or a loop of remora_request_test), checked the same way.
 #include <cstdint>
 #include <vector>
 
@@ -11,19 +12,20 @@
 
 namespace {
 
+using coll_test::call;
 using coll_test::tagged;
 
-constexpr remora_coll_algorithm_t kBcast[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                              REMORA_COLL_SCATTER_ALLGATHER, REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kAllgather[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
-                                                  REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kGather[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                               REMORA_COLL_BINARY, REMORA_COLL_FLAT,
-                                               REMORA_COLL_SEQUENTIAL};
-constexpr remora_coll_algorithm_t kScatter[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                                REMORA_COLL_BINARY, REMORA_COLL_FLAT};
-constexpr remora_coll_algorithm_t kAlltoall[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BRUCK, REMORA_COLL_PAIRWISE, REMORA_COLL_RING, REMORA_COLL_FLAT};
+coll_test::Calls calls = coll_test::Calls::blocking;  // from the program's argument
+
+using coll_test::kAllgatherAlgorithms;
+using coll_test::kAlltoallAlgorithms;
+using coll_test::kBcastAlgorithms;
+using coll_test::kGatherAlgorithms;
+using coll_test::kScatterAlgorithms;
+using coll_test::kUntouched;
+using coll_test::spaced;
+using coll_test::varying;
+
 constexpr size_t kCounts[] = {0, 1, 5, 3000};
 
 struct Comm {
@@ -31,35 +33,15 @@ struct Comm {
   int rank, size;
 };
 
-// Rank j's block in the v-forms: (j + salt) % 4 elements, so some blocks are empty.
-std::vector<size_t> varying(const Comm& c, size_t salt) {
-  std::vector<size_t> counts(static_cast<size_t>(c.size));
-  for (size_t j = 0; j < counts.size(); ++j) counts[j] = (j + salt) % 4;
-  return counts;
-}
-
-// Displacements with a gap of one element between blocks (which must stay untouched).
-std::vector<size_t> spaced(const std::vector<size_t>& counts, size_t* total) {
-  std::vector<size_t> displs;
-  size_t at = 0;
-  for (size_t count : counts) {
-    displs.push_back(at);
-    at += count + 1;
-  }
-  *total = at;
-  return displs;
-}
-
-constexpr int32_t kUntouched = -7;
-
 void bcasts(const Comm& c) {
-  for (remora_coll_algorithm_t algorithm : kBcast)
+  for (remora_coll_algorithm_t algorithm : kBcastAlgorithms)
     for (int root : {0, c.size - 1})
       for (size_t count : kCounts) {
         std::vector<int32_t> buffer(count, kUntouched);
         if (c.rank == root)
           for (size_t i = 0; i < count; ++i) buffer[i] = tagged(root, 0, i);
-        REQUIRE_OK(remora_bcast(buffer.data(), count, REMORA_INT32, root, c.handle, algorithm));
+        REQUIRE_OK(call(calls, remora_bcast, remora_ibcast, buffer.data(), count, REMORA_INT32,
+                        root, c.handle, algorithm));
         for (size_t i = 0; i < count; ++i)
           REQUIRE(buffer[i] == tagged(root, 0, i), "bcast algorithm %d root %d count %zu: [%zu]",
                   algorithm, root, count, i);
@@ -67,7 +49,7 @@ void bcasts(const Comm& c) {
 }
 
 void gathers(const Comm& c) {
-  for (remora_coll_algorithm_t algorithm : kGather)
+  for (remora_coll_algorithm_t algorithm : kGatherAlgorithms)
     for (int root : {0, c.size / 2}) {
       for (size_t count : {size_t{0}, size_t{3}, size_t{500}})
         for (bool in_place : {false, true}) {
@@ -77,8 +59,9 @@ void gathers(const Comm& c) {
           if (place)
             for (size_t i = 0; i < count; ++i)
               recv[static_cast<size_t>(c.rank) * count + i] = send[i];
-          REQUIRE_OK(remora_gather(place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
-                                   REMORA_INT32, root, c.handle, algorithm));
+          REQUIRE_OK(call(calls, remora_gather, remora_igather,
+                          place ? REMORA_IN_PLACE : send.data(), recv.data(), count, REMORA_INT32,
+                          root, c.handle, algorithm));
           if (c.rank != root) continue;
           for (int j = 0; j < c.size; ++j)
             for (size_t i = 0; i < count; ++i)
@@ -87,14 +70,14 @@ void gathers(const Comm& c) {
                       count, j, i);
         }
       // gatherv: varying counts at gapped displacements.
-      const std::vector<size_t> counts = varying(c, static_cast<size_t>(root));
+      const std::vector<size_t> counts = varying(c.size, static_cast<size_t>(root));
       size_t total = 0;
       const std::vector<size_t> displs = spaced(counts, &total);
       const size_t mine = counts[static_cast<size_t>(c.rank)];
       std::vector<int32_t> send(mine), recv(total, kUntouched);
       for (size_t i = 0; i < mine; ++i) send[i] = tagged(c.rank, root, i);
-      REQUIRE_OK(remora_gatherv(send.data(), mine, recv.data(), counts.data(), displs.data(),
-                                REMORA_INT32, root, c.handle, algorithm));
+      REQUIRE_OK(call(calls, remora_gatherv, remora_igatherv, send.data(), mine, recv.data(),
+                      counts.data(), displs.data(), REMORA_INT32, root, c.handle, algorithm));
       if (c.rank != root) continue;
       for (size_t j = 0; j < counts.size(); ++j) {
         for (size_t i = 0; i < counts[j]; ++i)
@@ -106,7 +89,7 @@ void gathers(const Comm& c) {
 }
 
 void scatters(const Comm& c) {
-  for (remora_coll_algorithm_t algorithm : kScatter)
+  for (remora_coll_algorithm_t algorithm : kScatterAlgorithms)
     for (int root : {0, c.size - 1}) {
       for (size_t count : {size_t{0}, size_t{2}, size_t{700}})
         for (bool in_place : {false, true}) {
@@ -116,14 +99,15 @@ void scatters(const Comm& c) {
             for (int j = 0; j < c.size; ++j)
               for (size_t i = 0; i < count; ++i)
                 send[static_cast<size_t>(j) * count + i] = tagged(root, j, i);
-          REQUIRE_OK(remora_scatter(send.data(), place ? REMORA_IN_PLACE : recv.data(), count,
-                                    REMORA_INT32, root, c.handle, algorithm));
+          REQUIRE_OK(call(calls, remora_scatter, remora_iscatter, send.data(),
+                          place ? REMORA_IN_PLACE : recv.data(), count, REMORA_INT32, root,
+                          c.handle, algorithm));
           if (place) continue;
           for (size_t i = 0; i < count; ++i)
             REQUIRE(recv[i] == tagged(root, c.rank, i),
                     "scatter algorithm %d root %d count %zu: [%zu]", algorithm, root, count, i);
         }
-      const std::vector<size_t> counts = varying(c, 1);
+      const std::vector<size_t> counts = varying(c.size, 1);
       size_t total = 0;
       const std::vector<size_t> displs = spaced(counts, &total);
       std::vector<int32_t> send(total);
@@ -133,8 +117,8 @@ void scatters(const Comm& c) {
             send[displs[j] + i] = tagged(root, static_cast<int>(j), i);
       const size_t mine = counts[static_cast<size_t>(c.rank)];
       std::vector<int32_t> recv(mine + 1, kUntouched);
-      REQUIRE_OK(remora_scatterv(send.data(), counts.data(), displs.data(), recv.data(), mine,
-                                 REMORA_INT32, root, c.handle, algorithm));
+      REQUIRE_OK(call(calls, remora_scatterv, remora_iscatterv, send.data(), counts.data(),
+                      displs.data(), recv.data(), mine, REMORA_INT32, root, c.handle, algorithm));
       for (size_t i = 0; i < mine; ++i)
         REQUIRE(recv[i] == tagged(root, c.rank, i), "scatterv algorithm %d: [%zu]", algorithm, i);
       REQUIRE(recv[mine] == kUntouched, "scatterv wrote past its block");
@@ -142,7 +126,7 @@ void scatters(const Comm& c) {
 }
 
 void allgathers(const Comm& c) {
-  for (remora_coll_algorithm_t algorithm : kAllgather)
+  for (remora_coll_algorithm_t algorithm : kAllgatherAlgorithms)
     for (size_t count : kCounts)
       for (bool in_place : {false, true}) {
         std::vector<int32_t> send(count), recv(count * static_cast<size_t>(c.size), kUntouched);
@@ -150,22 +134,23 @@ void allgathers(const Comm& c) {
         if (in_place)
           for (size_t i = 0; i < count; ++i)
             recv[static_cast<size_t>(c.rank) * count + i] = send[i];
-        REQUIRE_OK(remora_allgather(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
-                                    REMORA_INT32, c.handle, algorithm));
+        REQUIRE_OK(call(calls, remora_allgather, remora_iallgather,
+                        in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count, REMORA_INT32,
+                        c.handle, algorithm));
         for (int j = 0; j < c.size; ++j)
           for (size_t i = 0; i < count; ++i)
             REQUIRE(recv[static_cast<size_t>(j) * count + i] == tagged(j, 0, i),
                     "allgather count %zu: rank %d [%zu]", count, j, i);
       }
-  const std::vector<size_t> counts = varying(c, 2);
+  const std::vector<size_t> counts = varying(c.size, 2);
   size_t total = 0;
   const std::vector<size_t> displs = spaced(counts, &total);
   const size_t mine = counts[static_cast<size_t>(c.rank)];
-  for (remora_coll_algorithm_t algorithm : kAllgather) {
+  for (remora_coll_algorithm_t algorithm : kAllgatherAlgorithms) {
     std::vector<int32_t> send(mine), recv(total, kUntouched);
     for (size_t i = 0; i < mine; ++i) send[i] = tagged(c.rank, 0, i);
-    REQUIRE_OK(remora_allgatherv(send.data(), mine, recv.data(), counts.data(), displs.data(),
-                                 REMORA_INT32, c.handle, algorithm));
+    REQUIRE_OK(call(calls, remora_allgatherv, remora_iallgatherv, send.data(), mine, recv.data(),
+                    counts.data(), displs.data(), REMORA_INT32, c.handle, algorithm));
     for (size_t j = 0; j < counts.size(); ++j) {
       for (size_t i = 0; i < counts[j]; ++i)
         REQUIRE(recv[displs[j] + i] == tagged(static_cast<int>(j), 0, i),
@@ -179,7 +164,7 @@ void allgathers(const Comm& c) {
 
 void alltoalls(const Comm& c) {
   const auto size = static_cast<size_t>(c.size);
-  for (remora_coll_algorithm_t algorithm : kAlltoall) {
+  for (remora_coll_algorithm_t algorithm : kAlltoallAlgorithms) {
     for (size_t count : kCounts)
       for (bool in_place : {false, true}) {
         std::vector<int32_t> send(count * size), recv(count * size, kUntouched);
@@ -187,8 +172,9 @@ void alltoalls(const Comm& c) {
           for (size_t i = 0; i < count; ++i)
             send[j * count + i] = tagged(c.rank, static_cast<int>(j), i);
         if (in_place) recv = send;
-        REQUIRE_OK(remora_alltoall(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
-                                   REMORA_INT32, c.handle, algorithm));
+        REQUIRE_OK(call(calls, remora_alltoall, remora_ialltoall,
+                        in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count, REMORA_INT32,
+                        c.handle, algorithm));
         for (size_t j = 0; j < size; ++j)
           for (size_t i = 0; i < count; ++i)
             REQUIRE(recv[j * count + i] == tagged(static_cast<int>(j), c.rank, i),
@@ -207,9 +193,9 @@ void alltoalls(const Comm& c) {
     for (size_t j = 0; j < size; ++j)
       for (size_t i = 0; i < send_counts[j]; ++i)
         send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
-    REQUIRE_OK(remora_alltoallv(send.data(), send_counts.data(), send_displs.data(), recv.data(),
-                                recv_counts.data(), recv_displs.data(), REMORA_INT32, c.handle,
-                                algorithm));
+    REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv, send.data(), send_counts.data(),
+                    send_displs.data(), recv.data(), recv_counts.data(), recv_displs.data(),
+                    REMORA_INT32, c.handle, algorithm));
     for (size_t j = 0; j < size; ++j) {
       for (size_t i = 0; i < recv_counts[j]; ++i)
         REQUIRE(recv[recv_displs[j] + i] == tagged(static_cast<int>(j), c.rank, i),
@@ -228,7 +214,7 @@ void barriers(const Comm& c, remora_segment_t counter) {
     const remora_coll_algorithm_t algorithms[] = {REMORA_COLL_DISSEMINATION, REMORA_COLL_SHM};
     for (int half = 0; half < 2; ++half) {
       REQUIRE_OK(remora_fetch_add(counter, 0, 0, 1, nullptr));
-      REQUIRE_OK(remora_comm_barrier(c.handle, algorithms[half]));
+      REQUIRE_OK(call(calls, remora_comm_barrier, remora_ibarrier, c.handle, algorithms[half]));
       int64_t arrived = 0;
       REQUIRE_OK(remora_get(counter, 0, 0, &arrived, sizeof arrived));
       const int64_t expected = size * (2 * round - 1 + half);
@@ -236,7 +222,7 @@ void barriers(const Comm& c, remora_segment_t counter) {
               algorithms[half], round, static_cast<long long>(arrived),
               static_cast<long long>(expected));
     }
-    REQUIRE_OK(remora_comm_barrier(c.handle, REMORA_COLL_AUTO));
+    REQUIRE_OK(call(calls, remora_comm_barrier, remora_ibarrier, c.handle, REMORA_COLL_AUTO));
   }
 }
 
@@ -255,6 +241,7 @@ void run_matrix(remora_comm_t handle) {
 
 int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
+  calls = coll_test::calls_from(argc, argv);
   remora_comm_t world = REMORA_COMM_NULL, half = REMORA_COMM_NULL;
   REQUIRE_OK(remora_comm_world(&world));
   remora_segment_t counter;

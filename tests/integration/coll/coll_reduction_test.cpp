@@ -2,6 +2,8 @@
 // reduce_scatter_block, scan and exscan x a sample of types and ops x counts (0, 1, odd,
 // larger than the rank count and not a multiple of it) x in-place or not, on the world
 // communicator and on a split of it. Each rank checks its result against a local fold.
+// Run with the argument "wait" or "test", it calls the nonblocking forms instead (completed by
+// remora_request_wait or a loop of remora_request_test) and checks them the same way.
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -12,18 +14,18 @@
 
 namespace {
 
+using coll_test::call;
 using coll_test::fold;
 using coll_test::input;
 using coll_test::same;
 
+coll_test::Calls calls = coll_test::Calls::blocking;  // from the program's argument
+
 constexpr size_t kCounts[] = {0, 1, 7, 1000};
-constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_APPLICATION_BYPASS, REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER,
-    REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kReduceScatterAlgorithms[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
-                                                                REMORA_COLL_SHM};
+using coll_test::kAllreduceAlgorithms;
+using coll_test::kReduceAlgorithms;
+using coll_test::kReduceScatterAlgorithms;
+using coll_test::kScanAlgorithms;
 
 struct Case {
   remora_comm_t comm;
@@ -56,8 +58,9 @@ void allreduce(const Case& c, size_t count) {
     for (bool in_place : {false, true}) {
       std::vector<T> send = inputs<T>(c, count), recv(count);
       if (in_place) recv = send;
-      REQUIRE_OK(remora_allreduce(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
-                                  c.type, c.op, c.comm, algorithm));
+      REQUIRE_OK(call(calls, remora_allreduce, remora_iallreduce,
+                      in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count, c.type, c.op,
+                      c.comm, algorithm));
       expect_fold(c, in_place ? "allreduce in place" : "allreduce", recv, count, 0, c.size - 1);
     }
   }
@@ -73,8 +76,8 @@ void reduce(const Case& c, size_t count) {
         std::vector<T> send = inputs<T>(c, count), recv(count);
         const bool place = in_place && c.rank == root;
         if (place) recv = send;
-        REQUIRE_OK(remora_reduce(place ? REMORA_IN_PLACE : send.data(), recv.data(), count, c.type,
-                                 c.op, root, c.comm, algorithm));
+        REQUIRE_OK(call(calls, remora_reduce, remora_ireduce, place ? REMORA_IN_PLACE : send.data(),
+                        recv.data(), count, c.type, c.op, root, c.comm, algorithm));
         if (c.rank == root) expect_fold(c, "reduce", recv, count, 0, c.size - 1);
       }
     }
@@ -83,16 +86,19 @@ void reduce(const Case& c, size_t count) {
 
 template <typename T>
 void scans(const Case& c, size_t count) {
-  for (bool in_place : {false, true}) {
-    std::vector<T> send = inputs<T>(c, count), recv(count);
-    if (in_place) recv = send;
-    const void* source = in_place ? REMORA_IN_PLACE : send.data();
-    REQUIRE_OK(remora_scan(source, recv.data(), count, c.type, c.op, c.comm, REMORA_COLL_AUTO));
-    expect_fold(c, "scan", recv, count, 0, c.rank);
-    if (in_place) recv = send;
-    REQUIRE_OK(remora_exscan(source, recv.data(), count, c.type, c.op, c.comm, REMORA_COLL_AUTO));
-    if (c.rank > 0) expect_fold(c, "exscan", recv, count, 0, c.rank - 1);
-  }
+  for (remora_coll_algorithm_t algorithm : kScanAlgorithms)
+    for (bool in_place : {false, true}) {
+      std::vector<T> send = inputs<T>(c, count), recv(count);
+      if (in_place) recv = send;
+      const void* source = in_place ? REMORA_IN_PLACE : send.data();
+      REQUIRE_OK(call(calls, remora_scan, remora_iscan, source, recv.data(), count, c.type, c.op,
+                      c.comm, algorithm));
+      expect_fold(c, "scan", recv, count, 0, c.rank);
+      if (in_place) recv = send;
+      REQUIRE_OK(call(calls, remora_exscan, remora_iexscan, source, recv.data(), count, c.type,
+                      c.op, c.comm, algorithm));
+      if (c.rank > 0) expect_fold(c, "exscan", recv, count, 0, c.rank - 1);
+    }
 }
 
 template <typename T>
@@ -114,11 +120,11 @@ void reduce_scatters(const Case& c, size_t count) {
         if (in_place) recv = send;
         const void* source = in_place ? REMORA_IN_PLACE : send.data();
         if (vector_form) {
-          REQUIRE_OK(remora_reduce_scatter(source, recv.data(), counts.data(), c.type, c.op, c.comm,
-                                           algorithm));
+          REQUIRE_OK(call(calls, remora_reduce_scatter, remora_ireduce_scatter, source, recv.data(),
+                          counts.data(), c.type, c.op, c.comm, algorithm));
         } else {
-          REQUIRE_OK(remora_reduce_scatter_block(source, recv.data(), count, c.type, c.op, c.comm,
-                                                 algorithm));
+          REQUIRE_OK(call(calls, remora_reduce_scatter_block, remora_ireduce_scatter_block, source,
+                          recv.data(), count, c.type, c.op, c.comm, algorithm));
         }
         expect_fold(c, vector_form ? "reduce_scatter" : "reduce_scatter_block", recv, mine, 0,
                     c.size - 1, offset);
@@ -165,10 +171,10 @@ void check_reproducible(remora_comm_t comm) {
   for (size_t i = 0; i < kCount; ++i) send[i] = 1.0 / (3.0 + static_cast<double>(rank * 7 + i));
   for (remora_coll_algorithm_t algorithm : kAllreduceAlgorithms) {
     std::vector<double> first(kCount), again(kCount), root_copy(kCount);
-    REQUIRE_OK(remora_allreduce(send.data(), first.data(), kCount, REMORA_DOUBLE, REMORA_OP_SUM,
-                                comm, algorithm));
-    REQUIRE_OK(remora_allreduce(send.data(), again.data(), kCount, REMORA_DOUBLE, REMORA_OP_SUM,
-                                comm, algorithm));
+    REQUIRE_OK(call(calls, remora_allreduce, remora_iallreduce, send.data(), first.data(), kCount,
+                    REMORA_DOUBLE, REMORA_OP_SUM, comm, algorithm));
+    REQUIRE_OK(call(calls, remora_allreduce, remora_iallreduce, send.data(), again.data(), kCount,
+                    REMORA_DOUBLE, REMORA_OP_SUM, comm, algorithm));
     if (rank == 0) root_copy = first;
     REQUIRE_OK(remora_bcast(root_copy.data(), kCount, REMORA_DOUBLE, 0, comm, REMORA_COLL_AUTO));
     for (size_t i = 0; i < kCount; ++i) {
@@ -183,6 +189,7 @@ void check_reproducible(remora_comm_t comm) {
 
 int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
+  calls = coll_test::calls_from(argc, argv);
   remora_comm_t world = REMORA_COMM_NULL, half = REMORA_COMM_NULL;
   REQUIRE_OK(remora_comm_world(&world));
   run_matrix(world, "world");

@@ -2,12 +2,17 @@
 // input, so each rank checks its own result against a fold done here, without communication.
 #pragma once
 
+#include <sched.h>
+
 #include <complex>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include "multirank.hpp"
 #include "remora.h"
 
 namespace coll_test {
@@ -78,9 +83,95 @@ bool same(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// Every algorithm each operation accepts (include/remora/coll.h), auto first.
+inline constexpr remora_coll_algorithm_t kBarrierAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_DISSEMINATION, REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kBcastAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_SCATTER_ALLGATHER, REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_APPLICATION_BYPASS, REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER,
+    REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kReduceScatterAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_RING, REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kGatherAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_BINARY, REMORA_COLL_FLAT,
+    REMORA_COLL_SEQUENTIAL};
+inline constexpr remora_coll_algorithm_t kScatterAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_BINARY, REMORA_COLL_FLAT};
+inline constexpr remora_coll_algorithm_t kAllgatherAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_RING, REMORA_COLL_SHM};
+inline constexpr remora_coll_algorithm_t kAlltoallAlgorithms[] = {
+    REMORA_COLL_AUTO, REMORA_COLL_BRUCK, REMORA_COLL_PAIRWISE, REMORA_COLL_RING, REMORA_COLL_FLAT};
+inline constexpr remora_coll_algorithm_t kScanAlgorithms[] = {REMORA_COLL_AUTO,
+                                                              REMORA_COLL_RECURSIVE_DOUBLING};
+
 // Block data for the data-movement collectives: which rank, which element.
 inline int32_t tagged(int from, int to, size_t i) {
   return from * 1000000 + to * 10000 + static_cast<int32_t>(i);
+}
+
+// How the matrix tests call each collective: its blocking form, or its nonblocking form
+// completed by remora_request_wait or by a loop of remora_request_test. The same references
+// check both, so the nonblocking twins get the blocking tests' whole matrix.
+enum class Calls { blocking, wait, test };
+
+// From the program's first argument: none or "blocking", "wait", "test".
+inline Calls calls_from(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "blocking") == 0) return Calls::blocking;
+  if (std::strcmp(argv[1], "wait") == 0) return Calls::wait;
+  if (std::strcmp(argv[1], "test") == 0) return Calls::test;
+  std::fprintf(stderr, "unknown mode '%s' (blocking, wait or test)\n", argv[1]);
+  std::exit(2);
+}
+
+// Completes a started collective as `how` says; the status is the collective's.
+inline int complete(Calls how, remora_request_t* request) {
+  if (how == Calls::wait) return remora_request_wait(request);
+  int flag = 0;
+  while (true) {
+    const int status = remora_request_test(request, &flag);
+    if (status != REMORA_SUCCESS || flag) return status;
+    sched_yield();
+  }
+}
+
+// blocking(args...), or nonblocking(args..., &request) completed as `how` says; a started
+// collective has a request, which completing frees (sets to null).
+template <typename... B, typename... N, typename... A>
+int call(Calls how, int (*blocking)(B...), int (*nonblocking)(N...), A... args) {
+  if (how == Calls::blocking) return blocking(args...);
+  remora_request_t request = REMORA_REQUEST_NULL;
+  const int status = nonblocking(args..., &request);
+  if (status != REMORA_SUCCESS) return status;
+  REQUIRE(request != REMORA_REQUEST_NULL, "a started collective gave a null request");
+  const int done = complete(how, &request);
+  REQUIRE(done != REMORA_SUCCESS || request == REMORA_REQUEST_NULL,
+          "a completed request was not freed");
+  return done;
+}
+
+// What a collective must leave alone (gaps between blocks, past a block).
+inline constexpr int32_t kUntouched = -7;
+
+// Rank j's block in the v-forms: (j + salt) % 4 elements, so some blocks are empty.
+inline std::vector<size_t> varying(int size, size_t salt) {
+  std::vector<size_t> counts(static_cast<size_t>(size));
+  for (size_t j = 0; j < counts.size(); ++j) counts[j] = (j + salt) % 4;
+  return counts;
+}
+
+// Displacements with a gap of one element between blocks (which must stay untouched).
+inline std::vector<size_t> spaced(const std::vector<size_t>& counts, size_t* total) {
+  std::vector<size_t> displs;
+  size_t at = 0;
+  for (size_t count : counts) {
+    displs.push_back(at);
+    at += count + 1;
+  }
+  *total = at;
+  return displs;
 }
 
 }  // namespace coll_test

@@ -5,7 +5,8 @@ usage: run_fault_test.py --remorarun PATH [--program PATH] CASE
        run_fault_test.py --remorarun PATH|--mpiexec PATH --program fault_random [--seed N]
                          random-HOW
 
-In the random-* cases the last rank of fault_random dies by HOW (kill: SIGKILL, segv, abort:
+In the shm-coll-* cases the last rank of fault_shm_coll dies by SIGKILL inside a collective of
+the shm algorithm. In the random-* cases the last rank of fault_random dies by HOW (kill: SIGKILL, segv, abort:
 abort(), remora-abort) after a seeded random number of window operations and collectives (the
 seed is printed; --seed repeats a run), under remorarun or under mpiexec (MPICH's or Open
 MPI's).
@@ -328,6 +329,21 @@ def random_case(how):
     return run_case
 
 
+def shm_coll_case(which):
+    """The last rank of fault_shm_coll dies by SIGKILL inside a shm collective (`which`: see
+    fault_shm_coll.c) while the others wait in it for the dead rank's flags."""
+    def run_case(args):
+        run = Run([args.remorarun, "-n", str(RANKS), args.program, which])
+        expect(run, 128 + signal.SIGKILL, [f"rank {RANKS - 1}", "SIGKILL"])
+        check("victim dies now" in run.out, "the victim did not reach its collective")
+        check("completed without the dead rank" not in run.err,
+              "a shm collective completed although a member had died")
+        check(len(run.announcements()) == RANKS,
+              f"{len(run.announcements())} ranks announced themselves, expected {RANKS}")
+        check_no_leftovers(run)
+    return run_case
+
+
 def case_usage(args):
     r = args.remorarun
     bad = [
@@ -396,6 +412,9 @@ CASES = {
     "random-segv": random_case("segv"),
     "random-abort": random_case("abort"),
     "random-remora-abort": random_case("remora-abort"),
+    "shm-coll-iallreduce": shm_coll_case("iallreduce"),
+    "shm-coll-ibarrier": shm_coll_case("ibarrier"),
+    "shm-coll-loop": shm_coll_case("loop"),
 }
 
 
