@@ -32,13 +32,14 @@ int run_ghost_process() {
   transport->control_block().rank(ghost).state.store(static_cast<uint32_t>(shm::RankState::Running),
                                                      std::memory_order_release);
   const std::atomic<bool> never{false};
-  return serve_as_ghost(*transport, never);
+  return serve_as_ghost(*transport, *transport, never);
 }
 
-int serve_as_ghost(transport::Transport& endpoint, const std::atomic<bool>& stopping) {
+int serve_as_ghost(transport::Transport& endpoint, const transport::GhostDirectory& ghosts,
+                   const std::atomic<bool>& stopping) {
   // The transport registered its own handler; the services follow in their fixed order.
   std::unique_ptr<rma::GhostService> rma_service;
-  if (int status = rma::GhostService::create(endpoint, &rma_service)) return status;
+  if (int status = rma::GhostService::create(endpoint, ghosts, &rma_service)) return status;
   progress::serve_until(endpoint, stopping);
   return REMORA_SUCCESS;
 }

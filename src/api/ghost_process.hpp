@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::api {
@@ -14,7 +15,9 @@ namespace remora::api {
 int run_ghost_process();
 
 // The ghost's work on its endpoint (remorarun's ghost, or a ghost rank under MPI, see
-// launch.cpp): registers the ghost services and serves them until stopping.
-int serve_as_ghost(transport::Transport& endpoint, const std::atomic<bool>& stopping);
+// launch.cpp): registers the ghost services and serves them until stopping. ghosts: the
+// endpoint's ghost directory (it finds the ranks' segments by id).
+int serve_as_ghost(transport::Transport& endpoint, const transport::GhostDirectory& ghosts,
+                   const std::atomic<bool>& stopping);
 
 }  // namespace remora::api

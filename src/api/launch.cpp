@@ -78,7 +78,7 @@ void end_job_if_not_finalized() {
 // application: it serves until its node's ranks have left Remora, finalises MPI and exits.
 [[noreturn]] void serve_as_mpi_ghost(std::unique_ptr<mpi::GhostEndpoint> ghost) {
   mpi::name_death_notice(format("the ghost process (endpoint %d)", ghost->rank()).c_str());
-  const int status = serve_as_ghost(*ghost, ghost->finished());
+  const int status = serve_as_ghost(*ghost, *ghost, ghost->finished());
   if (status != REMORA_SUCCESS) {
     std::fprintf(stderr, "remora: the ghost process (endpoint %d) cannot serve: %s\n",
                  ghost->rank(), last_error());
@@ -93,7 +93,8 @@ void end_job_if_not_finalized() {
 }  // namespace
 
 int open_transport(int* argc, char*** argv, const Config& config, progress::Mode* mode,
-                   std::unique_ptr<transport::Transport>* transport, transport::JobControl** job) {
+                   std::unique_ptr<transport::Transport>* transport, transport::JobControl** job,
+                   const transport::GhostDirectory** ghosts) {
 #ifdef REMORA_HAVE_MPI
   if (config.control_fd < 0 && mpi::started_by_mpi()) {
     bool thread_progress = *mode == progress::Mode::Thread;
@@ -112,6 +113,7 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
     static bool registered = false;
     if (!registered) registered = std::atexit(end_job_if_not_finalized) == 0;
     *job = &mpi->node();
+    *ghosts = mpi.get();
     *transport = std::move(mpi);
     return REMORA_SUCCESS;
   }
@@ -128,6 +130,7 @@ int open_transport(int* argc, char*** argv, const Config& config, progress::Mode
   status = shm::ShmTransport::create(std::move(block), rank, config, &shm);
   if (status != REMORA_SUCCESS) return status;
   *job = shm.get();
+  *ghosts = shm.get();
   *transport = std::move(shm);
   return REMORA_SUCCESS;
 }

@@ -46,7 +46,8 @@ int initialize(int* argc, char*** argv, int required) {
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;
 
-  status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->job);
+  status = open_transport(argc, argv, config, &mode, &runtime->transport, &runtime->job,
+                          &runtime->ghosts);
   if (status != REMORA_SUCCESS) return status;
   // Once per job: by rank 0 (under MPI its rank is known only now), and not at all under
   // remorarun, which has printed them before starting the ranks.
@@ -67,7 +68,8 @@ int initialize(int* argc, char*** argv, int required) {
   // Every rank has registered the collectives' handler (the barrier's allocation synchronised).
   runtime->collectives->make_shm_area(runtime->collectives->world());
   status = rma::WindowRegistry::create(
-      *runtime->transport, [barrier = runtime->barrier.get()] { return barrier->run(); },
+      *runtime->transport, *runtime->ghosts,
+      [barrier = runtime->barrier.get()] { return barrier->run(); },
       [collectives = runtime->collectives.get()](const uint64_t* counts, uint64_t* mine) {
         return coll::run_reduce_scatter_sum("remora_win_fence", *collectives, collectives->world(),
                                             counts, mine);
@@ -75,7 +77,7 @@ int initialize(int* argc, char*** argv, int required) {
       &runtime->windows,
       mode == progress::Mode::Thread ||
           (mode == progress::Mode::Ghost &&
-           runtime->transport->ghost_of(runtime->transport->rank()) >= 0));
+           runtime->ghosts->ghost_of(runtime->transport->rank()) >= 0));
   if (status != REMORA_SUCCESS) return status;
   the_runtime = runtime.release();
   threads::set_level(level);

@@ -15,6 +15,7 @@
 #include "remora/segment.h"
 #include "rma/window_registry.hpp"
 #include "transport/am_dispatcher.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/job_control.hpp"
 #include "transport/transport.hpp"
 
@@ -44,6 +45,7 @@ struct Runtime {
   Config config;
   std::unique_ptr<transport::Transport> transport;
   transport::JobControl* job = nullptr;  // this process's state for the launcher (in transport)
+  const transport::GhostDirectory* ghosts = nullptr;  // the nodes' ghosts (in transport)
   // Before progress: destroyed after the progress thread, which runs its message handler, stops.
   std::unique_ptr<coll::Collectives> collectives;
   std::unique_ptr<progress::ProgressEngine> progress;

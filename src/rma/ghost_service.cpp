@@ -10,8 +10,9 @@
 
 namespace remora::rma {
 
-int GhostService::create(transport::Transport& transport, std::unique_ptr<GhostService>* out) {
-  std::unique_ptr<GhostService> service(new GhostService(transport));
+int GhostService::create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                         std::unique_ptr<GhostService>* out) {
+  std::unique_ptr<GhostService> service(new GhostService(transport, ghosts));
   int id = -1;
   if (int status = transport.am_register(on_request, service.get(), &id)) return status;
   if (id != kGhostOwnerComputesHandler)
@@ -28,11 +29,12 @@ int GhostService::create(transport::Transport& transport, std::unique_ptr<GhostS
 
 void GhostService::on_request(int source, const void* payload, size_t bytes, void* context) {
   transport::Transport& transport = static_cast<GhostService*>(context)->transport_;
+  const transport::GhostDirectory& ghosts = static_cast<GhostService*>(context)->ghosts_;
   serve_owner_request(
       transport, source, payload, bytes,
-      [&transport, source](const OwnerRequest& request, const AccArgs& args) {
-        const transport::Segment* data = transport.shared_segment(request.data_segment);
-        const transport::Segment* sync = transport.shared_segment(request.sync_segment);
+      [&transport, &ghosts, source](const OwnerRequest& request, const AccArgs& args) {
+        const transport::Segment* data = ghosts.shared_segment(request.data_segment);
+        const transport::Segment* sync = ghosts.shared_segment(request.sync_segment);
         if (data == nullptr || sync == nullptr) {
           log(LogLevel::Error,
               "ghost: owner-computes request from rank %d for window %llu, whose segments "
@@ -46,6 +48,7 @@ void GhostService::on_request(int source, const void* payload, size_t bytes, voi
                                    SyncGeometry::kLockGranularity);
         SyncGeometry geometry{transport.size(), stripes.load()};
         geometry.node_local_table = true;  // no request comes for a caller-computes window
+        geometry.ghosts = &ghosts;
         const WindowMemory memory{&transport,         data,    sync,    geometry,
                                   granularity.load(), nullptr, nullptr, true};
         apply_owner_request(memory, args, request.apply_native != 0);
@@ -58,7 +61,7 @@ void GhostService::on_lock_request(int source, const void* payload, size_t bytes
   LockRequest request;
   if (bytes < sizeof request) return;  // not ours: only RemoteLocks builds requests
   std::memcpy(&request, payload, sizeof request);
-  const transport::Segment* sync = self->transport_.shared_segment(request.sync_segment);
+  const transport::Segment* sync = self->ghosts_.shared_segment(request.sync_segment);
   if (sync == nullptr) {
     log(LogLevel::Error,
         "ghost: lock request from rank %d for window %llu, whose sync segment was never shared "

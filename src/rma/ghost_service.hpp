@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "rma/locks/lock_server.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -20,15 +21,18 @@ class GhostService {
  public:
   // Registers the request handlers on a ghost endpoint; they must be the first services there
   // (their ids are kGhostOwnerComputesHandler and kGhostLockHandler, which the ranks address).
-  static int create(transport::Transport& transport, std::unique_ptr<GhostService>* out);
+  // ghosts: the endpoint's directory, which finds the ranks' segments by id.
+  static int create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                    std::unique_ptr<GhostService>* out);
 
  private:
-  explicit GhostService(transport::Transport& transport)
-      : transport_(transport), locks_(transport) {}
+  GhostService(transport::Transport& transport, const transport::GhostDirectory& ghosts)
+      : transport_(transport), ghosts_(ghosts), locks_(transport, ghosts) {}
   static void on_request(int source, const void* payload, size_t bytes, void* context);
   static void on_lock_request(int source, const void* payload, size_t bytes, void* context);
 
   transport::Transport& transport_;
+  const transport::GhostDirectory& ghosts_;
   LockServer locks_;
 };
 

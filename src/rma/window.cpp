@@ -22,6 +22,7 @@ namespace remora::rma {
 Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup> group,
                uint64_t id, const WindowOptions& options)
     : transport_(*services.transport),
+      ghosts_(*services.ghosts),
       group_(std::move(group)),
       barrier_(group_ ? group_->barrier : services.barrier),
       reduce_scatter_(group_ ? group_->reduce_scatter : services.reduce_scatter),
@@ -75,7 +76,7 @@ int Window::create(const char* function, const WindowServices& services,
                    size_t disp_unit, const WindowOptions& options, std::unique_ptr<Window>* out,
                    const UserRegion* user) {
   if (group && options.strategy == AccStrategy::Owner &&
-      services.transport->ghost_of(services.transport->rank()) >= 0)
+      services.ghosts->ghost_of(services.transport->rank()) >= 0)
     return fail(REMORA_ERR_UNSUPPORTED,
                 "%s: acc_strategy=owner on a sub-communicator is not served by ghost progress "
                 "(the ghost maps only the world's segments); use thread or manual progress, or "

@@ -20,6 +20,7 @@
 #include "rma/locks/sync_geometry.hpp"
 #include "rma/window_group.hpp"
 #include "rma/window_options.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 // The C handle: every window is one, so a live handle converts to its Window.
@@ -43,6 +44,8 @@ struct UserRegion;
 // owner-computes channel.
 struct WindowServices {
   transport::Transport* transport;
+  // Where the nodes' ghosts are (REMORA_PROGRESS=ghost): requests go to them, they wait for locks.
+  const transport::GhostDirectory* ghosts;
   std::function<int()> barrier;
   OwnerComputes* owner;
   // Sums counts[r] (one uint64 per rank) over all ranks into *mine for r = this rank.
@@ -144,7 +147,7 @@ class Window : public remora_win_s {
   }
 
  private:
-  bool ghost_progress() const { return transport_.ghost_of(transport_.rank()) >= 0; }
+  bool ghost_progress() const { return ghosts_.ghost_of(transport_.rank()) >= 0; }
   friend class Pscw;
   Window(const WindowServices& services, std::shared_ptr<const WindowGroup> group, uint64_t id,
          const WindowOptions& options);
@@ -154,7 +157,7 @@ class Window : public remora_win_s {
   int exchange_parameters(const char* function, size_t disp_unit);
   SyncGeometry sync_geometry() const {
     return SyncGeometry{transport_.size(), options_.lock_stripes, node_local_table(),
-                        node_local_lock_, cpu_atomics_};
+                        node_local_lock_,  cpu_atomics_,          &ghosts_};
   }
   // Only the target's node takes the lock-table stripes (every strategy but caller, on windows
   // Remora allocates).
@@ -195,6 +198,7 @@ class Window : public remora_win_s {
   int complete_all();
 
   transport::Transport& transport_;
+  const transport::GhostDirectory& ghosts_;
   std::shared_ptr<const WindowGroup> group_;  // nullptr: every rank
   std::vector<int> members_;                  // world rank of each rank of the window
   std::function<int()> barrier_;

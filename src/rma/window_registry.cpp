@@ -4,16 +4,18 @@
 
 namespace remora::rma {
 
-int WindowRegistry::create(transport::Transport& transport, std::function<int()> barrier,
+int WindowRegistry::create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                           std::function<int()> barrier,
                            std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
                            std::unique_ptr<WindowRegistry>* out, bool target_progress) {
   std::unique_ptr<WindowRegistry> registry(new WindowRegistry());
-  if (int status = OwnerComputes::create(transport, &registry->owner_)) return status;
+  if (int status = OwnerComputes::create(transport, ghosts, &registry->owner_)) return status;
   if (int status = AgentRdma::create(transport, *registry->owner_, &registry->agent_rdma_))
     return status;
-  if (int status = RemoteLocks::create(transport, *registry->owner_, &registry->locks_))
+  if (int status = RemoteLocks::create(transport, ghosts, *registry->owner_, &registry->locks_))
     return status;
   registry->services_ = WindowServices{&transport,
+                                       &ghosts,
                                        std::move(barrier),
                                        registry->owner_.get(),
                                        std::move(reduce_scatter),

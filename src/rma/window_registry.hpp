@@ -18,8 +18,9 @@ namespace remora::rma {
 class WindowRegistry {
  public:
   // barrier and reduce_scatter: over all ranks (the collectives sit above this layer).
-  // target_progress: WindowServices::target_progress.
-  static int create(transport::Transport& transport, std::function<int()> barrier,
+  // ghosts, target_progress: WindowServices::ghosts, WindowServices::target_progress.
+  static int create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                    std::function<int()> barrier,
                     std::function<int(const uint64_t*, uint64_t*)> reduce_scatter,
                     std::unique_ptr<WindowRegistry>* out, bool target_progress = false);
 

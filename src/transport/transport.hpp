@@ -24,10 +24,6 @@ struct Segment {
   uint64_t id = 0;            // the same on every rank: segments are allocated collectively
 };
 
-// Handler ids on a ghost endpoint (REMORA_PROGRESS=ghost): the transport's own come first,
-// then the services the ghost program registers, in a fixed order, from this id on.
-constexpr int kGhostFirstServiceHandler = 1;
-
 // ARMCI-style strided shape: count[0] contiguous bytes; count[1..levels] repetitions with byte
 // strides local_stride[i-1] and remote_stride[i-1].
 struct StridedShape {
@@ -171,18 +167,6 @@ class Transport {
 
   // A barrier over the ranks of this node, as fast as shared memory allows.
   virtual int node_barrier() = 0;
-
-  // Ghost progress (REMORA_PROGRESS=ghost): the active-message endpoint (>= size()) of the
-  // helper process that serves rank's passive-target work, or -1 when its node has none.
-  virtual int ghost_of(int rank) const {
-    (void)rank;
-    return -1;
-  }
-  // On a ghost endpoint: a segment of the node's ranks by Segment::id, or nullptr.
-  virtual const Segment* shared_segment(uint64_t id) const {
-    (void)id;
-    return nullptr;
-  }
 
   // The one wait loop of the library: makes progress with poll_once(), then backs off (spin,
   // yield, sleep) per the wait policy, until ready() or the job aborts. At the multiple thread

@@ -20,8 +20,9 @@ constexpr size_t kMaxChunkBytes = 64 * 1024;  // per message: bounds the target'
 
 }  // namespace
 
-int OwnerComputes::create(transport::Transport& transport, std::unique_ptr<OwnerComputes>* out) {
-  std::unique_ptr<OwnerComputes> owner(new OwnerComputes(transport));
+int OwnerComputes::create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                          std::unique_ptr<OwnerComputes>* out) {
+  std::unique_ptr<OwnerComputes> owner(new OwnerComputes(transport, ghosts));
   if (int status = transport.am_register(on_request, owner.get(), &owner->request_handler_))
     return status;
   if (int status = transport.am_register(on_reply, owner.get(), &owner->reply_handler_))
@@ -52,7 +53,7 @@ Window* OwnerComputes::find(uint64_t id) {
 // rank's private memory, nor does it map a sub-communicator's segments: requests to those
 // windows go to the target itself.
 OwnerAgent OwnerComputes::agent_for(const Window& window, int target) const {
-  const int ghost = window.ghost_serves() ? transport_.ghost_of(target) : -1;
+  const int ghost = window.ghost_serves() ? ghosts_.ghost_of(target) : -1;
   if (ghost >= 0) return {ghost, kGhostOwnerComputesHandler};
   return {target, request_handler_};
 }

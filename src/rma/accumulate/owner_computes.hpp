@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "rma/accumulate/owner_protocol.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -23,7 +24,8 @@ struct AccArgs;
 class OwnerComputes {
  public:
   // Registers the request and reply handlers: every rank must create it at the same point.
-  static int create(transport::Transport& transport, std::unique_ptr<OwnerComputes>* out);
+  static int create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                    std::unique_ptr<OwnerComputes>* out);
 
   // Windows that requests may address, by id.
   void attach(Window* window);
@@ -38,11 +40,13 @@ class OwnerComputes {
   OwnerAgent agent_for(const Window& window, int target) const;
 
  private:
-  explicit OwnerComputes(transport::Transport& transport) : transport_(transport) {}
+  OwnerComputes(transport::Transport& transport, const transport::GhostDirectory& ghosts)
+      : transport_(transport), ghosts_(ghosts) {}
   static void on_request(int source, const void* payload, size_t bytes, void* context);
   static void on_reply(int source, const void* payload, size_t bytes, void* context);
 
   transport::Transport& transport_;
+  const transport::GhostDirectory& ghosts_;
   int request_handler_ = -1;
   int reply_handler_ = -1;
   // Released by send() after it prepared its reply state, acquired by on_reply(): an

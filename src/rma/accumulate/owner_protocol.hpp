@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {

@@ -7,9 +7,11 @@ namespace {
 
 // The agent touches the header words only (lock word, held count, lock waiters), which do not
 // depend on the lock table's size; no kick, since the agent retries its held requests itself.
-RwLock lock_of(transport::Transport& transport, const transport::Segment& sync, int target) {
+RwLock lock_of(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+               const transport::Segment& sync, int target) {
   SyncGeometry geometry{transport.size(), 0};
   geometry.node_local_lock = true;
+  geometry.ghosts = &ghosts;
   return RwLock(transport, sync, geometry, target);
 }
 
@@ -21,17 +23,17 @@ void LockServer::serve(int source, const LockRequest& request, const transport::
     case LockRequestKind::LockExclusive: {
       // Counted before the first attempt: a release that comes after the attempt's failure
       // then sees the count and kicks (RwLock::released).
-      lock_of(transport_, sync, request.target).remote_pending().fetch_add(1);
+      lock_of(transport_, ghosts_, sync, request.target).remote_pending().fetch_add(1);
       std::lock_guard guard(mutex_);
       held_.push_back(Held{source, request, &sync});
       break;
     }
     case LockRequestKind::UnlockShared:
-      lock_of(transport_, sync, request.target).unlock_shared();
+      lock_of(transport_, ghosts_, sync, request.target).unlock_shared();
       reply(source, request);
       break;
     case LockRequestKind::UnlockExclusive:
-      lock_of(transport_, sync, request.target).unlock_exclusive();
+      lock_of(transport_, ghosts_, sync, request.target).unlock_exclusive();
       reply(source, request);
       break;
     case LockRequestKind::Kick:
@@ -45,7 +47,7 @@ void LockServer::grant_held() {
   {
     std::lock_guard guard(mutex_);
     std::erase_if(held_, [this, &granted](const Held& held) {
-      RwLock lock = lock_of(transport_, *held.sync, held.request.target);
+      RwLock lock = lock_of(transport_, ghosts_, *held.sync, held.request.target);
       const bool exclusive =
           static_cast<LockRequestKind>(held.request.kind) == LockRequestKind::LockExclusive;
       if (!(exclusive ? lock.try_exclusive() : lock.try_shared())) return false;

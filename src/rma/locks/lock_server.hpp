@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -49,7 +50,8 @@ struct LockAgent {
 
 class LockServer {
  public:
-  explicit LockServer(transport::Transport& transport) : transport_(transport) {}
+  LockServer(transport::Transport& transport, const transport::GhostDirectory& ghosts)
+      : transport_(transport), ghosts_(ghosts) {}
 
   // Serves one request from source on the window whose sync segment is sync (resolved by the
   // caller: the window by id, or the ghost's mapping by segment id). Never blocks.
@@ -66,6 +68,7 @@ class LockServer {
   void reply(int source, const LockRequest& request);
 
   transport::Transport& transport_;
+  const transport::GhostDirectory& ghosts_;
   std::mutex mutex_;  // the application thread and the progress thread may both serve
   std::vector<Held> held_;
 };

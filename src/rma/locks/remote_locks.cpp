@@ -18,9 +18,9 @@ struct LockWait {
 
 }  // namespace
 
-int RemoteLocks::create(transport::Transport& transport, OwnerComputes& windows,
-                        std::unique_ptr<RemoteLocks>* out) {
-  std::unique_ptr<RemoteLocks> locks(new RemoteLocks(transport, windows));
+int RemoteLocks::create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                        OwnerComputes& windows, std::unique_ptr<RemoteLocks>* out) {
+  std::unique_ptr<RemoteLocks> locks(new RemoteLocks(transport, ghosts, windows));
   if (int status = transport.am_register(on_request, locks.get(), &locks->request_handler_))
     return status;
   if (int status = transport.am_register(on_reply, locks.get(), &locks->reply_handler_))
@@ -32,7 +32,7 @@ int RemoteLocks::create(transport::Transport& transport, OwnerComputes& windows,
 // The ghost of the target's node when the window's sync segment is shared with it (a window
 // over every rank); otherwise the target's own progress engine.
 LockAgent RemoteLocks::agent_for(const Window& window, int target) const {
-  const int ghost = window.ghost_serves_locks() ? transport_.ghost_of(target) : -1;
+  const int ghost = window.ghost_serves_locks() ? ghosts_.ghost_of(target) : -1;
   if (ghost >= 0) return {ghost, kGhostLockHandler};
   return {target, request_handler_};
 }

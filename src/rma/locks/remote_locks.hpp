@@ -10,6 +10,7 @@
 
 #include "rma/epoch.hpp"
 #include "rma/locks/lock_server.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -21,8 +22,8 @@ class RemoteLocks {
  public:
   // Registers the request and reply handlers: every rank must create it at the same point.
   // windows: finds a window by id for requests addressed to this rank.
-  static int create(transport::Transport& transport, OwnerComputes& windows,
-                    std::unique_ptr<RemoteLocks>* out);
+  static int create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+                    OwnerComputes& windows, std::unique_ptr<RemoteLocks>* out);
 
   // Takes (lock) or releases (unlock) target's lock word through its agent; returns once the
   // agent has applied it.
@@ -32,14 +33,16 @@ class RemoteLocks {
   void kick(const Window& window, int target);
 
  private:
-  RemoteLocks(transport::Transport& transport, OwnerComputes& windows)
-      : transport_(transport), windows_(windows), server_(transport) {}
+  RemoteLocks(transport::Transport& transport, const transport::GhostDirectory& ghosts,
+              OwnerComputes& windows)
+      : transport_(transport), ghosts_(ghosts), windows_(windows), server_(transport, ghosts) {}
   LockAgent agent_for(const Window& window, int target) const;
   int request(const Window& window, int target, LockRequestKind kind);
   static void on_request(int source, const void* payload, size_t bytes, void* context);
   static void on_reply(int source, const void* payload, size_t bytes, void* context);
 
   transport::Transport& transport_;
+  const transport::GhostDirectory& ghosts_;
   OwnerComputes& windows_;
   LockServer server_;
   int request_handler_ = -1;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "transport/ghost_directory.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::rma {
@@ -43,6 +44,9 @@ struct SyncGeometry {
   // The transport's atomics on this segment are CPU atomics on its mapping (one node): every
   // mapped word is used through CPU atomics directly, with the same effect and no call.
   bool cpu_atomics = false;
+  // Where the nodes' ghosts are: the last waiter slot is the owner's node's ghost, which
+  // whoever releases a lock wakes like any waiter. Null: no ghost waits here.
+  const transport::GhostDirectory* ghosts = nullptr;
 
   // Threads of `rank` that wait for a lock-table stripe of this part; rank == nranks is the
   // node's ghost process (REMORA_PROGRESS=ghost), which takes stripes on the ranks' behalf.

@@ -47,7 +47,9 @@ void WaiterSet::wake_all() const {
   if (total == 0) return;
   for (int rank = 0; rank <= geometry_.nranks; ++rank) {  // the last slot: the node's ghost
     if (word(count_offset(rank)).load() == 0) continue;
-    const int endpoint = rank < geometry_.nranks ? rank : transport_.ghost_of(owner_);
+    const int endpoint = rank < geometry_.nranks       ? rank
+                         : geometry_.ghosts != nullptr ? geometry_.ghosts->ghost_of(owner_)
+                                                       : -1;
     if (endpoint >= 0) transport_.wake(endpoint);
   }
 }

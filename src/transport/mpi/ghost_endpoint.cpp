@@ -29,6 +29,12 @@ int GhostEndpoint::create(std::unique_ptr<Session> session, GhostSplit split,
   if (int status = shm::ShmTransport::create(std::move(block), ghost, config, std::move(job_ranks),
                                              self->size_ + self->layout_.node_count, &self->shm_))
     return status;
+  // This node's endpoints: its ranks, and this ghost.
+  std::vector<int> local_of(static_cast<size_t>(self->rank() + 1), -1);
+  for (int r : self->layout_.node_ranks)
+    local_of[static_cast<size_t>(r)] = self->layout_.index_on_node[static_cast<size_t>(r)];
+  local_of[static_cast<size_t>(self->rank())] = ghost;
+  self->route(std::move(local_of));
   self->shm_->control_block().rank(ghost).state.store(
       static_cast<uint32_t>(shm::RankState::Running), std::memory_order_release);
   self->channel_ =
@@ -47,18 +53,11 @@ GhostEndpoint::~GhostEndpoint() {
   if (split_.everyone != MPI_COMM_NULL) MPI_Comm_free(&split_.everyone);
 }
 
-int GhostEndpoint::endpoint(int rank, const char* what, int* local) const {
-  if (rank == this->rank()) {
-    *local = shm_->rank();
-  } else if (on_node(rank)) {
-    *local = layout_.index_on_node[static_cast<size_t>(rank)];
-  } else {
-    return fail(REMORA_ERR_UNSUPPORTED,
-                "ghost of node %d: %s rank %d, which is not on this node (under MPI a ghost "
-                "reaches its own node's ranks' memory only)",
-                layout_.node, what, rank);
-  }
-  return REMORA_SUCCESS;
+int GhostEndpoint::unreachable(const char* what, int rank) const {
+  return fail(REMORA_ERR_UNSUPPORTED,
+              "ghost of node %d: %s rank %d, which is not on this node (under MPI a ghost "
+              "reaches its own node's ranks' memory only)",
+              layout_.node, what, rank);
 }
 
 int GhostEndpoint::allocate_segment(size_t, transport::Segment**) {
@@ -69,80 +68,15 @@ int GhostEndpoint::free_segment(transport::Segment*) {
   return fail(REMORA_ERR_INTERNAL, "ghost of node %d: a ghost frees no segment", layout_.node);
 }
 
-void* GhostEndpoint::address(const transport::Segment& segment, int rank) const {
-  return on_node(rank) ? shm_->address(segment, layout_.index_on_node[static_cast<size_t>(rank)])
-                       : nullptr;
-}
-
 // The ranks' own transport decides which words take CPU atomics; the ghost keeps calls.
 bool GhostEndpoint::cpu_atomics(const transport::Segment&) const {
   return false;
 }
 
-int GhostEndpoint::put(const transport::Segment& segment, int target, size_t offset,
-                       const void* source, size_t bytes) {
-  return on_local(target, "put to", [&](int local_rank) {
-    return shm_->put(segment, local_rank, offset, source, bytes);
-  });
-}
-
-int GhostEndpoint::get(const transport::Segment& segment, int target, size_t offset,
-                       void* destination, size_t bytes) {
-  return on_local(target, "get from", [&](int local_rank) {
-    return shm_->get(segment, local_rank, offset, destination, bytes);
-  });
-}
-
-int GhostEndpoint::put_strided(const transport::Segment& segment, int target, size_t offset,
-                               const void* source, const transport::StridedShape& shape) {
-  return on_local(target, "put to", [&](int local_rank) {
-    return shm_->put_strided(segment, local_rank, offset, source, shape);
-  });
-}
-
-int GhostEndpoint::get_strided(const transport::Segment& segment, int target, size_t offset,
-                               void* destination, const transport::StridedShape& shape) {
-  return on_local(target, "get from", [&](int local_rank) {
-    return shm_->get_strided(segment, local_rank, offset, destination, shape);
-  });
-}
-
-int GhostEndpoint::flush(int target) {
-  return on_local(target, "flush to", [&](int local_rank) { return shm_->flush(local_rank); });
-}
-
-int GhostEndpoint::read_private(int target, const void* remote, void* local_buffer, size_t bytes) {
-  return on_local(target, "single-copy read from", [&](int local_rank) {
-    return shm_->read_private(local_rank, remote, local_buffer, bytes);
-  });
-}
-
-int GhostEndpoint::write_private(int target, void* remote, const void* local_buffer, size_t bytes) {
-  return on_local(target, "single-copy write to", [&](int local_rank) {
-    return shm_->write_private(local_rank, remote, local_buffer, bytes);
-  });
-}
-
-int GhostEndpoint::atomic(const transport::Segment& segment, int target, size_t offset,
-                          transport::AtomicOp op, uint64_t operand, uint64_t compare,
-                          uint64_t* result) {
-  return on_local(target, "atomic on", [&](int local_rank) {
-    return shm_->atomic(segment, local_rank, offset, op, operand, compare, result);
-  });
-}
-
-int GhostEndpoint::am_send(int target, int handler_id, const void* payload, size_t bytes) {
-  if (target >= 0 && target < size_ && !on_node(target))
+int GhostEndpoint::remote_am_send(int target, int handler_id, const void* payload, size_t bytes) {
+  if (target >= 0 && target < size_)
     return channel_->send(target, handler_id, payload, bytes);  // a reply across nodes
-  return on_local(target, "message to", [&](int local_rank) {
-    return shm_->am_send(local_rank, handler_id, payload, bytes);
-  });
-}
-
-void GhostEndpoint::wake(int rank) {
-  int local = -1;
-  if (rank == this->rank() || on_node(rank)) endpoint(rank, "wake", &local);
-  if (local >= 0) shm_->wake(local);
+  return unreachable("message to", target);
 }
 
 int GhostEndpoint::node_barrier() {
@@ -190,3 +124,5 @@ void GhostEndpoint::sleep(uint64_t timeout_ns, transport::Ready ready, transport
 }
 
 }  // namespace remora::mpi
+
+template class remora::mpi::Router<remora::mpi::GhostEndpoint>;

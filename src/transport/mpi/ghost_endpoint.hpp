@@ -16,15 +16,17 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/mpi/am_channel.hpp"
 #include "transport/mpi/ghost_split.hpp"
 #include "transport/mpi/mpi_session.hpp"
+#include "transport/mpi/router.hpp"
 #include "transport/shm/shm_transport.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::mpi {
 
-class GhostEndpoint final : public transport::Transport {
+class GhostEndpoint final : public Router<GhostEndpoint>, public transport::GhostDirectory {
  public:
   // The ghost's side of MpiTransport::create (same collectives, same order); takes over the
   // session (the ghost finalises MPI when it is destroyed) and the split's communicators.
@@ -32,81 +34,75 @@ class GhostEndpoint final : public transport::Transport {
                     const Config& config, std::unique_ptr<GhostEndpoint>* out);
   ~GhostEndpoint() override;
 
-  shm::ShmTransport& node() { return *shm_; }
   const std::atomic<bool>& finished() const { return finished_; }
 
   int rank() const override { return size_ + layout_.node; }
   int size() const override { return size_; }
   int node_of(int rank) const override { return layout_.node_of[static_cast<size_t>(rank)]; }
   const std::vector<int>& local_ranks() const override { return layout_.node_ranks; }
-  const WaitPolicy& wait_policy() const override { return shm_->wait_policy(); }
 
   // The ghost allocates nothing; it maps the ranks' segments (shared_segment).
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
-  void* address(const transport::Segment& segment, int rank) const override;
   bool cpu_atomics(const transport::Segment& segment) const override;
-
-  int put(const transport::Segment& segment, int target, size_t offset, const void* source,
-          size_t bytes) override;
-  int get(const transport::Segment& segment, int target, size_t offset, void* destination,
-          size_t bytes) override;
-  int put_strided(const transport::Segment& segment, int target, size_t offset, const void* source,
-                  const transport::StridedShape& shape) override;
-  int get_strided(const transport::Segment& segment, int target, size_t offset, void* destination,
-                  const transport::StridedShape& shape) override;
-  int flush(int target) override;
-  int flush_all() override { return shm_->flush_all(); }
-  int read_private(int rank, const void* remote, void* local, size_t bytes) override;
-  int write_private(int rank, void* remote, const void* local, size_t bytes) override;
-  int atomic(const transport::Segment& segment, int target, size_t offset, transport::AtomicOp op,
-             uint64_t operand, uint64_t compare, uint64_t* result) override;
-
-  int am_register(transport::AmHandler handler, void* context, int* handler_id) override {
-    return shm_->am_register(handler, context, handler_id);
-  }
-  int am_send(int target, int handler_id, const void* payload, size_t bytes) override;
-  size_t am_max_bytes() const override { return shm_->am_max_bytes(); }
-  int am_handler_count() const override { return shm_->am_handler_count(); }
+  // Put, get, atomics, flushes and messages: routed (router.hpp) to this node's ranks and this
+  // ghost; the remote path replies to other nodes' ranks and refuses the rest.
 
   bool poll() override;
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
-  void wake(int rank) override;
-  void wake_progress_thread() override { shm_->wake_progress_thread(); }
-  bool aborting() const override { return shm_->aborting(); }
-  int report_abort() const override { return shm_->report_abort(); }
   int node_barrier() override;
 
+  // GhostDirectory: this ghost serves its node's ranks, and maps their segments.
   int ghost_of(int rank) const override { return on_node(rank) ? this->rank() : -1; }
   const transport::Segment* shared_segment(uint64_t id) const override {
     return shm_->shared_segment(id);
   }
 
  private:
+  friend class Router<GhostEndpoint>;
   GhostEndpoint() = default;
   bool on_node(int rank) const {
     return rank >= 0 && rank < size_ && node_of(rank) == layout_.node;
   }
-  // *local: the endpoint of rank (a rank of this node, or this ghost) in the node's control
-  // block; an error naming `what` for any other rank.
-  int endpoint(int rank, const char* what, int* local) const;
   // Whether every rank of this node has left Remora (its state Finalized).
   bool ranks_left() const;
   // Whether every rank of the job has (everyone_left_ completed).
   bool job_left();
-  // call(endpoint of target) when target is on this node.
-  template <typename Call>
-  int on_local(int target, const char* what, const Call& call) const {
-    int local = -1;
-    if (int status = endpoint(target, what, &local)) return status;
-    return call(local);
+
+  // The remote path (router.hpp): the segments are the node's own (shared_segment); a message
+  // to a rank of another node is a reply and goes through MPI; anything else is an error
+  // naming what the ghost cannot reach.
+  const transport::Segment& node_segment(const transport::Segment& segment) const {
+    return segment;
   }
+  bool node_atomics(const transport::Segment&) const { return true; }
+  int remote_put(const transport::Segment&, int target, size_t, const void*, size_t) {
+    return unreachable("put to", target);
+  }
+  int remote_get(const transport::Segment&, int target, size_t, void*, size_t) {
+    return unreachable("get from", target);
+  }
+  int remote_put_strided(const transport::Segment&, int target, size_t, const void*,
+                         const transport::StridedShape&) {
+    return unreachable("put to", target);
+  }
+  int remote_get_strided(const transport::Segment&, int target, size_t, void*,
+                         const transport::StridedShape&) {
+    return unreachable("get from", target);
+  }
+  int remote_atomic(const transport::Segment&, int target, size_t, transport::AtomicOp, uint64_t,
+                    uint64_t, uint64_t*) {
+    return unreachable("atomic on", target);
+  }
+  int remote_flush(int target) { return unreachable("flush to", target); }
+  int remote_flush_all() { return REMORA_SUCCESS; }
+  int remote_am_send(int target, int handler_id, const void* payload, size_t bytes);
+  int unreachable(const char* what, int rank) const;
 
   std::unique_ptr<Session> session_;  // first member: MPI is finalised last
   GhostSplit split_;
   NodeLayout layout_;
   int size_ = 0;
-  std::unique_ptr<shm::ShmTransport> shm_;
   std::atomic<bool> finished_{false};
   // Ranks of other nodes send their requests to this ghost, which replies, over every process
   // (split_.everyone); the ghost polls it at least every REMORA_MPI_POLL_US.
@@ -117,5 +113,7 @@ class GhostEndpoint final : public transport::Transport {
   MPI_Request everyone_left_ = MPI_REQUEST_NULL;
   bool job_left_ = false;
 };
+
+extern template class Router<GhostEndpoint>;  // instantiated in ghost_endpoint.cpp
 
 }  // namespace remora::mpi

@@ -2,7 +2,7 @@
 // ghost_endpoint.hpp): the node's control block gets a ghost endpoint, which the shared-memory
 // transport of the node already hands every segment to; owner-computes requests to a rank of
 // this node go to the ghost through shared memory, to a rank of another node to that node's
-// ghost through the MPI channel over every process (ghost_of, send_to_ghost).
+// ghost through the MPI channel over every process (ghost_of, send_to_ghost; router.hpp routes).
 #include <chrono>
 #include <thread>
 
@@ -70,16 +70,13 @@ void MpiTransport::leave_ghost() {
   }
 }
 
+// This node's ghost is an endpoint of the node's control block (router.hpp): only other
+// nodes' ghosts come here.
 int MpiTransport::send_to_ghost(int ghost, int handler_id, const void* payload, size_t bytes) {
   if (ghost_ < 0 || ghost >= size_ + layout_.node_count)
     return fail(REMORA_ERR_UNSUPPORTED, "rank %d: a message to endpoint %d, which is no ghost",
                 rank_, ghost);
-  if (ghost != ghost_) return channel_->send(ghost, handler_id, payload, bytes);
-  return shm_->am_send(shm_->control_block().ghost(), handler_id, payload, bytes);
-}
-
-void MpiTransport::wake_ghost(int ghost) {
-  if (ghost == ghost_) shm_->wake(shm_->control_block().ghost());
+  return channel_->send(ghost, handler_id, payload, bytes);
 }
 
 }  // namespace remora::mpi

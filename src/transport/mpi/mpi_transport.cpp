@@ -100,6 +100,14 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
       std::move(block), self->layout_.node_rank, config, std::move(job_ranks),
       self->size_ + (self->ghost_ >= 0 ? self->layout_.node_count : 0), &self->shm_);
   if (status != REMORA_SUCCESS) return status;
+  // This node's endpoints: its ranks, and its ghost (replies to it come through shared memory).
+  std::vector<int> local_of(
+      static_cast<size_t>(self->size_ + (self->ghost_ >= 0 ? self->layout_.node_count : 0)), -1);
+  for (int r : self->layout_.node_ranks)
+    local_of[static_cast<size_t>(r)] = self->layout_.index_on_node[static_cast<size_t>(r)];
+  if (self->ghost_ >= 0)
+    local_of[static_cast<size_t>(self->ghost_)] = self->shm_->control_block().ghost();
+  self->route(std::move(local_of));
   // Waits spin less when the machine, not only this rank's node, has more runnable threads
   // than CPUs (REMORA_NODE_SIZE=1 makes nodes of one rank on a machine of many).
   if (ghost == nullptr) self->shm_->count_ranks_sharing_cpus(config, self->layout_.machine_ranks);
@@ -224,8 +232,8 @@ int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t
   // entries of this node (every member makes the same calls, whatever its node).
   std::vector<int> node_members, node_index;
   for (size_t i = 0; i < members.size(); ++i)
-    if (on_node(members[i])) {
-      node_members.push_back(local(members[i]));
+    if (const int local = local_endpoint(members[i]); local >= 0) {
+      node_members.push_back(local);
       node_index.push_back(static_cast<int>(i));
     }
   const GroupAllgather node_allgather = [&](uint64_t mine, std::vector<uint64_t>* values) -> int {
@@ -287,8 +295,8 @@ int MpiTransport::free_group_segment(transport::Segment* segment) {
   return status;
 }
 
-void* MpiTransport::address(const transport::Segment& segment, int rank) const {
-  return on_node(rank) ? shm_->address(*as_mpi(segment).node, local(rank)) : nullptr;
+const transport::Segment& MpiTransport::node_segment(const transport::Segment& segment) const {
+  return *as_mpi(segment).node;
 }
 
 // Without an MPI window (a job of one node) atomic() goes to the node's shared memory.
@@ -296,41 +304,31 @@ bool MpiTransport::cpu_atomics(const transport::Segment& segment) const {
   return !as_mpi(segment).window;
 }
 
-int MpiTransport::put(const transport::Segment& segment, int target, size_t offset,
-                      const void* source, size_t bytes) {
-  const MpiSegment& mpi = as_mpi(segment);
-  if (on_node(target)) return shm_->put(*mpi.node, local(target), offset, source, bytes);
+int MpiTransport::remote_put(const transport::Segment& segment, int target, size_t offset,
+                             const void* source, size_t bytes) {
   announce(target);
-  return mpi.window->put(target, offset, source, bytes);
+  return as_mpi(segment).window->put(target, offset, source, bytes);
 }
 
-int MpiTransport::get(const transport::Segment& segment, int target, size_t offset,
-                      void* destination, size_t bytes) {
-  const MpiSegment& mpi = as_mpi(segment);
-  if (on_node(target)) return shm_->get(*mpi.node, local(target), offset, destination, bytes);
+int MpiTransport::remote_get(const transport::Segment& segment, int target, size_t offset,
+                             void* destination, size_t bytes) {
   announce(target);
-  return mpi.window->get(target, offset, destination, bytes);
+  return as_mpi(segment).window->get(target, offset, destination, bytes);
 }
 
-int MpiTransport::put_strided(const transport::Segment& segment, int target, size_t offset,
-                              const void* source, const transport::StridedShape& shape) {
-  const MpiSegment& mpi = as_mpi(segment);
-  if (on_node(target)) return shm_->put_strided(*mpi.node, local(target), offset, source, shape);
+int MpiTransport::remote_put_strided(const transport::Segment& segment, int target, size_t offset,
+                                     const void* source, const transport::StridedShape& shape) {
   announce(target);
-  return mpi.window->put_strided(target, offset, source, shape);
+  return as_mpi(segment).window->put_strided(target, offset, source, shape);
 }
 
-int MpiTransport::get_strided(const transport::Segment& segment, int target, size_t offset,
-                              void* destination, const transport::StridedShape& shape) {
-  const MpiSegment& mpi = as_mpi(segment);
-  if (on_node(target))
-    return shm_->get_strided(*mpi.node, local(target), offset, destination, shape);
+int MpiTransport::remote_get_strided(const transport::Segment& segment, int target, size_t offset,
+                                     void* destination, const transport::StridedShape& shape) {
   announce(target);
-  return mpi.window->get_strided(target, offset, destination, shape);
+  return as_mpi(segment).window->get_strided(target, offset, destination, shape);
 }
 
-int MpiTransport::flush(int target) {
-  if (on_node(target)) return shm_->flush(local(target));
+int MpiTransport::remote_flush(int target) {
   announce(target);
   std::lock_guard lock(windows_mutex_);
   for (RmaWindow* window : windows_)
@@ -338,46 +336,27 @@ int MpiTransport::flush(int target) {
   return REMORA_SUCCESS;
 }
 
-int MpiTransport::flush_all() {
-  shm_->flush_all();
+int MpiTransport::remote_flush_all() {
   std::lock_guard lock(windows_mutex_);
   for (RmaWindow* window : windows_)
     if (int status = window->flush_all()) return status;
   return REMORA_SUCCESS;
 }
 
-int MpiTransport::read_private(int rank, const void* remote, void* local_buffer, size_t bytes) {
-  if (!on_node(rank))
-    return fail(REMORA_ERR_UNSUPPORTED, "single-copy read from rank %d: it is on another node",
-                rank);
-  return shm_->read_private(local(rank), remote, local_buffer, bytes);
+int MpiTransport::unreachable(const char* what, int rank) const {
+  return fail(REMORA_ERR_UNSUPPORTED, "%s rank %d: it is on another node", what, rank);
 }
 
-int MpiTransport::write_private(int rank, void* remote, const void* local_buffer, size_t bytes) {
-  if (!on_node(rank))
-    return fail(REMORA_ERR_UNSUPPORTED, "single-copy write to rank %d: it is on another node",
-                rank);
-  return shm_->write_private(local(rank), remote, local_buffer, bytes);
-}
-
-int MpiTransport::atomic(const transport::Segment& segment, int target, size_t offset,
-                         transport::AtomicOp op, uint64_t operand, uint64_t compare,
-                         uint64_t* result) {
-  const MpiSegment& mpi = as_mpi(segment);
-  if (!mpi.window)
-    return shm_->atomic(*mpi.node, local(target), offset, op, operand, compare, result);
-  // Through MPI even on this node (the job spans nodes): the target may have to progress it.
+// Through MPI even on this node (the job spans nodes): the target may have to progress it.
+int MpiTransport::remote_atomic(const transport::Segment& segment, int target, size_t offset,
+                                transport::AtomicOp op, uint64_t operand, uint64_t compare,
+                                uint64_t* result) {
   if (target != rank_) announce(target);
-  return mpi.window->atomic(target, offset, op, operand, compare, result);
+  return as_mpi(segment).window->atomic(target, offset, op, operand, compare, result);
 }
 
-int MpiTransport::am_register(transport::AmHandler handler, void* context, int* handler_id) {
-  return shm_->am_register(handler, context, handler_id);
-}
-
-int MpiTransport::am_send(int target, int handler_id, const void* payload, size_t bytes) {
+int MpiTransport::remote_am_send(int target, int handler_id, const void* payload, size_t bytes) {
   if (target >= size_) return send_to_ghost(target, handler_id, payload, bytes);
-  if (on_node(target)) return shm_->am_send(local(target), handler_id, payload, bytes);
   if (active_ns_ > 0) {
     const uint64_t now = now_ns();
     stay_active(now);  // its reply, if any, comes through MPI
@@ -443,9 +422,6 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   shm_->sleep(timeout_ns, ready, sleeper);
 }
 
-void MpiTransport::wake(int rank) {
-  if (rank >= size_) return wake_ghost(rank);
-  if (on_node(rank)) shm_->wake(local(rank));
-}
-
 }  // namespace remora::mpi
+
+template class remora::mpi::Router<remora::mpi::MpiTransport>;

@@ -1,9 +1,9 @@
 // The MPI transport (DESIGN.md section 2): a job started by mpiexec or srun. Ranks on this node
 // are reached through the shared-memory transport of the node; ranks on other nodes through
 // MPI (RMA windows for put/get/atomics, two-sided messages for active messages). Every
-// operation is routed by whether its target is on this node, with one exception: when the job
-// spans several nodes every remote atomic goes through MPI, even to this node, because CPU
-// atomics are not atomic with respect to MPI's.
+// operation is routed by whether its target is on this node (router.hpp), with one exception:
+// when the job spans several nodes every remote atomic goes through MPI, even to this node,
+// because CPU atomics are not atomic with respect to MPI's.
 //
 // MPI calls are serialised by one mutex; a thread that finds MPI busy skips polling it.
 //
@@ -29,17 +29,19 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/mpi/am_channel.hpp"
 #include "transport/mpi/ghost_endpoint.hpp"
 #include "transport/mpi/mpi_session.hpp"
 #include "transport/mpi/node_layout.hpp"
 #include "transport/mpi/rma_window.hpp"
+#include "transport/mpi/router.hpp"
 #include "transport/shm/shm_transport.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::mpi {
 
-class MpiTransport final : public transport::Transport {
+class MpiTransport final : public Router<MpiTransport>, public transport::GhostDirectory {
  public:
   // Initialises (or adopts) MPI and builds the node's shared memory. *thread_progress is
   // cleared, with a warning, when MPI cannot serve a progress thread. ghost: non-null for
@@ -50,14 +52,10 @@ class MpiTransport final : public transport::Transport {
                     std::unique_ptr<GhostEndpoint>* ghost = nullptr);
   ~MpiTransport() override;
 
-  // The node's shared-memory transport (its control block holds this rank's state).
-  shm::ShmTransport& node() { return *shm_; }
-
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int node_of(int rank) const override { return layout_.node_of[static_cast<size_t>(rank)]; }
   const std::vector<int>& local_ranks() const override { return layout_.node_ranks; }
-  const WaitPolicy& wait_policy() const override { return shm_->wait_policy(); }
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
@@ -66,49 +64,41 @@ class MpiTransport final : public transport::Transport {
                              const GroupAllgather& allgather,
                              transport::Segment** segment) override;
   int free_group_segment(transport::Segment* segment) override;
-  void* address(const transport::Segment& segment, int rank) const override;
   bool cpu_atomics(const transport::Segment& segment) const override;
-
-  int put(const transport::Segment& segment, int target, size_t offset, const void* source,
-          size_t bytes) override;
-  int get(const transport::Segment& segment, int target, size_t offset, void* destination,
-          size_t bytes) override;
-  int put_strided(const transport::Segment& segment, int target, size_t offset, const void* source,
-                  const transport::StridedShape& shape) override;
-  int get_strided(const transport::Segment& segment, int target, size_t offset, void* destination,
-                  const transport::StridedShape& shape) override;
-  int flush(int target) override;
-  int flush_all() override;
-  int read_private(int rank, const void* remote, void* local, size_t bytes) override;
-  int write_private(int rank, void* remote, const void* local, size_t bytes) override;
-  int atomic(const transport::Segment& segment, int target, size_t offset, transport::AtomicOp op,
-             uint64_t operand, uint64_t compare, uint64_t* result) override;
-
-  int am_register(transport::AmHandler handler, void* context, int* handler_id) override;
-  int am_send(int target, int handler_id, const void* payload, size_t bytes) override;
-  size_t am_max_bytes() const override { return shm_->am_max_bytes(); }
-  int am_handler_count() const override { return shm_->am_handler_count(); }
+  // Put, get, atomics, flushes and messages: routed (router.hpp); the remote path is below.
 
   bool poll() override;
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
-  void wake(int rank) override;
-  void wake_progress_thread() override { shm_->wake_progress_thread(); }
-  void wait_for_handlers() override { shm_->wait_for_handlers(); }
-  // Messages from this node only; those from other nodes wake as before.
-  void set_wake_on_arrival(int handler, bool wake) override {
-    shm_->set_wake_on_arrival(handler, wake);
-  }
-  bool aborting() const override { return shm_->aborting(); }
-  int report_abort() const override { return shm_->report_abort(); }
   int node_barrier() override { return shm_->node_barrier(); }
 
-  // mpi_ghost.cpp: the ghost of rank's node, when it serves rank (see ghost_of there).
+  // GhostDirectory (mpi_ghost.cpp): the ghost of rank's node, when it serves rank. The ranks
+  // map no segment for a ghost.
   int ghost_of(int rank) const override;
+  const transport::Segment* shared_segment(uint64_t) const override { return nullptr; }
 
  private:
+  friend class Router<MpiTransport>;
   MpiTransport() = default;
-  bool on_node(int rank) const { return node_of(rank) == layout_.node; }
-  int local(int rank) const { return layout_.index_on_node[static_cast<size_t>(rank)]; }
+
+  // The remote path (router.hpp): ranks of other nodes through MPI's windows and the message
+  // channel, other nodes' ghosts through the channel; atomics through the windows whenever the
+  // job spans nodes, even on this node (CPU atomics are not atomic with MPI's).
+  const transport::Segment& node_segment(const transport::Segment& segment) const;
+  bool node_atomics(const transport::Segment& segment) const { return cpu_atomics(segment); }
+  int remote_put(const transport::Segment& segment, int target, size_t offset, const void* source,
+                 size_t bytes);
+  int remote_get(const transport::Segment& segment, int target, size_t offset, void* destination,
+                 size_t bytes);
+  int remote_put_strided(const transport::Segment& segment, int target, size_t offset,
+                         const void* source, const transport::StridedShape& shape);
+  int remote_get_strided(const transport::Segment& segment, int target, size_t offset,
+                         void* destination, const transport::StridedShape& shape);
+  int remote_atomic(const transport::Segment& segment, int target, size_t offset,
+                    transport::AtomicOp op, uint64_t operand, uint64_t compare, uint64_t* result);
+  int remote_flush(int target);
+  int remote_flush_all();
+  int remote_am_send(int target, int handler_id, const void* payload, size_t bytes);
+  int unreachable(const char* what, int rank) const;
   // Takes a window out of the list that flush and flush_all visit.
   void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
@@ -122,13 +112,12 @@ class MpiTransport final : public transport::Transport {
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
   // shared with the node's ghost (its endpoint: ghost_). leave_ghost: tells the ghost this rank
-  // has left. send_to_ghost / wake_ghost: messages and wake-ups to endpoint ghost (>= size()).
+  // has left. send_to_ghost: a message to another node's ghost (endpoint >= size()).
   static int refuse_ghosts_in_application_mpi(const Session& session);
   int join_ghost(GhostSplit& split, const std::string& job_id, const Config& config,
                  shm::ControlBlock* block);
   void leave_ghost();
   int send_to_ghost(int ghost, int handler_id, const void* payload, size_t bytes);
-  void wake_ghost(int ghost);
 
   std::unique_ptr<Session> session_;  // first member: MPI is finalised last
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -140,12 +129,13 @@ class MpiTransport final : public transport::Transport {
   std::atomic<uint64_t> active_until_{0};
   std::unique_ptr<std::atomic<uint64_t>[]> noticed_;  // per rank: when it last heard from us
   std::mutex mpi_mutex_;
-  std::unique_ptr<shm::ShmTransport> shm_;
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
   std::vector<RmaWindow*> windows_;    // live windows, for flush(target) and flush_all()
   int ghost_ = -1;                     // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
   MPI_Comm everyone_ = MPI_COMM_NULL;  // with a ghost: every process (the channel's, leave_ghost)
 };
+
+extern template class Router<MpiTransport>;  // instantiated in mpi_transport.cpp
 
 }  // namespace remora::mpi

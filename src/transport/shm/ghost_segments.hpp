@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "transport/ghost_directory.hpp"
 #include "transport/shm/control_block.hpp"
 #include "transport/shm/shm_segment.hpp"
 

@@ -11,6 +11,7 @@
 
 #include "core/config.hpp"
 #include "transport/am_dispatcher.hpp"
+#include "transport/ghost_directory.hpp"
 #include "transport/job_control.hpp"
 #include "transport/shm/control_block.hpp"
 #include "transport/shm/ghost_segments.hpp"
@@ -18,7 +19,9 @@
 
 namespace remora::shm {
 
-class ShmTransport final : public transport::Transport, public transport::JobControl {
+class ShmTransport final : public transport::Transport,
+                           public transport::JobControl,
+                           public transport::GhostDirectory {
  public:
   // Takes over an attached (or created) control block; rank is this process's rank in it, or
   // the block's ghost index for the node's ghost process.
@@ -84,6 +87,7 @@ class ShmTransport final : public transport::Transport, public transport::JobCon
 
   int node_barrier() override;
 
+  // GhostDirectory: the node's ghost (remorarun's), and on the ghost the segments it maps.
   int ghost_of(int) const override { return ghost_; }
   const transport::Segment* shared_segment(uint64_t id) const override {
     return ghost_segments_ ? ghost_segments_->find(id) : nullptr;
