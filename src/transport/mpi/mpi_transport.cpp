@@ -448,4 +448,26 @@ void MpiTransport::wake(int rank) {
   if (on_node(rank)) shm_->wake(local(rank));
 }
 
+bool MpiTransport::accumulates(const transport::Segment& segment, int type) const {
+  return as_mpi(segment).window && RmaWindow::accumulates(type);
+}
+
+int MpiTransport::accumulate(const transport::Segment& segment, int target, size_t offset,
+                             const transport::Accumulate& operation) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (!mpi.window || !RmaWindow::accumulates(operation.type))
+    return fail(REMORA_ERR_UNSUPPORTED, "no MPI accumulate of type %d to rank %d", operation.type,
+                target);
+  if (target != rank_) announce(target);
+  return mpi.window->accumulate(target, offset, operation);
+}
+
+// flush(target) flushes every window for a target on another node; this node's are left to
+// the shared-memory transport there.
+int MpiTransport::flush_accumulates(const transport::Segment& segment, int target) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (!mpi.window || !on_node(target)) return REMORA_SUCCESS;
+  return mpi.window->flush(target);
+}
+
 }  // namespace remora::mpi

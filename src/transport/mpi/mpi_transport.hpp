@@ -83,6 +83,12 @@ class MpiTransport final : public transport::Transport {
   int write_private(int rank, void* remote, const void* local, size_t bytes) override;
   int atomic(const transport::Segment& segment, int target, size_t offset, transport::AtomicOp op,
              uint64_t operand, uint64_t compare, uint64_t* result) override;
+  // MPI's accumulates on the segment's window (rma_window.hpp), for every target of a job of
+  // several nodes; none on a job of one node.
+  bool accumulates(const transport::Segment& segment, int type) const override;
+  int accumulate(const transport::Segment& segment, int target, size_t offset,
+                 const transport::Accumulate& operation) override;
+  int flush_accumulates(const transport::Segment& segment, int target) override;
 
   int am_register(transport::AmHandler handler, void* context, int* handler_id) override;
   int am_send(int target, int handler_id, const void* payload, size_t bytes) override;
