@@ -271,7 +271,9 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
 // ranks that map the target's memory (its node) apply CPU atomics or the lock table there,
 // the others ship the update to the owner, which applies it by the same rule (acc_route.hpp).
 // Windows over user memory, which only their owner maps, never use CPU atomics: the lock table,
-// applied by this rank when it can reach the memory, else by the owner's agent.
+// applied by this rank when it can reach the memory, else by the owner's agent. Before all that,
+// a window whose accumulates cross nodes through the transport's (MPI's) accumulates sends every
+// type they take so, for every target: they are atomic only with each other.
 AccPath Window::acc_path(int type, uint64_t offset, int target) const {
   if (transport_accumulates_ && transport_.accumulates(*data_, type)) return AccPath::Transport;
   const bool self = target == rank_;

@@ -124,7 +124,6 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
     std::lock_guard lock(mpi_mutex_);
     void* copy = stage(operation.origin, bytes);
     if (copy == nullptr) {  // every block in use: complete them locally, then reuse them
-      MPI_Win_flush_local_all(window_);
       release_staged();
       copy = stage(operation.origin, bytes);
     }
