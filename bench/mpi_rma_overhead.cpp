@@ -13,7 +13,8 @@
 //             (osc/sm), which a window between two nodes never is: compare with `create` there.
 //   acc_bw    n accumulates (REMORA_OP_SUM / MPI_SUM of doubles) back to back, one flush:
 //             remora_win_accumulate on a remora_win_allocate window in a lock_all epoch
-//             (the auto accumulate strategy) against MPI_Accumulate on the MPI window
+//             (the auto accumulate strategy: across nodes MPI's accumulates) against
+//             MPI_Accumulate on the MPI window
 //   win_fetch_op  remora_win_fetch_and_op (int64 SUM) on that window, whose result is valid on
 //             return, against the MPI_Fetch_and_op + MPI_Win_flush of fetch_add
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
@@ -249,7 +250,7 @@ int main(int argc, char** argv) {
     report.add_latency("fetch_add", "remora_fetch_add", ranks, 8, fetch_add.remora);
     report.add_latency("fetch_add", "mpi_fetch_and_op_flush", ranks, 8, fetch_add.mpi);
     ratio("fetch_add", 8, fetch_add);
-    // The same on the window (its accumulate path: across nodes, owner computes).
+    // The same on the window (its accumulate path: across nodes, MPI's accumulates).
     Pair fetch_op;
     fetch_op.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
       bench::check(

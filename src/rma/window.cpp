@@ -45,17 +45,17 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   } else {
     for (int rank = 0; rank < transport_.size(); ++rank) members_.push_back(rank);
   }
-  const bool spans_nodes = std::any_of(members_.begin(), members_.end(), [this](int rank) {
+  spans_nodes_ = std::any_of(members_.begin(), members_.end(), [this](int rank) {
     return transport_.node_of(rank) != transport_.node_of(members_.front());
   });
   // The ghosts map the world's segments only: they are no agent for a sub-communicator's.
   const bool served = services.target_progress && (!group_ || !ghost_progress());
-  if (options_.strategy == AccStrategy::Auto && spans_nodes && !served)
+  if (options_.strategy == AccStrategy::Auto && spans_nodes_ && !served)
     path_strategy_ = AccStrategy::Caller;
   // Lock requests have an agent also under MPI ghost progress, where the runtime reports no
   // target progress (its ranks progress manually): the ghost maps every world window's sync
   // segment.
-  node_local_lock_ = spans_nodes && (served || ghost_serves_locks()) && locks_ != nullptr;
+  node_local_lock_ = spans_nodes_ && (served || ghost_serves_locks()) && locks_ != nullptr;
 }
 
 int Window::comm_rank(int world) const {
@@ -98,6 +98,11 @@ int Window::create(const char* function, const WindowServices& services,
     window->sizes_ = window->user_->sizes();
   }
   window->map_direct_data();  // after user_ is known
+  // Not under ghost progress, whose ghosts serve owner-computes requests while the target
+  // computes: MPI's accumulates may need the target itself in MPI (MPICH applies them there).
+  window->transport_accumulates_ = user == nullptr && window->spans_nodes_ &&
+                                   window->options_.strategy == AccStrategy::Auto &&
+                                   !window->ghost_progress();
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
       window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
@@ -267,8 +272,11 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
 // ranks that map the target's memory (its node) apply CPU atomics or the lock table there,
 // the others ship the update to the owner, which applies it by the same rule (acc_route.hpp).
 // Windows over user memory, which only their owner maps, never use CPU atomics: the lock table,
-// applied by this rank when it can reach the memory, else by the owner's agent.
+// applied by this rank when it can reach the memory, else by the owner's agent. Before all that,
+// a window whose accumulates cross nodes through the transport's (MPI's) accumulates sends every
+// type they take so, for every target: they are atomic only with each other.
 AccPath Window::acc_path(int type, uint64_t offset, int target) const {
+  if (transport_accumulates_ && transport_.accumulates(*data_, type)) return AccPath::Transport;
   const bool self = target == rank_;
   if (user_) {
     const bool by_owner =
@@ -300,6 +308,8 @@ int Window::do_accumulate(const AccArgs& args) {
       return apply_native(args);
     case AccPath::Owner:
       return owner_.send(*this, args);
+    case AccPath::Transport:
+      return apply_transport(args);
     case AccPath::LockTable:
       break;
   }
@@ -309,6 +319,25 @@ int Window::do_accumulate(const AccArgs& args) {
 int Window::apply_native(const AccArgs& args) {
   apply_native_at(direct_data_[static_cast<size_t>(args.target)], args);
   return REMORA_SUCCESS;
+}
+
+// REMORA_OP_SCALED_SUM, which the transport does not take, is scaled here and summed there.
+int Window::apply_transport(const AccArgs& args) {
+  transport::Accumulate operation{args.origin, args.compare, args.result,
+                                  args.count,  args.type,    args.op};
+  std::vector<unsigned char> scaled;
+  if (args.op == REMORA_OP_SCALED_SUM) {
+    scaled.assign(args.count * datatype_size(args.type), 0);
+    apply_op(REMORA_OP_SCALED_SUM, args.type, scaled.data(), args.origin, args.count, args.alpha);
+    operation.origin = scaled.data();
+    operation.op = REMORA_OP_SUM;
+  }
+  if (args.target == rank_) touch_local_edge();
+  return transport_.accumulate(*data_, args.target, args.offset, operation);
+}
+
+int Window::complete_transport_accumulates(int target) {
+  return transport_accumulates_ ? transport_.flush_accumulates(*data_, target) : REMORA_SUCCESS;
 }
 
 int Window::apply_locked(const AccArgs& args) {
@@ -335,6 +364,7 @@ int Window::await_owner(int target) {
 
 int Window::complete(int target) {
   if (int status = await_owner(target)) return status;
+  if (int status = complete_transport_accumulates(target)) return status;
   return transport_.flush(target);
 }
 
@@ -344,7 +374,9 @@ int Window::complete(int target) {
 int Window::complete_for_release(int target) {
   const auto t = static_cast<size_t>(target);
   const bool ordered = direct_data_[t] != nullptr && lock_checked_[t] && rw_locks_[t].direct();
-  return ordered ? await_owner(target) : complete(target);
+  if (!ordered) return complete(target);
+  if (int status = await_owner(target)) return status;
+  return complete_transport_accumulates(target);
 }
 
 int Window::complete_all() {

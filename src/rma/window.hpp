@@ -165,6 +165,10 @@ class Window : public remora_win_s {
   // The path this rank takes for an accumulate-family operation (acc_route.hpp).
   AccPath acc_path(int type, uint64_t offset, int target) const;
   int apply_native(const AccArgs& args);
+  int apply_transport(const AccArgs& args);
+  // Remote completion of the transport's accumulates to target where transport_.flush(target)
+  // does not give it (a target on this node).
+  int complete_transport_accumulates(int target);
   // Deferred implementations (deferred_fence.cpp, deferred_lock.cpp) share these.
   friend class DeferredFence;
   friend class DeferredLock;
@@ -214,8 +218,14 @@ class Window : public remora_win_s {
   // other nodes ask the target's agent): on a window across nodes with a progress agent, the
   // same condition under which `auto` sends accumulates to the owner. Compared at creation.
   bool node_local_lock_ = false;
+  // The window's members are on more than one node.
+  bool spans_nodes_ = false;
   // The sync segment's words take CPU atomics directly (SyncGeometry::cpu_atomics).
   bool cpu_atomics_ = false;
+  // Every accumulate of an element type the transport takes goes through the transport's own
+  // accumulates, for every target (acc_path): `auto` on a window of Remora's memory across
+  // nodes over MPI. Decided from what every rank agrees on (strategy, members, memory).
+  bool transport_accumulates_ = false;
   std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.

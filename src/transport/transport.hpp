@@ -57,6 +57,20 @@ struct StridedShape {
 
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
 
+// One accumulate-family operation for Transport::accumulate, with remora_datatype_t and
+// remora_op_t values (not REMORA_OP_SCALED_SUM, which the caller turns into a sum of scaled
+// values): target[i] = target[i] op origin[i] for i < count, result (if not null) receiving
+// the previous values; or, with compare set, a compare-and-swap of one element (bitwise).
+// origin may be null for REMORA_OP_NO_OP.
+struct Accumulate {
+  const void* origin = nullptr;
+  const void* compare = nullptr;
+  void* result = nullptr;
+  size_t count = 0;
+  int type = 0;
+  int op = 0;
+};
+
 // Who sleeps: the application's threads (woken by messages, wake(rank) and the collectives
 // they wait in) or the rank's progress thread (woken by messages only), so that a barrier or a
 // notification does not wake an idle progress thread that has nothing to do.
@@ -133,6 +147,30 @@ class Transport {
   // 64-bit remote atomics on an 8-byte aligned offset; *result receives the old value.
   virtual int atomic(const Segment& segment, int target, size_t offset, AtomicOp op,
                      uint64_t operand, uint64_t compare, uint64_t* result) = 0;
+
+  // Accumulates in the transport's own atomicity domain (over MPI, a job of several nodes:
+  // MPI_Accumulate, MPI_Get_accumulate, MPI_Compare_and_swap on the segment's MPI window, for
+  // targets on this node too), atomic per element with each other only, never with CPU atomics
+  // or the lock table, so a window uses them for every target or for none
+  // (docs/architecture.md, "Accumulates across nodes"). accumulates(segment, type): whether
+  // every op valid for type and compare-and-swap of it can be sent so; the same answer on
+  // every rank. accumulate returns at local completion, and once the previous values have
+  // arrived when result or compare is set; flush_accumulates(segment, target) completes the
+  // accumulates to target remotely where flush(target) does not (targets on this node). The
+  // shared-memory transport has none (REMORA_ERR_UNSUPPORTED).
+  virtual bool accumulates(const Segment& segment, int type) const {
+    (void)segment, (void)type;
+    return false;
+  }
+  virtual int accumulate(const Segment& segment, int target, size_t offset,
+                         const Accumulate& operation) {
+    (void)segment, (void)target, (void)offset, (void)operation;
+    return REMORA_ERR_UNSUPPORTED;
+  }
+  virtual int flush_accumulates(const Segment& segment, int target) {
+    (void)segment, (void)target;
+    return REMORA_SUCCESS;
+  }
 
   // Active messages.
   virtual int am_register(AmHandler handler, void* context, int* handler_id) = 0;

@@ -5,7 +5,9 @@
 // therefore updates it the same way, and a process that does not map it ships the update to
 // the owner, which applies it with this same rule as its own (mapped) target: every path to
 // one location is atomic with every other. Each strategy's rule is its descriptor's path
-// function (acc_strategy.cpp).
+// function (acc_strategy.cpp). A window whose accumulates may cross nodes over MPI (`auto`,
+// Window::acc_path) takes the transport's accumulates (AccPath::Transport) for every target
+// instead, before this rule: MPI's accumulates are atomic only with each other.
 #pragma once
 
 #include <cstdint>

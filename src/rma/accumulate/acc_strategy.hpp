@@ -26,6 +26,7 @@ enum class AccPath {
   Native,     // CPU atomics on the mapped target memory
   LockTable,  // lock the target's stripes, then update (in place where mapped; caller computes)
   Owner,      // an active message to the owner, which applies it (owner computes)
+  Transport,  // the transport's accumulates (MPI's, on a window across nodes: Window::acc_path)
 };
 
 struct AccTarget {

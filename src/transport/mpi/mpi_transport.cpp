@@ -422,6 +422,28 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   shm_->sleep(timeout_ns, ready, sleeper);
 }
 
+bool MpiTransport::accumulates(const transport::Segment& segment, int type) const {
+  return as_mpi(segment).window && RmaWindow::accumulates(type);
+}
+
+int MpiTransport::accumulate(const transport::Segment& segment, int target, size_t offset,
+                             const transport::Accumulate& operation) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (!mpi.window || !RmaWindow::accumulates(operation.type))
+    return fail(REMORA_ERR_UNSUPPORTED, "no MPI accumulate of type %d to rank %d", operation.type,
+                target);
+  if (target != rank_) announce(target);
+  return mpi.window->accumulate(target, offset, operation);
+}
+
+// flush(target) flushes every window for a target on another node; this node's are left to
+// the shared-memory transport there.
+int MpiTransport::flush_accumulates(const transport::Segment& segment, int target) {
+  const MpiSegment& mpi = as_mpi(segment);
+  if (!mpi.window || local_endpoint(target) < 0) return REMORA_SUCCESS;
+  return mpi.window->flush(target);
+}
+
 }  // namespace remora::mpi
 
 template class remora::mpi::Router<remora::mpi::MpiTransport>;

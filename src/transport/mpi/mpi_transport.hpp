@@ -66,6 +66,12 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int free_group_segment(transport::Segment* segment) override;
   bool cpu_atomics(const transport::Segment& segment) const override;
   // Put, get, atomics, flushes and messages: routed (router.hpp); the remote path is below.
+  // MPI's accumulates on the segment's window (rma_window.hpp), for every target of a job of
+  // several nodes (not routed: one atomicity domain for the window); none on a job of one node.
+  bool accumulates(const transport::Segment& segment, int type) const override;
+  int accumulate(const transport::Segment& segment, int target, size_t offset,
+                 const transport::Accumulate& operation) override;
+  int flush_accumulates(const transport::Segment& segment, int target) override;
 
   bool poll() override;
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;

@@ -137,6 +137,7 @@ int RmaWindow::flush(int target) {
   if (target < 0) return REMORA_SUCCESS;  // not in this window's group
   std::lock_guard lock(mpi_mutex_);
   if (unflushed_) MPI_Win_flush(target, window_);
+  release_staged();
   return REMORA_SUCCESS;
 }
 
@@ -144,6 +145,7 @@ int RmaWindow::flush_all() {
   std::lock_guard lock(mpi_mutex_);
   if (unflushed_) MPI_Win_flush_all(window_);
   unflushed_ = false;
+  release_staged();
   return REMORA_SUCCESS;
 }
 

@@ -50,6 +50,11 @@ class RmaWindow {
                   const transport::StridedShape& shape);
   int atomic(int target, size_t offset, transport::AtomicOp op, uint64_t operand, uint64_t compare,
              uint64_t* result);
+  // MPI_Raccumulate / MPI_Rget_accumulate / MPI_Compare_and_swap (rma_accumulate.cpp):
+  // accumulates(type) says for which remora_datatype_t (all but the unsigned integer types,
+  // whose MPI_MIN and MPI_MAX MPICH 4.0.2 computes as signed: rma_accumulate.cpp).
+  static bool accumulates(int type);
+  int accumulate(int target, size_t offset, const transport::Accumulate& operation);
   int flush(int target);
   int flush_all();
   // A window over a sub-communicator (a group segment): ranks[w] is job rank w's rank in it
@@ -65,6 +70,16 @@ class RmaWindow {
   std::mutex& mpi_mutex_;
   Wait wait_;
   bool unflushed_ = false;  // puts since the last flush_all
+  // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
+  // for: the caller's buffer is free at once), kept until a flush has completed them
+  // (rma_accumulate.cpp). Under mpi_mutex_.
+  std::vector<std::vector<unsigned char>> staged_;  // blocks of kStageBlockBytes
+  size_t staged_blocks_ = 0;                        // blocks in use; the last one partly
+  size_t staged_used_ = 0;                          // bytes used in the last block in use
+  // A copy of bytes from source in the staging blocks; nullptr when they are full.
+  void* stage(const void* source, size_t bytes);
+  // After a flush: completes every staged accumulate locally and frees the blocks.
+  void release_staged();
   std::vector<int> ranks_;
   int window_rank(int target) const {
     return ranks_.empty() ? target : ranks_[static_cast<size_t>(target)];

@@ -25,6 +25,7 @@ if(REMORA_HAVE_MPI)
     ${CMAKE_CURRENT_LIST_DIR}/am_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/endpoint_map.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rma_window.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rma_accumulate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ghost_split.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ghost_endpoint.cpp
