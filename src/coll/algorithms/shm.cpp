@@ -210,20 +210,6 @@ void allgather_rounds(const Context& c, std::vector<Round>* rounds) {
 
 }  // namespace
 
-bool shm_supports(Operation operation) {
-  switch (operation) {
-    case Operation::Barrier:
-    case Operation::Bcast:
-    case Operation::Reduce:
-    case Operation::Allreduce:
-    case Operation::ReduceScatter:
-    case Operation::Allgather:
-      return true;
-    default:
-      return false;
-  }
-}
-
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
   Context c;
@@ -256,5 +242,20 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
   }
   schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds)));
 }
+
+namespace {
+void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args,
+               const BuildEnv&) {
+  build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
+}
+}  // namespace
+
+// The blocking calls that pick shm run on the fast path (coll/shm_fast.hpp) when they can;
+// this builder makes the schedule of the others.
+const AlgorithmDescriptor kShmAlgorithm{
+    Algorithm::Shm, "shm",
+    operations_of({Operation::Barrier, Operation::Bcast, Operation::Reduce, Operation::Allreduce,
+                   Operation::ReduceScatter, Operation::Allgather}),
+    kNeedsSharedArea | kIgnoresRankOrder, build_shm};
 
 }  // namespace remora::coll

@@ -13,17 +13,12 @@ namespace {
 
 using coll_test::tagged;
 
-constexpr remora_coll_algorithm_t kBcast[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                              REMORA_COLL_SCATTER_ALLGATHER, REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kAllgather[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
-                                                  REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kGather[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                               REMORA_COLL_BINARY, REMORA_COLL_FLAT,
-                                               REMORA_COLL_SEQUENTIAL};
-constexpr remora_coll_algorithm_t kScatter[] = {REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL,
-                                                REMORA_COLL_BINARY, REMORA_COLL_FLAT};
-constexpr remora_coll_algorithm_t kAlltoall[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BRUCK, REMORA_COLL_PAIRWISE, REMORA_COLL_RING, REMORA_COLL_FLAT};
+using coll_test::algorithms_of;
+const auto kBcast = algorithms_of("bcast");
+const auto kAllgather = algorithms_of("allgather");
+const auto kGather = algorithms_of("gather");
+const auto kScatter = algorithms_of("scatter");
+const auto kAlltoall = algorithms_of("alltoall");
 constexpr size_t kCounts[] = {0, 1, 5, 3000};
 
 struct Comm {

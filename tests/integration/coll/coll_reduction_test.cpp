@@ -17,13 +17,9 @@ using coll_test::input;
 using coll_test::same;
 
 constexpr size_t kCounts[] = {0, 1, 7, 1000};
-constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_APPLICATION_BYPASS, REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER,
-    REMORA_COLL_SHM};
-constexpr remora_coll_algorithm_t kReduceScatterAlgorithms[] = {REMORA_COLL_AUTO, REMORA_COLL_RING,
-                                                                REMORA_COLL_SHM};
+const auto kReduceAlgorithms = coll_test::algorithms_of("reduce");
+const auto kAllreduceAlgorithms = coll_test::algorithms_of("allreduce");
+const auto kReduceScatterAlgorithms = coll_test::algorithms_of("reduce_scatter");
 
 struct Case {
   remora_comm_t comm;

@@ -4,6 +4,8 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -11,6 +13,21 @@
 #include "remora.h"
 
 namespace coll_test {
+
+// REMORA_COLL_AUTO and every algorithm the library lists for operation ("bcast"), so that the
+// tests run each algorithm of the list (src/coll/algorithms/list.def) without naming it.
+inline std::vector<remora_coll_algorithm_t> algorithms_of(const char* operation) {
+  int count = 0;
+  if (remora_coll_algorithms(operation, 0, nullptr, nullptr, &count) != REMORA_SUCCESS ||
+      count < 1) {
+    std::fprintf(stderr, "remora_coll_algorithms(\"%s\") failed or listed none\n", operation);
+    std::abort();
+  }
+  std::vector<remora_coll_algorithm_t> all(static_cast<size_t>(count) + 1, REMORA_COLL_AUTO);
+  if (remora_coll_algorithms(operation, count, all.data() + 1, nullptr, &count) != REMORA_SUCCESS)
+    std::abort();
+  return all;
+}
 
 template <typename T>
 struct is_complex : std::false_type {};
