@@ -264,6 +264,7 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
   if (int status = check_type(function, type, &args)) return status;
   const char* count_name = vector_form ? "sendcount" : "count";
@@ -302,6 +303,7 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
                bool nonblocking, remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, Operation::Scatter, algorithm, nonblocking, request))
     return status;
   if (int status = check_type(function, type, &args)) return status;
@@ -341,6 +343,7 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, Operation::Alltoall, algorithm, nonblocking, request))
     return status;
   if (int status = check_type(function, type, &args)) return status;

@@ -67,6 +67,9 @@ enum Constraint : uint32_t {
   kNeedsSharedArea = 1U << 0,
   // Runs over ranks, ignoring the communicator's rank order (remora_comm_set_order).
   kIgnoresRankOrder = 1U << 1,
+  // Serves gather, scatter and alltoall in their regular forms only (every member must know
+  // every block's size); their v-forms run the operation's default instead.
+  kRegularBlocksOnly = 1U << 2,
 };
 
 class Schedule;

@@ -119,7 +119,12 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
                         Algorithm requested, size_t bytes, CollectiveArgs* args,
                         std::shared_ptr<Schedule>* started) {
   const bool nonblocking = started != nullptr;
-  const Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  const bool blocks_differ =
+      args->vector_form && (operation == Operation::Gather || operation == Operation::Scatter ||
+                            operation == Operation::Alltoall);
+  if (blocks_differ && has_constraint(algorithm, kRegularBlocksOnly))
+    algorithm = default_algorithm(operation, bytes, comm->size());
   int fast = REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
@@ -167,11 +172,12 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   Algorithm chosen = choose(operation, requested, bytes, comm->size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
-  // auto takes shm for payloads of up to one cell, where it measured faster than the
-  // message-based algorithms; larger ones (chunked through the cells) were slower (allreduce of
-  // 1 MiB at p = 2: 367 us against 228, docs/benchmarks.md).
-  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes &&
-      supports(operation, Algorithm::Shm) && comm->size() > 1 && on_one_node(*comm))
+  // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
+  // where it measured faster than the message-based algorithms; larger ones (chunked through
+  // the cells) were slower (allreduce of 1 MiB at p = 2: 367 us against 228,
+  // docs/benchmarks.md). Its gather, scatter and alltoall run only when asked for.
+  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && ShmFast::serves(operation) &&
+      comm->size() > 1 && on_one_node(*comm))
     chosen = Algorithm::Shm;
   if (!has_constraint(chosen, kNeedsSharedArea) || comm->shm_area_ptr() != nullptr) return chosen;
   return default_algorithm(operation, bytes, comm->size());
@@ -226,7 +232,7 @@ void Collectives::build(Schedule& schedule, Operation operation, Algorithm algor
 bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                                const CollectiveArgs& args, int* status) {
   // The fast path runs every operation the shm algorithm has (a blocking call that chose shm).
-  if (!supports(operation, Algorithm::Shm)) return false;
+  if (!ShmFast::serves(operation)) return false;
   ShmArea* area = comm->shm_area_ptr();
   if (area == nullptr) return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;

@@ -24,7 +24,8 @@ struct CollectiveArgs {
   size_t extent = 0;  // bytes per element
   int op = 0;
   int root = 0;
-  bool exclusive = false;  // scan: exscan
+  bool exclusive = false;    // scan: exscan
+  bool vector_form = false;  // gatherv, scatterv, alltoallv, ...: counts may differ by rank
   // Per-rank counts and displacements in elements. The regular forms fill them uniformly, so
   // that each algorithm is written once for the v-form. Unused ones stay empty.
   std::vector<size_t> send_counts, send_displs, recv_counts, recv_displs;

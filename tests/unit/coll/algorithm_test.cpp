@@ -99,6 +99,8 @@ TEST(AlgorithmList, ConstraintsOfTheSharedMemoryAndBypassAlgorithms) {
   EXPECT_FALSE(has_constraint(Algorithm::ApplicationBypass, kNeedsSharedArea));
   EXPECT_FALSE(has_constraint(Algorithm::Binomial, kIgnoresRankOrder));
   EXPECT_FALSE(has_constraint(Algorithm::Auto, kNeedsSharedArea));
+  EXPECT_TRUE(has_constraint(Algorithm::Shm, kRegularBlocksOnly));
+  EXPECT_FALSE(has_constraint(Algorithm::Flat, kRegularBlocksOnly));
 }
 
 TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
@@ -110,11 +112,10 @@ TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
   EXPECT_EQ(supported_names(Operation::Allreduce),
             "auto, recursive_doubling, ring, rabenseifner, shm");
   for (Operation operation : {Operation::Barrier, Operation::Bcast, Operation::Reduce,
-                              Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather})
+                              Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather,
+                              Operation::Gather, Operation::Scatter, Operation::Alltoall})
     EXPECT_TRUE(supports(operation, Algorithm::Shm));
-  for (Operation operation :
-       {Operation::Gather, Operation::Scatter, Operation::Alltoall, Operation::Scan})
-    EXPECT_FALSE(supports(operation, Algorithm::Shm));
+  EXPECT_FALSE(supports(Operation::Scan, Algorithm::Shm));
 }
 
 TEST(Algorithm, DefaultsAreSupportedAndFollowTheMessageSize) {
