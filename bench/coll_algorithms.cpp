@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/bench_common.hpp"
@@ -30,32 +31,23 @@ struct Operation {
   std::vector<Algorithm> algorithms;
 };
 
-const std::vector<Operation>& operations() {
-  static const std::vector<Operation> all = {
-      {"bcast",
-       {{"binomial", REMORA_COLL_BINOMIAL},
-        {"scatter_allgather", REMORA_COLL_SCATTER_ALLGATHER},
-        {"shm", REMORA_COLL_SHM}}},
-      {"allreduce",
-       {{"recursive_doubling", REMORA_COLL_RECURSIVE_DOUBLING},
-        {"ring", REMORA_COLL_RING},
-        {"rabenseifner", REMORA_COLL_RABENSEIFNER},
-        {"shm", REMORA_COLL_SHM}}},
-      {"gather",
-       {{"binomial", REMORA_COLL_BINOMIAL},
-        {"binary", REMORA_COLL_BINARY},
-        {"flat", REMORA_COLL_FLAT},
-        {"sequential", REMORA_COLL_SEQUENTIAL}}},
-      {"scatter",
-       {{"binomial", REMORA_COLL_BINOMIAL},
-        {"binary", REMORA_COLL_BINARY},
-        {"flat", REMORA_COLL_FLAT}}},
-      {"alltoall",
-       {{"bruck", REMORA_COLL_BRUCK},
-        {"pairwise", REMORA_COLL_PAIRWISE},
-        {"ring", REMORA_COLL_RING},
-        {"flat", REMORA_COLL_FLAT}}},
-  };
+// The operations this benchmark calls, each with every algorithm the library lists for it
+// (remora_coll_algorithms: the list in src/coll/algorithms/list.def).
+std::vector<Operation> operations() {
+  std::vector<Operation> all;
+  for (const char* name : {"bcast", "allreduce", "gather", "scatter", "alltoall"}) {
+    int count = 0;
+    bench::check(remora_coll_algorithms(name, 0, nullptr, nullptr, &count),
+                 "remora_coll_algorithms");
+    std::vector<remora_coll_algorithm_t> values(static_cast<size_t>(count));
+    std::vector<const char*> names(static_cast<size_t>(count));
+    bench::check(remora_coll_algorithms(name, count, values.data(), names.data(), &count),
+                 "remora_coll_algorithms");
+    Operation operation{name, {}};
+    for (size_t index = 0; index < values.size(); ++index)
+      operation.algorithms.push_back({names[index], values[index]});
+    all.push_back(std::move(operation));
+  }
   return all;
 }
 

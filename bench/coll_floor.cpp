@@ -1,11 +1,12 @@
 // The collectives at the shared-memory floor: barrier (two back to back), allreduce of 8 B,
 // 1 KiB, 64 KiB and 1 MiB of doubles, reduce_scatter_block of one int per rank and bcast of the
-// same sizes, with one algorithm for every call; bench/peers/coll_floor_mpi.cpp runs the same
+// same sizes, gather, scatter and alltoall of 8 B to 1 MiB blocks, with one algorithm for every
+// call; bench/peers/coll_floor_mpi.cpp runs the same
 // on MPI's collectives (timing: bench/peers/coll_floor_body.hpp).
 // Usage: remorarun -n N ./coll_floor [auto|shm|messages]
 //   auto: REMORA_COLL_AUTO; shm: REMORA_COLL_SHM; messages: the message-based algorithms
 //   (dissemination, recursive doubling / Rabenseifner as auto chooses without shm, ring,
-//   binomial).
+//   binomial; auto's choice for gather, scatter and alltoall).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -49,6 +50,19 @@ struct RemoraApi {
   void bcast(unsigned char* buffer, size_t bytes) {
     check(remora_bcast(buffer, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_BINOMIAL)),
           "remora_bcast");
+  }
+  // The message-based choice of gather, scatter and alltoall is auto's (it never picks shm).
+  void gather(const unsigned char* in, unsigned char* out, size_t bytes) {
+    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
+          "remora_gather");
+  }
+  void scatter(const unsigned char* in, unsigned char* out, size_t bytes) {
+    check(remora_scatter(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
+          "remora_scatter");
+  }
+  void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
+    check(remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_AUTO)),
+          "remora_alltoall");
   }
   void max(const double* in, double* out, int count) {
     check(remora_allreduce(in, out, static_cast<size_t>(count), REMORA_DOUBLE, REMORA_OP_MAX, world,

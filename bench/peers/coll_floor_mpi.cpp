@@ -28,6 +28,18 @@ struct MpiApi {
   void bcast(unsigned char* buffer, size_t bytes) {
     MPI_Bcast(buffer, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
   }
+  void gather(const unsigned char* in, unsigned char* out, size_t bytes) {
+    MPI_Gather(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE, 0,
+               MPI_COMM_WORLD);
+  }
+  void scatter(const unsigned char* in, unsigned char* out, size_t bytes) {
+    MPI_Scatter(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+  }
+  void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
+    MPI_Alltoall(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE,
+                 MPI_COMM_WORLD);
+  }
   void max(const double* in, double* out, int count) {
     MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   }

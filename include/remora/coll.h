@@ -58,6 +58,16 @@ typedef enum remora_coll_algorithm {
   REMORA_COLL_ALGORITHM_ENUM_RANGE_ = 0x7fffffff
 } remora_coll_algorithm_t;
 
+/* The algorithms of the collective operation named operation ("barrier", "bcast", "reduce",
+ * "allreduce", "reduce_scatter", "gather", "scatter", "allgather", "alltoall" or "scan"; the
+ * v-, _block and exscan forms take those of their operation), REMORA_COLL_AUTO not included,
+ * in the library's order: their number in *count, the first min(*count, capacity) of them in
+ * algorithms[] and, when names is not NULL, their names ("binomial", static strings) in
+ * names[]. Local, and callable before remora_init (for tools and benchmarks). */
+REMORA_API int remora_coll_algorithms(const char* operation, int capacity,
+                                      remora_coll_algorithm_t* algorithms, const char** names,
+                                      int* count);
+
 /* ---- Communicators ---- */
 REMORA_API int remora_comm_world(remora_comm_t* comm);
 REMORA_API int remora_comm_rank(remora_comm_t comm, int* rank);

@@ -1,7 +1,6 @@
 // C API: the collectives. Every entry point checks its arguments here; the coll layer below
 // trusts them.
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "api/coll_handles.hpp"
@@ -25,12 +24,12 @@ namespace {
 
 // ---- Collective arguments ----
 
+// A value of the enum that names an algorithm of the operation (coll/algorithms/list.def).
 int check_algorithm(const char* function, Operation operation, remora_coll_algorithm_t requested,
                     Algorithm* algorithm) {
   const int value = static_cast<int>(requested);
   *algorithm = static_cast<Algorithm>(value);
-  if (value < 0 || value >= remora::coll::kAlgorithmCount ||
-      !remora::coll::supports(operation, *algorithm))
+  if (!remora::coll::supports(operation, *algorithm))
     return fail(REMORA_ERR_ARG, "%s: algorithm=%d (%s) is not an algorithm of %s: expected %s",
                 function, value, remora::coll::algorithm_name(*algorithm),
                 remora::coll::operation_name(operation),
@@ -125,15 +124,12 @@ void set_input(const void* send, CollectiveArgs* args) {
   args->send = args->in_place ? nullptr : send;
 }
 
-using Build = std::function<void(Schedule&, Algorithm)>;
-
 // Builds and starts the collective; returns its request, or waits for it when request is
-// nullptr (the blocking form). args (which build reads) are permuted when comm has a rank order.
+// nullptr (the blocking form). args are permuted when comm has a rank order.
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
-           Algorithm requested, size_t bytes, const Build& build, remora_request_t* request,
-           CollectiveArgs* args) {
+           Algorithm requested, size_t bytes, remora_request_t* request, CollectiveArgs* args) {
   std::shared_ptr<Schedule> started;
-  const int status = runtime.collectives->launch(comm, operation, requested, bytes, build, args,
+  const int status = runtime.collectives->launch(comm, operation, requested, bytes, args,
                                                  request != nullptr ? &started : nullptr);
   if (status != REMORA_SUCCESS) {
     const std::string message = remora::last_error();
@@ -175,9 +171,9 @@ struct Call {
       if (int status = remora::api::check_pointer(function, "request", request)) return status;
     return check_algorithm(function, operation, requested, &algorithm);
   }
-  int launch(Operation operation, size_t bytes, const Build& build, remora_request_t* request) {
+  int launch(Operation operation, size_t bytes, remora_request_t* request) {
     launched = true;
-    return ::launch(function, *runtime, comm, operation, algorithm, bytes, build, request, &args);
+    return ::launch(function, *runtime, comm, operation, algorithm, bytes, request, &args);
   }
 };
 
@@ -188,9 +184,7 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
   Call call{function};
   if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
     return status;
-  return call.launch(
-      Operation::Barrier, 0,
-      [](Schedule& schedule, Algorithm) { remora::coll::build_barrier(schedule); }, request);
+  return call.launch(Operation::Barrier, 0, request);
 }
 
 int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
@@ -206,18 +200,14 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
   if (int status = check_buffer(function, "buffer", buffer, count, false)) return status;
   args.recv = buffer;
   args.count = count;
-  return call.launch(
-      Operation::Bcast, count * args.extent,
-      [&args](Schedule& schedule, Algorithm chosen) { build_bcast(schedule, args, chosen); },
-      request);
+  return call.launch(Operation::Bcast, count * args.extent, request);
 }
 
-// reduce, allreduce, scan and exscan: count elements in, count elements out.
-int reduction(
-    const char* function, Operation operation, const void* sendbuf, void* recvbuf, size_t count,
-    remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
-    remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
-    const std::function<void(Runtime&, Schedule&, const CollectiveArgs&, Algorithm)>& build) {
+// reduce, allreduce, scan and exscan (exclusive): count elements in, count elements out.
+int reduction(const char* function, Operation operation, const void* sendbuf, void* recvbuf,
+              size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
+              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
+              bool exclusive = false) {
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
@@ -233,12 +223,8 @@ int reduction(
   set_input(sendbuf, &args);
   args.recv = recvbuf;
   args.count = count;
-  return call.launch(
-      operation, count * args.extent,
-      [&args, &build, &call](Schedule& schedule, Algorithm chosen) {
-        build(*call.runtime, schedule, args, chosen);
-      },
-      request);
+  args.exclusive = exclusive;
+  return call.launch(operation, count * args.extent, request);
 }
 
 // recvcounts == nullptr with vector_form false: the block form (recvcount each).
@@ -268,9 +254,7 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
     return status;
   set_input(sendbuf, &args);
   args.recv = recvbuf;
-  return call.launch(
-      Operation::ReduceScatter, total * args.extent,
-      [&args](Schedule& schedule, Algorithm) { build_reduce_scatter(schedule, args); }, request);
+  return call.launch(Operation::ReduceScatter, total * args.extent, request);
 }
 
 // gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.
@@ -280,6 +264,7 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
   if (int status = check_type(function, type, &args)) return status;
   const char* count_name = vector_form ? "sendcount" : "count";
@@ -309,13 +294,7 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
   set_input(sendbuf, &args);
   args.recv = recvbuf;
   args.count = sendcount;
-  return call.launch(
-      operation, sendcount * args.extent,
-      [&args, rooted](Schedule& schedule, Algorithm chosen) {
-        if (rooted) return build_gather(schedule, args, chosen);
-        build_allgather(schedule, args);
-      },
-      request);
+  return call.launch(operation, sendcount * args.extent, request);
 }
 
 int scattering(const char* function, const void* sendbuf, const size_t* sendcounts,
@@ -324,6 +303,7 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
                bool nonblocking, remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, Operation::Scatter, algorithm, nonblocking, request))
     return status;
   if (int status = check_type(function, type, &args)) return status;
@@ -353,10 +333,7 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
   args.in_place = recvbuf == REMORA_IN_PLACE;
   args.recv = args.in_place ? nullptr : recvbuf;
   args.count = recvcount;
-  return call.launch(
-      Operation::Scatter, recvcount * args.extent,
-      [&args](Schedule& schedule, Algorithm chosen) { build_scatter(schedule, args, chosen); },
-      request);
+  return call.launch(Operation::Scatter, recvcount * args.extent, request);
 }
 
 int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts,
@@ -366,6 +343,7 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
+  args.vector_form = vector_form;
   if (int status = call.begin(comm, Operation::Alltoall, algorithm, nonblocking, request))
     return status;
   if (int status = check_type(function, type, &args)) return status;
@@ -396,31 +374,38 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
   set_input(sendbuf, &args);
   args.recv = recvbuf;
   const size_t block = args.recv_counts.empty() ? 0 : args.recv_counts[0];
-  return call.launch(
-      Operation::Alltoall, block * args.extent,
-      [&args](Schedule& schedule, Algorithm chosen) { build_alltoall(schedule, args, chosen); },
-      request);
-}
-
-void reduce_builder(Runtime& runtime, Schedule& schedule, const CollectiveArgs& args,
-                    Algorithm chosen) {
-  if (chosen == Algorithm::ApplicationBypass)
-    return runtime.collectives->bypass_reduce().build(schedule, args);
-  remora::coll::build_reduce(schedule, args);
-}
-void allreduce_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm chosen) {
-  remora::coll::build_allreduce(schedule, args, chosen);
-}
-void scan_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm) {
-  remora::coll::build_scan(schedule, args, false);
-}
-void exscan_builder(Runtime&, Schedule& schedule, const CollectiveArgs& args, Algorithm) {
-  remora::coll::build_scan(schedule, args, true);
+  return call.launch(Operation::Alltoall, block * args.extent, request);
 }
 
 }  // namespace
 
 extern "C" {
+
+int remora_coll_algorithms(const char* operation, int capacity, remora_coll_algorithm_t* algorithms,
+                           const char** names, int* count) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_coll_algorithms";
+  if (int status = remora::api::check_pointer(function, "operation", operation)) return status;
+  Operation parsed = Operation::Barrier;
+  if (!remora::coll::parse_operation(operation, &parsed))
+    return fail(REMORA_ERR_ARG, "%s: operation=\"%s\" is not a collective operation", function,
+                operation);
+  if (capacity < 0) return fail(REMORA_ERR_ARG, "%s: capacity=%d is negative", function, capacity);
+  if (capacity > 0)
+    if (int status = remora::api::check_pointer(function, "algorithms", algorithms)) return status;
+  if (int status = remora::api::check_pointer(function, "count", count)) return status;
+  int found = 0;
+  for (const remora::coll::AlgorithmDescriptor* descriptor : remora::coll::algorithms()) {
+    if (!remora::coll::contains(descriptor->operations, parsed)) continue;
+    if (found < capacity) {
+      algorithms[found] = static_cast<remora_coll_algorithm_t>(descriptor->algorithm);
+      if (names != nullptr) names[found] = descriptor->name;
+    }
+    ++found;
+  }
+  *count = found;
+  return REMORA_SUCCESS;
+}
 
 // ---- Collectives ----
 
@@ -449,55 +434,55 @@ int remora_reduce(const void* sendbuf, void* recvbuf, size_t count, remora_datat
                   remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
   REMORA_API_ENTRY();
   return reduction("remora_reduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
-                   comm, algorithm, false, nullptr, reduce_builder);
+                   comm, algorithm, false, nullptr);
 }
 int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    remora_op_t op, int root, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                    remora_request_t* request) {
   REMORA_API_ENTRY();
   return reduction("remora_ireduce", Operation::Reduce, sendbuf, recvbuf, count, type, op, root,
-                   comm, algorithm, true, request, reduce_builder);
+                   comm, algorithm, true, request);
 }
 
 int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                      remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
   REMORA_API_ENTRY();
   return reduction("remora_allreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
-                   comm, algorithm, false, nullptr, allreduce_builder);
+                   comm, algorithm, false, nullptr);
 }
 int remora_iallreduce(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                       remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                       remora_request_t* request) {
   REMORA_API_ENTRY();
   return reduction("remora_iallreduce", Operation::Allreduce, sendbuf, recvbuf, count, type, op, 0,
-                   comm, algorithm, true, request, allreduce_builder);
+                   comm, algorithm, true, request);
 }
 
 int remora_scan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                 remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
   REMORA_API_ENTRY();
   return reduction("remora_scan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
-                   algorithm, false, nullptr, scan_builder);
+                   algorithm, false, nullptr);
 }
 int remora_iscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                  remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                  remora_request_t* request) {
   REMORA_API_ENTRY();
   return reduction("remora_iscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
-                   algorithm, true, request, scan_builder);
+                   algorithm, true, request);
 }
 int remora_exscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                   remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm) {
   REMORA_API_ENTRY();
   return reduction("remora_exscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
-                   algorithm, false, nullptr, exscan_builder);
+                   algorithm, false, nullptr, true);
 }
 int remora_iexscan(const void* sendbuf, void* recvbuf, size_t count, remora_datatype_t type,
                    remora_op_t op, remora_comm_t comm, remora_coll_algorithm_t algorithm,
                    remora_request_t* request) {
   REMORA_API_ENTRY();
   return reduction("remora_iexscan", Operation::Scan, sendbuf, recvbuf, count, type, op, 0, comm,
-                   algorithm, true, request, exscan_builder);
+                   algorithm, true, request, true);
 }
 
 int remora_reduce_scatter(const void* sendbuf, void* recvbuf, const size_t* recvcounts,

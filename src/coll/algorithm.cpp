@@ -1,83 +1,83 @@
 #include "coll/algorithm.hpp"
 
-#include <span>
-
 namespace remora::coll {
+
+#define REMORA_COLL_ALGORITHM(descriptor) extern const AlgorithmDescriptor descriptor;
+#include "coll/algorithms/list.def"
+#undef REMORA_COLL_ALGORITHM
+
 namespace {
 
-constexpr const char* kNames[kAlgorithmCount] = {
-    "auto",       "dissemination",     "binomial",           "binary", "flat",
-    "sequential", "scatter_allgather", "recursive_doubling", "ring",   "rabenseifner",
-    "bruck",      "pairwise",          "application_bypass", "shm"};
+#define REMORA_COLL_ALGORITHM(descriptor) &descriptor,
+constexpr const AlgorithmDescriptor* kAlgorithms[] = {
+#include "coll/algorithms/list.def"
+};
+#undef REMORA_COLL_ALGORITHM
 
-using A = Algorithm;
-constexpr A kBarrier[] = {A::Dissemination, A::Shm};
-constexpr A kBcast[] = {A::Binomial, A::ScatterAllgather, A::Shm};
-constexpr A kReduce[] = {A::Binomial, A::ApplicationBypass, A::Shm};
-constexpr A kAllreduce[] = {A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Shm};
-constexpr A kRing[] = {A::Ring, A::Shm};
-constexpr A kGather[] = {A::Binomial, A::Binary, A::Flat, A::Sequential};
-constexpr A kScatter[] = {A::Binomial, A::Binary, A::Flat};
-constexpr A kAlltoall[] = {A::Bruck, A::Pairwise, A::Ring, A::Flat};
-constexpr A kScan[] = {A::RecursiveDoubling};
-
-// The first one is the default where default_algorithm has no rule.
-std::span<const Algorithm> algorithms_of(Operation operation) {
-  switch (operation) {
-    case Operation::Barrier:
-      return kBarrier;
-    case Operation::Bcast:
-      return kBcast;
-    case Operation::Reduce:
-      return kReduce;
-    case Operation::Allreduce:
-      return kAllreduce;
-    case Operation::ReduceScatter:
-    case Operation::Allgather:
-      return kRing;
-    case Operation::Gather:
-      return kGather;
-    case Operation::Scatter:
-      return kScatter;
-    case Operation::Alltoall:
-      return kAlltoall;
-    case Operation::Scan:
-      return kScan;
-  }
-  return {};
-}
+constexpr const char* kOperationNames[kOperationCount] = {
+    "barrier", "bcast",   "reduce",    "allreduce", "reduce_scatter",
+    "gather",  "scatter", "allgather", "alltoall",  "scan"};
 
 }  // namespace
 
+std::span<const AlgorithmDescriptor* const> algorithms() {
+  return kAlgorithms;
+}
+
+const AlgorithmDescriptor* find_algorithm(int value) {
+  for (const AlgorithmDescriptor* descriptor : kAlgorithms)
+    if (static_cast<int>(descriptor->algorithm) == value) return descriptor;
+  return nullptr;
+}
+
 const char* algorithm_name(Algorithm algorithm) {
-  const auto index = static_cast<int>(algorithm);
-  return index >= 0 && index < kAlgorithmCount ? kNames[index] : "?";
+  if (algorithm == Algorithm::Auto) return "auto";
+  const AlgorithmDescriptor* descriptor = find_algorithm(algorithm);
+  return descriptor != nullptr ? descriptor->name : "?";
 }
 
 const char* operation_name(Operation operation) {
-  constexpr const char* names[] = {"barrier", "bcast",   "reduce",    "allreduce", "reduce_scatter",
-                                   "gather",  "scatter", "allgather", "alltoall",  "scan"};
-  return names[static_cast<int>(operation)];
+  const auto index = static_cast<int>(operation);
+  return index >= 0 && index < kOperationCount ? kOperationNames[index] : "?";
+}
+
+bool parse_operation(const std::string& name, Operation* operation) {
+  for (int index = 0; index < kOperationCount; ++index) {
+    if (name == kOperationNames[index]) {
+      *operation = static_cast<Operation>(index);
+      return true;
+    }
+  }
+  return false;
 }
 
 bool supports(Operation operation, Algorithm algorithm) {
   if (algorithm == Algorithm::Auto) return true;
-  for (Algorithm candidate : algorithms_of(operation))
-    if (candidate == algorithm) return true;
-  return false;
+  const AlgorithmDescriptor* descriptor = find_algorithm(algorithm);
+  return descriptor != nullptr && contains(descriptor->operations, operation);
 }
 
-std::string supported_names(Operation operation) {
+bool has_constraint(Algorithm algorithm, Constraint constraint) {
+  const AlgorithmDescriptor* descriptor = find_algorithm(algorithm);
+  return descriptor != nullptr && (descriptor->constraints & constraint) != 0;
+}
+
+std::string supported_names(Operation operation, const char* separator) {
   std::string names = "auto";
-  for (Algorithm algorithm : algorithms_of(operation))
-    names += std::string(", ") + kNames[static_cast<int>(algorithm)];
+  for (const AlgorithmDescriptor* descriptor : kAlgorithms)
+    if (contains(descriptor->operations, operation))
+      names += separator + std::string(descriptor->name);
   return names;
 }
 
 bool parse_algorithm(const std::string& name, Algorithm* algorithm) {
-  for (int index = 0; index < kAlgorithmCount; ++index) {
-    if (name == kNames[index]) {
-      *algorithm = static_cast<Algorithm>(index);
+  if (name == "auto") {
+    *algorithm = Algorithm::Auto;
+    return true;
+  }
+  for (const AlgorithmDescriptor* descriptor : kAlgorithms) {
+    if (name == descriptor->name) {
+      *algorithm = descriptor->algorithm;
       return true;
     }
   }
@@ -109,7 +109,12 @@ Algorithm default_algorithm(Operation operation, size_t bytes, int size) {
       // Bruck's records copy the data log2(P) times and were never reliably faster here.
       return several && bytes >= 128 * KiB ? Algorithm::Ring : Algorithm::Pairwise;
     default:
-      return algorithms_of(operation).front();
+      // The first algorithm of the list that serves the operation on any communicator.
+      for (const AlgorithmDescriptor* descriptor : kAlgorithms)
+        if (contains(descriptor->operations, operation) &&
+            (descriptor->constraints & kNeedsSharedArea) == 0)
+          return descriptor->algorithm;
+      return Algorithm::Auto;  // no such operation: a unit test keeps this unreachable
   }
 }
 

@@ -1,9 +1,17 @@
-// The collective operations and their algorithms: which algorithm serves which operation,
-// their names (REMORA_* variables, error messages), and the automatic choice.
+// The collective operations and their algorithms. Every algorithm is one descriptor (its name,
+// the operations it serves, its constraints and its builder), defined beside its code in
+// src/coll/algorithms/ and registered by one line of algorithms/list.def. From that one list
+// come the check of a caller's remora_coll_algorithm_t, the names (REMORA_* variables, error
+// messages, remora_coll_algorithms), the per-operation lists and the fallback defaults.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
+
+#include "remora/coll.h"
 
 namespace remora::coll {
 
@@ -19,31 +27,88 @@ enum class Operation {
   Alltoall,
   Scan,
 };
+constexpr int kOperationCount = static_cast<int>(Operation::Scan) + 1;
 
 // Values equal those of remora_coll_algorithm_t.
 enum class Algorithm {
-  Auto = 0,
-  Dissemination,
-  Binomial,
-  Binary,
-  Flat,
-  Sequential,
-  ScatterAllgather,
-  RecursiveDoubling,
-  Ring,
-  Rabenseifner,
-  Bruck,
-  Pairwise,
-  ApplicationBypass,
-  Shm,  // node-level shared memory (coll/shm_area.hpp)
+  Auto = REMORA_COLL_AUTO,
+  Dissemination = REMORA_COLL_DISSEMINATION,
+  Binomial = REMORA_COLL_BINOMIAL,
+  Binary = REMORA_COLL_BINARY,
+  Flat = REMORA_COLL_FLAT,
+  Sequential = REMORA_COLL_SEQUENTIAL,
+  ScatterAllgather = REMORA_COLL_SCATTER_ALLGATHER,
+  RecursiveDoubling = REMORA_COLL_RECURSIVE_DOUBLING,
+  Ring = REMORA_COLL_RING,
+  Rabenseifner = REMORA_COLL_RABENSEIFNER,
+  Bruck = REMORA_COLL_BRUCK,
+  Pairwise = REMORA_COLL_PAIRWISE,
+  ApplicationBypass = REMORA_COLL_APPLICATION_BYPASS,
+  Shm = REMORA_COLL_SHM,  // node-level shared memory (coll/shm_area.hpp)
 };
-constexpr int kAlgorithmCount = static_cast<int>(Algorithm::Shm) + 1;
 
-const char* algorithm_name(Algorithm algorithm);  // "recursive_doubling"
+// A set of operations: bit (1 << Operation).
+using Operations = uint32_t;
+constexpr Operations operations_of(std::initializer_list<Operation> list) {
+  Operations set = 0;
+  for (Operation operation : list) set |= Operations{1} << static_cast<int>(operation);
+  return set;
+}
+constexpr bool contains(Operations set, Operation operation) {
+  return (set >> static_cast<int>(operation) & 1) != 0;
+}
+
+// What an algorithm needs or does differently from the others.
+enum Constraint : uint32_t {
+  kNoConstraint = 0,
+  // Runs only through the communicator's shared-memory area (all its ranks on one node); a
+  // call that picks it on a communicator without one runs the operation's message-based
+  // default instead.
+  kNeedsSharedArea = 1U << 0,
+  // Runs over ranks, ignoring the communicator's rank order (remora_comm_set_order).
+  kIgnoresRankOrder = 1U << 1,
+  // Serves gather, scatter and alltoall in their regular forms only (every member must know
+  // every block's size); their v-forms run the operation's default instead.
+  kRegularBlocksOnly = 1U << 2,
+};
+
+class Schedule;
+class BypassReduce;
+struct CollectiveArgs;
+
+// What a builder gets beside the schedule and the arguments.
+struct BuildEnv {
+  BypassReduce* bypass = nullptr;  // the rank's application-bypass engine
+};
+
+struct AlgorithmDescriptor {
+  Algorithm algorithm;
+  const char* name;  // "recursive_doubling": REMORA_* values, messages
+  Operations operations;
+  uint32_t constraints;  // Constraint bits
+  // Compiles operation (one of operations) with args into schedule. args are valid (the C API
+  // checked them); for an operation with a rank order, already permuted to positions.
+  void (*build)(Schedule& schedule, Operation operation, const CollectiveArgs& args,
+                const BuildEnv& env);
+};
+
+// Every algorithm, in the order of list.def (Auto is not one).
+std::span<const AlgorithmDescriptor* const> algorithms();
+// The descriptor of algorithm; nullptr for Auto and for values that are no algorithm.
+const AlgorithmDescriptor* find_algorithm(int value);
+inline const AlgorithmDescriptor* find_algorithm(Algorithm algorithm) {
+  return find_algorithm(static_cast<int>(algorithm));
+}
+
+const char* algorithm_name(Algorithm algorithm);  // "recursive_doubling"; "auto"; "?"
 const char* operation_name(Operation operation);  // "allreduce"
-bool supports(Operation operation, Algorithm algorithm);
-// "binomial, binary, flat, sequential" (what an error message lists).
-std::string supported_names(Operation operation);
+// The operation named name ("reduce_scatter"); false when unknown.
+bool parse_operation(const std::string& name, Operation* operation);
+bool supports(Operation operation, Algorithm algorithm);  // Auto serves every operation
+bool has_constraint(Algorithm algorithm, Constraint constraint);
+// "auto, binomial, binary, flat, sequential" (what an error message lists); separator "|"
+// gives the REMORA_<OPERATION> choices of config_vars.def.
+std::string supported_names(Operation operation, const char* separator = ", ");
 // A name from a REMORA_* variable ("auto" included); false when unknown.
 bool parse_algorithm(const std::string& name, Algorithm* algorithm);
 

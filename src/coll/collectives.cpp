@@ -116,19 +116,20 @@ void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, i
 }
 
 int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation operation,
-                        Algorithm requested, size_t bytes,
-                        const std::function<void(Schedule&, Algorithm)>& build,
-                        CollectiveArgs* args, std::shared_ptr<Schedule>* started) {
+                        Algorithm requested, size_t bytes, CollectiveArgs* args,
+                        std::shared_ptr<Schedule>* started) {
   const bool nonblocking = started != nullptr;
-  const Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  const bool blocks_differ =
+      args->vector_form && (operation == Operation::Gather || operation == Operation::Scatter ||
+                            operation == Operation::Alltoall);
+  if (blocks_differ && has_constraint(algorithm, kRegularBlocksOnly))
+    algorithm = default_algorithm(operation, bytes, comm->size());
   int fast = REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
   auto schedule = new_schedule(comm, operation, algorithm, args);
-  if (algorithm == Algorithm::Shm)
-    build_shm(*schedule, operation, *args);
-  else
-    build(*schedule, algorithm);
+  build(*schedule, operation, algorithm, *args);
   schedule->start();
   if (nonblocking) {
     *started = std::move(schedule);
@@ -171,13 +172,14 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   Algorithm chosen = choose(operation, requested, bytes, comm->size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
-  // auto takes shm for payloads of up to one cell, where it measured faster than the
-  // message-based algorithms; larger ones (chunked through the cells) were slower (allreduce of
-  // 1 MiB at p = 2: 367 us against 228, docs/benchmarks.md).
-  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && shm_supports(operation) &&
+  // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
+  // where it measured faster than the message-based algorithms; larger ones (chunked through
+  // the cells) were slower (allreduce of 1 MiB at p = 2: 367 us against 228,
+  // docs/benchmarks.md). Its gather, scatter and alltoall run only when asked for.
+  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && ShmFast::serves(operation) &&
       comm->size() > 1 && on_one_node(*comm))
     chosen = Algorithm::Shm;
-  if (chosen != Algorithm::Shm || comm->shm_area_ptr() != nullptr) return chosen;
+  if (!has_constraint(chosen, kNeedsSharedArea) || comm->shm_area_ptr() != nullptr) return chosen;
   return default_algorithm(operation, bytes, comm->size());
 }
 
@@ -221,14 +223,16 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm) {
   comm->set_shm_area(std::move(area));
 }
 
-void Collectives::build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args) {
-  build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
+void Collectives::build(Schedule& schedule, Operation operation, Algorithm algorithm,
+                        const CollectiveArgs& args) {
+  const BuildEnv env{bypass_.get()};
+  find_algorithm(algorithm)->build(schedule, operation, args, env);
 }
 
 bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                                const CollectiveArgs& args, int* status) {
   // The fast path runs every operation the shm algorithm has (a blocking call that chose shm).
-  if (!shm_supports(operation)) return false;
+  if (!ShmFast::serves(operation)) return false;
   ShmArea* area = comm->shm_area_ptr();
   if (area == nullptr) return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;

@@ -78,8 +78,9 @@ class Collectives {
   // Collective over comm, when it is created (dup, split, create; the world's at start-up), so
   // that the message-based allgathers it takes never shift the sequence numbers of calls.
   void make_shm_area(const std::shared_ptr<Communicator>& comm);
-  // Builds the shm algorithm of a call for which choose() returned Algorithm::Shm.
-  void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args);
+  // Builds algorithm (not Auto, one operation supports; the descriptor's builder) on schedule.
+  void build(Schedule& schedule, Operation operation, Algorithm algorithm,
+             const CollectiveArgs& args);
   // Runs a blocking call for which choose() returned Algorithm::Shm on the fast path
   // (coll/shm_fast.hpp) when it can: returns true and the call's status in *status; false
   // when the call needs a schedule (an earlier shm collective of comm is still pending here).
@@ -88,12 +89,11 @@ class Collectives {
 
   // One collective call on comm, with the algorithm choose() gives: blocking (started ==
   // nullptr) on the shm fast path when it can, else on a schedule that is waited for; or
-  // nonblocking, its started schedule in *started. build(schedule, algorithm) builds the
-  // message-based algorithms; args (which build reads) are permuted when comm has a rank
-  // order. Returns the blocking call's status, or the start's.
+  // nonblocking, its started schedule in *started. The algorithm's descriptor builds the
+  // schedule from args, which are permuted first when comm has a rank order that the
+  // algorithm follows. Returns the blocking call's status, or the start's.
   int launch(const std::shared_ptr<Communicator>& comm, Operation operation, Algorithm requested,
-             size_t bytes, const std::function<void(Schedule&, Algorithm)>& build,
-             CollectiveArgs* args, std::shared_ptr<Schedule>* started = nullptr);
+             size_t bytes, CollectiveArgs* args, std::shared_ptr<Schedule>* started = nullptr);
 
   // Communicator creation: blocking and collective over parent. *out is nullptr for the
   // ranks that are not members of the new communicator.
@@ -122,7 +122,7 @@ class Collectives {
   std::unique_ptr<BypassReduce> bypass_;
   std::shared_ptr<ContextIds> contexts_;
   std::shared_ptr<Communicator> world_;
-  Algorithm configured_[static_cast<int>(Operation::Scan) + 1] = {};
+  Algorithm configured_[kOperationCount] = {};
   OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
   std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
   std::mutex areas_mutex_;

@@ -13,10 +13,9 @@ namespace {
 
 // One blocking collective with the algorithm auto takes (Collectives::launch); a failure's
 // message is prefixed with function.
-template <typename Build>
 int run(const char* function, Collectives& collectives, const CommPtr& comm, Operation operation,
-        size_t bytes, CollectiveArgs& args, Build build) {
-  const int status = collectives.launch(comm, operation, Algorithm::Auto, bytes, build, &args);
+        size_t bytes, CollectiveArgs& args) {
+  const int status = collectives.launch(comm, operation, Algorithm::Auto, bytes, &args);
   if (status == REMORA_SUCCESS) return status;
   const std::string message = last_error();
   return fail(status, "%s: %s", function, message.c_str());
@@ -38,8 +37,7 @@ CollectiveArgs uint64_args(const uint64_t* send, uint64_t* recv, size_t ranks) {
 
 int run_barrier(const char* function, Collectives& collectives, const CommPtr& comm) {
   CollectiveArgs args;
-  return run(function, collectives, comm, Operation::Barrier, 0, args,
-             [](Schedule& schedule, Algorithm) { build_barrier(schedule); });
+  return run(function, collectives, comm, Operation::Barrier, 0, args);
 }
 
 int run_allreduce(const char* function, Collectives& collectives, const CommPtr& comm, void* values,
@@ -51,17 +49,14 @@ int run_allreduce(const char* function, Collectives& collectives, const CommPtr&
   args.type = type;
   args.extent = rma::datatype_size(type);
   args.op = op;
-  return run(
-      function, collectives, comm, Operation::Allreduce, count * args.extent, args,
-      [&args](Schedule& schedule, Algorithm chosen) { build_allreduce(schedule, args, chosen); });
+  return run(function, collectives, comm, Operation::Allreduce, count * args.extent, args);
 }
 
 int run_allgather(const char* function, Collectives& collectives, const CommPtr& comm,
                   uint64_t mine, uint64_t* all) {
   const auto ranks = static_cast<size_t>(comm->size());
   CollectiveArgs args = uint64_args(&mine, all, ranks);
-  return run(function, collectives, comm, Operation::Allgather, ranks * sizeof(uint64_t), args,
-             [&args](Schedule& schedule, Algorithm) { build_allgather(schedule, args); });
+  return run(function, collectives, comm, Operation::Allgather, ranks * sizeof(uint64_t), args);
 }
 
 int run_reduce_scatter_sum(const char* function, Collectives& collectives, const CommPtr& comm,
@@ -72,8 +67,7 @@ int run_reduce_scatter_sum(const char* function, Collectives& collectives, const
   args.op = REMORA_OP_SUM;
   // The shared-memory algorithm on a node, as auto takes it: a deferred fence then costs what
   // a reduce_scatter_block costs.
-  return run(function, collectives, comm, Operation::ReduceScatter, ranks * sizeof(uint64_t), args,
-             [&args](Schedule& schedule, Algorithm) { build_reduce_scatter(schedule, args); });
+  return run(function, collectives, comm, Operation::ReduceScatter, ranks * sizeof(uint64_t), args);
 }
 
 int window_group(const char* function, Collectives& collectives, const CommPtr& parent,

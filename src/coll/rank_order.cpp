@@ -65,8 +65,7 @@ bool is_permutation(const int* ranks, int size) {
 }
 
 bool follows_order(Operation operation, Algorithm algorithm) {
-  return operation != Operation::Scan && algorithm != Algorithm::ApplicationBypass &&
-         algorithm != Algorithm::Shm;
+  return operation != Operation::Scan && !has_constraint(algorithm, kIgnoresRankOrder);
 }
 
 void to_positions(Operation operation, const RankOrder& order, CollectiveArgs* args) {

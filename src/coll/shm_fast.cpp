@@ -94,6 +94,20 @@ class ShmFastRun {
   uint64_t announcements_ = 0;
 };
 
+bool ShmFast::serves(Operation operation) {
+  switch (operation) {
+    case Operation::Barrier:
+    case Operation::Bcast:
+    case Operation::Reduce:
+    case Operation::Allreduce:
+    case Operation::ReduceScatter:
+    case Operation::Allgather:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
                   const CollectiveArgs& args, uint32_t signature, int* status) {
   if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;

@@ -35,6 +35,9 @@ struct CollectiveArgs;
 
 class ShmFast {
  public:
+  // The operations it runs: barrier, bcast, reduce, allreduce, reduce_scatter, allgather (the
+  // shm algorithm's others always run as a schedule).
+  static bool serves(Operation operation);
   struct Env {
     Messenger& messenger;
     progress::ProgressEngine& progress;

@@ -19,7 +19,8 @@ uint32_t signature(Operation operation, Algorithm algorithm, int root) {
 std::string describe_signature(uint32_t value) {
   if (value == kInternalSignature) return "a communicator creation";
   if ((value & kFieldMask) - 1 > static_cast<uint32_t>(Operation::Scan) ||
-      (value >> kAlgorithmShift & kFieldMask) >= static_cast<uint32_t>(kAlgorithmCount))
+      ((value >> kAlgorithmShift & kFieldMask) != 0 &&
+       find_algorithm(static_cast<int>(value >> kAlgorithmShift & kFieldMask)) == nullptr))
     return format("an unknown call (signature %#x)", value);
   const auto operation = static_cast<Operation>((value & kFieldMask) - 1);
   const auto algorithm = static_cast<Algorithm>(value >> kAlgorithmShift & kFieldMask);

@@ -1,4 +1,7 @@
 # Sources of the coll layer (barrier, messaging, communicators, schedules, collectives).
+# Every file of algorithms/ is one (or holds the kernels of one operation): they are taken as
+# they are, so that adding an algorithm is its file and its line in algorithms/list.def.
+file(GLOB remora_coll_algorithm_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/algorithms/*.cpp)
 target_sources(remora_layer_coll PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/group.cpp
@@ -14,17 +17,6 @@ target_sources(remora_layer_coll PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/collectives.cpp
   ${CMAKE_CURRENT_LIST_DIR}/internal_calls.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bypass_reduce.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/common.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/barrier.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/bcast.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/reduce.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/allreduce.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/reduce_scatter.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/gather.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/scatter.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/allgather.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/alltoall.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/scan.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/algorithms/shm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/shm_fast.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/shm_fast.cpp
+  ${remora_coll_algorithm_sources})

@@ -1,5 +1,6 @@
-// The algorithms: each compiles one collective into steps of a schedule. Arguments are valid
-// (the C API checked them) and the algorithm is one the operation supports, not Auto.
+// The algorithms' descriptors (declared from list.def) and the operation kernels they call:
+// each compiles one collective into steps of a schedule. Arguments are valid (the C API
+// checked them) and the algorithm is one the operation supports, not Auto.
 #pragma once
 
 #include <cstddef>
@@ -23,10 +24,16 @@ struct CollectiveArgs {
   size_t extent = 0;  // bytes per element
   int op = 0;
   int root = 0;
+  bool exclusive = false;    // scan: exscan
+  bool vector_form = false;  // gatherv, scatterv, alltoallv, ...: counts may differ by rank
   // Per-rank counts and displacements in elements. The regular forms fill them uniformly, so
   // that each algorithm is written once for the v-form. Unused ones stay empty.
   std::vector<size_t> send_counts, send_displs, recv_counts, recv_displs;
 };
+
+#define REMORA_COLL_ALGORITHM(descriptor) extern const AlgorithmDescriptor descriptor;
+#include "coll/algorithms/list.def"
+#undef REMORA_COLL_ALGORITHM
 
 void build_barrier(Schedule& schedule);
 void build_bcast(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
@@ -41,7 +48,6 @@ void build_alltoall(Schedule& schedule, const CollectiveArgs& args, Algorithm al
 // exclusive: exscan (rank 0's recv is left untouched).
 void build_scan(Schedule& schedule, const CollectiveArgs& args, bool exclusive);
 // The shm algorithm (algorithms/shm.cpp) of an operation it supports, over comm's area.
-bool shm_supports(Operation operation);
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args);
 

@@ -148,4 +148,15 @@ void build_allreduce(Schedule& schedule, const CollectiveArgs& args, Algorithm a
   }
 }
 
+namespace {
+void build_rabenseifner(Schedule& schedule, Operation, const CollectiveArgs& args,
+                        const BuildEnv&) {
+  build_allreduce(schedule, args, Algorithm::Rabenseifner);
+}
+}  // namespace
+
+const AlgorithmDescriptor kRabenseifnerAlgorithm{Algorithm::Rabenseifner, "rabenseifner",
+                                                 operations_of({Operation::Allreduce}),
+                                                 kNoConstraint, build_rabenseifner};
+
 }  // namespace remora::coll

@@ -137,4 +137,19 @@ void build_alltoall(Schedule& schedule, const CollectiveArgs& args, Algorithm al
   direct(schedule, x, algorithm);
 }
 
+namespace {
+void build_bruck(Schedule& schedule, Operation, const CollectiveArgs& args, const BuildEnv&) {
+  build_alltoall(schedule, args, Algorithm::Bruck);
+}
+void build_pairwise(Schedule& schedule, Operation, const CollectiveArgs& args, const BuildEnv&) {
+  build_alltoall(schedule, args, Algorithm::Pairwise);
+}
+}  // namespace
+
+const AlgorithmDescriptor kBruckAlgorithm{
+    Algorithm::Bruck, "bruck", operations_of({Operation::Alltoall}), kNoConstraint, build_bruck};
+const AlgorithmDescriptor kPairwiseAlgorithm{Algorithm::Pairwise, "pairwise",
+                                             operations_of({Operation::Alltoall}), kNoConstraint,
+                                             build_pairwise};
+
 }  // namespace remora::coll

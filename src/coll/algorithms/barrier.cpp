@@ -15,4 +15,14 @@ void build_barrier(Schedule& schedule) {
   }
 }
 
+namespace {
+void build_dissemination(Schedule& schedule, Operation, const CollectiveArgs&, const BuildEnv&) {
+  build_barrier(schedule);
+}
+}  // namespace
+
+const AlgorithmDescriptor kDisseminationAlgorithm{Algorithm::Dissemination, "dissemination",
+                                                  operations_of({Operation::Barrier}),
+                                                  kNoConstraint, build_dissemination};
+
 }  // namespace remora::coll

@@ -61,4 +61,15 @@ void build_bcast(Schedule& schedule, const CollectiveArgs& args, Algorithm algor
   binomial_bcast(schedule, args);
 }
 
+namespace {
+void build_scatter_allgather(Schedule& schedule, Operation, const CollectiveArgs& args,
+                             const BuildEnv&) {
+  build_bcast(schedule, args, Algorithm::ScatterAllgather);
+}
+}  // namespace
+
+const AlgorithmDescriptor kScatterAllgatherAlgorithm{
+    Algorithm::ScatterAllgather, "scatter_allgather", operations_of({Operation::Bcast}),
+    kNoConstraint, build_scatter_allgather};
+
 }  // namespace remora::coll

@@ -98,4 +98,14 @@ void build_gather(Schedule& schedule, const CollectiveArgs& args, Algorithm algo
   schedule.send_vector(absolute_rank(node.parent, args.root, size), kDataTag, records, {packed});
 }
 
+namespace {
+void build_sequential(Schedule& schedule, Operation, const CollectiveArgs& args, const BuildEnv&) {
+  build_gather(schedule, args, Algorithm::Sequential);
+}
+}  // namespace
+
+const AlgorithmDescriptor kSequentialAlgorithm{Algorithm::Sequential, "sequential",
+                                               operations_of({Operation::Gather}), kNoConstraint,
+                                               build_sequential};
+
 }  // namespace remora::coll

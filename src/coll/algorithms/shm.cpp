@@ -11,7 +11,14 @@
 //                   root reduces: the others publish and leave);
 //   reduce_scatter: per round each rank publishes a piece of every block; rank r reduces its
 //                   block's pieces;
-//   allgather:      per round each rank publishes a piece of its block; everyone copies all.
+//   allgather:      per round each rank publishes a piece of its block; everyone copies all;
+//   gather:         per round each rank but the root publishes a cell of its block; the root
+//                   copies all;
+//   scatter:        per round the root publishes a piece of every block; rank r copies its own;
+//   alltoall:       per round each rank publishes a piece of every block it sends; rank r
+//                   copies the pieces for r from every cell.
+// gather, scatter and alltoall serve the regular forms only (every member must know every
+// block's size to agree on the number of rounds); their v-forms run the operation's default.
 // Every element is reduced in rank order by one rank, so floating-point results are the same
 // on every rank and reproducible.
 #include <algorithm>
@@ -208,21 +215,115 @@ void allgather_rounds(const Context& c, std::vector<Round>* rounds) {
   }
 }
 
-}  // namespace
-
-bool shm_supports(Operation operation) {
-  switch (operation) {
-    case Operation::Barrier:
-    case Operation::Bcast:
-    case Operation::Reduce:
-    case Operation::Allreduce:
-    case Operation::ReduceScatter:
-    case Operation::Allgather:
-      return true;
-    default:
-      return false;
+// gather: round k carries bytes [k * cell, (k + 1) * cell) of every rank's block, each in its
+// own cell; only the root reads. Every block has the same size (the regular form), so every
+// member knows the number of rounds.
+void gather_rounds(const Context& c, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const size_t extent = args.extent, bytes = args.count * extent;
+  const int root = args.root;
+  for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
+    const size_t offset = chunk * ShmArea::kCellBytes;
+    const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
+    Round round;
+    if (c.me == root) {
+      round.wait_for = ShmArea::kAllRanks;
+      round.consume = [c, offset, length, root](int buffer) {
+        for (int rank = 0; rank < c.size; ++rank) {
+          uint8_t* target =
+              c.recv() + c.args->recv_displs[static_cast<size_t>(rank)] * c.args->extent + offset;
+          if (rank != root)
+            std::memcpy(target, c.area->cell(rank, buffer), length);
+          else if (!c.args->in_place)
+            std::memcpy(target, static_cast<const uint8_t*>(c.args->send) + offset, length);
+        }
+      };
+    } else {
+      round.publish = [c, offset, length](uint8_t* cell) {
+        std::memcpy(cell, static_cast<const uint8_t*>(c.args->send) + offset, length);
+      };
+      round.wait_for = ShmArea::kNoRank;
+    }
+    rounds->push_back(std::move(round));
   }
 }
+
+// scatter: round k carries elements [k * piece, (k + 1) * piece) of every rank's block, block r
+// at cell offset r * piece of the root's cell; rank r copies its piece out.
+void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const size_t extent = args.extent, count = args.count;
+  const int root = args.root;
+  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  if (count == 0 || piece == 0) return;
+  for (size_t k = 0; k < chunks_of(count, piece); ++k) {
+    const size_t first = k * piece, length = std::min(piece, count - first);
+    Round round;
+    if (c.me == root) {
+      round.publish = [c, first, length, piece, root, extent](uint8_t* cell) {
+        const auto* send = static_cast<const uint8_t*>(c.args->send);
+        for (int rank = 0; rank < c.size; ++rank) {
+          const auto r = static_cast<size_t>(rank);
+          const uint8_t* from = send + (c.args->send_displs[r] + first) * extent;
+          if (rank != root)
+            std::memcpy(cell + r * piece * extent, from, length * extent);
+          else if (!c.args->in_place)
+            std::memcpy(c.recv() + first * extent, from, length * extent);
+        }
+      };
+      round.wait_for = ShmArea::kNoRank;
+    } else {
+      round.wait_for = root;
+      round.consume = [c, first, length, piece, root, extent](int buffer) {
+        std::memcpy(c.recv() + first * extent,
+                    c.area->cell(root, buffer) + static_cast<size_t>(c.me) * piece * extent,
+                    length * extent);
+      };
+    }
+    rounds->push_back(std::move(round));
+  }
+}
+
+// alltoall: round k carries elements [k * piece, (k + 1) * piece) of every block; rank r puts
+// its block for rank d at offset d * piece of its cell, and copies from every rank's cell the
+// piece at offset r * piece.
+void alltoall_rounds(const Context& c, Schedule& schedule, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const size_t extent = args.extent, count = args.recv_counts.empty() ? 0 : args.recv_counts[0];
+  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  if (count == 0 || piece == 0) return;
+  const uint8_t* input = static_cast<const uint8_t*>(args.send);
+  if (args.in_place) {
+    // The input is recvbuf, which the rounds overwrite: work from a copy of it.
+    size_t total = 0;
+    for (size_t rank = 0; rank < args.recv_counts.size(); ++rank)
+      total = std::max(total, (args.recv_displs[rank] + args.recv_counts[rank]) * extent);
+    uint8_t* copy = schedule.scratch(total);
+    std::memcpy(copy, args.recv, total);
+    input = copy;
+  }
+  const auto& in_displs = args.in_place ? args.recv_displs : args.send_displs;
+  const auto displs = std::make_shared<const std::vector<size_t>>(in_displs);
+  for (size_t k = 0; k < chunks_of(count, piece); ++k) {
+    const size_t first = k * piece, length = std::min(piece, count - first);
+    Round round;
+    round.publish = [displs, input, first, length, piece, extent](uint8_t* cell) {
+      for (size_t rank = 0; rank < displs->size(); ++rank)
+        std::memcpy(cell + rank * piece * extent, input + ((*displs)[rank] + first) * extent,
+                    length * extent);
+    };
+    round.wait_for = ShmArea::kAllRanks;
+    round.consume = [c, first, length, piece, extent](int buffer) {
+      const size_t slot = static_cast<size_t>(c.me) * piece * extent;
+      for (int rank = 0; rank < c.size; ++rank)
+        std::memcpy(c.recv() + (c.args->recv_displs[static_cast<size_t>(rank)] + first) * extent,
+                    c.area->cell(rank, buffer) + slot, length * extent);
+    };
+    rounds->push_back(std::move(round));
+  }
+}
+
+}  // namespace
 
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
@@ -251,10 +352,35 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
     case Operation::Allgather:
       allgather_rounds(c, &rounds);
       break;
+    case Operation::Gather:
+      gather_rounds(c, &rounds);
+      break;
+    case Operation::Scatter:
+      scatter_rounds(c, &rounds);
+      break;
+    case Operation::Alltoall:
+      alltoall_rounds(c, schedule, &rounds);
+      break;
     default:
       break;
   }
   schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds)));
 }
+
+namespace {
+void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args,
+               const BuildEnv&) {
+  build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
+}
+}  // namespace
+
+// The blocking calls that pick shm run on the fast path (coll/shm_fast.hpp) when they can;
+// this builder makes the schedule of the others.
+const AlgorithmDescriptor kShmAlgorithm{
+    Algorithm::Shm, "shm",
+    operations_of({Operation::Barrier, Operation::Bcast, Operation::Reduce, Operation::Allreduce,
+                   Operation::ReduceScatter, Operation::Allgather, Operation::Gather,
+                   Operation::Scatter, Operation::Alltoall}),
+    kNeedsSharedArea | kIgnoresRankOrder | kRegularBlocksOnly, build_shm};
 
 }  // namespace remora::coll

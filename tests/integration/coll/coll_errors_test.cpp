@@ -104,6 +104,41 @@ void local_errors(remora_comm_t world, int rank, int size) {
   REQUIRE_ERROR(remora_comm_split(world, -5, 0, &split), REMORA_ERR_ARG, "color=-5");
 }
 
+// remora_coll_algorithms: the list of an operation, and its argument checks.
+void algorithm_lists(remora_comm_t world) {
+  int count = -1;
+  remora_coll_algorithm_t values[16];
+  const char* names[16] = {};
+  REQUIRE_OK(remora_coll_algorithms("gather", 16, values, names, &count));
+  REQUIRE(count >= 4, "gather lists %d algorithms", count);
+  bool sequential = false, bruck = false;
+  for (int i = 0; i < count && i < 16; ++i) {
+    REQUIRE(values[i] != REMORA_COLL_AUTO && names[i] != nullptr, "entry %d", i);
+    // Every listed algorithm is accepted by the operation it is listed for: the bad root,
+    // checked after the algorithm, is what fails (on every rank alike, so no one waits).
+    int32_t buffer[1] = {};
+    REQUIRE_ERROR(remora_gather(buffer, buffer, 1, REMORA_INT32, -1, world, values[i]),
+                  REMORA_ERR_RANK, "root=-1");
+    sequential = sequential ||
+                 (values[i] == REMORA_COLL_SEQUENTIAL && std::strcmp(names[i], "sequential") == 0);
+    bruck = bruck || values[i] == REMORA_COLL_BRUCK;
+  }
+  REQUIRE(sequential && !bruck, "gather's list: sequential %d, bruck %d", sequential, bruck);
+  int only_count = -1;
+  REQUIRE_OK(remora_coll_algorithms("gather", 0, nullptr, nullptr, &only_count));
+  REQUIRE(only_count == count, "count alone %d, with the list %d", only_count, count);
+  REQUIRE_ERROR(remora_coll_algorithms("gatherv", 16, values, names, &count), REMORA_ERR_ARG,
+                "operation=\"gatherv\"");
+  REQUIRE_ERROR(remora_coll_algorithms(nullptr, 16, values, names, &count), REMORA_ERR_ARG,
+                "operation is NULL");
+  REQUIRE_ERROR(remora_coll_algorithms("bcast", -1, values, names, &count), REMORA_ERR_ARG,
+                "capacity=-1");
+  REQUIRE_ERROR(remora_coll_algorithms("bcast", 2, nullptr, names, &count), REMORA_ERR_ARG,
+                "algorithms is NULL");
+  REQUIRE_ERROR(remora_coll_algorithms("bcast", 2, values, names, nullptr), REMORA_ERR_ARG,
+                "count is NULL");
+}
+
 // Rank 1 contributes 3 elements where the others expect 2.
 void mismatched_counts(remora_comm_t world, int rank, int size) {
   if (size < 2) return;
@@ -146,6 +181,7 @@ int main(int argc, char** argv) {
   remora_comm_t world;
   REQUIRE_OK(remora_comm_world(&world));
   local_errors(world, remora_rank(), remora_size());
+  algorithm_lists(world);
   mismatched_counts(world, remora_rank(), remora_size());
   REQUIRE_OK(remora_finalize());
   return 0;

@@ -50,9 +50,8 @@ struct Outstanding {
 };
 
 // Picks the k-th algorithm of a list, cyclically.
-template <size_t N>
-remora_coll_algorithm_t pick(const remora_coll_algorithm_t (&list)[N], int k) {
-  return list[static_cast<size_t>(k) % N];
+remora_coll_algorithm_t pick(const std::vector<remora_coll_algorithm_t>& list, int k) {
+  return list[static_cast<size_t>(k) % list.size()];
 }
 
 constexpr size_t kCount = 33;

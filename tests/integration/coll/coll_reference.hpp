@@ -17,6 +17,21 @@
 
 namespace coll_test {
 
+// REMORA_COLL_AUTO and every algorithm the library lists for operation ("bcast"), so that the
+// tests run each algorithm of the list (src/coll/algorithms/list.def) without naming it.
+inline std::vector<remora_coll_algorithm_t> algorithms_of(const char* operation) {
+  int count = 0;
+  if (remora_coll_algorithms(operation, 0, nullptr, nullptr, &count) != REMORA_SUCCESS ||
+      count < 1) {
+    std::fprintf(stderr, "remora_coll_algorithms(\"%s\") failed or listed none\n", operation);
+    std::abort();
+  }
+  std::vector<remora_coll_algorithm_t> all(static_cast<size_t>(count) + 1, REMORA_COLL_AUTO);
+  if (remora_coll_algorithms(operation, count, all.data() + 1, nullptr, &count) != REMORA_SUCCESS)
+    std::abort();
+  return all;
+}
+
 template <typename T>
 struct is_complex : std::false_type {};
 template <typename T>
@@ -83,29 +98,18 @@ bool same(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// Every algorithm each operation accepts (include/remora/coll.h), auto first.
-inline constexpr remora_coll_algorithm_t kBarrierAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_DISSEMINATION, REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kBcastAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_SCATTER_ALLGATHER, REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kReduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_APPLICATION_BYPASS, REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kAllreduceAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RECURSIVE_DOUBLING, REMORA_COLL_RING, REMORA_COLL_RABENSEIFNER,
-    REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kReduceScatterAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RING, REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kGatherAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_BINARY, REMORA_COLL_FLAT,
-    REMORA_COLL_SEQUENTIAL};
-inline constexpr remora_coll_algorithm_t kScatterAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BINOMIAL, REMORA_COLL_BINARY, REMORA_COLL_FLAT};
-inline constexpr remora_coll_algorithm_t kAllgatherAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_RING, REMORA_COLL_SHM};
-inline constexpr remora_coll_algorithm_t kAlltoallAlgorithms[] = {
-    REMORA_COLL_AUTO, REMORA_COLL_BRUCK, REMORA_COLL_PAIRWISE, REMORA_COLL_RING, REMORA_COLL_FLAT};
-inline constexpr remora_coll_algorithm_t kScanAlgorithms[] = {REMORA_COLL_AUTO,
-                                                              REMORA_COLL_RECURSIVE_DOUBLING};
+// Every algorithm each operation accepts, auto first (the library's list, algorithms_of).
+inline const std::vector<remora_coll_algorithm_t> kBarrierAlgorithms = algorithms_of("barrier");
+inline const std::vector<remora_coll_algorithm_t> kBcastAlgorithms = algorithms_of("bcast");
+inline const std::vector<remora_coll_algorithm_t> kReduceAlgorithms = algorithms_of("reduce");
+inline const std::vector<remora_coll_algorithm_t> kAllreduceAlgorithms = algorithms_of("allreduce");
+inline const std::vector<remora_coll_algorithm_t> kReduceScatterAlgorithms =
+    algorithms_of("reduce_scatter");
+inline const std::vector<remora_coll_algorithm_t> kGatherAlgorithms = algorithms_of("gather");
+inline const std::vector<remora_coll_algorithm_t> kScatterAlgorithms = algorithms_of("scatter");
+inline const std::vector<remora_coll_algorithm_t> kAllgatherAlgorithms = algorithms_of("allgather");
+inline const std::vector<remora_coll_algorithm_t> kAlltoallAlgorithms = algorithms_of("alltoall");
+inline const std::vector<remora_coll_algorithm_t> kScanAlgorithms = algorithms_of("scan");
 
 // Block data for the data-movement collectives: which rank, which element.
 inline int32_t tagged(int from, int to, size_t i) {

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+#include <string>
+
+#include "core/config.hpp"
 #include "remora/coll.h"
 
 namespace remora::coll {
@@ -16,16 +21,86 @@ TEST(Algorithm, EnumMatchesTheCApi) {
   EXPECT_EQ(static_cast<int>(Algorithm::Shm), REMORA_COLL_SHM);
 }
 
-TEST(Algorithm, NamesParseBack) {
-  for (int index = 0; index < kAlgorithmCount; ++index) {
+// The consequences of the one list (coll/algorithms/list.def).
+TEST(AlgorithmList, EveryDescriptorIsOneValueOfTheCEnumAndItsNameParsesBack) {
+  std::set<int> values;
+  std::set<std::string> names{"auto"};
+  for (const AlgorithmDescriptor* descriptor : algorithms()) {
+    const int value = static_cast<int>(descriptor->algorithm);
+    EXPECT_GT(value, REMORA_COLL_AUTO) << descriptor->name;
+    // The signature of a call (coll/signature.cpp) keeps the algorithm in 5 bits.
+    EXPECT_LT(value, 32) << descriptor->name;
+    EXPECT_TRUE(values.insert(value).second) << descriptor->name << " repeats value " << value;
+    EXPECT_TRUE(names.insert(descriptor->name).second) << descriptor->name << " repeats";
+    EXPECT_EQ(find_algorithm(value), descriptor);
+    EXPECT_STREQ(algorithm_name(descriptor->algorithm), descriptor->name);
     Algorithm parsed = Algorithm::Auto;
-    const auto algorithm = static_cast<Algorithm>(index);
-    EXPECT_TRUE(parse_algorithm(algorithm_name(algorithm), &parsed));
-    EXPECT_EQ(parsed, algorithm);
+    EXPECT_TRUE(parse_algorithm(descriptor->name, &parsed));
+    EXPECT_EQ(parsed, descriptor->algorithm);
+    EXPECT_NE(descriptor->operations, 0u) << descriptor->name << " serves no operation";
+    EXPECT_EQ(descriptor->operations >> kOperationCount, 0u) << descriptor->name;
+    EXPECT_NE(descriptor->build, nullptr) << descriptor->name;
   }
+  // The values are 1..N: no value of the C enum between AUTO and the last is left without one.
+  ASSERT_FALSE(values.empty());
+  EXPECT_EQ(static_cast<int>(values.size()), *values.rbegin());
+  EXPECT_GE(*values.rbegin(), REMORA_COLL_SHM);
+  EXPECT_EQ(find_algorithm(REMORA_COLL_AUTO), nullptr);
+  EXPECT_EQ(find_algorithm(-1), nullptr);
+  EXPECT_EQ(find_algorithm(*values.rbegin() + 1), nullptr);
+  Algorithm auto_parsed = Algorithm::Ring;
+  EXPECT_TRUE(parse_algorithm("auto", &auto_parsed));
+  EXPECT_EQ(auto_parsed, Algorithm::Auto);
   Algorithm unchanged = Algorithm::Ring;
   EXPECT_FALSE(parse_algorithm("bogus", &unchanged));
   EXPECT_EQ(unchanged, Algorithm::Ring);
+}
+
+TEST(AlgorithmList, EveryOperationHasAnAlgorithmThatRunsAnywhereAndItsNameParsesBack) {
+  for (int index = 0; index < kOperationCount; ++index) {
+    const auto operation = static_cast<Operation>(index);
+    Operation parsed = Operation::Barrier;
+    EXPECT_TRUE(parse_operation(operation_name(operation), &parsed));
+    EXPECT_EQ(parsed, operation);
+    bool anywhere = false;
+    for (const AlgorithmDescriptor* descriptor : algorithms())
+      if (contains(descriptor->operations, operation) &&
+          (descriptor->constraints & kNeedsSharedArea) == 0)
+        anywhere = true;
+    EXPECT_TRUE(anywhere) << operation_name(operation);
+  }
+  Operation unchanged = Operation::Scan;
+  EXPECT_FALSE(parse_operation("allreduce_v", &unchanged));
+  EXPECT_EQ(unchanged, Operation::Scan);
+}
+
+// The REMORA_<OPERATION> variables of config_vars.def offer exactly the list's algorithms of
+// their operation, in the list's order.
+TEST(AlgorithmList, ConfigurationChoicesAreTheListsAlgorithms) {
+  const std::map<std::string, Operation> variables = {
+      {"REMORA_BCAST", Operation::Bcast},         {"REMORA_REDUCE", Operation::Reduce},
+      {"REMORA_ALLREDUCE", Operation::Allreduce}, {"REMORA_GATHER", Operation::Gather},
+      {"REMORA_SCATTER", Operation::Scatter},     {"REMORA_ALLTOALL", Operation::Alltoall}};
+  size_t seen = 0;
+  for (const VarSpec& spec : config_registry()) {
+    const auto variable = variables.find(spec.name);
+    if (variable == variables.end()) continue;
+    ++seen;
+    EXPECT_EQ(std::string(spec.constraint), supported_names(variable->second, "|")) << spec.name;
+    EXPECT_STREQ(spec.default_value, "auto") << spec.name;
+  }
+  EXPECT_EQ(seen, variables.size());
+}
+
+TEST(AlgorithmList, ConstraintsOfTheSharedMemoryAndBypassAlgorithms) {
+  EXPECT_TRUE(has_constraint(Algorithm::Shm, kNeedsSharedArea));
+  EXPECT_TRUE(has_constraint(Algorithm::Shm, kIgnoresRankOrder));
+  EXPECT_TRUE(has_constraint(Algorithm::ApplicationBypass, kIgnoresRankOrder));
+  EXPECT_FALSE(has_constraint(Algorithm::ApplicationBypass, kNeedsSharedArea));
+  EXPECT_FALSE(has_constraint(Algorithm::Binomial, kIgnoresRankOrder));
+  EXPECT_FALSE(has_constraint(Algorithm::Auto, kNeedsSharedArea));
+  EXPECT_TRUE(has_constraint(Algorithm::Shm, kRegularBlocksOnly));
+  EXPECT_FALSE(has_constraint(Algorithm::Flat, kRegularBlocksOnly));
 }
 
 TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
@@ -37,15 +112,14 @@ TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
   EXPECT_EQ(supported_names(Operation::Allreduce),
             "auto, recursive_doubling, ring, rabenseifner, shm");
   for (Operation operation : {Operation::Barrier, Operation::Bcast, Operation::Reduce,
-                              Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather})
+                              Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather,
+                              Operation::Gather, Operation::Scatter, Operation::Alltoall})
     EXPECT_TRUE(supports(operation, Algorithm::Shm));
-  for (Operation operation :
-       {Operation::Gather, Operation::Scatter, Operation::Alltoall, Operation::Scan})
-    EXPECT_FALSE(supports(operation, Algorithm::Shm));
+  EXPECT_FALSE(supports(Operation::Scan, Algorithm::Shm));
 }
 
 TEST(Algorithm, DefaultsAreSupportedAndFollowTheMessageSize) {
-  for (int operation = 0; operation <= static_cast<int>(Operation::Scan); ++operation)
+  for (int operation = 0; operation < kOperationCount; ++operation)
     for (size_t bytes : {size_t{0}, size_t{8}, size_t{1} << 20})
       for (int size : {1, 2, 7, 64}) {
         const Algorithm chosen = default_algorithm(static_cast<Operation>(operation), bytes, size);
