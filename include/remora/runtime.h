@@ -45,6 +45,10 @@ REMORA_API int remora_query_thread(int* provided);
  * REMORA_ERR_UNSUPPORTED when Remora was built without MPI. */
 REMORA_API int remora_init_mpi_comm(int* argc, char*** argv, const void* mpi_comm);
 
+/* remora_init_mpi_comm asking for thread level `required`, as remora_init_thread. */
+REMORA_API int remora_init_mpi_comm_thread(int* argc, char*** argv, const void* mpi_comm,
+                                           int required, int* provided);
+
 /* Ends Remora. Collective: returns once every rank has called it. */
 REMORA_API int remora_finalize(void);
 

@@ -10,8 +10,12 @@
 #include "transport/mpi/mpi_session.hpp"
 #endif
 
-extern "C" int remora_init_mpi_comm(int* argc, char*** argv, const void* mpi_comm) {
-  constexpr const char* function = "remora_init_mpi_comm";
+namespace {
+
+// Both entry points: the checks, then `start` (remora_init or remora_init_thread) with the
+// MPI transport spanning comm.
+template <typename Start>
+int init_on_comm(const char* function, const void* mpi_comm, const Start& start) {
   if (mpi_comm == nullptr)
     return remora::fail(REMORA_ERR_ARG, "%s: mpi_comm is NULL (pass &comm)", function);
 #ifdef REMORA_HAVE_MPI
@@ -30,12 +34,32 @@ extern "C" int remora_init_mpi_comm(int* argc, char*** argv, const void* mpi_com
                         "%s: *mpi_comm is MPI_COMM_NULL (only the communicator's members call)",
                         function);
   remora::mpi::set_job_comm(mpi_comm);
-  const int status = remora_init(argc, argv);
+  const int status = start();
   remora::mpi::set_job_comm(nullptr);  // a later remora_init spans MPI_COMM_WORLD again
   return status;
 #else
-  (void)argc;
-  (void)argv;
+  (void)start;
   return remora::fail(REMORA_ERR_UNSUPPORTED, "%s: Remora was built without MPI", function);
 #endif
+}
+
+}  // namespace
+
+extern "C" int remora_init_mpi_comm(int* argc, char*** argv, const void* mpi_comm) {
+  return init_on_comm("remora_init_mpi_comm", mpi_comm,
+                      [argc, argv] { return remora_init(argc, argv); });
+}
+
+extern "C" int remora_init_mpi_comm_thread(int* argc, char*** argv, const void* mpi_comm,
+                                           int required, int* provided) {
+  constexpr const char* function = "remora_init_mpi_comm_thread";
+  if (required < REMORA_THREAD_SINGLE || required > REMORA_THREAD_MULTIPLE)
+    return remora::fail(REMORA_ERR_ARG,
+                        "%s: required=%d is not a thread level (REMORA_THREAD_SINGLE=0 .. "
+                        "REMORA_THREAD_MULTIPLE=3)",
+                        function, required);
+  if (int status = remora::api::check_pointer(function, "provided", provided)) return status;
+  return init_on_comm(function, mpi_comm, [argc, argv, required, provided] {
+    return remora_init_thread(argc, argv, required, provided);
+  });
 }

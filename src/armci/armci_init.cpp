@@ -79,27 +79,6 @@ void start_remora(const char* fn, int* argc, char*** argv, int requested) {
   start(fn);
 }
 
-// remora_init_mpi_comm takes its thread level from REMORA_THREAD_LEVEL only: set it for the
-// call when `level` is higher (start-up is single-threaded), and restore it after.
-int init_on_comm(MPI_Comm* comm, int level) {
-  static const char* const kNames[] = {"single", "funneled", "serialized", "multiple"};
-  const char* old = std::getenv("REMORA_THREAD_LEVEL");
-  const bool had = old != nullptr;
-  const std::string saved = had ? old : "";
-  int old_level = REMORA_THREAD_SINGLE;
-  for (int l = 0; l < 4; ++l)
-    if (had && saved == kNames[l]) old_level = l;
-  if (level > old_level) setenv("REMORA_THREAD_LEVEL", kNames[level], 1);
-  const int status = remora_init_mpi_comm(nullptr, nullptr, comm);
-  if (level > old_level) {
-    if (had)
-      setenv("REMORA_THREAD_LEVEL", saved.c_str(), 1);
-    else
-      unsetenv("REMORA_THREAD_LEVEL");
-  }
-  return status;
-}
-
 Region* region_of_local(const char* fn, void* ptr) {
   const auto address = reinterpret_cast<uintptr_t>(ptr);
   for (auto& region : the_regions)
@@ -318,7 +297,8 @@ int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
   int up = 0;
   remora_initialized(&up);
   if (!up) {
-    check(fn, init_on_comm(&comm, level));
+    int provided = 0;
+    check(fn, remora_init_mpi_comm_thread(nullptr, nullptr, &comm, level, &provided));
     owns_remora = true;
   } else {
     check_running_level(fn, level);

@@ -55,27 +55,6 @@ int remora_level_of_mpi() {
   return REMORA_THREAD_SINGLE;
 }
 
-// remora_init_mpi_comm takes its thread level from REMORA_THREAD_LEVEL only: set it for the
-// call when MPI's level is higher (start-up is single-threaded), and restore it after.
-int init_on_comm(int* argc, char*** argv, MPI_Comm* comm, int level) {
-  static const char* const kNames[] = {"single", "funneled", "serialized", "multiple"};
-  const char* old = std::getenv("REMORA_THREAD_LEVEL");
-  const bool had = old != nullptr;
-  const std::string saved = had ? old : "";
-  int old_level = REMORA_THREAD_SINGLE;
-  for (int l = 0; l < 4; ++l)
-    if (had && saved == kNames[l]) old_level = l;
-  if (level > old_level) setenv("REMORA_THREAD_LEVEL", kNames[level], 1);
-  const int status = remora_init_mpi_comm(argc, argv, comm);
-  if (level > old_level) {
-    if (had)
-      setenv("REMORA_THREAD_LEVEL", saved.c_str(), 1);
-    else
-      unsetenv("REMORA_THREAD_LEVEL");
-  }
-  return status;
-}
-
 // comm: MPI_COMM_WORLD, or the communicator of GA_Initialize_comm (Remora spans only it).
 void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
   if (world_comm() != MPI_COMM_NULL) return;  // GA allows repeated initialisation calls
@@ -98,7 +77,7 @@ void initialize(int* argc, char*** argv, MPI_Comm on = MPI_COMM_WORLD) {
     if (on == MPI_COMM_WORLD)
       check("GA_Initialize", remora_init_thread(argc, argv, level, &provided));
     else
-      check("GA_Initialize_comm", init_on_comm(argc, argv, &on, level));
+      check("GA_Initialize_comm", remora_init_mpi_comm_thread(argc, argv, &on, level, &provided));
     we_initialized_remora = true;
   }
   MPI_Comm comm = MPI_COMM_NULL;
