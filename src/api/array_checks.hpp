@@ -39,6 +39,6 @@ int enter_collective(const char* function, Runtime** runtime);
 // "DOUBLE" for REMORA_DOUBLE, as messages name types.
 const char* type_name(int type);
 // The AXPY batches attached to a and not yet detached on this rank (axpy_api.cpp).
-int attached_batches(const remora::arrays::Array* a);
+int attached_batches(const Runtime& runtime, const remora::arrays::Array* a);
 
 }  // namespace remora::api

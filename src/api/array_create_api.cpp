@@ -271,10 +271,10 @@ int remora_array_destroy(remora_array_t* array) {
   int checked = remora::api::check_single_threaded(function);
   if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", array);
   if (checked == REMORA_SUCCESS) checked = find_array(function, "*array", *array, &a);
-  if (checked == REMORA_SUCCESS && remora::api::attached_batches(a) > 0)
+  if (checked == REMORA_SUCCESS && remora::api::attached_batches(*runtime, a) > 0)
     checked = fail(REMORA_ERR_STATE,
                    "%s: array '%s' has %d AXPY batch(es) attached: remora_axpy_detach them first",
-                   function, a->name().c_str(), remora::api::attached_batches(a));
+                   function, a->name().c_str(), remora::api::attached_batches(*runtime, a));
   remora::coll::CommPtr comm = a != nullptr ? a->comm() : nullptr;
   if (a == nullptr) {
     remora_comm_t handle = REMORA_COMM_NULL;

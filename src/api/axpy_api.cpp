@@ -1,7 +1,5 @@
 // C API: AXPY batch mode (remora/array.h). Validates every argument, then hands over to
 // arrays::AxpyBatch.
-#include <unordered_set>
-
 #include "api/array_checks.hpp"
 #include "api/runtime.hpp"
 #include "arrays/axpy_batch.hpp"
@@ -15,15 +13,10 @@ using remora::arrays::AxpyBatch;
 
 namespace {
 
-std::unordered_set<remora_axpy_s*>& live_batches() {
-  static std::unordered_set<remora_axpy_s*> batches;
-  return batches;
-}
-
 int find_batch(const char* function, remora_axpy_t handle, AxpyBatch** batch) {
   Runtime* runtime = nullptr;
   if (int status = remora::api::enter(function, &runtime)) return status;
-  if (handle == nullptr || live_batches().count(handle) == 0)
+  if (handle == nullptr || runtime->array_handles.axpy_batches.count(handle) == 0)
     return fail(REMORA_ERR_ARG,
                 "%s: batch=%p is not an attached batch (detached, or never attached)", function,
                 static_cast<void*>(handle));
@@ -33,9 +26,9 @@ int find_batch(const char* function, remora_axpy_t handle, AxpyBatch** batch) {
 
 }  // namespace
 
-int remora::api::attached_batches(const remora::arrays::Array* a) {
+int remora::api::attached_batches(const Runtime& runtime, const remora::arrays::Array* a) {
   int count = 0;
-  for (remora_axpy_s* handle : live_batches())
+  for (remora_axpy_s* handle : runtime.array_handles.axpy_batches)
     if (&static_cast<AxpyBatch*>(handle)->array() == a) ++count;
   return count;
 }
@@ -66,7 +59,7 @@ int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axp
   if (int status = AxpyBatch::attach(*runtime->transport, *static_cast<remora::arrays::Array*>(a),
                                      detach, &created))
     return status;
-  live_batches().insert(created);
+  runtime->array_handles.axpy_batches.insert(created);
   *batch = created;
   return REMORA_SUCCESS;
 }
@@ -96,7 +89,7 @@ int remora_axpy_detach(remora_axpy_t* batch) {
   if (int status = find_batch(function, *batch, &b)) return status;
   if (int status = remora::api::check_not_in_handler(function)) return status;
   const int status = b->detach();
-  live_batches().erase(b);
+  remora::api::current_runtime().array_handles.axpy_batches.erase(b);
   delete b;
   *batch = nullptr;
   return status;

@@ -37,6 +37,7 @@ namespace remora::api {
 struct ArrayHandles {
   std::unordered_set<remora_array_s*> arrays;
   std::unordered_set<remora_mutexes_s*> mutexes;
+  std::unordered_set<remora_axpy_s*> axpy_batches;  // attached, not yet detached
   arrays::RequestTable requests;
   remora_comm_t create_comm = nullptr;  // remora_array_set_create_comm; null: the world
 };
