@@ -103,6 +103,8 @@ int Window::create(const char* function, const WindowServices& services,
   window->transport_accumulates_ = user == nullptr && window->spans_nodes_ &&
                                    window->options_.strategy == AccStrategy::Auto &&
                                    !window->ghost_progress();
+  if (window->transport_accumulates_)
+    window->transport_pending_.assign(static_cast<size_t>(window->transport_.size()), 0);
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
       window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
@@ -303,13 +305,25 @@ int Window::accumulate(const char* function, const AccArgs& args) {
 }
 
 int Window::do_accumulate(const AccArgs& args) {
-  switch (acc_path(args.type, args.offset, args.target)) {
+  const AccPath path = acc_path(args.type, args.offset, args.target);
+  // A window whose accumulates go through the transport sends the types it cannot take (the
+  // unsigned ones) another way (owner computes, or the lock table). This origin's earlier
+  // accumulates to the target on the other way are completed first, so that the two stay in
+  // issue order (docs/rma.md, "Ordering of accumulates from one origin"): owner requests in
+  // flight before a transport accumulate, transport accumulates (complete() clears the mark)
+  // before any other.
+  if (path == AccPath::Transport) {
+    if (int status = await_owner(args.target)) return status;
+    return apply_transport(args);
+  }
+  if (transport_accumulates_ && transport_pending_[static_cast<size_t>(args.target)])
+    if (int status = complete(args.target)) return status;
+  switch (path) {
     case AccPath::Native:
       return apply_native(args);
     case AccPath::Owner:
       return owner_.send(*this, args);
-    case AccPath::Transport:
-      return apply_transport(args);
+    case AccPath::Transport:  // above
     case AccPath::LockTable:
       break;
   }
@@ -333,11 +347,14 @@ int Window::apply_transport(const AccArgs& args) {
     operation.op = REMORA_OP_SUM;
   }
   if (args.target == rank_) touch_local_edge();
+  transport_pending_[static_cast<size_t>(args.target)] = 1;
   return transport_.accumulate(*data_, args.target, args.offset, operation);
 }
 
 int Window::complete_transport_accumulates(int target) {
-  return transport_accumulates_ ? transport_.flush_accumulates(*data_, target) : REMORA_SUCCESS;
+  if (!transport_accumulates_) return REMORA_SUCCESS;
+  transport_pending_[static_cast<size_t>(target)] = 0;
+  return transport_.flush_accumulates(*data_, target);
 }
 
 int Window::apply_locked(const AccArgs& args) {
@@ -388,6 +405,7 @@ int Window::complete_all() {
         return true;
       }))
     return status;
+  std::fill(transport_pending_.begin(), transport_pending_.end(), 0);
   return transport_.flush_all();
 }
 

@@ -226,6 +226,9 @@ class Window : public remora_win_s {
   // accumulates, for every target (acc_path): `auto` on a window of Remora's memory across
   // nodes over MPI. Decided from what every rank agrees on (strategy, members, memory).
   bool transport_accumulates_ = false;
+  // Per world rank: an accumulate through the transport to it since its last completion, which
+  // an accumulate of another path to it completes first (issue order from one origin).
+  std::vector<char> transport_pending_;
   std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
