@@ -15,9 +15,8 @@ root=$(cd "$here/.." && pwd)
 build=$(cd "$build" && pwd)
 [ -e "$build/src/ga/libremora_ga.so" ] ||
   { echo "compare_ga: $build has no GA layer (configure with the MPI transport)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source "$here/peers/peer_lib.sh"
+peer_init compare_ga
 
 mpicc.mpich -O2 -I"$root/include/ga-compat" -I"$root/include" "$here/peers/ga_latency.c" \
   -o "$work/ga_latency_remora" -L"$build/src/ga" -L"$build/src" -lremora_ga -lremora \
@@ -31,19 +30,13 @@ else
   echo "compare_ga: Global Arrays not found (libglobalarrays-dev, mpicc.openmpi): Remora only" >&2
 fi
 
-csv=$work/rows.csv
-: >"$csv"
-append() { grep ',' | sed "s/\$/,$1/" >>"$csv" || true; }
 for rep in $(seq 1 "$reps"); do
-  echo "compare_ga: repetition $rep of $reps, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  peer_repetition "$rep" "$reps"
   timeout 300 mpiexec.mpich -n 2 -bind-to core "$work/ga_latency_remora" --csv --label remora |
-    append "$rep" || echo "compare_ga: the Remora run failed" >&2
+    peer_append "$rep" || echo "compare_ga: the Remora run failed" >&2
   if [ $have_ga = 1 ]; then
     timeout 300 mpiexec.openmpi -n 2 --bind-to core "$work/ga_latency_ga" --csv \
-      --label ga58_openmpi | append "$rep" || echo "compare_ga: the GA run failed" >&2
+      --label ga58_openmpi | peer_append "$rep" || echo "compare_ga: the GA run failed" >&2
   fi
 done
-python3 "$here/peers/peer_report.py" "$csv" --cores "$(nproc)"
-echo
-echo "bench,variant,ranks,bytes,metric,value,rep"
-cat "$csv"
+peer_report

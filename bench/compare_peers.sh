@@ -26,30 +26,21 @@ for program in "$remorarun" "$build/bench/lock_put_unlock" "$build/bench/fence_c
   [ -x "$program" ] || { echo "compare_peers: $program is missing (build the benchmarks)" >&2; exit 1; }
 done
 cores=$(nproc)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source "$here/peers/peer_lib.sh"
+peer_init compare_peers
 
-# The peers: label, compiler, launcher with its options.
-peers=()
-compile_peer() {  # label compiler
-  local out=$work/rma_peers_$1
+peers=()  # label|program|launcher with its options
+add_peer() {  # label compiler launcher
   "$2" -O2 -std=c++20 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1 \
-    "$here/peers/rma_peers_mpi.cpp" -o "$out"
+    "$here/peers/rma_peers_mpi.cpp" -o "$work/rma_peers_$1"
+  if [ "$1" = openmpi ]; then
+    peers+=("openmpi_osc_sm|$work/rma_peers_openmpi|$3 --mca osc sm")
+    peers+=("openmpi_default|$work/rma_peers_openmpi --skip-cas|$3")
+  else
+    peers+=("$1|$work/rma_peers_$1|$3")
+  fi
 }
-if command -v mpicxx.openmpi >/dev/null && command -v mpiexec.openmpi >/dev/null; then
-  compile_peer openmpi mpicxx.openmpi
-  peers+=("openmpi_osc_sm|$work/rma_peers_openmpi|mpiexec.openmpi --mca osc sm")
-  peers+=("openmpi_default|$work/rma_peers_openmpi --skip-cas|mpiexec.openmpi")
-else
-  echo "compare_peers: Open MPI not found (mpicxx.openmpi, mpiexec.openmpi): no Open MPI rows" >&2
-fi
-if command -v mpicxx.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
-  compile_peer mpich mpicxx.mpich
-  peers+=("mpich|$work/rma_peers_mpich|mpiexec.mpich")
-else
-  echo "compare_peers: MPICH not found (mpicxx.mpich, mpiexec.mpich): no MPICH rows" >&2
-fi
+peer_mpis add_peer
 
 bind_options() {  # launcher ranks: core binding for one rank per core, none when oversubscribed
   if [ "$2" -gt "$cores" ]; then return; fi
@@ -59,20 +50,15 @@ bind_options() {  # launcher ranks: core binding for one rank per core, none whe
   esac
 }
 
-csv=$work/rows.csv
-: >"$csv"
-append() {  # rep: CSV on stdin without its header, each row tagged with rep
-  grep -v '^bench,' | grep ',' | sed "s/\$/,$1/" >>"$csv" || true
-}
 for rep in $(seq 1 "$reps"); do
-  echo "compare_peers: repetition $rep of $reps, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-  "$remorarun" -n 2 --timeout 300 "$build/bench/lock_put_unlock" --csv | append "$rep"
-  "$remorarun" -n 2 --timeout 300 "$build/bench/rma_latency" --csv | append "$rep"
+  peer_repetition "$rep" "$reps"
+  "$remorarun" -n 2 --timeout 300 "$build/bench/lock_put_unlock" --csv | peer_append "$rep"
+  "$remorarun" -n 2 --timeout 300 "$build/bench/rma_latency" --csv | peer_append "$rep"
   for p in 2 4; do
-    "$remorarun" -n "$p" --timeout 600 "$build/bench/acc_bandwidth" --csv | append "$rep"
+    "$remorarun" -n "$p" --timeout 600 "$build/bench/acc_bandwidth" --csv | peer_append "$rep"
   done
   for p in 2 4 8; do
-    "$remorarun" -n "$p" --timeout 300 "$build/bench/fence_cost" --csv | append "$rep"
+    "$remorarun" -n "$p" --timeout 300 "$build/bench/fence_cost" --csv | peer_append "$rep"
   done
   for peer in "${peers[@]}"; do
     IFS='|' read -r label program launcher <<<"$peer"
@@ -80,20 +66,10 @@ for rep in $(seq 1 "$reps"); do
       # shellcheck disable=SC2046,SC2086
       # A peer that fails leaves its rows out (and says so) rather than ending the comparison.
       timeout 300 $launcher -n "$p" $(bind_options "$launcher" "$p") $program --csv \
-        --label "$label" | append "$rep" ||
+        --label "$label" | peer_append "$rep" ||
         echo "compare_peers: $label at p = $p failed; its rows are missing" >&2
     done
   done
 done
 
-# The table needs only Python 3; the plots need matplotlib, which Debian's own interpreter has.
-python=python3
-if [ -n "$plots" ]; then
-  for candidate in /usr/bin/python3 python3; do
-    if "$candidate" -c "import matplotlib" 2>/dev/null; then python=$candidate; break; fi
-  done
-fi
-"$python" "$here/peers/peer_report.py" "$csv" --cores "$cores" ${plots:+--plots "$plots"}
-echo
-echo "bench,variant,ranks,bytes,metric,value,rep"
-cat "$csv"
+peer_report "$plots"

@@ -21,57 +21,32 @@ remorarun=$build/tools/remorarun/remorarun
 for program in "$remorarun" "$build/bench/reduce_skew"; do
   [ -x "$program" ] || { echo "reduce_skew_peers: $program is missing (build the benchmarks)" >&2; exit 1; }
 done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source "$here/peers/peer_lib.sh"
+peer_init reduce_skew_peers
 
 peers=()  # label|program|launcher
-compile_peer() {  # label compiler
+add_peer() {  # label compiler launcher
   "$2" -O2 -std=c++20 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1 -I"$here" \
     "$here/reduce_skew_mpi.cpp" "$here/skew/skew_method.cpp" "$here/common/bench_report.cpp" \
     -o "$work/reduce_skew_$1"
+  peers+=("$1|$work/reduce_skew_$1|$3")
 }
-if command -v mpicxx.openmpi >/dev/null && command -v mpiexec.openmpi >/dev/null; then
-  compile_peer openmpi mpicxx.openmpi
-  peers+=("openmpi|$work/reduce_skew_openmpi|mpiexec.openmpi")
-else
-  echo "reduce_skew_peers: Open MPI not found (mpicxx.openmpi, mpiexec.openmpi): no Open MPI rows" >&2
-fi
-if command -v mpicxx.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
-  compile_peer mpich mpicxx.mpich
-  peers+=("mpich|$work/reduce_skew_mpich|mpiexec.mpich")
-else
-  echo "reduce_skew_peers: MPICH not found (mpicxx.mpich, mpiexec.mpich): no MPICH rows" >&2
-fi
+peer_mpis add_peer
 
-csv=$work/rows.csv
-: >"$csv"
-append() {  # rep: CSV on stdin without its header, each row tagged with rep
-  grep -v '^bench,' | grep ',' | sed "s/\$/,$1/" >>"$csv" || true
-}
 for rep in $(seq 1 "$reps"); do
-  echo "reduce_skew_peers: repetition $rep of $reps, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  peer_repetition "$rep" "$reps"
   for p in 4 8; do
     for progress in manual thread; do
       REMORA_PROGRESS=$progress "$remorarun" -n "$p" --timeout 600 "$build/bench/reduce_skew" \
-        --csv --iterations "$iterations" | append "$rep"
+        --csv --iterations "$iterations" | peer_append "$rep"
     done
     for peer in "${peers[@]}"; do
       IFS='|' read -r label program launcher <<<"$peer"
       # A peer that fails leaves its rows out (and says so) rather than ending the comparison.
       timeout 900 $launcher -n "$p" "$program" --csv --iterations "$iterations" --label "$label" |
-        append "$rep" || echo "reduce_skew_peers: $label at p = $p failed; its rows are missing" >&2
+        peer_append "$rep" || echo "reduce_skew_peers: $label at p = $p failed; its rows are missing" >&2
     done
   done
 done
 
-python=python3
-if [ -n "$plots" ]; then
-  for candidate in /usr/bin/python3 python3; do
-    if "$candidate" -c "import matplotlib" 2>/dev/null; then python=$candidate; break; fi
-  done
-fi
-"$python" "$here/peers/peer_report.py" "$csv" --cores "$(nproc)" ${plots:+--plots "$plots"}
-echo
-echo "bench,variant,ranks,bytes,metric,value,rep"
-cat "$csv"
+peer_report "$plots"
