@@ -1,32 +1,15 @@
 /* The application initialises MPI itself, uses MPI and Remora side by side, and finalises MPI
  * after remora_finalize: Remora must adopt that MPI and leave it running. */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, in mpi_check.h */
 
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "mpi_check.h"
 #include "remora.h"
-
-#define CHECK(condition)                                                                \
-  do {                                                                                  \
-    if (!(condition)) {                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__, __LINE__, #condition, \
-              remora_last_error());                                                     \
-      abort_job();                                                                      \
-    }                                                                                   \
-  } while (0)
-
-/* The launcher kills the job as soon as it hears of the abort: give the message a moment to
- * leave through its pipe first (as Remora's own abort does), or it is sometimes lost. */
-static void abort_job(void) {
-  const struct timespec moment = {0, 100000000};
-  nanosleep(&moment, NULL);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-}
 
 #if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
 /* Open MPI 4: osc/rdma crashes in MPI_Compare_and_swap over btl/vader and osc/pt2pt (the

@@ -1,32 +1,16 @@
 /* remora_init_mpi_comm_thread: Remora on each half of MPI_COMM_WORLD at a thread level: its
  * argument errors (named, before anything starts), then the level provided, the ranks (the
  * half's, in its order) and a collective that spans the half only. */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, in mpi_check.h */
 
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "mpi_check.h"
 #include "remora.h"
-
-#define CHECK(condition)                                                                \
-  do {                                                                                  \
-    if (!(condition)) {                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__, __LINE__, #condition, \
-              remora_last_error());                                                     \
-      abort_job();                                                                      \
-    }                                                                                   \
-  } while (0)
-
-/* Give the message a moment to leave through the launcher's pipe before the job ends. */
-static void abort_job(void) {
-  const struct timespec moment = {0, 100000000};
-  nanosleep(&moment, NULL);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-}
 
 /* The call fails with REMORA_ERR_ARG and a message naming `what`. */
 static int fails_naming(int status, const char* what) {
