@@ -2,10 +2,11 @@
 // MPI library on this machine can be compared side by side with Remora (paper 004 compares
 // against LibNBC on MPI). Built only when CMake finds MPI; run under that MPI's launcher:
 //   mpiexec -n 4 ./nbc_overhead_mpi [--csv] [--iterations R] [--test-every never,10]
-//           [--max-bytes N]
-// Variants: <op>/mpi/<progress>/k<k|never>, progress = "mpi" (the MPI library's own progress:
-// MPICH and Open MPI progress inside MPI calls unless configured otherwise). Same metrics and
-// CSV schema as nbc_overhead; bench name "nbc_overhead".
+//           [--max-bytes N] [--label NAME]
+// Variants: <op>/<label>/mpi/k<k|never>, label "mpi" unless --label names the library (as
+// bench/nbc_overhead_peers.sh does), progress "mpi" (the MPI library's own progress: MPICH and
+// Open MPI progress inside MPI calls unless configured otherwise). Same metrics and CSV schema
+// as nbc_overhead; bench name "nbc_overhead".
 #include <mpi.h>
 
 #include <cstdio>
@@ -85,12 +86,17 @@ int main(int argc, char** argv) {
   std::string error;
   int exit_code = 0;
   bench::Options options;
+  std::string label = "mpi";
   const std::string description =
       std::string(
           "nbc_overhead_mpi: overhead of MPI_Igather/MPI_Ialltoall overlapped with "
           "computation (paper 004 Fig. 3, NBCBench method)\n") +
-      nbc::method_usage();
+      nbc::method_usage() + "  --label NAME     the variants' library name (default mpi)\n";
   bool ok = nbc::take_options(&argc, argv, &method, &error);
+  if (ok && !bench::take_extra_options(&argc, argv, {{"--label", &label}})) {
+    ok = false;
+    error = "--label needs a value";
+  }
   if (!ok) {
     if (rank == 0)
       std::fprintf(stderr, "nbc_overhead_mpi: %s\n%s", error.c_str(), description.c_str());
@@ -104,10 +110,11 @@ int main(int argc, char** argv) {
     MpiBackend calibration(Operation::Gather, ranks);
     const double units_per_us = nbc::calibrate(calibration);
     MpiBackend gather(Operation::Gather, ranks);
-    nbc::run_sizes(gather, "igather/mpi/mpi", ranks, repetitions, units_per_us, method, &report);
-    MpiBackend alltoall(Operation::Alltoall, ranks);
-    nbc::run_sizes(alltoall, "ialltoall/mpi/mpi", ranks, repetitions, units_per_us, method,
+    nbc::run_sizes(gather, "igather/" + label + "/mpi", ranks, repetitions, units_per_us, method,
                    &report);
+    MpiBackend alltoall(Operation::Alltoall, ranks);
+    nbc::run_sizes(alltoall, "ialltoall/" + label + "/mpi", ranks, repetitions, units_per_us,
+                   method, &report);
     report.print(rank == 0);
   }
   MPI_Finalize();

@@ -12,6 +12,9 @@ prefixed as the Remora program prefixes its own variants:
   acc_bandwidth     <who> or contended_<who>      MBps, higher is better
   reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us (bench/reduce_skew_peers.sh)
                     <who>[_progress_<m>]           us, the latency without skew
+  nbc_overhead      <op>/<algorithm>/<progress>/k<k|never>  overhead_us and blocking_us
+                    (bench/nbc_overhead_peers.sh); a peer's algorithm is its label and its
+                    progress "mpi"; group <op>/k<k|never>, who <algorithm>_<progress>
 where <who> is a peer label or a Remora variant (a sync implementation or an accumulate
 strategy). Every Remora row is set beside the best peer of the same experiment, operation,
 rank count and size; `ratio` is always Remora's time over the peer's (below 1: Remora faster).
@@ -32,7 +35,8 @@ GA_OPERATIONS = ("put_1x1", "get_1x1", "acc_1x1", "put_16x16", "get_16x16", "acc
 HIGHER_IS_BETTER = {"MBps"}
 # The metrics each experiment is compared on.
 METRICS = {"lock_put_unlock": {"us"}, "fence_cost": {"us"}, "rma_latency": {"us"},
-           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "us"}}
+           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "us"},
+           "nbc_overhead": {"overhead_us", "blocking_us"}}
 SKEW_PREFIX = "/skew"
 
 
@@ -54,6 +58,10 @@ def split_variant(bench, variant):
         who, skew = variant.split(SKEW_PREFIX, 1)
         digits = len(skew) - len(skew.lstrip("0123456789"))
         return "skew" + skew[:digits], who + skew[digits:]
+    if bench == "nbc_overhead" and variant.count("/") == 3:
+        operation, algorithm, progress, test_every = variant.split("/")
+        who = algorithm if progress == "mpi" else f"{algorithm}_{progress}"
+        return f"{operation}/{test_every}", who
     return "", variant
 
 
@@ -202,6 +210,12 @@ def plot(medians, directory):
         lines(series(medians, "reduce_skew", "latency", "us", ranks=ranks),
               f"Paper 002 Fig. 9-10: reduce latency without skew, {ranks} ranks", "bytes",
               "us (median, at the root)", f"paper002_fig9_10_latency_p{ranks}.png")
+    for bench, group, ranks in sorted({k[:2] + (k[3],) for k in medians if k[0] == "nbc_overhead"}):
+        operation, test_every = group.split("/")
+        lines(series(medians, bench, group, "overhead_us", ranks=ranks),
+              f"Paper 004 Fig. 3: {operation} overhead, test {test_every}, {ranks} ranks",
+              "bytes", "us (median, max over ranks)",
+              f"paper004_fig3_{operation}_{test_every}_p{ranks}.png")
     return written
 
 

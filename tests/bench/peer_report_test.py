@@ -55,6 +55,16 @@ reduce_skew,bypass,4,32,us,12,1
 reduce_skew,bypass,4,32,us_min,11,1
 reduce_skew,mpich,4,32,us,6,1
 reduce_skew,openmpi,4,32,us,8,1
+nbc_overhead,igather/flat/thread/k10,4,1024,overhead_us,30,1
+nbc_overhead,igather/flat/thread/k10,4,1024,overhead_us,50,2
+nbc_overhead,igather/flat/thread/k10,4,1024,blocking_us,12,1
+nbc_overhead,igather/flat/thread/k10,4,1024,compute_us,99,1
+nbc_overhead,igather/shm/manual/k10,4,1024,overhead_us,10,1
+nbc_overhead,igather/openmpi/mpi/k10,4,1024,overhead_us,20,1
+nbc_overhead,igather/openmpi/mpi/k10,4,1024,blocking_us,6,1
+nbc_overhead,igather/mpich/mpi/k10,4,1024,overhead_us,80,1
+nbc_overhead,igather/flat/thread/knever,4,1024,overhead_us,5,1
+nbc_overhead,igather/mpich/mpi/knever,4,1024,overhead_us,50,1
 """
 path = os.path.join(scratch, "peers.csv")
 with open(path, "w") as f:
@@ -100,6 +110,15 @@ check(("reduce_skew", "skew0", 4, 32, "bypass"), "openmpi", 2.0)
 check(("reduce_skew", "latency", 4, 32, "bypass"), "mpich", 2.0)
 expect(("reduce_skew", "skew1000", "bypass", 4, 32, "call_cpu_us") not in medians,
        "reduce_skew is compared on cpu_us and us only")
+check(("nbc_overhead", "igather/k10", 4, 1024, "flat_thread"), "openmpi", 2.0)  # median 40
+check(("nbc_overhead", "igather/k10", 4, 1024, "shm_manual"), "openmpi", 0.5)
+check(("nbc_overhead", "igather/knever", 4, 1024, "flat_thread"), "mpich", 0.1)
+blocking = [r for r in report.comparisons(medians)
+            if r[0] == "nbc_overhead" and r[4] == "blocking_us"]
+expect(len(blocking) == 1 and blocking[0][7] == "openmpi" and abs(blocking[0][9] - 2.0) < 1e-9,
+       "nbc_overhead compares the blocking time too")
+expect(("nbc_overhead", "igather/k10", "flat_thread", 4, 1024, "compute_us") not in medians,
+       "nbc_overhead is compared on overhead_us and blocking_us only")
 expect(("acc_bandwidth", "", 2, 1024, "put") not in rows, "put is a reference, not compared")
 table = io.StringIO()
 report.print_table(report.comparisons(medians), cores=2, out=table)
@@ -111,7 +130,8 @@ if "--plots" in sys.argv:
     for name in ("paper001_table1_lock_put_unlock.png", "paper001_fig2_fence.png",
                  "paper000_fig2_acc_bandwidth.png", "paper000_fig3_acc_contended_p4.png",
                  "rma_latency.png", "paper002_fig6_7_cpu_p4_32B.png",
-                 "paper002_fig9_10_latency_p4.png"):
+                 "paper002_fig9_10_latency_p4.png", "paper004_fig3_igather_k10_p4.png",
+                 "paper004_fig3_igather_knever_p4.png"):
         expect(name in names, f"plot {name} written")
     for p in written:
         with open(p, "rb") as f:
