@@ -1,7 +1,10 @@
-// GA's matrix multiplies: GA_?gemm on the leading patches of 2-D arrays and GA_Matmul_patch,
+// GA's matrix multiplies: GA_?gemm on the leading patches of 2-D arrays and NGA_Matmul_patch,
 // in the row-major C view of GA's C API (C(m x n) = alpha op(A)(m x k) op(B)(k x n) + beta C),
 // on remora_array_gemm_patch. GA's patch ranges for A and B index op(A) and op(B); Remora's
 // gemm_patch takes the patches as stored, so a transposed operand's range is swapped.
+// GA_Matmul_patch(64) is the exception: GA's C binding hands its (i, j) ranges to the Fortran
+// core unchanged, so i ranges over the C view's columns and the product is the Fortran view's,
+// which in the C view is C(j, i) = op(B)(j, k) op(A)(k, i) (checked against GA 5.8).
 #include "ga/ga_registry.hpp"
 
 using remora::ga::check;
@@ -34,6 +37,17 @@ void matmul_patch(const char* fn, char transa, char transb, const void* alpha, c
   const StoredPatch pc('N', cilo, cihi, cjlo, cjhi);
   check(fn, remora_array_gemm_patch(transa, transb, alpha, beta, a.array, pa.lo, pa.hi, b.array,
                                     pb.lo, pb.hi, c.array, pc.lo, pc.hi));
+}
+
+// GA_Matmul_patch: (i, j) ranges in the Fortran view (i a column of the C view), product of the
+// Fortran view: the C view's product of B then A, every range swapped.
+void matmul_patch_fortran_order(const char* fn, char transa, char transb, const void* alpha,
+                                const void* beta, int g_a, int64_t ailo, int64_t aihi, int64_t ajlo,
+                                int64_t ajhi, int g_b, int64_t bilo, int64_t bihi, int64_t bjlo,
+                                int64_t bjhi, int g_c, int64_t cilo, int64_t cihi, int64_t cjlo,
+                                int64_t cjhi) {
+  matmul_patch(fn, transb, transa, alpha, beta, g_b, bjlo, bjhi, bilo, bihi, g_a, ajlo, ajhi, ailo,
+               aihi, g_c, cjlo, cjhi, cilo, cihi);
 }
 
 // NGA_Matmul_patch: the same on lo/hi arrays (row, column) of 2-D arrays.
@@ -100,16 +114,16 @@ REMORA_GA_GEMM(GA_Cgemm64, int64_t, SingleComplex, REMORA_FLOAT_COMPLEX)
 void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi,
                      int ajlo, int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c,
                      int cilo, int cihi, int cjlo, int cjhi) {
-  matmul_patch("GA_Matmul_patch", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo, ajhi, g_b,
-               bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
+  matmul_patch_fortran_order("GA_Matmul_patch", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo,
+                             ajhi, g_b, bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
 }
 
 void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo,
                        int64_t aihi, int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo,
                        int64_t bihi, int64_t bjlo, int64_t bjhi, int g_c, int64_t cilo,
                        int64_t cihi, int64_t cjlo, int64_t cjhi) {
-  matmul_patch("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, ailo, aihi, ajlo, ajhi, g_b,
-               bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
+  matmul_patch_fortran_order("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, ailo, aihi,
+                             ajlo, ajhi, g_b, bilo, bihi, bjlo, bjhi, g_c, cilo, cihi, cjlo, cjhi);
 }
 
 void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[],

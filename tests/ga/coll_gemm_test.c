@@ -124,7 +124,10 @@ int main(int argc, char** argv) {
                    g_c);
         check_product(g_c, type, ta, tb, M, N, K, 1.5, -0.5, a, aim, 0, 0, b, bim, 0, 0, c, cim, 0,
                       0, "gemm");
-        /* GA_Matmul_patch: the A and B ranges index op(A) and op(B). */
+        /* GA_Matmul_patch: GA's C binding passes the (i, j) ranges to its Fortran core as they
+         * are, so i is a column of the C view and the product is the Fortran view's: in the C view
+         * C[cj0 + j][ci0 + i] = alpha sum_l op(B)[bj0 + j][bi0 + l] op(A)[aj0 + l][ai0 + i], the
+         * ranges indexing op(). */
         put_all(g_c, type, c, cim);
         const int m = 4, n = 3, k = 5, ai0 = 2, aj0 = 1, bi0 = 3, bj0 = 4, ci0 = 5, cj0 = 2;
         char alpha[16], beta[16];
@@ -133,13 +136,14 @@ int main(int argc, char** argv) {
         if (type == C_DCPL)
           *(DoubleComplex*)alpha = (DoubleComplex){2.0, 0},
           *(DoubleComplex*)beta = (DoubleComplex){0, 0};
-        /* op(A) rows ai0..ai0+m-1, columns aj0..; stored A is indexed swapped when 'T'. */
         GA_Matmul_patch(ta, tb, alpha, beta, g_a, ai0, ai0 + m - 1, aj0, aj0 + k - 1, g_b, bi0,
                         bi0 + k - 1, bj0, bj0 + n - 1, g_c, ci0, ci0 + m - 1, cj0, cj0 + n - 1);
-        check_product(g_c, type, ta, tb, m, n, k, 2.0, 0.0, a, aim, ta == 'T' ? aj0 : ai0,
-                      ta == 'T' ? ai0 : aj0, b, bim, tb == 'T' ? bj0 : bi0, tb == 'T' ? bi0 : bj0,
-                      c, cim, ci0, cj0, "GA_Matmul_patch");
-        /* NGA_Matmul_patch(64): the same patches as lo/hi arrays (row, column). */
+        check_product(g_c, type, tb, ta, n, m, k, 2.0, 0.0, b, bim, tb == 'T' ? bi0 : bj0,
+                      tb == 'T' ? bj0 : bi0, a, aim, ta == 'T' ? ai0 : aj0, ta == 'T' ? aj0 : ai0,
+                      c, cim, cj0, ci0, "GA_Matmul_patch");
+        /* NGA_Matmul_patch(64): the ranges as lo/hi arrays (row, column) of the C view, the
+         * product the C view's: C[ci0 + i][cj0 + j] = alpha sum_l op(A)[ai0 + i][aj0 + l]
+         * op(B)[bi0 + l][bj0 + j]. */
         put_all(g_c, type, c, cim);
         int alo[2] = {ai0, aj0}, ahi[2] = {ai0 + m - 1, aj0 + k - 1};
         int blo[2] = {bi0, bj0}, bhi[2] = {bi0 + k - 1, bj0 + n - 1};

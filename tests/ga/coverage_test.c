@@ -340,8 +340,9 @@ static void gemm_case(int kind, char ta, char tb) {
   GA_Destroy(g_a);
 }
 
-/* GA_Matmul_patch64: C[2..3][1..2] = 3 A[1..2][0..2] B^T[1..3][2..3] - 2 C[2..3][1..2], where
- * B^T's rows 1..3, columns 2..3 are B's rows 2..3, columns 1..3 (the B range indexes op(B)). */
+/* GA_Matmul_patch64 with (i, j) ranges A 1..2 x 0..2, B^T 0..2 x 2..3, C 2..3 x 1..2: GA's C
+ * binding takes them in the Fortran view (i a column of the C view), so in the C view
+ * C[1 + j][2 + i] = 3 sum_l B^T[j][l] A[l][1 + i] - 2 C[1 + j][2 + i], B^T[j][l] = B[l][2 + j]. */
 static void matmul_patch64(void) {
   enum { AR = 4, AC = 5, BR = 5, BC = 4, CR = 5, CC = 5 };
   int adims[2] = {AR, AC}, bdims[2] = {BR, BC}, cdims[2] = {CR, CC};
@@ -362,8 +363,8 @@ static void matmul_patch64(void) {
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
       double sum = 0;
-      for (int l = 0; l < 3; ++l) sum += a[1 + i][l] * b[2 + j][l]; /* BB[l][2+j] = B[2+j][l] */
-      c[2 + i][1 + j] = alpha * sum + beta * c[2 + i][1 + j];
+      for (int l = 0; l < 3; ++l) sum += b[l][2 + j] * a[l][1 + i];
+      c[1 + j][2 + i] = alpha * sum + beta * c[1 + j][2 + i];
     }
   get_all(g_c, CR, CC, got);
   for (int i = 0; i < CR; ++i)
