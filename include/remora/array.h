@@ -254,8 +254,9 @@ REMORA_API int remora_array_add_patch(const void* alpha, remora_array_t a, const
 REMORA_API int remora_array_dot_patch(remora_array_t a, char trans_a, const int64_t* alo,
                                       const int64_t* ahi, remora_array_t b, char trans_b,
                                       const int64_t* blo, const int64_t* bhi, void* result);
-/* c[clo..chi] = alpha op(a[alo..ahi]) op(b[blo..bhi]) + beta c[clo..chi] (GA_Matmul_patch):
- * 2-D arrays of one type, op(a) m x k, op(b) k x n, the c patch m x n; c distinct from a and b. */
+/* c[clo..chi] = alpha op(a[alo..ahi]) op(b[blo..bhi]) + beta c[clo..chi], the patches as
+ * stored: 2-D arrays of one type, op(a) m x k, op(b) k x n, the c patch m x n; c distinct from a
+ * and b (the GA layer's matrix products: NGA_Matmul_patch, GA_Matmul_patch, GA_?gemm). */
 REMORA_API int remora_array_gemm_patch(char transa, char transb, const void* alpha,
                                        const void* beta, remora_array_t a, const int64_t* alo,
                                        const int64_t* ahi, remora_array_t b, const int64_t* blo,
