@@ -1,6 +1,7 @@
 /* ARMCI-compatible C API on Remora (libremora_armci). The declarations match ARMCI-MPI's armci.h
- * (the ARMCI that GA 5.x and NWChem build on) for every call provided here; the calls ARMCI has
- * and this header lacks are listed in docs/global-arrays.md ("ARMCI").
+ * (the ARMCI that GA 5.x and NWChem build on) for every call provided here, which is every call
+ * of ARMCI-MPI's armci.h and message.h (its armcix.h extensions are not provided; see
+ * docs/global-arrays.md, "ARMCI").
  *
  * Memory from ARMCI_Malloc is a Remora window (remora/win.h) under a passive-target epoch for
  * its whole life: remote addresses are the pointers ARMCI_Malloc returned to each rank, and any

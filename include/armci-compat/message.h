@@ -66,6 +66,19 @@ void armci_msg_group_dgop(double* x, int n, char* op, ARMCI_Group* group);
 void armci_msg_reduce(void* x, int n, char* op, int type);
 void armci_msg_reduce_scope(int scope, void* x, int n, char* op, int type);
 
+/* ARMCI 1.x's node ("cluster") forms: gop within this rank's node (SCOPE_NODE); clus_brdcst:
+ * len bytes from the node's lowest rank to the node's ranks; grp_clus_brdcst: from grp_master
+ * (an absolute rank on this node) to the members of mastergroup on this node, of which there
+ * must be grp_clus_nproc. */
+void armci_msg_clus_brdcst(void* buf, int len);
+void armci_msg_clus_igop(int* x, int n, char* op);
+void armci_msg_clus_fgop(float* x, int n, char* op);
+void armci_msg_clus_lgop(long* x, int n, char* op);
+void armci_msg_clus_llgop(long long* x, int n, char* op);
+void armci_msg_clus_dgop(double* x, int n, char* op);
+void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_nproc,
+                           ARMCI_Group* mastergroup);
+
 /* Collective: ptr_ar[r] (n entries, n = the number of ARMCI ranks, or of group's members for
  * _grp, indexed by group rank) receives rank r's ptr_ar[r]. */
 void armci_exchange_address(void* ptr_ar[], int n);

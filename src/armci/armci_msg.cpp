@@ -417,6 +417,47 @@ void armci_msg_reduce_scope(int scope, void* x, int n, char* op, int type) {
   gop("armci_msg_reduce_scope", scope, x, n, op, type);
 }
 
+void armci_msg_clus_brdcst(void* buf, int len) {
+  const char* fn = "armci_msg_clus_brdcst";
+  require_initialized(fn);
+  int master = 0;
+  while (remora_rank_node(master) != remora_node()) ++master;  // the node's lowest rank
+  bcast(fn, SCOPE_NODE, buf, len, master);
+}
+
+void armci_msg_clus_igop(int* x, int n, char* op) {
+  gop("armci_msg_clus_igop", SCOPE_NODE, x, n, op, ARMCI_INT);
+}
+
+void armci_msg_clus_fgop(float* x, int n, char* op) {
+  gop("armci_msg_clus_fgop", SCOPE_NODE, x, n, op, ARMCI_FLOAT);
+}
+
+void armci_msg_clus_lgop(long* x, int n, char* op) {
+  gop("armci_msg_clus_lgop", SCOPE_NODE, x, n, op, ARMCI_LONG);
+}
+
+void armci_msg_clus_llgop(long long* x, int n, char* op) {
+  gop("armci_msg_clus_llgop", SCOPE_NODE, x, n, op, ARMCI_LONG_LONG);
+}
+
+void armci_msg_clus_dgop(double* x, int n, char* op) {
+  gop("armci_msg_clus_dgop", SCOPE_NODE, x, n, op, ARMCI_DOUBLE);
+}
+
+void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_nproc,
+                           ARMCI_Group* mastergroup) {
+  const char* fn = "armci_grp_clus_brdcst";
+  require_initialized(fn);
+  const Group& g = group_of(fn, "mastergroup", mastergroup, true);
+  int on_node = 0;
+  check(fn, remora_comm_size(g.node, &on_node));
+  if (grp_clus_nproc != on_node)
+    fail(fn, "grp_clus_nproc=%d, but the group has %d members on this node", grp_clus_nproc,
+         on_node);
+  bcast(fn, SCOPE_NODE, buf, len, grp_master, &g);
+}
+
 void armci_exchange_address(void* ptr_ar[], int n) {
   const char* fn = "armci_exchange_address";
   require_initialized(fn);

@@ -265,7 +265,8 @@ static void part_default(void) {
 }
 
 /* ARMCI_Malloc_group_memdev / ARMCI_Malloc_memdev, and (Remora only: ARMCI-MPI leaves them
- * unimplemented) armci_exchange_address(_grp) and armci_msg_reduce. */
+ * unimplemented) armci_exchange_address(_grp), armci_msg_reduce and the armci_msg_clus_* /
+ * armci_grp_clus_brdcst node collectives. */
 static void part_extras(void) {
   make_parity_groups();
   int** g = malloc(sizeof(int*) * (size_t)gsize);
@@ -302,6 +303,38 @@ static void part_extras(void) {
   armci_msg_reduce(&d, 1, "+", ARMCI_DOUBLE);
   CHECK(d == nproc * (nproc - 1) / 2.0 + 0.5 * nproc, "reduce + %g", d);
   free(a);
+  /* The node ("cluster") forms: over the ranks of this rank's node (of the group for
+   * armci_grp_clus_brdcst), expected values from armci_domain_*. */
+  int node = armci_domain_my_id(ARMCI_DOMAIN_SMP), on_node = 0, node_sum = 0, node_first = -1;
+  int group_on_node = 0, group_first = -1;
+  for (int r = 0; r < nproc; r++) {
+    if (armci_domain_id(ARMCI_DOMAIN_SMP, r) != node) continue;
+    on_node++;
+    node_sum += r + 1;
+    if (node_first < 0) node_first = r;
+    if (r % 2 == parity) {
+      group_on_node++;
+      if (group_first < 0) group_first = r;
+    }
+  }
+  int ci = me + 1;
+  armci_msg_clus_igop(&ci, 1, "+");
+  CHECK(ci == node_sum, "clus_igop + %d, expected %d", ci, node_sum);
+  double cd = me;
+  armci_msg_clus_dgop(&cd, 1, "max");
+  int node_last = node_first;
+  for (int r = 0; r < nproc; r++)
+    if (armci_domain_id(ARMCI_DOMAIN_SMP, r) == node) node_last = r;
+  CHECK(cd == node_last, "clus_dgop max %g, expected %d", cd, node_last);
+  long cl = 1;
+  armci_msg_clus_lgop(&cl, 1, "+");
+  CHECK(cl == on_node, "clus_lgop + %ld, expected %d", cl, on_node);
+  int from = me == node_first ? 1000 + me : -1;
+  armci_msg_clus_brdcst(&from, sizeof from);
+  CHECK(from == 1000 + node_first, "clus_brdcst %d, expected %d", from, 1000 + node_first);
+  int gfrom = me == group_first ? 2000 + me : -1;
+  armci_grp_clus_brdcst(&gfrom, sizeof gfrom, group_first, group_on_node, &mine);
+  CHECK(gfrom == 2000 + group_first, "grp_clus_brdcst %d, expected %d", gfrom, 2000 + group_first);
 #endif
   free(w);
   free(g);
