@@ -1,6 +1,7 @@
 /* ARMCI-compatible C API on Remora (libremora_armci). The declarations match ARMCI-MPI's armci.h
- * (the ARMCI that GA 5.x and NWChem build on) for every call provided here; the calls ARMCI has
- * and this header lacks are listed in docs/global-arrays.md ("ARMCI").
+ * (the ARMCI that GA 5.x and NWChem build on) for every call provided here, which is every call
+ * of ARMCI-MPI's armci.h and message.h (its armcix.h extensions are not provided; see
+ * docs/global-arrays.md, "ARMCI").
  *
  * Memory from ARMCI_Malloc is a Remora window (remora/win.h) under a passive-target epoch for
  * its whole life: remote addresses are the pointers ARMCI_Malloc returned to each rank, and any
@@ -187,6 +188,46 @@ enum ARMCI_Rmw_e { ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP, AR
 
 int ARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc);
 
+/* Groups. An ARMCI_Group is a value naming a group of this rank (copies name the same group):
+ * id (the layer's index of the group; 0: the world group), rank (this rank's rank in it, -1
+ * when it is not a member) and size (0 when it is not a member). Ranks in pid_list are ranks
+ * of the parent group; the transfers still take absolute ranks (ARMCI_Absolute_id converts).
+ * ARMCI_Group_create(_child): collective over the default (the parent) group, every member
+ * passing the same list; a rank outside the list receives a group with rank -1 and size 0.
+ * ARMCI_Group_free: local on a non-member, collective over a member group's ranks otherwise;
+ * the world group and the default group cannot be freed. ARMCI_Malloc and ARMCI_Free work
+ * over the default group (ARMCI_Group_set_default; initially the world group): base_ptrs then
+ * has the default group's size, indexed by group rank. ARMCI_Malloc_group / ARMCI_Free_group:
+ * collective over group, ptr_arr indexed by group rank. */
+typedef struct {
+  int id;   /* the group's index in this rank's table of groups (0: the world group) */
+  int rank; /* this rank's rank in the group, -1 when it is not a member */
+  int size; /* the number of members, 0 when this rank is not a member */
+} ARMCI_Group;
+
+void ARMCI_Group_create(int grp_size, int* pid_list, ARMCI_Group* group_out);
+void ARMCI_Group_create_child(int grp_size, int* pid_list, ARMCI_Group* group_out,
+                              ARMCI_Group* group_parent);
+void ARMCI_Group_free(ARMCI_Group* group);
+/* *rank: -1 when this rank is not a member. Returns 0 for a member, 1 otherwise. */
+int ARMCI_Group_rank(ARMCI_Group* group, int* rank);
+void ARMCI_Group_size(ARMCI_Group* group, int* size);
+/* group must contain this rank. */
+void ARMCI_Group_set_default(ARMCI_Group* group);
+void ARMCI_Group_get_default(ARMCI_Group* group_out);
+void ARMCI_Group_get_world(ARMCI_Group* group_out);
+/* The absolute (world) rank of group_rank in group. */
+int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank);
+int ARMCI_Malloc_group(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group);
+int ARMCI_Free_group(void* ptr, ARMCI_Group* group);
+/* ARMCI-MPI's memory-device forms: device (any string, not NULL) is not used; the memory is
+ * that of ARMCI_Malloc / ARMCI_Malloc_group, freed by ARMCI_Free_memdev over the default group
+ * (or ARMCI_Free / ARMCI_Free_group). */
+int ARMCI_Malloc_memdev(void** ptr_arr, armci_size_t bytes, const char* device);
+int ARMCI_Malloc_group_memdev(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group,
+                              const char* device);
+int ARMCI_Free_memdev(void* ptr);
+
 #ifdef __cplusplus
 }
 #endif
@@ -216,6 +257,119 @@ int ARMCI_Same_node(int proc);
 int ARMCI_Uses_shm(void);
 /* Accepted; Remora sizes its shared memory itself. */
 void ARMCI_Set_shm_limit(unsigned long shmemlimit);
+/* 1 (as ARMCI_Uses_shm) for any group of this rank. */
+int ARMCI_Uses_shm_grp(ARMCI_Group* group);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The profiling interface: every ARMCI_ call above is defined as PARMCI_ with the same
+ * arguments, and the ARMCI_ name is a weak alias of it, so a tool may define ARMCI_Put (in the
+ * program or in a library searched before libremora_armci, e.g. LD_PRELOAD) and call
+ * PARMCI_Put from it. parmci_msg_barrier / parmci_msg_group_barrier: message.h. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int PARMCI_Init(void);
+int PARMCI_Init_args(int* argc, char*** argv);
+int PARMCI_Init_thread(int armci_requested);
+int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+int PARMCI_Initialized(void);
+int PARMCI_Finalize(void);
+void PARMCI_Cleanup(void);
+void PARMCI_Error(const char* msg, int code);
+int PARMCI_Malloc(void** base_ptrs, armci_size_t size);
+int PARMCI_Free(void* ptr);
+void* PARMCI_Malloc_local(armci_size_t size);
+int PARMCI_Free_local(void* ptr);
+void PARMCI_Barrier(void);
+void PARMCI_Fence(int proc);
+void PARMCI_AllFence(void);
+void PARMCI_Access_begin(void* ptr);
+void PARMCI_Access_end(void* ptr);
+void PARMCI_Copy(void* src, void* dst, int size);
+int PARMCI_Get(void* src, void* dst, int size, int target);
+int PARMCI_Put(void* src, void* dst, int size, int target);
+int PARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc);
+int PARMCI_PutS(void* src_ptr, int src_stride_ar[/*stride_levels*/], void* dst_ptr,
+                int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                int stride_levels, int proc);
+int PARMCI_GetS(void* src_ptr, int src_stride_ar[/*stride_levels*/], void* dst_ptr,
+                int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                int stride_levels, int proc);
+int PARMCI_AccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[/*stride_levels*/],
+                void* dst_ptr, int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                int stride_levels, int proc);
+int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc);
+int PARMCI_PutS_flag(void* src_ptr, int src_stride_ar[/*stride_levels*/], void* dst_ptr,
+                     int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                     int stride_levels, int* flag, int value, int proc);
+void PARMCI_INIT_HANDLE(armci_hdl_t* hdl);
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* handle);
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* handle);
+int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl);
+int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl);
+int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc,
+                 armci_hdl_t* hdl);
+int PARMCI_Wait(armci_hdl_t* hdl);
+int PARMCI_Test(armci_hdl_t* hdl);
+int PARMCI_WaitProc(int proc);
+int PARMCI_WaitAll(void);
+int PARMCI_NbPutS(void* src_ptr, int src_stride_ar[/*stride_levels*/], void* dst_ptr,
+                  int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                  int stride_levels, int proc, armci_hdl_t* hdl);
+int PARMCI_NbGetS(void* src_ptr, int src_stride_ar[/*stride_levels*/], void* dst_ptr,
+                  int dst_stride_ar[/*stride_levels*/], int count[/*stride_levels+1*/],
+                  int stride_levels, int proc, armci_hdl_t* hdl);
+int PARMCI_NbAccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[/*stride_levels*/],
+                  void* dst_ptr, int dst_stride_ar[/*stride_levels*/],
+                  int count[/*stride_levels+1*/], int stride_levels, int proc, armci_hdl_t* hdl);
+int PARMCI_PutV(armci_giov_t* iov, int iov_len, int proc);
+int PARMCI_GetV(armci_giov_t* iov, int iov_len, int proc);
+int PARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc);
+int PARMCI_NbPutV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle);
+int PARMCI_NbGetV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle);
+int PARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc,
+                  armci_hdl_t* handle);
+int PARMCI_PutValueInt(int src, void* dst, int proc);
+int PARMCI_PutValueLong(long src, void* dst, int proc);
+int PARMCI_PutValueFloat(float src, void* dst, int proc);
+int PARMCI_PutValueDouble(double src, void* dst, int proc);
+int PARMCI_NbPutValueInt(int src, void* dst, int proc, armci_hdl_t* hdl);
+int PARMCI_NbPutValueLong(long src, void* dst, int proc, armci_hdl_t* hdl);
+int PARMCI_NbPutValueFloat(float src, void* dst, int proc, armci_hdl_t* hdl);
+int PARMCI_NbPutValueDouble(double src, void* dst, int proc, armci_hdl_t* hdl);
+int PARMCI_GetValueInt(void* src, int proc);
+long PARMCI_GetValueLong(void* src, int proc);
+float PARMCI_GetValueFloat(void* src, int proc);
+double PARMCI_GetValueDouble(void* src, int proc);
+int PARMCI_Create_mutexes(int count);
+int PARMCI_Destroy_mutexes(void);
+void PARMCI_Lock(int mutex, int proc);
+void PARMCI_Unlock(int mutex, int proc);
+int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc);
+void PARMCI_Group_create(int grp_size, int* pid_list, ARMCI_Group* group_out);
+void PARMCI_Group_create_child(int grp_size, int* pid_list, ARMCI_Group* group_out,
+                               ARMCI_Group* group_parent);
+void PARMCI_Group_free(ARMCI_Group* group);
+int PARMCI_Group_rank(ARMCI_Group* group, int* rank);
+void PARMCI_Group_size(ARMCI_Group* group, int* size);
+void PARMCI_Group_set_default(ARMCI_Group* group);
+void PARMCI_Group_get_default(ARMCI_Group* group_out);
+void PARMCI_Group_get_world(ARMCI_Group* group_out);
+int PARMCI_Absolute_id(ARMCI_Group* group, int group_rank);
+int PARMCI_Malloc_group(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group);
+int PARMCI_Free_group(void* ptr, ARMCI_Group* group);
+int PARMCI_Malloc_memdev(void** ptr_arr, armci_size_t bytes, const char* device);
+int PARMCI_Malloc_group_memdev(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group,
+                               const char* device);
+int PARMCI_Free_memdev(void* ptr);
+int PARMCI_Same_node(int proc);
+int PARMCI_Uses_shm(void);
+void PARMCI_Set_shm_limit(unsigned long shmemlimit);
+int PARMCI_Uses_shm_grp(ARMCI_Group* group);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ void start(const char* fn) {
   check(fn, remora_comm_split(the_world, remora_node(), the_rank, &the_node));
   message_init();
   init_count = 1;
+  groups_start();
 }
 
 // The Remora thread level (REMORA_THREAD_*) of an MPI thread level.
@@ -79,11 +80,15 @@ void start_remora(const char* fn, int* argc, char*** argv, int requested) {
   start(fn);
 }
 
-Region* region_of_local(const char* fn, void* ptr) {
+// The region whose block on this rank starts at ptr (of group's regions when group is given).
+Region* region_of_local(const char* fn, void* ptr, const Group* group = nullptr) {
   const auto address = reinterpret_cast<uintptr_t>(ptr);
   for (auto& region : the_regions)
-    if (region->base[static_cast<size_t>(the_rank)] == address && address != 0) return region.get();
-  fail(fn, "ptr=%p is not an address ARMCI_Malloc returned to this rank (or it was freed)", ptr);
+    if (region->base[static_cast<size_t>(the_rank)] == address && address != 0 &&
+        (group == nullptr || region->group == group))
+      return region.get();
+  fail(fn, "ptr=%p is not an address %s returned to this rank (or it was freed)", ptr,
+       group == nullptr ? "ARMCI_Malloc" : "ARMCI_Malloc over this group");
 }
 
 }  // namespace
@@ -193,8 +198,9 @@ void mark_dirty(Region& region, int proc, unsigned char kind) {
 }
 
 void flush_if_dirty(const char* fn, Region& region, int proc, unsigned char kinds) {
-  flush_marks(region.marks[static_cast<size_t>(proc)], kinds,
-              [&] { check(fn, remora_win_flush(region.win, proc)); });
+  flush_marks(region.marks[static_cast<size_t>(proc)], kinds, [&] {
+    check(fn, remora_win_flush(region.win, region.win_rank[static_cast<size_t>(proc)]));
+  });
 }
 
 void fence(const char* fn, int proc) {
@@ -251,6 +257,81 @@ remora_datatype_t acc_datatype(const char* fn, int datatype, size_t* element_byt
   }
 }
 
+void malloc_in(const char* fn, Group& group, void** ptr_arr, long bytes) {
+  if (group.rank < 0) fail(fn, "this rank is not a member of the group");
+  if (ptr_arr == nullptr)
+    fail(fn, "%s is NULL", std::strcmp(fn, "ARMCI_Malloc") == 0 ? "base_ptrs" : "ptr_arr");
+  check_bytes(fn, "bytes", bytes);
+  auto region = std::make_unique<Region>();
+  region->group = &group;
+  void* base = nullptr;
+  check(fn, remora_win_allocate_comm(group.comm, static_cast<size_t>(bytes), 1, nullptr, &base,
+                                     &region->win));
+  const auto n = static_cast<size_t>(the_size);
+  const size_t members = group.members.size();
+  region->base.assign(n, 0);
+  region->bytes.assign(n, 0);
+  region->win_rank.assign(group.group_rank.begin(), group.group_rank.end());
+  region->marks = std::make_unique<Marks[]>(n);
+  uint64_t mine = bytes > 0 ? reinterpret_cast<uintptr_t>(base) : 0;
+  std::vector<uint64_t> all(members);
+  check(fn, remora_allgather(&mine, all.data(), 1, REMORA_UINT64, group.comm, REMORA_COLL_AUTO));
+  for (size_t g = 0; g < members; ++g) {
+    const auto r = static_cast<size_t>(group.members[g]);
+    check(fn, remora_win_size(region->win, static_cast<int>(g), &region->bytes[r]));
+    region->base[r] = region->bytes[r] > 0 ? static_cast<uintptr_t>(all[g]) : 0;
+    ptr_arr[g] = reinterpret_cast<void*>(region->base[r]);
+  }
+  check(fn, remora_win_lock_all(region->win, 0));
+  the_regions.push_back(std::move(region));
+}
+
+void free_in(const char* fn, Group& group, void* ptr) {
+  if (group.rank < 0) fail(fn, "this rank is not a member of the group");
+  // A rank that gave 0 bytes passes NULL: the members agree on the region by its index among
+  // the group's regions (created in the same order on every member).
+  std::vector<size_t> of_group;
+  for (size_t i = 0; i < the_regions.size(); ++i)
+    if (the_regions[i]->group == &group) of_group.push_back(i);
+  int index = -1;
+  if (ptr != nullptr) {
+    Region* region = region_of_local(fn, ptr, &group);
+    for (size_t k = 0; k < of_group.size(); ++k)
+      if (the_regions[of_group[k]].get() == region) index = static_cast<int>(k);
+  }
+  int low = index < 0 ? INT32_MAX : index, high = index, agreed_low = 0, agreed_high = 0;
+  check(fn, remora_allreduce(&low, &agreed_low, 1, REMORA_INT32, REMORA_OP_MIN, group.comm,
+                             REMORA_COLL_AUTO));
+  check(fn, remora_allreduce(&high, &agreed_high, 1, REMORA_INT32, REMORA_OP_MAX, group.comm,
+                             REMORA_COLL_AUTO));
+  if (agreed_high < 0) {
+    // NULL everywhere: a block of 0 bytes on every member; the latest such one (the table is
+    // the same on every member, so they all pick the same).
+    for (size_t k = of_group.size(); k-- > 0;) {
+      const Region& r = *the_regions[of_group[k]];
+      bool empty = true;
+      for (int m : group.members) empty = empty && r.bytes[static_cast<size_t>(m)] == 0;
+      if (empty) {
+        agreed_low = agreed_high = static_cast<int>(k);
+        break;
+      }
+    }
+    if (agreed_high < 0)
+      fail(fn, "ptr is NULL on every rank, and no block of the group has 0 bytes everywhere");
+  }
+  if (agreed_low != agreed_high || (index >= 0 && index != agreed_high))
+    fail(fn, "the ranks name different ARMCI_Malloc blocks (this rank: ptr=%p)", ptr);
+  const size_t at = of_group[static_cast<size_t>(agreed_high)];
+  Region& region = *the_regions[at];
+  if (ptr == nullptr && region.bytes[static_cast<size_t>(the_rank)] != 0)
+    fail(fn, "ptr is NULL but this rank has %zu bytes in the block the other ranks free",
+         region.bytes[static_cast<size_t>(the_rank)]);
+  wait_pending_window(fn, region.win);
+  check(fn, remora_win_unlock_all(region.win));
+  check(fn, remora_win_free(&region.win));
+  the_regions.erase(the_regions.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
 void free_all_regions() {
   for (auto& region : the_regions) {
     check("ARMCI_Finalize", remora_win_unlock_all(region->win));
@@ -265,12 +346,12 @@ using namespace remora::armci;
 
 extern "C" {
 
-int ARMCI_Init(void) {
+int PARMCI_Init(void) {
   start_remora("ARMCI_Init", nullptr, nullptr, -1);
   return 0;
 }
 
-int ARMCI_Init_args(int* argc, char*** argv) {
+int PARMCI_Init_args(int* argc, char*** argv) {
   if ((argc == nullptr) != (argv == nullptr))
     fail("ARMCI_Init_args", "argc=%p and argv=%p: give both or neither", static_cast<void*>(argc),
          static_cast<void*>(argv));
@@ -278,14 +359,14 @@ int ARMCI_Init_args(int* argc, char*** argv) {
   return 0;
 }
 
-int ARMCI_Init_thread(int armci_requested) {
+int PARMCI_Init_thread(int armci_requested) {
   if (armci_requested < MPI_THREAD_SINGLE || armci_requested > MPI_THREAD_MULTIPLE)
     fail("ARMCI_Init_thread", "armci_requested=%d is not an MPI thread level", armci_requested);
   start_remora("ARMCI_Init_thread", nullptr, nullptr, armci_requested);
   return 0;
 }
 
-int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
+int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
   const char* fn = "ARMCI_Init_thread_comm";
   if (armci_requested < MPI_THREAD_SINGLE || armci_requested > MPI_THREAD_MULTIPLE)
     fail(fn, "armci_requested=%d is not an MPI thread level", armci_requested);
@@ -307,17 +388,18 @@ int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
   return 0;
 }
 
-int ARMCI_Initialized(void) {
+int PARMCI_Initialized(void) {
   return init_count > 0 ? 1 : 0;
 }
 
-int ARMCI_Finalize(void) {
+int PARMCI_Finalize(void) {
   if (init_count == 0) return 0;  // as ARMCI-MPI: extra calls do nothing
   if (--init_count > 0) return 0;
   fence_all("ARMCI_Finalize");
   check("ARMCI_Finalize", remora_comm_barrier(the_world, REMORA_COLL_AUTO));
   destroy_mutexes_at_finalize();
   free_all_regions();
+  groups_finish();
   check("ARMCI_Finalize", remora_comm_free(&the_node));
   check("ARMCI_Finalize", remora_comm_free(&the_world));
   the_rank = -1;
@@ -329,9 +411,9 @@ int ARMCI_Finalize(void) {
   return 0;
 }
 
-void ARMCI_Cleanup(void) {}
+void PARMCI_Cleanup(void) {}
 
-void ARMCI_Error(const char* msg, int code) {
+void PARMCI_Error(const char* msg, int code) {
   char text[1024];
   const int rank = remora_rank();
   std::snprintf(text, sizeof text, "ARMCI_Error (rank %d): %s: %d", rank < 0 ? -1 : rank,
@@ -341,73 +423,21 @@ void ARMCI_Error(const char* msg, int code) {
   std::abort();
 }
 
-int ARMCI_Malloc(void** base_ptrs, armci_size_t size) {
+int PARMCI_Malloc(void** base_ptrs, armci_size_t size) {
   const char* fn = "ARMCI_Malloc";
   require_initialized(fn);
-  if (base_ptrs == nullptr) fail(fn, "base_ptrs is NULL");
-  check_bytes(fn, "size", size);
-  auto region = std::make_unique<Region>();
-  void* base = nullptr;
-  check(fn, remora_win_allocate(static_cast<size_t>(size), 1, nullptr, &base, &region->win));
-  const auto n = static_cast<size_t>(the_size);
-  region->base.assign(n, 0);
-  region->bytes.assign(n, 0);
-  region->marks = std::make_unique<Marks[]>(n);
-  uint64_t mine = size > 0 ? reinterpret_cast<uintptr_t>(base) : 0;
-  std::vector<uint64_t> all(n);
-  check(fn, remora_allgather(&mine, all.data(), 1, REMORA_UINT64, the_world, REMORA_COLL_AUTO));
-  for (size_t r = 0; r < n; ++r) {
-    check(fn, remora_win_size(region->win, static_cast<int>(r), &region->bytes[r]));
-    region->base[r] = region->bytes[r] > 0 ? static_cast<uintptr_t>(all[r]) : 0;
-    base_ptrs[r] = reinterpret_cast<void*>(region->base[r]);
-  }
-  check(fn, remora_win_lock_all(region->win, 0));
-  the_regions.push_back(std::move(region));
+  malloc_in(fn, default_group(), base_ptrs, size);
   return 0;
 }
 
-int ARMCI_Free(void* ptr) {
+int PARMCI_Free(void* ptr) {
   const char* fn = "ARMCI_Free";
   require_initialized(fn);
-  // A rank that gave 0 bytes passes NULL: the ranks agree on the region by its index.
-  int index = -1;
-  if (ptr != nullptr) {
-    Region* region = region_of_local(fn, ptr);
-    for (size_t i = 0; i < the_regions.size(); ++i)
-      if (the_regions[i].get() == region) index = static_cast<int>(i);
-  }
-  int low = index < 0 ? INT32_MAX : index, high = index, agreed_low = 0, agreed_high = 0;
-  check(fn, remora_allreduce(&low, &agreed_low, 1, REMORA_INT32, REMORA_OP_MIN, the_world,
-                             REMORA_COLL_AUTO));
-  check(fn, remora_allreduce(&high, &agreed_high, 1, REMORA_INT32, REMORA_OP_MAX, the_world,
-                             REMORA_COLL_AUTO));
-  if (agreed_high < 0) {
-    // NULL everywhere: a block of 0 bytes on every rank; the latest such one (the table is the
-    // same on every rank, so they all pick the same).
-    for (size_t i = the_regions.size(); i-- > 0;) {
-      const auto& b = the_regions[i]->bytes;
-      if (std::all_of(b.begin(), b.end(), [](size_t n) { return n == 0; })) {
-        agreed_low = agreed_high = static_cast<int>(i);
-        break;
-      }
-    }
-    if (agreed_high < 0)
-      fail(fn, "ptr is NULL on every rank, and no ARMCI_Malloc block has 0 bytes everywhere");
-  }
-  if (agreed_low != agreed_high || (index >= 0 && index != agreed_high))
-    fail(fn, "the ranks name different ARMCI_Malloc blocks (this rank: ptr=%p)", ptr);
-  Region& region = *the_regions[static_cast<size_t>(agreed_high)];
-  if (ptr == nullptr && region.bytes[static_cast<size_t>(the_rank)] != 0)
-    fail(fn, "ptr is NULL but this rank has %zu bytes in the block the other ranks free",
-         region.bytes[static_cast<size_t>(the_rank)]);
-  wait_pending_window(fn, region.win);
-  check(fn, remora_win_unlock_all(region.win));
-  check(fn, remora_win_free(&region.win));
-  the_regions.erase(the_regions.begin() + agreed_high);
+  free_in(fn, default_group(), ptr);
   return 0;
 }
 
-void* ARMCI_Malloc_local(armci_size_t size) {
+void* PARMCI_Malloc_local(armci_size_t size) {
   const char* fn = "ARMCI_Malloc_local";
   check_bytes(fn, "size", size);
   void* p = std::malloc(size > 0 ? static_cast<size_t>(size) : 1);
@@ -415,13 +445,13 @@ void* ARMCI_Malloc_local(armci_size_t size) {
   return p;
 }
 
-int ARMCI_Free_local(void* ptr) {
+int PARMCI_Free_local(void* ptr) {
   if (ptr == nullptr) fail("ARMCI_Free_local", "ptr is NULL");
   std::free(ptr);
   return 0;
 }
 
-void ARMCI_Barrier(void) {
+void PARMCI_Barrier(void) {
   const char* fn = "ARMCI_Barrier";
   require_initialized(fn);
   fence_all(fn);
@@ -432,27 +462,27 @@ void ARMCI_Barrier(void) {
   for (auto& region : the_regions) check(fn, remora_win_sync(region->win));
 }
 
-void ARMCI_Fence(int proc) {
+void PARMCI_Fence(int proc) {
   check_proc("ARMCI_Fence", "proc", proc);
   fence("ARMCI_Fence", proc);
 }
 
-void ARMCI_AllFence(void) {
+void PARMCI_AllFence(void) {
   require_initialized("ARMCI_AllFence");
   fence_all("ARMCI_AllFence");
 }
 
-void ARMCI_Access_begin(void* ptr) {
+void PARMCI_Access_begin(void* ptr) {
   require_initialized("ARMCI_Access_begin");
   check("ARMCI_Access_begin", remora_win_sync(region_of_local("ARMCI_Access_begin", ptr)->win));
 }
 
-void ARMCI_Access_end(void* ptr) {
+void PARMCI_Access_end(void* ptr) {
   require_initialized("ARMCI_Access_end");
   check("ARMCI_Access_end", remora_win_sync(region_of_local("ARMCI_Access_end", ptr)->win));
 }
 
-void ARMCI_Copy(void* src, void* dst, int size) {
+void PARMCI_Copy(void* src, void* dst, int size) {
   check_bytes("ARMCI_Copy", "size", size);
   if (size > 0 && (src == nullptr || dst == nullptr))
     fail("ARMCI_Copy", "src=%p, dst=%p: NULL with size=%d", src, dst, size);
@@ -505,14 +535,37 @@ int armci_domain_same_id(armci_domain_t domain, int proc) {
   return armci_domain_id(domain, proc) == remora_node() ? 1 : 0;
 }
 
-int ARMCI_Same_node(int proc) {
+int PARMCI_Same_node(int proc) {
   return armci_domain_same_id(ARMCI_DOMAIN_SMP, proc);
 }
 
-int ARMCI_Uses_shm(void) {
+int PARMCI_Uses_shm(void) {
   return 1;
 }
 
-void ARMCI_Set_shm_limit(unsigned long) {}
+void PARMCI_Set_shm_limit(unsigned long) {}
 
 }  // extern "C"
+
+// The ARMCI_ names: weak aliases of the PARMCI_ definitions (armci_internal.hpp).
+REMORA_ARMCI_PROFILED(ARMCI_Init);
+REMORA_ARMCI_PROFILED(ARMCI_Init_args);
+REMORA_ARMCI_PROFILED(ARMCI_Init_thread);
+REMORA_ARMCI_PROFILED(ARMCI_Init_thread_comm);
+REMORA_ARMCI_PROFILED(ARMCI_Initialized);
+REMORA_ARMCI_PROFILED(ARMCI_Finalize);
+REMORA_ARMCI_PROFILED(ARMCI_Cleanup);
+REMORA_ARMCI_PROFILED(ARMCI_Error);
+REMORA_ARMCI_PROFILED(ARMCI_Malloc);
+REMORA_ARMCI_PROFILED(ARMCI_Free);
+REMORA_ARMCI_PROFILED(ARMCI_Malloc_local);
+REMORA_ARMCI_PROFILED(ARMCI_Free_local);
+REMORA_ARMCI_PROFILED(ARMCI_Barrier);
+REMORA_ARMCI_PROFILED(ARMCI_Fence);
+REMORA_ARMCI_PROFILED(ARMCI_AllFence);
+REMORA_ARMCI_PROFILED(ARMCI_Access_begin);
+REMORA_ARMCI_PROFILED(ARMCI_Access_end);
+REMORA_ARMCI_PROFILED(ARMCI_Copy);
+REMORA_ARMCI_PROFILED(ARMCI_Same_node);
+REMORA_ARMCI_PROFILED(ARMCI_Uses_shm);
+REMORA_ARMCI_PROFILED(ARMCI_Set_shm_limit);

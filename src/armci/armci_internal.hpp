@@ -12,6 +12,19 @@
 #include "armci.h"
 #include "remora.h"
 
+// The profiling interface (as ARMCI-MPI's): each call is defined as PARMCI_<name> and
+// ARMCI_<name> is a weak alias of it, so that a program or a tool library defining its own
+// ARMCI_<name> replaces it (at static link time: the strong definition wins over the weak one;
+// with the shared library: the dynamic linker binds ARMCI_<name> to the first definition in
+// lookup order, the executable's or an earlier library's) and reaches the implementation
+// through PARMCI_<name>. The layer never calls its own ARMCI_ names. Written after the
+// extern "C" definitions of the file that defines PARMCI_<name>.
+#define REMORA_ARMCI_PROFILED(name) \
+  extern "C" decltype(P##name) name __attribute__((weak, alias("P" #name)))
+// The same for armci_msg_barrier / armci_msg_group_barrier (parmci_msg_barrier, ...).
+#define REMORA_ARMCI_PROFILED_MSG(name) \
+  extern "C" decltype(p##name) name __attribute__((weak, alias("p" #name)))
+
 namespace remora::armci {
 
 // Ends the job: "<fn> (rank R): <message>" (printf-style), as ARMCI_Error does.
@@ -30,6 +43,27 @@ void check_bytes(const char* fn, const char* what, long bytes);
 remora_comm_t world_comm();
 remora_comm_t node_comm();  // the ranks of this rank's node
 
+// An ARMCI group (ARMCI_Group holds its index in the table, armci_group.cpp): its
+// communicator (NULL on a rank that is not a member), its members as ARMCI (absolute) ranks in
+// group-rank order, and the other direction (-1 for a rank outside). The world group is index 0.
+struct Group {
+  remora_comm_t comm = nullptr;
+  remora_comm_t node = nullptr;  // the members on this rank's node (SCOPE_NODE)
+  std::vector<int> members;      // group rank -> absolute rank
+  std::vector<int> group_rank;   // absolute rank -> group rank, -1 outside
+  int rank = -1;                 // this rank's group rank, -1 outside
+  bool freed = false;
+};
+// The group an ARMCI_Group names; fails naming what (the argument) unless it is a group of
+// this rank that was not freed (and, when member_only, that this rank belongs to).
+Group& group_of(const char* fn, const char* what, const ARMCI_Group* group, bool member_only);
+Group& default_group();
+void groups_start();   // the world group (ARMCI_Init)
+void groups_finish();  // frees every group's communicators (ARMCI_Finalize)
+// Memory: ARMCI_Malloc_group / ARMCI_Free_group over group (ARMCI_Malloc / Free: the default).
+void malloc_in(const char* fn, Group& group, void** ptr_arr, long bytes);
+void free_in(const char* fn, Group& group, void* ptr);
+
 // One ARMCI_Malloc: a window of disp_unit 1 under lock_all for its whole life, every rank's
 // base address and size, and which targets have puts (kPendingPut) or accumulates
 // (kPendingAcc) not yet flushed. Threads of a rank (ARMCI_Init_thread with
@@ -45,7 +79,9 @@ struct Marks {
 };
 struct Region {
   remora_win_t win = nullptr;
-  std::vector<uintptr_t> base;  // 0 where the rank gave 0 bytes
+  const Group* group = nullptr;  // the group it was allocated over
+  std::vector<int> win_rank;     // absolute rank -> rank in win, -1 outside the group
+  std::vector<uintptr_t> base;   // 0 where the rank gave 0 bytes
   std::vector<size_t> bytes;
   std::unique_ptr<Marks[]> marks;  // per target
   Marks all;                       // the sum over targets (fence_all)

@@ -75,27 +75,34 @@ void deliver(const char* fn, const Message& m, void* buffer, int buflen, int* ms
 }
 
 // ---- collectives ----
-remora_comm_t scope_comm(const char* fn, int scope) {
+// group: the armci_msg_group_* calls' group (NULL: every ARMCI rank).
+remora_comm_t scope_comm(const char* fn, int scope, const Group* group = nullptr) {
   require_initialized(fn);
   switch (scope) {
     case SCOPE_ALL:
     case SCOPE_MASTERS:
-      return world_comm();
+      return group != nullptr ? group->comm : world_comm();
     case SCOPE_NODE:
-      return node_comm();
+      return group != nullptr ? group->node : node_comm();
     default:
       fail(fn, "scope=%d is not SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS", scope);
   }
 }
 
-// root (an ARMCI rank) as a rank of scope's communicator.
-int scope_root(const char* fn, int scope, int root) {
+// root (an ARMCI rank) as a rank of scope's communicator (of group's when group is given).
+int scope_root(const char* fn, int scope, int root, const Group* group = nullptr) {
   check_proc(fn, "root", root);
-  if (scope != SCOPE_NODE) return root;
+  const int position = group != nullptr ? group->group_rank[static_cast<size_t>(root)] : root;
+  if (position < 0) fail(fn, "root=%d is not a member of the group", root);
+  if (scope != SCOPE_NODE) return position;
   if (remora_rank_node(root) != remora_node())
     fail(fn, "root=%d is not on this rank's node (scope SCOPE_NODE)", root);
   int index = 0;
-  for (int r = 0; r < root; ++r) index += remora_rank_node(r) == remora_node() ? 1 : 0;
+  for (int r = 0; r < root; ++r)
+    index += remora_rank_node(r) == remora_node() &&
+                     (group == nullptr || group->group_rank[static_cast<size_t>(r)] >= 0)
+                 ? 1
+                 : 0;
   return index;
 }
 
@@ -150,8 +157,9 @@ void absolute(int type, void* x, int n) {
   }
 }
 
-void gop(const char* fn, int scope, void* x, int n, const char* op, int type) {
-  const remora_comm_t comm = scope_comm(fn, scope);
+void gop(const char* fn, int scope, void* x, int n, const char* op, int type,
+         const Group* group = nullptr) {
+  const remora_comm_t comm = scope_comm(fn, scope, group);
   const TypeInfo t = type_info(fn, type);
   if (n < 0) fail(fn, "n=%d is negative", n);
   if (op == nullptr) fail(fn, "op is NULL");
@@ -190,9 +198,10 @@ void gop(const char* fn, int scope, void* x, int n, const char* op, int type) {
   std::memcpy(x, out.data(), out.size());
 }
 
-void bcast(const char* fn, int scope, void* buffer, int len, int root) {
-  const remora_comm_t comm = scope_comm(fn, scope);
-  const int comm_root = scope_root(fn, scope, root);
+void bcast(const char* fn, int scope, void* buffer, int len, int root,
+           const Group* group = nullptr) {
+  const remora_comm_t comm = scope_comm(fn, scope, group);
+  const int comm_root = scope_root(fn, scope, root, group);
   if (len < 0) fail(fn, "len=%d is negative", len);
   if (buffer == nullptr && len > 0) fail(fn, "buffer is NULL with len=%d", len);
   if (len == 0) {
@@ -257,6 +266,17 @@ void sel(const char* fn, int scope, void* x, int n, const char* op, int type, in
   }
   if (best < 0) return;  // nobody contributed: x unchanged
   check(fn, remora_bcast(x, static_cast<size_t>(n), REMORA_UINT8, best, comm, REMORA_COLL_AUTO));
+}
+
+// armci_exchange_address(_grp): every rank's ptr[rank] to every rank (size ranks in comm).
+void exchange(const char* fn, void** ptr, int n, remora_comm_t comm, int size, int rank) {
+  if (ptr == nullptr) fail(fn, "ptr_ar is NULL");
+  if (n != size) fail(fn, "n=%d is not the number of ranks (%d)", n, size);
+  uint64_t mine = reinterpret_cast<uintptr_t>(ptr[rank]);
+  std::vector<uint64_t> all(static_cast<size_t>(size));
+  check(fn, remora_allgather(&mine, all.data(), 1, REMORA_UINT64, comm, REMORA_COLL_AUTO));
+  for (int r = 0; r < size; ++r)
+    ptr[r] = reinterpret_cast<void*>(static_cast<uintptr_t>(all[static_cast<size_t>(r)]));
 }
 
 }  // namespace
@@ -336,9 +356,119 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
   return m.source;
 }
 
-void armci_msg_barrier(void) {
+void parmci_msg_barrier(void) {
   require_initialized("armci_msg_barrier");
   check("armci_msg_barrier", remora_comm_barrier(world_comm(), REMORA_COLL_AUTO));
+}
+
+void parmci_msg_group_barrier(ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_barrier";
+  require_initialized(fn);
+  check(fn, remora_comm_barrier(group_of(fn, "group", group, true).comm, REMORA_COLL_AUTO));
+}
+
+void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_bcast_scope";
+  require_initialized(fn);
+  bcast(fn, scope, buf, len, root, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_gop_scope(int scope, void* x, int n, char* op, int type, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_gop_scope";
+  require_initialized(fn);
+  gop(fn, scope, x, n, op, type, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_igop(int* x, int n, char* op, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_igop";
+  require_initialized(fn);
+  gop(fn, SCOPE_ALL, x, n, op, ARMCI_INT, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_lgop(long* x, int n, char* op, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_lgop";
+  require_initialized(fn);
+  gop(fn, SCOPE_ALL, x, n, op, ARMCI_LONG, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_llgop(long long* x, int n, char* op, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_llgop";
+  require_initialized(fn);
+  gop(fn, SCOPE_ALL, x, n, op, ARMCI_LONG_LONG, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_fgop(float* x, int n, char* op, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_fgop";
+  require_initialized(fn);
+  gop(fn, SCOPE_ALL, x, n, op, ARMCI_FLOAT, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_group_dgop(double* x, int n, char* op, ARMCI_Group* group) {
+  const char* fn = "armci_msg_group_dgop";
+  require_initialized(fn);
+  gop(fn, SCOPE_ALL, x, n, op, ARMCI_DOUBLE, &group_of(fn, "group", group, true));
+}
+
+void armci_msg_reduce(void* x, int n, char* op, int type) {
+  gop("armci_msg_reduce", SCOPE_ALL, x, n, op, type);
+}
+
+void armci_msg_reduce_scope(int scope, void* x, int n, char* op, int type) {
+  gop("armci_msg_reduce_scope", scope, x, n, op, type);
+}
+
+void armci_msg_clus_brdcst(void* buf, int len) {
+  const char* fn = "armci_msg_clus_brdcst";
+  require_initialized(fn);
+  int master = 0;
+  while (remora_rank_node(master) != remora_node()) ++master;  // the node's lowest rank
+  bcast(fn, SCOPE_NODE, buf, len, master);
+}
+
+void armci_msg_clus_igop(int* x, int n, char* op) {
+  gop("armci_msg_clus_igop", SCOPE_NODE, x, n, op, ARMCI_INT);
+}
+
+void armci_msg_clus_fgop(float* x, int n, char* op) {
+  gop("armci_msg_clus_fgop", SCOPE_NODE, x, n, op, ARMCI_FLOAT);
+}
+
+void armci_msg_clus_lgop(long* x, int n, char* op) {
+  gop("armci_msg_clus_lgop", SCOPE_NODE, x, n, op, ARMCI_LONG);
+}
+
+void armci_msg_clus_llgop(long long* x, int n, char* op) {
+  gop("armci_msg_clus_llgop", SCOPE_NODE, x, n, op, ARMCI_LONG_LONG);
+}
+
+void armci_msg_clus_dgop(double* x, int n, char* op) {
+  gop("armci_msg_clus_dgop", SCOPE_NODE, x, n, op, ARMCI_DOUBLE);
+}
+
+void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_nproc,
+                           ARMCI_Group* mastergroup) {
+  const char* fn = "armci_grp_clus_brdcst";
+  require_initialized(fn);
+  const Group& g = group_of(fn, "mastergroup", mastergroup, true);
+  int on_node = 0;
+  check(fn, remora_comm_size(g.node, &on_node));
+  if (grp_clus_nproc != on_node)
+    fail(fn, "grp_clus_nproc=%d, but the group has %d members on this node", grp_clus_nproc,
+         on_node);
+  bcast(fn, SCOPE_NODE, buf, len, grp_master, &g);
+}
+
+void armci_exchange_address(void* ptr_ar[], int n) {
+  const char* fn = "armci_exchange_address";
+  require_initialized(fn);
+  exchange(fn, ptr_ar, n, world_comm(), nprocs(), my_rank());
+}
+
+void armci_exchange_address_grp(void* ptr_arr[], int n, ARMCI_Group* group) {
+  const char* fn = "armci_exchange_address_grp";
+  require_initialized(fn);
+  const Group& g = group_of(fn, "group", group, true);
+  exchange(fn, ptr_arr, n, g.comm, static_cast<int>(g.members.size()), g.rank);
 }
 
 void armci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
@@ -406,3 +536,7 @@ void armci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int cont
 }
 
 }  // extern "C"
+
+// The ARMCI_ names: weak aliases of the PARMCI_ definitions (armci_internal.hpp).
+REMORA_ARMCI_PROFILED_MSG(armci_msg_barrier);
+REMORA_ARMCI_PROFILED_MSG(armci_msg_group_barrier);

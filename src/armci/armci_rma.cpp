@@ -112,18 +112,19 @@ void wait_matching(const char* fn, Match match) {
 // ARMCI_Nb* call is issuing it.
 void piece(const char* fn, Kind kind, Region& region, int proc, size_t offset, void* local,
            size_t bytes, remora_datatype_t type, size_t element_bytes, const void* scale) {
+  const int wr = region.win_rank[static_cast<size_t>(proc)];  // proc's rank in the window
   if (nonblocking_active) {
     remora_request_t request = REMORA_REQUEST_NULL;
     switch (kind) {
       case Kind::Put:
-        check(fn, remora_win_rput(region.win, proc, offset, local, bytes, REMORA_UINT8, &request));
+        check(fn, remora_win_rput(region.win, wr, offset, local, bytes, REMORA_UINT8, &request));
         break;
       case Kind::Get:
-        check(fn, remora_win_rget(region.win, proc, offset, local, bytes, REMORA_UINT8, &request));
+        check(fn, remora_win_rget(region.win, wr, offset, local, bytes, REMORA_UINT8, &request));
         break;
       case Kind::Acc:
-        check(fn, remora_win_raccumulate(region.win, proc, offset, local, bytes / element_bytes,
-                                         type, REMORA_OP_SCALED_SUM, scale, &request));
+        check(fn, remora_win_raccumulate(region.win, wr, offset, local, bytes / element_bytes, type,
+                                         REMORA_OP_SCALED_SUM, scale, &request));
         break;
     }
     const std::lock_guard<std::mutex> hold(pending_mutex);
@@ -132,13 +133,13 @@ void piece(const char* fn, Kind kind, Region& region, int proc, size_t offset, v
   }
   switch (kind) {
     case Kind::Put:
-      check(fn, remora_win_put(region.win, proc, offset, local, bytes, REMORA_UINT8));
+      check(fn, remora_win_put(region.win, wr, offset, local, bytes, REMORA_UINT8));
       break;
     case Kind::Get:
-      check(fn, remora_win_get(region.win, proc, offset, local, bytes, REMORA_UINT8));
+      check(fn, remora_win_get(region.win, wr, offset, local, bytes, REMORA_UINT8));
       break;
     case Kind::Acc:
-      check(fn, remora_win_accumulate(region.win, proc, offset, local, bytes / element_bytes, type,
+      check(fn, remora_win_accumulate(region.win, wr, offset, local, bytes / element_bytes, type,
                                       REMORA_OP_SCALED_SUM, scale));
       break;
   }
@@ -325,46 +326,46 @@ using namespace remora::armci;
 
 extern "C" {
 
-int ARMCI_Put(void* src, void* dst, int size, int target) {
+int PARMCI_Put(void* src, void* dst, int size, int target) {
   contiguous("ARMCI_Put", Kind::Put, 0, nullptr, src, "src", dst, "dst", size, target);
   return 0;
 }
 
-int ARMCI_Get(void* src, void* dst, int size, int target) {
+int PARMCI_Get(void* src, void* dst, int size, int target) {
   contiguous("ARMCI_Get", Kind::Get, 0, nullptr, dst, "dst", src, "src", size, target);
   return 0;
 }
 
-int ARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) {
+int PARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) {
   contiguous("ARMCI_Acc", Kind::Acc, datatype, scale, src, "src", dst, "dst", bytes, proc);
   return 0;
 }
 
-int ARMCI_PutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[], int count[],
-               int stride_levels, int proc) {
+int PARMCI_PutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[], int count[],
+                int stride_levels, int proc) {
   const char* fn = "ARMCI_PutS";
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
   strided(fn, Kind::Put, 0, nullptr, src_ptr, "src_ptr", dst_ptr, "dst_ptr", s, proc);
   return 0;
 }
 
-int ARMCI_GetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[], int count[],
-               int stride_levels, int proc) {
+int PARMCI_GetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[], int count[],
+                int stride_levels, int proc) {
   const char* fn = "ARMCI_GetS";
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, false);
   strided(fn, Kind::Get, 0, nullptr, dst_ptr, "dst_ptr", src_ptr, "src_ptr", s, proc);
   return 0;
 }
 
-int ARMCI_AccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], void* dst_ptr,
-               int dst_stride_ar[], int count[], int stride_levels, int proc) {
+int PARMCI_AccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], void* dst_ptr,
+                int dst_stride_ar[], int count[], int stride_levels, int proc) {
   const char* fn = "ARMCI_AccS";
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
   strided(fn, Kind::Acc, datatype, scale, src_ptr, "src_ptr", dst_ptr, "dst_ptr", s, proc);
   return 0;
 }
 
-int ARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
+int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
   const char* fn = "ARMCI_Put_flag";
   contiguous(fn, Kind::Put, 0, nullptr, src, "src", dst, "dst", size, proc);
   fence(fn, proc);
@@ -373,8 +374,8 @@ int ARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int pro
   return 0;
 }
 
-int ARMCI_PutS_flag(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
-                    int count[], int stride_levels, int* flag, int value, int proc) {
+int PARMCI_PutS_flag(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
+                     int count[], int stride_levels, int* flag, int value, int proc) {
   const char* fn = "ARMCI_PutS_flag";
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
   strided(fn, Kind::Put, 0, nullptr, src_ptr, "src_ptr", dst_ptr, "dst_ptr", s, proc);
@@ -384,43 +385,43 @@ int ARMCI_PutS_flag(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_s
   return 0;
 }
 
-void ARMCI_INIT_HANDLE(armci_hdl_t* hdl) {
+void PARMCI_INIT_HANDLE(armci_hdl_t* hdl) {
   if (hdl == nullptr) fail("ARMCI_INIT_HANDLE", "hdl is NULL");
   hdl->target = -1;
   hdl->aggregate = 0;
 }
 
-void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* handle) {
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* handle) {
   if (handle == nullptr) fail("ARMCI_SET_AGGREGATE_HANDLE", "handle is NULL");
   handle->aggregate = 1;
 }
 
-void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* handle) {
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* handle) {
   if (handle == nullptr) fail("ARMCI_UNSET_AGGREGATE_HANDLE", "handle is NULL");
   handle->aggregate = 0;
 }
 
-int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
   const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbPut", Kind::Put, 0, nullptr, src, "src", dst, "dst", bytes, proc);
   return 0;
 }
 
-int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
   const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbGet", Kind::Get, 0, nullptr, dst, "dst", src, "src", bytes, proc);
   return 0;
 }
 
-int ARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc,
-                armci_hdl_t* hdl) {
+int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc,
+                 armci_hdl_t* hdl) {
   const Nonblocking nb(hdl, proc);
   contiguous("ARMCI_NbAcc", Kind::Acc, datatype, scale, src, "src", dst, "dst", bytes, proc);
   return 0;
 }
 
-int ARMCI_NbPutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
-                 int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbPutS";
   const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
@@ -428,8 +429,8 @@ int ARMCI_NbPutS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stri
   return 0;
 }
 
-int ARMCI_NbGetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
-                 int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbGetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbGetS";
   const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, false);
@@ -437,8 +438,8 @@ int ARMCI_NbGetS(void* src_ptr, int src_stride_ar[], void* dst_ptr, int dst_stri
   return 0;
 }
 
-int ARMCI_NbAccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], void* dst_ptr,
-                 int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbAccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], void* dst_ptr,
+                  int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t* hdl) {
   const char* fn = "ARMCI_NbAccS";
   const Nonblocking nb(hdl, proc);
   const Strided s = validate(fn, src_stride_ar, dst_stride_ar, count, stride_levels, true);
@@ -446,35 +447,35 @@ int ARMCI_NbAccS(int datatype, void* scale, void* src_ptr, int src_stride_ar[], 
   return 0;
 }
 
-int ARMCI_PutV(armci_giov_t* iov, int iov_len, int proc) {
+int PARMCI_PutV(armci_giov_t* iov, int iov_len, int proc) {
   vector("ARMCI_PutV", Kind::Put, 0, nullptr, iov, iov_len, proc);
   return 0;
 }
 
-int ARMCI_GetV(armci_giov_t* iov, int iov_len, int proc) {
+int PARMCI_GetV(armci_giov_t* iov, int iov_len, int proc) {
   vector("ARMCI_GetV", Kind::Get, 0, nullptr, iov, iov_len, proc);
   return 0;
 }
 
-int ARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc) {
+int PARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc) {
   vector("ARMCI_AccV", Kind::Acc, datatype, scale, iov, iov_len, proc);
   return 0;
 }
 
-int ARMCI_NbPutV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
+int PARMCI_NbPutV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
   const Nonblocking nb(handle, proc);
   vector("ARMCI_NbPutV", Kind::Put, 0, nullptr, iov, iov_len, proc);
   return 0;
 }
 
-int ARMCI_NbGetV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
+int PARMCI_NbGetV(armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* handle) {
   const Nonblocking nb(handle, proc);
   vector("ARMCI_NbGetV", Kind::Get, 0, nullptr, iov, iov_len, proc);
   return 0;
 }
 
-int ARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc,
-                 armci_hdl_t* handle) {
+int PARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc,
+                  armci_hdl_t* handle) {
   const Nonblocking nb(handle, proc);
   vector("ARMCI_NbAccV", Kind::Acc, datatype, scale, iov, iov_len, proc);
   return 0;
@@ -482,26 +483,26 @@ int ARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int iov_len, int 
 
 // Completion of nonblocking calls: a get's data has arrived, a put's or accumulate's source
 // may be reused (remote completion: ARMCI_Fence).
-int ARMCI_Wait(armci_hdl_t* hdl) {
+int PARMCI_Wait(armci_hdl_t* hdl) {
   require_initialized("ARMCI_Wait");
   if (hdl == nullptr) fail("ARMCI_Wait", "hdl is NULL");
   wait_pending_handle("ARMCI_Wait", hdl);
   return 0;
 }
 
-int ARMCI_Test(armci_hdl_t* hdl) {
+int PARMCI_Test(armci_hdl_t* hdl) {
   require_initialized("ARMCI_Test");
   if (hdl == nullptr) fail("ARMCI_Test", "hdl is NULL");
   return test_pending_handle("ARMCI_Test", hdl);  // ARMCI: 0 = complete
 }
 
-int ARMCI_WaitProc(int proc) {
+int PARMCI_WaitProc(int proc) {
   check_proc("ARMCI_WaitProc", "proc", proc);
   wait_pending_target("ARMCI_WaitProc", proc);
   return 0;
 }
 
-int ARMCI_WaitAll(void) {
+int PARMCI_WaitAll(void) {
   require_initialized("ARMCI_WaitAll");
   wait_pending_target("ARMCI_WaitAll", -1);
   return 0;
@@ -517,71 +518,112 @@ void armci_read_strided(void* ptr, int stride_levels, int stride_arr[], int coun
                false);
 }
 
-int ARMCI_PutValueInt(int src, void* dst, int proc) {
+int PARMCI_PutValueInt(int src, void* dst, int proc) {
   contiguous("ARMCI_PutValueInt", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src, proc);
   return 0;
 }
 
-int ARMCI_PutValueLong(long src, void* dst, int proc) {
+int PARMCI_PutValueLong(long src, void* dst, int proc) {
   contiguous("ARMCI_PutValueLong", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_PutValueFloat(float src, void* dst, int proc) {
+int PARMCI_PutValueFloat(float src, void* dst, int proc) {
   contiguous("ARMCI_PutValueFloat", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_PutValueDouble(double src, void* dst, int proc) {
+int PARMCI_PutValueDouble(double src, void* dst, int proc) {
   contiguous("ARMCI_PutValueDouble", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_NbPutValueInt(int src, void* dst, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPutValueInt(int src, void* dst, int proc, armci_hdl_t* hdl) {
   if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueInt", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_NbPutValueLong(long src, void* dst, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPutValueLong(long src, void* dst, int proc, armci_hdl_t* hdl) {
   if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueLong", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_NbPutValueFloat(float src, void* dst, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPutValueFloat(float src, void* dst, int proc, armci_hdl_t* hdl) {
   if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueFloat", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_NbPutValueDouble(double src, void* dst, int proc, armci_hdl_t* hdl) {
+int PARMCI_NbPutValueDouble(double src, void* dst, int proc, armci_hdl_t* hdl) {
   if (hdl != nullptr) hdl->target = proc;  // done at once: the value is on this stack
   contiguous("ARMCI_NbPutValueDouble", Kind::Put, 0, nullptr, &src, "src", dst, "dst", sizeof src,
              proc);
   return 0;
 }
 
-int ARMCI_GetValueInt(void* src, int proc) {
+int PARMCI_GetValueInt(void* src, int proc) {
   return get_value<int>("ARMCI_GetValueInt", src, proc);
 }
 
-long ARMCI_GetValueLong(void* src, int proc) {
+long PARMCI_GetValueLong(void* src, int proc) {
   return get_value<long>("ARMCI_GetValueLong", src, proc);
 }
 
-float ARMCI_GetValueFloat(void* src, int proc) {
+float PARMCI_GetValueFloat(void* src, int proc) {
   return get_value<float>("ARMCI_GetValueFloat", src, proc);
 }
 
-double ARMCI_GetValueDouble(void* src, int proc) {
+double PARMCI_GetValueDouble(void* src, int proc) {
   return get_value<double>("ARMCI_GetValueDouble", src, proc);
 }
 
 }  // extern "C"
+
+// The ARMCI_ names: weak aliases of the PARMCI_ definitions (armci_internal.hpp).
+REMORA_ARMCI_PROFILED(ARMCI_Put);
+REMORA_ARMCI_PROFILED(ARMCI_Get);
+REMORA_ARMCI_PROFILED(ARMCI_Acc);
+REMORA_ARMCI_PROFILED(ARMCI_PutS);
+REMORA_ARMCI_PROFILED(ARMCI_GetS);
+REMORA_ARMCI_PROFILED(ARMCI_AccS);
+REMORA_ARMCI_PROFILED(ARMCI_Put_flag);
+REMORA_ARMCI_PROFILED(ARMCI_PutS_flag);
+REMORA_ARMCI_PROFILED(ARMCI_INIT_HANDLE);
+REMORA_ARMCI_PROFILED(ARMCI_SET_AGGREGATE_HANDLE);
+REMORA_ARMCI_PROFILED(ARMCI_UNSET_AGGREGATE_HANDLE);
+REMORA_ARMCI_PROFILED(ARMCI_NbPut);
+REMORA_ARMCI_PROFILED(ARMCI_NbGet);
+REMORA_ARMCI_PROFILED(ARMCI_NbAcc);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutS);
+REMORA_ARMCI_PROFILED(ARMCI_NbGetS);
+REMORA_ARMCI_PROFILED(ARMCI_NbAccS);
+REMORA_ARMCI_PROFILED(ARMCI_PutV);
+REMORA_ARMCI_PROFILED(ARMCI_GetV);
+REMORA_ARMCI_PROFILED(ARMCI_AccV);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutV);
+REMORA_ARMCI_PROFILED(ARMCI_NbGetV);
+REMORA_ARMCI_PROFILED(ARMCI_NbAccV);
+REMORA_ARMCI_PROFILED(ARMCI_Wait);
+REMORA_ARMCI_PROFILED(ARMCI_Test);
+REMORA_ARMCI_PROFILED(ARMCI_WaitProc);
+REMORA_ARMCI_PROFILED(ARMCI_WaitAll);
+REMORA_ARMCI_PROFILED(ARMCI_PutValueInt);
+REMORA_ARMCI_PROFILED(ARMCI_PutValueLong);
+REMORA_ARMCI_PROFILED(ARMCI_PutValueFloat);
+REMORA_ARMCI_PROFILED(ARMCI_PutValueDouble);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutValueInt);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutValueLong);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutValueFloat);
+REMORA_ARMCI_PROFILED(ARMCI_NbPutValueDouble);
+REMORA_ARMCI_PROFILED(ARMCI_GetValueInt);
+REMORA_ARMCI_PROFILED(ARMCI_GetValueLong);
+REMORA_ARMCI_PROFILED(ARMCI_GetValueFloat);
+REMORA_ARMCI_PROFILED(ARMCI_GetValueDouble);

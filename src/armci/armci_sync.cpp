@@ -36,7 +36,7 @@ using namespace remora::armci;
 
 extern "C" {
 
-int ARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
+int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
   const char* fn = "ARMCI_Rmw";
   check_proc(fn, "proc", proc);
   const bool is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
@@ -51,25 +51,26 @@ int ARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
   const Location where = locate(fn, "prem", prem, bytes, proc);
   if (where.offset % bytes != 0) fail(fn, "prem=%p is not aligned to %zu bytes", prem, bytes);
   flush_if_dirty(fn, *where.region, proc);
+  const int target = where.region->win_rank[static_cast<size_t>(proc)];
   const remora_op_t remora_op = is_swap ? REMORA_OP_REPLACE : REMORA_OP_SUM;
   if (is_long) {
     static_assert(sizeof(long) == 8, "ARMCI's _LONG operations need an 8-byte long");
     const long origin = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
     long old = 0;
-    check(fn, remora_win_fetch_and_op(where.region->win, proc, where.offset, &origin, &old,
+    check(fn, remora_win_fetch_and_op(where.region->win, target, where.offset, &origin, &old,
                                       REMORA_INT64, remora_op));
     *static_cast<long*>(ploc) = old;
   } else {
     const int origin = is_swap ? *static_cast<int*>(ploc) : value;
     int old = 0;
-    check(fn, remora_win_fetch_and_op(where.region->win, proc, where.offset, &origin, &old,
+    check(fn, remora_win_fetch_and_op(where.region->win, target, where.offset, &origin, &old,
                                       REMORA_INT32, remora_op));
     *static_cast<int*>(ploc) = old;
   }
   return 0;
 }
 
-int ARMCI_Create_mutexes(int count) {
+int PARMCI_Create_mutexes(int count) {
   const char* fn = "ARMCI_Create_mutexes";
   require_initialized(fn);
   if (count < 0) fail(fn, "count=%d is negative", count);
@@ -83,7 +84,7 @@ int ARMCI_Create_mutexes(int count) {
   return 0;
 }
 
-int ARMCI_Destroy_mutexes(void) {
+int PARMCI_Destroy_mutexes(void) {
   const char* fn = "ARMCI_Destroy_mutexes";
   require_initialized(fn);
   if (mutex_win == nullptr) fail(fn, "no mutexes exist (ARMCI_Create_mutexes first)");
@@ -92,7 +93,7 @@ int ARMCI_Destroy_mutexes(void) {
   return 0;
 }
 
-void ARMCI_Lock(int mutex, int proc) {
+void PARMCI_Lock(int mutex, int proc) {
   const char* fn = "ARMCI_Lock";
   require_mutexes(fn, mutex, proc);
   const int64_t mine = my_rank() + 1, free_word = 0;
@@ -107,7 +108,7 @@ void ARMCI_Lock(int mutex, int proc) {
   }
 }
 
-void ARMCI_Unlock(int mutex, int proc) {
+void PARMCI_Unlock(int mutex, int proc) {
   const char* fn = "ARMCI_Unlock";
   require_mutexes(fn, mutex, proc);
   fence_all(fn);  // what was written under the lock is complete before the next holder enters
@@ -121,3 +122,10 @@ void ARMCI_Unlock(int mutex, int proc) {
 }
 
 }  // extern "C"
+
+// The ARMCI_ names: weak aliases of the PARMCI_ definitions (armci_internal.hpp).
+REMORA_ARMCI_PROFILED(ARMCI_Rmw);
+REMORA_ARMCI_PROFILED(ARMCI_Create_mutexes);
+REMORA_ARMCI_PROFILED(ARMCI_Destroy_mutexes);
+REMORA_ARMCI_PROFILED(ARMCI_Lock);
+REMORA_ARMCI_PROFILED(ARMCI_Unlock);

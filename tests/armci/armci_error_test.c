@@ -37,6 +37,25 @@ int main(int argc, char** argv) {
     if (strcmp(mode, "error") == 0) ARMCI_Error("the application gives up", 5);
   }
   if (strcmp(mode, "op") == 0) armci_msg_dgop(buf, 1, "avg");
+  if (strcmp(mode, "group_list") == 0) {
+    int list[2] = {0, 0};
+    ARMCI_Group g;
+    ARMCI_Group_create(2, list, &g);
+  }
+  if (strncmp(mode, "group_", 6) == 0) {
+    int list[1] = {1};
+    ARMCI_Group g, world;
+    ARMCI_Group_create(1, list, &g);
+    ARMCI_Group_get_world(&world);
+    if (me == 0 && strcmp(mode, "group_member") == 0) ARMCI_Absolute_id(&g, 0);
+    if (me == 0 && strcmp(mode, "group_rank") == 0) ARMCI_Absolute_id(&world, 5);
+    if (me == 0 && strcmp(mode, "group_freed") == 0) {
+      ARMCI_Group copy = g;
+      int size = 0;
+      ARMCI_Group_free(&g);
+      ARMCI_Group_size(&copy, &size);
+    }
+  }
   ARMCI_Barrier();
   ARMCI_Destroy_mutexes();
   ARMCI_Free(ptrs[me]);
