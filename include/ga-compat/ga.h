@@ -481,6 +481,32 @@ void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g
                         int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c,
                         int64_t clo[], int64_t chi[]);
 
+/* Sparse arrays (GA 5.9): a 2-D sparse matrix built with add_element on any process and made
+ * usable by the collective assemble. Rows and columns are split into one block per process of
+ * the group the array was created on; each process holds its rows as CSR blocks, one per column
+ * block with entries. Handles from NGA_Sprs_array_create use int indices, those from
+ * NGA_Sprs_array_create64 int64_t indices (use the matching ...64 calls on them). */
+int NGA_Sprs_array_create(int idim, int jdim, int type);
+int NGA_Sprs_array_create64(int64_t idim, int64_t jdim, int type);
+void NGA_Sprs_array_add_element(int s_a, int idx, int jdx, void* val);
+void NGA_Sprs_array_add_element64(int s_a, int64_t idx, int64_t jdx, void* val);
+int NGA_Sprs_array_assemble(int s_a);
+void NGA_Sprs_array_row_distribution(int s_a, int iproc, int* lo, int* hi);
+void NGA_Sprs_array_row_distribution64(int s_a, int iproc, int64_t* lo, int64_t* hi);
+void NGA_Sprs_array_column_distribution(int s_a, int iproc, int* lo, int* hi);
+void NGA_Sprs_array_column_distribution64(int s_a, int iproc, int64_t* lo, int64_t* hi);
+void NGA_Sprs_array_col_block_list(int s_a, int** idx, int* n);
+void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val);
+void NGA_Sprs_array_access_col_block64(int s_a, int icol, int64_t** idx, int64_t** jdx, void** val);
+void NGA_Sprs_array_matvec_multiply(int s_a, int g_a, int g_v);
+int NGA_Sprs_array_destroy(int s_a);
+void NGA_Sprs_array_get_diag(int s_a, int* g_d);
+void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d);
+void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d);
+void NGA_Sprs_array_shift_diag(int s_a, void* shift);
+int NGA_Sprs_array_duplicate(int s_a);
+int NGA_Sprs_array_matmat_multiply(int s_a, int s_b);
+
 #ifdef __cplusplus
 }
 #endif
