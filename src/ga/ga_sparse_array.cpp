@@ -520,12 +520,22 @@ void NGA_Sprs_array_get_diag(int s_a, int* g_d) {
   const char* fn = "NGA_Sprs_array_get_diag";
   Sparse& s = lookup_ready(fn, s_a);
   if (g_d == nullptr) ga_fail(fn, "g_d=NULL: the output handle pointer is required");
-  const int saved = GA_Pgroup_get_default();
-  GA_Pgroup_set_default(s.grp);
+  // As GA: a vector of length idim on the array's group, split as the rows are (irregular
+  // blocks at the row blocks' starts; the default distribution when some row block is empty).
+  const int g = NGA_Create_handle();
   int64_t dim = s.idim;
+  NGA_Set_data64(g, 1, &dim, s.type);
+  NGA_Set_pgroup(g, s.grp);
+  if (s.idim >= s.nproc) {
+    std::vector<int64_t> map(static_cast<size_t>(s.nproc));
+    for (int p = 0; p < s.nproc; ++p) map[static_cast<size_t>(p)] = block_lo(s.idim, s.nproc, p);
+    int64_t nblock = s.nproc;
+    NGA_Set_irreg_distr64(g, map.data(), &nblock);
+  }
   char name[] = "sparse_diagonal";
-  const int g = NGA_Create64(s.type, 1, &dim, name, nullptr);
-  GA_Pgroup_set_default(saved);
+  NGA_Set_array_name(g, name);
+  if (!NGA_Allocate(g))
+    ga_fail(fn, "could not allocate the diagonal's %lld elements", (long long)dim);
   with_type(s.type, [&](auto zero) {
     using T = decltype(zero);
     std::vector<T> d(static_cast<size_t>(s.ihi - s.ilo + 1), T{});

@@ -2,8 +2,9 @@
  * computes: elements added from all ranks (some (i, j) added twice, from different ranks, which
  * assembly sums), GA's row and column distribution, the CSR blocks access_col_block returns,
  * matvec, get_diag, shift_diag, diag left / right multiply, duplicate, matmat, the int-index
- * forms on a C_INT array, and a Jacobi iteration on a 2-D Laplacian converging to the known
- * solution. With an argument: one misuse, which must end the job with GA_Error's message. */
+ * forms on a C_INT array, a double complex matrix, and a Jacobi iteration on a 2-D Laplacian
+ * converging to the known solution. With an argument: one misuse, which must end the job with
+ * GA_Error's message. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -215,6 +216,10 @@ static void test_random(void) {
     int64_t dims[GA_MAX_DIM];
     NGA_Inquire64(g_d, &type, &ndim, dims);
     CHECK(type == C_DBL && ndim == 1 && dims[0] == n);
+    int64_t lo, hi, rlo, rhi; /* split as the rows are, as in GA */
+    NGA_Distribution64(g_d, me, &lo, &hi);
+    NGA_Sprs_array_row_distribution64(s_q, me, &rlo, &rhi);
+    CHECK(lo == rlo && hi == rhi);
   }
   read_vector(g_d, n, d);
   for (int64_t i = 0; i < n; ++i) CHECK(d[i] == q[i * n + i]);
@@ -321,6 +326,80 @@ static void test_int_form(void) {
   GA_Sync();
   GA_Destroy(g_x);
   GA_Destroy(g_y);
+  CHECK(NGA_Sprs_array_destroy(s_a) == 1);
+}
+
+/* A double complex tridiagonal matrix: matvec, get_diag, shift_diag, diag left / right
+ * multiply with complex factors, against the complex arithmetic done here. */
+static DoubleComplex cmul(DoubleComplex a, DoubleComplex b) {
+  DoubleComplex c = {a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real};
+  return c;
+}
+static DoubleComplex entry(int64_t i, int64_t j) {
+  DoubleComplex v = {(double)(i + 1), (double)(j - i) - 0.5};
+  return v;
+}
+static void test_complex(void) {
+  const int64_t n = 19;
+  DoubleComplex a[19][19], x[19], y[19], d[19], e[19];
+  memset(a, 0, sizeof a);
+  int s_a = NGA_Sprs_array_create64(n, n, C_DCPL);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i - 1; j <= i + 1; ++j)
+      if (j >= 0 && j < n) {
+        a[i][j] = entry(i, j);
+        if ((i + j) % nproc == me) NGA_Sprs_array_add_element64(s_a, i, j, &a[i][j]);
+      }
+  CHECK(NGA_Sprs_array_assemble(s_a) == 1);
+  DoubleComplex shift = {1.0, -2.0};
+  NGA_Sprs_array_shift_diag(s_a, &shift);
+  for (int64_t k = 0; k < n; ++k) {
+    a[k][k].real += shift.real;
+    a[k][k].imag += shift.imag;
+    d[k].real = 1.0 + (double)(k % 3);
+    d[k].imag = 0.5;
+    e[k].real = -1.0;
+    e[k].imag = (double)(k % 4);
+    x[k].real = (double)(k % 5);
+    x[k].imag = 1.0 - (double)(k % 2);
+  }
+  int64_t dim = n, lo = 0, hi = n - 1, ld = 1;
+  int g_l = NGA_Create64(C_DCPL, 1, &dim, "l", NULL),
+      g_r = NGA_Create64(C_DCPL, 1, &dim, "r", NULL);
+  int g_x = NGA_Create64(C_DCPL, 1, &dim, "x", NULL),
+      g_y = NGA_Create64(C_DCPL, 1, &dim, "y", NULL);
+  if (me == 0) {
+    NGA_Put64(g_l, &lo, &hi, d, &ld);
+    NGA_Put64(g_r, &lo, &hi, e, &ld);
+    NGA_Put64(g_x, &lo, &hi, x, &ld);
+  }
+  GA_Sync();
+  NGA_Sprs_array_diag_left_multiply(s_a, g_l);
+  NGA_Sprs_array_diag_right_multiply(s_a, g_r);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) a[i][j] = cmul(cmul(d[i], a[i][j]), e[j]);
+  NGA_Sprs_array_matvec_multiply(s_a, g_x, g_y);
+  NGA_Get64(g_y, &lo, &hi, y, &ld);
+  for (int64_t i = 0; i < n; ++i) {
+    DoubleComplex sum = {0, 0};
+    for (int64_t j = 0; j < n; ++j) {
+      DoubleComplex p = cmul(a[i][j], x[j]);
+      sum.real += p.real;
+      sum.imag += p.imag;
+    }
+    CHECK(fabs(y[i].real - sum.real) < 1e-9 && fabs(y[i].imag - sum.imag) < 1e-9);
+  }
+  int g_d;
+  NGA_Sprs_array_get_diag(s_a, &g_d);
+  NGA_Get64(g_d, &lo, &hi, y, &ld);
+  for (int64_t i = 0; i < n; ++i)
+    CHECK(fabs(y[i].real - a[i][i].real) < 1e-12 && fabs(y[i].imag - a[i][i].imag) < 1e-12);
+  GA_Sync();
+  GA_Destroy(g_l);
+  GA_Destroy(g_r);
+  GA_Destroy(g_x);
+  GA_Destroy(g_y);
+  GA_Destroy(g_d);
   CHECK(NGA_Sprs_array_destroy(s_a) == 1);
 }
 
@@ -437,6 +516,7 @@ int main(int argc, char** argv) {
   }
   test_random();
   test_int_form();
+  test_complex();
   test_jacobi();
   if (me == 0) printf("sprs_array: all checks passed on %d ranks\n", nproc);
   GA_Terminate();
