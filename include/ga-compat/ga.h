@@ -498,6 +498,12 @@ void NGA_Sprs_array_column_distribution64(int s_a, int iproc, int64_t* lo, int64
 void NGA_Sprs_array_col_block_list(int s_a, int** idx, int* n);
 void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val);
 void NGA_Sprs_array_access_col_block64(int s_a, int icol, int64_t** idx, int64_t** jdx, void** val);
+/* NGA_Sprs_array_get_block: a copy of block (irow, icol) from whichever process holds it, in
+ * arrays the caller frees; returns 0 (and NULL arrays) for a block without entries. */
+int NGA_Sprs_array_get_block(int s_a, int irow, int icol, int** idx, int** jdx, void** data,
+                             int* ilo, int* ihi, int* jlo, int* jhi);
+int NGA_Sprs_array_get_block64(int s_a, int64_t irow, int64_t icol, int64_t** idx, int64_t** jdx,
+                               void** data, int64_t* ilo, int64_t* ihi, int64_t* jlo, int64_t* jhi);
 void NGA_Sprs_array_matvec_multiply(int s_a, int g_a, int g_v);
 int NGA_Sprs_array_destroy(int s_a);
 void NGA_Sprs_array_get_diag(int s_a, int* g_d);

@@ -53,6 +53,10 @@ struct Sparse {
   // After assembly: this process's rows and one block per column block.
   int64_t ilo = 0, ihi = -1;
   std::vector<Block> blocks;
+  // The blocks published for NGA_Sprs_array_get_block (any process reads any block): GA arrays
+  // of the group holding every process's row offsets, column indices and values one after
+  // the other, and a table of where block (irow, icol) starts in them. 0: not published.
+  int g_rows = 0, g_cols = 0, g_vals = 0, g_table = 0;
 };
 
 std::vector<std::unique_ptr<Sparse>>& table() {
@@ -365,6 +369,132 @@ int64_t col_lo(const Sparse& s, size_t blk) {
   return block_lo(s.jdim, s.nproc, static_cast<int64_t>(blk));
 }
 
+void unpublish(Sparse& s) {
+  for (int* g : {&s.g_rows, &s.g_cols, &s.g_vals, &s.g_table})
+    if (*g != 0) {
+      GA_Destroy(*g);
+      *g = 0;
+    }
+}
+
+// A 1-D array of the group: process p holds counts[p] elements, plus one so that no block of
+// the irregular distribution is empty. Returns the handle; starts[p] is p's first element.
+int padded_array(const Sparse& s, int type, const std::vector<int64_t>& counts,
+                 std::vector<int64_t>& starts) {
+  starts.assign(counts.size(), 0);
+  int64_t total = 0;
+  for (size_t p = 0; p < counts.size(); ++p) {
+    starts[p] = total;
+    total += counts[p] + 1;
+  }
+  const int g = NGA_Create_handle();
+  NGA_Set_data64(g, 1, &total, type);
+  NGA_Set_pgroup(g, s.grp);
+  int64_t nblock = s.nproc;
+  NGA_Set_irreg_distr64(g, starts.data(), &nblock);
+  if (!NGA_Allocate(g))
+    ga_fail("NGA_Sprs_array_assemble", "could not allocate %lld elements to publish the blocks",
+            (long long)total);
+  return g;
+}
+
+// Collective: (re)writes this process's blocks into the published arrays.
+void publish(Sparse& s) {
+  unpublish(s);
+  const auto n = static_cast<size_t>(s.nproc);
+  std::vector<int64_t> rows, cols;
+  std::vector<char> vals;
+  std::vector<int64_t> entry(3 * n, 0);  // per column block: row offset, column offset, nnz
+  for (size_t b = 0; b < n; ++b) {
+    const Block& blk = s.blocks[b];
+    entry[3 * b] = static_cast<int64_t>(rows.size());
+    entry[3 * b + 1] = static_cast<int64_t>(cols.size());
+    entry[3 * b + 2] = static_cast<int64_t>(blk.cols.size());
+    if (blk.cols.empty()) continue;
+    rows.insert(rows.end(), blk.rows.begin(), blk.rows.end());
+    cols.insert(cols.end(), blk.cols.begin(), blk.cols.end());
+    vals.insert(vals.end(), blk.vals.begin(), blk.vals.end());
+  }
+  int64_t mine[2] = {static_cast<int64_t>(rows.size()), static_cast<int64_t>(cols.size())};
+  std::vector<int64_t> all(2 * n);
+  MPI_Allgather(mine, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, s.comm);
+  std::vector<int64_t> nrows(n), nnz(n), row_start, col_start, val_start;
+  for (size_t p = 0; p < n; ++p) {
+    nrows[p] = all[2 * p];
+    nnz[p] = all[2 * p + 1];
+  }
+  s.g_rows = padded_array(s, C_LONG, nrows, row_start);
+  s.g_cols = padded_array(s, C_LONG, nnz, col_start);
+  s.g_vals = padded_array(s, s.type, nnz, val_start);
+  int64_t table_dim = 3 * static_cast<int64_t>(n * n);
+  s.g_table = NGA_Create64(C_LONG, 1, &table_dim, const_cast<char*>("sparse_blocks"), nullptr);
+  const auto me = static_cast<size_t>(s.me);
+  for (size_t b = 0; b < n; ++b) {
+    entry[3 * b] += row_start[me];
+    entry[3 * b + 1] += col_start[me];
+  }
+  int64_t ld = 1;
+  int64_t lo = 3 * static_cast<int64_t>(me * n), hi = lo + 3 * static_cast<int64_t>(n) - 1;
+  NGA_Put64(s.g_table, &lo, &hi, entry.data(), &ld);
+  if (!rows.empty()) {
+    lo = row_start[me];
+    hi = lo + static_cast<int64_t>(rows.size()) - 1;
+    NGA_Put64(s.g_rows, &lo, &hi, rows.data(), &ld);
+  }
+  if (!cols.empty()) {
+    lo = col_start[me];
+    hi = lo + static_cast<int64_t>(cols.size()) - 1;
+    NGA_Put64(s.g_cols, &lo, &hi, cols.data(), &ld);
+    NGA_Put64(s.g_vals, &lo, &hi, vals.data(), &ld);
+  }
+  GA_Pgroup_sync(s.grp);
+}
+
+template <typename Index>
+int get_block(const char* fn, int s_a, int64_t irow, int64_t icol, Index** idx, Index** jdx,
+              void** data, Index* ilo, Index* ihi, Index* jlo, Index* jhi) {
+  Sparse& s = lookup_ready(fn, s_a);
+  constexpr bool wide = sizeof(Index) == sizeof(int64_t);
+  if (wide != s.idx64)
+    ga_fail(fn, "s_a=%d was created with %s indices; use NGA_Sprs_array_get_block%s", s_a,
+            s.idx64 ? "64-bit" : "int", s.idx64 ? "64" : "");
+  if (irow < 0 || irow >= s.nproc || icol < 0 || icol >= s.nproc)
+    ga_fail(fn, "irow=%lld, icol=%lld: blocks of s_a=%d are numbered 0..%d", (long long)irow,
+            (long long)icol, s_a, s.nproc - 1);
+  if (idx == nullptr || jdx == nullptr || data == nullptr || ilo == nullptr || ihi == nullptr ||
+      jlo == nullptr || jhi == nullptr)
+    ga_fail(fn, "every output pointer (idx, jdx, data, ilo, ihi, jlo, jhi) is required");
+  const int64_t rlo = block_lo(s.idim, s.nproc, irow),
+                rhi = block_lo(s.idim, s.nproc, irow + 1) - 1;
+  *ilo = static_cast<Index>(rlo);
+  *ihi = static_cast<Index>(rhi);
+  *jlo = static_cast<Index>(block_lo(s.jdim, s.nproc, icol));
+  *jhi = static_cast<Index>(block_lo(s.jdim, s.nproc, icol + 1) - 1);
+  *idx = nullptr;
+  *jdx = nullptr;
+  *data = nullptr;
+  int64_t entry[3], ld = 1;
+  int64_t lo = 3 * (irow * s.nproc + icol), hi = lo + 2;
+  NGA_Get64(s.g_table, &lo, &hi, entry, &ld);
+  const int64_t nnz = entry[2];
+  if (nnz == 0) return 0;
+  const int64_t nrows = rhi - rlo + 1;
+  std::vector<int64_t> rows(static_cast<size_t>(nrows + 1)), cols(static_cast<size_t>(nnz));
+  lo = entry[0];
+  hi = lo + nrows;
+  NGA_Get64(s.g_rows, &lo, &hi, rows.data(), &ld);
+  lo = entry[1];
+  hi = lo + nnz - 1;
+  NGA_Get64(s.g_cols, &lo, &hi, cols.data(), &ld);
+  *data = std::malloc(static_cast<size_t>(nnz) * s.esize);
+  NGA_Get64(s.g_vals, &lo, &hi, *data, &ld);
+  *idx = static_cast<Index*>(std::malloc(rows.size() * sizeof(Index)));
+  *jdx = static_cast<Index*>(std::malloc(cols.size() * sizeof(Index)));
+  for (size_t k = 0; k < rows.size(); ++k) (*idx)[k] = static_cast<Index>(rows[k]);
+  for (size_t k = 0; k < cols.size(); ++k) (*jdx)[k] = static_cast<Index>(cols[k]);
+  return 1;
+}
+
 template <typename Index>
 void access_col_block(const char* fn, int s_a, int icol, Index** idx, Index** jdx, void** val) {
   Sparse& s = lookup_ready(fn, s_a);
@@ -453,6 +583,7 @@ int NGA_Sprs_array_assemble(int s_a) {
   with_type(s.type, [&](auto zero) { assemble_typed<decltype(zero)>(s); });
   s.ready = true;
   GA_Pgroup_sync(s.grp);
+  publish(s);
   return 1;
 }
 
@@ -481,6 +612,17 @@ void NGA_Sprs_array_col_block_list(int s_a, int** idx, int* n) {
   *n = static_cast<int>(list.size());
   *idx = static_cast<int*>(std::malloc(std::max<size_t>(list.size(), 1) * sizeof(int)));
   if (!list.empty()) std::memcpy(*idx, list.data(), list.size() * sizeof(int));
+}
+
+int NGA_Sprs_array_get_block(int s_a, int irow, int icol, int** idx, int** jdx, void** data,
+                             int* ilo, int* ihi, int* jlo, int* jhi) {
+  return get_block("NGA_Sprs_array_get_block", s_a, irow, icol, idx, jdx, data, ilo, ihi, jlo, jhi);
+}
+int NGA_Sprs_array_get_block64(int s_a, int64_t irow, int64_t icol, int64_t** idx, int64_t** jdx,
+                               void** data, int64_t* ilo, int64_t* ihi, int64_t* jlo,
+                               int64_t* jhi) {
+  return get_block("NGA_Sprs_array_get_block64", s_a, irow, icol, idx, jdx, data, ilo, ihi, jlo,
+                   jhi);
 }
 
 void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val) {
@@ -591,7 +733,7 @@ void NGA_Sprs_array_shift_diag(int s_a, void* shift) {
       build(s, ti, tj, tv);
     }
   });
-  GA_Pgroup_sync(s.grp);
+  publish(s);  // after a sync of the group
 }
 
 void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d) {
@@ -609,7 +751,7 @@ void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d) {
         for (int64_t k = b.rows[r]; k < b.rows[r + 1]; ++k) v[k] = d[r] * v[k];
     }
   });
-  GA_Pgroup_sync(s.grp);
+  publish(s);  // after a sync of the group
 }
 
 void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d) {
@@ -629,14 +771,16 @@ void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d) {
         v[k] = v[k] * d[static_cast<size_t>(b.cols[k] - jlo)];
     }
   });
-  GA_Pgroup_sync(s.grp);
+  publish(s);  // after a sync of the group
 }
 
 int NGA_Sprs_array_duplicate(int s_a) {
   const char* fn = "NGA_Sprs_array_duplicate";
   Sparse& s = lookup_sparse(fn, s_a);
   auto copy = std::make_unique<Sparse>(s);
+  copy->g_rows = copy->g_cols = copy->g_vals = copy->g_table = 0;
   GA_Pgroup_sync(s.grp);
+  if (copy->ready) publish(*copy);
   return new_sparse(std::move(copy));
 }
 
@@ -728,6 +872,7 @@ int NGA_Sprs_array_matmat_multiply(int s_a, int s_b) {
     build(*c, ti, tj, tv);
   });
   GA_Pgroup_sync(a.grp);
+  publish(*c);
   return new_sparse(std::move(c));
 }
 
@@ -736,6 +881,7 @@ int NGA_Sprs_array_destroy(int s_a) {
   Sparse& s = lookup_sparse(fn, s_a);
   const int grp = s.grp;
   GA_Pgroup_sync(grp);
+  unpublish(s);
   {
     std::lock_guard<std::mutex> lock(state_mutex());
     table()[static_cast<size_t>(s_a + kHandleOffset)].reset();

@@ -1,10 +1,10 @@
 /* GA 5.9's sparse arrays (NGA_Sprs_array_*) against a dense serial reference every rank
  * computes: elements added from all ranks (some (i, j) added twice, from different ranks, which
  * assembly sums), GA's row and column distribution, the CSR blocks access_col_block returns,
- * matvec, get_diag, shift_diag, diag left / right multiply, duplicate, matmat, the int-index
- * forms on a C_INT array, a double complex matrix, and a Jacobi iteration on a 2-D Laplacian
- * converging to the known solution. With an argument: one misuse, which must end the job with
- * GA_Error's message. */
+ * get_block of every block, matvec, get_diag, shift_diag, diag left / right multiply, duplicate,
+ * matmat, the int-index forms on a C_INT array, a double complex matrix, and a Jacobi iteration
+ * on a 2-D Laplacian converging to the known solution. With an argument: one misuse, which must end
+ * the job with GA_Error's message. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -109,7 +109,40 @@ static void check_blocks(int s_a, int64_t idim, int64_t jdim, const double* ref)
   }
   CHECK(listed == nlist);
   free(list);
-  (void)idim;
+  /* Every block of every process through get_block64: copies the caller frees. */
+  for (int irow = 0; irow < nproc; ++irow)
+    for (int icol = 0; icol < nproc; ++icol) {
+      int64_t *idx, *jdx, rlo, rhi, clo, chi, elo, ehi;
+      double* val;
+      int got = NGA_Sprs_array_get_block64(s_a, irow, icol, &idx, &jdx, (void**)&val, &rlo, &rhi,
+                                           &clo, &chi);
+      expected_block(idim, irow, &elo, &ehi);
+      CHECK(rlo == elo && rhi == ehi);
+      expected_block(jdim, icol, &elo, &ehi);
+      CHECK(clo == elo && chi == ehi);
+      int64_t nonzero = 0;
+      for (int64_t i = rlo; i <= rhi; ++i)
+        for (int64_t j = clo; j <= chi; ++j)
+          if (ref[i * jdim + j] != 0) ++nonzero;
+      if (nonzero == 0) {
+        CHECK(got == 0 && idx == NULL && jdx == NULL && val == NULL);
+        continue;
+      }
+      CHECK(got == 1 && idx[0] == 0 && idx[rhi - rlo + 1] == nonzero);
+      for (int64_t i = rlo; i <= rhi; ++i) {
+        int64_t k = idx[i - rlo];
+        for (int64_t j = clo; j <= chi; ++j) {
+          if (ref[i * jdim + j] == 0) continue;
+          CHECK(k < idx[i - rlo + 1] && jdx[k] == j);
+          CHECK(fabs(val[k] - ref[i * jdim + j]) < 1e-12);
+          ++k;
+        }
+        CHECK(k == idx[i - rlo + 1]);
+      }
+      free(idx);
+      free(jdx);
+      free(val);
+    }
 }
 
 static int vector(int64_t n, int type) {
@@ -303,6 +336,28 @@ static void test_int_form(void) {
   int expected = 0;
   for (int i = ilo; i <= ihi; ++i) expected += (i > 0) + 1 + (i < n - 1);
   CHECK(total == expected);
+  /* The int get_block: every block of every process adds up to the whole matrix. */
+  int all = 0;
+  for (int irow = 0; irow < nproc; ++irow)
+    for (int icol = 0; icol < nproc; ++icol) {
+      int *idx, *jdx, *val, rlo, rhi, clo, chi;
+      int got = NGA_Sprs_array_get_block(s_a, irow, icol, &idx, &jdx, (void**)&val, &rlo, &rhi,
+                                         &clo, &chi);
+      if (!got) {
+        for (int i = rlo; i <= rhi; ++i) CHECK(i + 1 < clo || i - 1 > chi);
+        continue;
+      }
+      for (int i = rlo; i <= rhi; ++i)
+        for (int k = idx[i - rlo]; k < idx[i - rlo + 1]; ++k) {
+          CHECK(jdx[k] >= clo && jdx[k] <= chi && jdx[k] >= i - 1 && jdx[k] <= i + 1);
+          CHECK(val[k] == (i == jdx[k] ? 2 + i : -1 - (i + jdx[k]) % 3));
+          ++all;
+        }
+      free(idx);
+      free(jdx);
+      free(val);
+    }
+  CHECK(all == 3 * n - 2);
   int dims = n;
   int g_x = NGA_Create(C_INT, 1, &dims, "x", NULL), g_y = NGA_Create(C_INT, 1, &dims, "y", NULL);
   int x[26], y[26];
@@ -496,6 +551,11 @@ static void misuse(const char* mode) {
     int *idx, *jdx;
     void* val;
     NGA_Sprs_array_access_col_block(s_a, 0, &idx, &jdx, &val);
+  } else if (strcmp(mode, "block") == 0) {
+    NGA_Sprs_array_assemble(s_a);
+    int64_t *idx, *jdx, lo, hi, clo, chi;
+    void* val;
+    NGA_Sprs_array_get_block64(s_a, nproc, 0, &idx, &jdx, &val, &lo, &hi, &clo, &chi);
   } else if (strcmp(mode, "destroyed") == 0) {
     NGA_Sprs_array_destroy(s_a);
     NGA_Sprs_array_assemble(s_a);
