@@ -506,6 +506,9 @@ int NGA_Sprs_array_get_block64(int s_a, int64_t irow, int64_t icol, int64_t** id
                                void** data, int64_t* ilo, int64_t* ihi, int64_t* jlo, int64_t* jhi);
 void NGA_Sprs_array_matvec_multiply(int s_a, int g_a, int g_v);
 int NGA_Sprs_array_destroy(int s_a);
+/* NGA_Sprs_array_export: process 0 writes the matrix to file in Matrix Market coordinate
+ * format (1-based indices). Collective. */
+void NGA_Sprs_array_export(int s_a, const char* file);
 void NGA_Sprs_array_get_diag(int s_a, int* g_d);
 void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d);
 void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d);

@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -452,10 +454,10 @@ void publish(Sparse& s) {
 
 template <typename Index>
 int get_block(const char* fn, int s_a, int64_t irow, int64_t icol, Index** idx, Index** jdx,
-              void** data, Index* ilo, Index* ihi, Index* jlo, Index* jhi) {
+              void** data, Index* ilo, Index* ihi, Index* jlo, Index* jhi, bool any_width = false) {
   Sparse& s = lookup_ready(fn, s_a);
   constexpr bool wide = sizeof(Index) == sizeof(int64_t);
-  if (wide != s.idx64)
+  if (!any_width && wide != s.idx64)
     ga_fail(fn, "s_a=%d was created with %s indices; use NGA_Sprs_array_get_block%s", s_a,
             s.idx64 ? "64-bit" : "int", s.idx64 ? "64" : "");
   if (irow < 0 || irow >= s.nproc || icol < 0 || icol >= s.nproc)
@@ -623,6 +625,68 @@ int NGA_Sprs_array_get_block64(int s_a, int64_t irow, int64_t icol, int64_t** id
                                int64_t* jhi) {
   return get_block("NGA_Sprs_array_get_block64", s_a, irow, icol, idx, jdx, data, ilo, ihi, jlo,
                    jhi);
+}
+
+void NGA_Sprs_array_export(int s_a, const char* file) {
+  const char* fn = "NGA_Sprs_array_export";
+  Sparse& s = lookup_ready(fn, s_a);
+  if (file == nullptr) ga_fail(fn, "file=NULL: a file name is required");
+  GA_Pgroup_sync(s.grp);
+  int64_t nnz = 0;
+  for (const Block& b : s.blocks) nnz += static_cast<int64_t>(b.cols.size());
+  MPI_Allreduce(MPI_IN_PLACE, &nnz, 1, MPI_INT64_T, MPI_SUM, s.comm);
+  int failed = 0;
+  if (s.me == 0) {
+    // Matrix Market coordinate format, 1-based indices, rows in order and each row's entries
+    // in column order; values printed as GA prints them (%14.6e for reals).
+    FILE* out = std::fopen(file, "w");
+    if (out == nullptr) {
+      failed = 1;
+    } else {
+      const char* field = "real";
+      if (s.type == C_INT || s.type == C_LONG || s.type == C_LONGLONG) field = "integer";
+      if (s.type == C_SCPL || s.type == C_DCPL) field = "complex";
+      std::fprintf(out, "%%%%MatrixMarket matrix coordinate %s general\n", field);
+      std::fprintf(out, "%lld %lld %lld\n", (long long)s.idim, (long long)s.jdim, (long long)nnz);
+      for (int irow = 0; irow < s.nproc; ++irow) {
+        std::vector<int64_t*> idx(static_cast<size_t>(s.nproc)), jdx(idx.size());
+        std::vector<void*> val(idx.size());
+        int64_t rlo = 0, rhi = -1, clo, chi;
+        for (int icol = 0; icol < s.nproc; ++icol) {
+          const auto c = static_cast<size_t>(icol);
+          get_block(fn, s_a, irow, icol, &idx[c], &jdx[c], &val[c], &rlo, &rhi, &clo, &chi, true);
+        }
+        for (int64_t i = rlo; i <= rhi; ++i)
+          for (size_t c = 0; c < idx.size(); ++c) {
+            if (idx[c] == nullptr) continue;
+            for (int64_t k = idx[c][i - rlo]; k < idx[c][i - rlo + 1]; ++k) {
+              std::fprintf(out, "%lld %lld", (long long)(i + 1), (long long)(jdx[c][k] + 1));
+              with_type(s.type, [&](auto zero) {
+                using T = decltype(zero);
+                T v;
+                std::memcpy(&v, static_cast<char*>(val[c]) + k * (int64_t)sizeof(T), sizeof v);
+                if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+                  std::fprintf(out, " %14.6e\n", static_cast<double>(v));
+                else if constexpr (std::is_integral_v<T>)
+                  std::fprintf(out, " %lld\n", static_cast<long long>(v));
+                else
+                  std::fprintf(out, " %14.6e %14.6e\n", static_cast<double>(v.real()),
+                               static_cast<double>(v.imag()));
+              });
+            }
+          }
+        for (size_t c = 0; c < idx.size(); ++c) {
+          std::free(idx[c]);
+          std::free(jdx[c]);
+          std::free(val[c]);
+        }
+      }
+      if (std::fclose(out) != 0) failed = 1;
+    }
+  }
+  MPI_Bcast(&failed, 1, MPI_INT, 0, s.comm);
+  if (failed) ga_fail(fn, "could not write file=\"%s\"", file);
+  GA_Pgroup_sync(s.grp);
 }
 
 void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val) {

@@ -1,10 +1,10 @@
 /* GA 5.9's sparse arrays (NGA_Sprs_array_*) against a dense serial reference every rank
  * computes: elements added from all ranks (some (i, j) added twice, from different ranks, which
  * assembly sums), GA's row and column distribution, the CSR blocks access_col_block returns,
- * get_block of every block, matvec, get_diag, shift_diag, diag left / right multiply, duplicate,
- * matmat, the int-index forms on a C_INT array, a double complex matrix, and a Jacobi iteration
- * on a 2-D Laplacian converging to the known solution. With an argument: one misuse, which must end
- * the job with GA_Error's message. */
+ * get_block of every block, export (read back), matvec, get_diag, shift_diag, diag left /
+ * right multiply, duplicate, matmat, the int-index forms on a C_INT array, a double complex
+ * matrix, and a Jacobi iteration on a 2-D Laplacian converging to the known solution. With an
+ * argument: one misuse, which must end the job with GA_Error's message. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -183,6 +183,39 @@ static void check_matvec(int s_a, int64_t idim, int64_t jdim, const double* ref)
   free(y);
 }
 
+/* NGA_Sprs_array_export: rank 0 reads the Matrix Market file back; every non-zero of the
+ * reference appears once, rows in order and columns in order within a row. */
+static void check_export(int s_a, int64_t idim, int64_t jdim, const double* ref) {
+  char file[64];
+  snprintf(file, sizeof file, "sprs_export_np%d.mtx", nproc);
+  NGA_Sprs_array_export(s_a, file);
+  if (me == 0) {
+    FILE* in = fopen(file, "r");
+    CHECK(in != NULL);
+    char header[128];
+    CHECK(fgets(header, sizeof header, in) != NULL);
+    CHECK(strcmp(header, "%%MatrixMarket matrix coordinate real general\n") == 0);
+    long long rows, cols, nnz, expected = 0;
+    CHECK(fscanf(in, "%lld %lld %lld", &rows, &cols, &nnz) == 3);
+    CHECK(rows == idim && cols == jdim);
+    for (int64_t i = 0; i < idim; ++i)
+      for (int64_t j = 0; j < jdim; ++j)
+        if (ref[i * jdim + j] != 0) {
+          long long fi, fj;
+          double v;
+          CHECK(fscanf(in, "%lld %lld %lf", &fi, &fj, &v) == 3);
+          CHECK(fi == i + 1 && fj == j + 1 && v == ref[i * jdim + j]);
+          ++expected;
+        }
+    CHECK(nnz == expected);
+    long long extra;
+    CHECK(fscanf(in, "%lld", &extra) == EOF);
+    fclose(in);
+    remove(file);
+  }
+  GA_Sync();
+}
+
 static void test_random(void) {
   const int64_t idim = 37, jdim = 29, kdim = 23;
   double* a = malloc(sizeof(double) * idim * jdim);
@@ -203,6 +236,7 @@ static void test_random(void) {
   }
   check_blocks(s_a, idim, jdim, a);
   check_blocks(s_b, jdim, kdim, b);
+  check_export(s_a, idim, jdim, a);
   check_matvec(s_a, idim, jdim, a);
 
   /* matmat: C = A B. */
