@@ -514,6 +514,13 @@ void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d);
 void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d);
 void NGA_Sprs_array_shift_diag(int s_a, void* shift);
 int NGA_Sprs_array_duplicate(int s_a);
+/* NGA_Sprs_array_create_from_dense(64): an assembled sparse array of a 2-D array's non-zero
+ * elements, on its group (int / int64_t indices). Collective. */
+int NGA_Sprs_array_create_from_dense(int g_a);
+int NGA_Sprs_array_create_from_dense64(int g_a);
+/* NGA_Sprs_array_elementwise_multiply: a new sparse array, C[i][j] = A[i][j] * B[i][j] where
+ * both hold an element. Collective. */
+int NGA_Sprs_array_elementwise_multiply(int s_a, int s_b);
 int NGA_Sprs_array_matmat_multiply(int s_a, int s_b);
 
 #ifdef __cplusplus

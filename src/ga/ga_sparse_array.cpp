@@ -940,6 +940,105 @@ int NGA_Sprs_array_matmat_multiply(int s_a, int s_b) {
   return new_sparse(std::move(c));
 }
 
+namespace {
+
+int from_dense(const char* fn, int g_a, bool idx64) {
+  require_initialized(fn);
+  int type = 0, ndim = 0;
+  int64_t dims[GA_MAX_DIM] = {};
+  NGA_Inquire64(g_a, &type, &ndim, dims);
+  if (ndim != 2) ga_fail(fn, "g_a=%d has %d dimensions; a 2-D array is required", g_a, ndim);
+  const int grp = NGA_Get_pgroup(g_a);
+  const int saved = GA_Pgroup_get_default();
+  GA_Pgroup_set_default(grp);
+  auto made = make(fn, dims[0], dims[1], type, idx64);
+  GA_Pgroup_set_default(saved);
+  Sparse& s = *made;
+  // Each process adds the non-zero elements of the patch it owns.
+  int64_t lo[2], hi[2];
+  NGA_Distribution64(g_a, GA_Pgroup_nodeid(grp), lo, hi);
+  if (lo[0] <= hi[0] && lo[1] <= hi[1]) {
+    const int64_t rows = hi[0] - lo[0] + 1, cols = hi[1] - lo[1] + 1;
+    std::vector<char> patch(static_cast<size_t>(rows * cols) * s.esize);
+    int64_t ld = cols;
+    NGA_Get64(g_a, lo, hi, patch.data(), &ld);
+    with_type(s.type, [&](auto zero) {
+      using T = decltype(zero);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          T v;
+          std::memcpy(&v, patch.data() + static_cast<size_t>(r * cols + c) * sizeof(T), sizeof v);
+          if (v == zero) continue;
+          s.ai.push_back(lo[0] + r);
+          s.aj.push_back(lo[1] + c);
+          const auto* bytes = reinterpret_cast<const char*>(&v);
+          s.av.insert(s.av.end(), bytes, bytes + sizeof v);
+        }
+    });
+  }
+  GA_Pgroup_sync(grp);
+  const int s_a = new_sparse(std::move(made));
+  NGA_Sprs_array_assemble(s_a);
+  return s_a;
+}
+
+}  // namespace
+
+int NGA_Sprs_array_create_from_dense(int g_a) {
+  return from_dense("NGA_Sprs_array_create_from_dense", g_a, false);
+}
+int NGA_Sprs_array_create_from_dense64(int g_a) {
+  return from_dense("NGA_Sprs_array_create_from_dense64", g_a, true);
+}
+
+int NGA_Sprs_array_elementwise_multiply(int s_a, int s_b) {
+  const char* fn = "NGA_Sprs_array_elementwise_multiply";
+  Sparse& a = lookup_ready(fn, s_a);
+  Sparse& b = lookup_ready(fn, s_b);
+  if (a.idim != b.idim || a.jdim != b.jdim)
+    ga_fail(fn, "s_a=%d is %lldx%lld and s_b=%d is %lldx%lld: the shapes differ", s_a,
+            (long long)a.idim, (long long)a.jdim, s_b, (long long)b.idim, (long long)b.jdim);
+  if (a.type != b.type)
+    ga_fail(fn, "s_a=%d has type %d and s_b=%d type %d: they must match", s_a, a.type, s_b, b.type);
+  if (a.grp != b.grp)
+    ga_fail(fn, "s_a=%d lives on process group %d, s_b=%d on group %d", s_a, a.grp, s_b, b.grp);
+  auto c = std::make_unique<Sparse>(a);
+  c->g_rows = c->g_cols = c->g_vals = c->g_table = 0;
+  GA_Pgroup_sync(a.grp);
+  with_type(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    // Both arrays hold the same rows here; an entry of C where both have one (rows sorted).
+    std::vector<int64_t> ti, tj;
+    std::vector<T> tv;
+    for (size_t blk = 0; blk < a.blocks.size(); ++blk) {
+      const Block& x = a.blocks[blk];
+      const Block& y = b.blocks[blk];
+      if (x.cols.empty() || y.cols.empty()) continue;
+      const T* xv = reinterpret_cast<const T*>(x.vals.data());
+      const T* yv = reinterpret_cast<const T*>(y.vals.data());
+      for (size_t r = 0; r + 1 < x.rows.size(); ++r) {
+        int64_t p = x.rows[r], q = y.rows[r];
+        while (p < x.rows[r + 1] && q < y.rows[r + 1]) {
+          const int64_t jx = x.cols[static_cast<size_t>(p)], jy = y.cols[static_cast<size_t>(q)];
+          if (jx < jy) {
+            ++p;
+          } else if (jy < jx) {
+            ++q;
+          } else {
+            ti.push_back(a.ilo + static_cast<int64_t>(r));
+            tj.push_back(jx);
+            tv.push_back(xv[p++] * yv[q++]);
+          }
+        }
+      }
+    }
+    build(*c, ti, tj, tv);
+  });
+  GA_Pgroup_sync(a.grp);
+  publish(*c);
+  return new_sparse(std::move(c));
+}
+
 int NGA_Sprs_array_destroy(int s_a) {
   const char* fn = "NGA_Sprs_array_destroy";
   Sparse& s = lookup_sparse(fn, s_a);

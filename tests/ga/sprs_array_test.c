@@ -2,9 +2,10 @@
  * computes: elements added from all ranks (some (i, j) added twice, from different ranks, which
  * assembly sums), GA's row and column distribution, the CSR blocks access_col_block returns,
  * get_block of every block, export (read back), matvec, get_diag, shift_diag, diag left /
- * right multiply, duplicate, matmat, the int-index forms on a C_INT array, a double complex
- * matrix, and a Jacobi iteration on a 2-D Laplacian converging to the known solution. With an
- * argument: one misuse, which must end the job with GA_Error's message. */
+ * right multiply, duplicate, matmat, create_from_dense(64), elementwise_multiply, the int-index
+ * forms on a C_INT array, a double complex matrix, and a Jacobi iteration on a 2-D Laplacian
+ * converging to the known solution. With an argument: one misuse, which must end the job with
+ * GA_Error's message. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -237,6 +238,23 @@ static void test_random(void) {
   check_blocks(s_a, idim, jdim, a);
   check_blocks(s_b, jdim, kdim, b);
   check_export(s_a, idim, jdim, a);
+  /* create_from_dense(64): the non-zeros of a dense 2-D array. */
+  {
+    int64_t dims[2] = {idim, jdim};
+    int g_a = NGA_Create64(C_DBL, 2, dims, "dense", NULL);
+    if (me == 0) {
+      int64_t lo[2] = {0, 0}, hi[2] = {idim - 1, jdim - 1}, ld = jdim;
+      NGA_Put64(g_a, lo, hi, a, &ld);
+    }
+    GA_Sync();
+    int s_d = NGA_Sprs_array_create_from_dense64(g_a);
+    check_blocks(s_d, idim, jdim, a);
+    int s_i = NGA_Sprs_array_create_from_dense(g_a);
+    check_matvec(s_i, idim, jdim, a);
+    CHECK(NGA_Sprs_array_destroy(s_i) == 1);
+    CHECK(NGA_Sprs_array_destroy(s_d) == 1);
+    GA_Destroy(g_a);
+  }
   check_matvec(s_a, idim, jdim, a);
 
   /* matmat: C = A B. */
@@ -321,6 +339,15 @@ static void test_random(void) {
     for (int64_t j = 0; j < n; ++j) q2[i * n + j] *= e[j];
   check_matvec(s_dup, n, n, q2);
   check_matvec(s_q, n, n, q);
+  /* elementwise_multiply: Q .* Q2. */
+  {
+    int s_e = NGA_Sprs_array_elementwise_multiply(s_q, s_dup);
+    double* qe = malloc(sizeof(double) * n * n);
+    for (int64_t k = 0; k < n * n; ++k) qe[k] = q[k] * q2[k];
+    check_matvec(s_e, n, n, qe);
+    CHECK(NGA_Sprs_array_destroy(s_e) == 1);
+    free(qe);
+  }
 
   GA_Destroy(g_d);
   GA_Destroy(g_l);
