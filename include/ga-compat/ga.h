@@ -481,6 +481,48 @@ void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g
                         int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c,
                         int64_t clo[], int64_t chi[]);
 
+/* Sparse arrays (GA 5.9): a 2-D sparse matrix built with add_element on any process and made
+ * usable by the collective assemble. Rows and columns are split into one block per process of
+ * the group the array was created on; each process holds its rows as CSR blocks, one per column
+ * block with entries. Handles from NGA_Sprs_array_create use int indices, those from
+ * NGA_Sprs_array_create64 int64_t indices (use the matching ...64 calls on them). */
+int NGA_Sprs_array_create(int idim, int jdim, int type);
+int NGA_Sprs_array_create64(int64_t idim, int64_t jdim, int type);
+void NGA_Sprs_array_add_element(int s_a, int idx, int jdx, void* val);
+void NGA_Sprs_array_add_element64(int s_a, int64_t idx, int64_t jdx, void* val);
+int NGA_Sprs_array_assemble(int s_a);
+void NGA_Sprs_array_row_distribution(int s_a, int iproc, int* lo, int* hi);
+void NGA_Sprs_array_row_distribution64(int s_a, int iproc, int64_t* lo, int64_t* hi);
+void NGA_Sprs_array_column_distribution(int s_a, int iproc, int* lo, int* hi);
+void NGA_Sprs_array_column_distribution64(int s_a, int iproc, int64_t* lo, int64_t* hi);
+void NGA_Sprs_array_col_block_list(int s_a, int** idx, int* n);
+void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val);
+void NGA_Sprs_array_access_col_block64(int s_a, int icol, int64_t** idx, int64_t** jdx, void** val);
+/* NGA_Sprs_array_get_block: a copy of block (irow, icol) from whichever process holds it, in
+ * arrays the caller frees; returns 0 (and NULL arrays) for a block without entries. */
+int NGA_Sprs_array_get_block(int s_a, int irow, int icol, int** idx, int** jdx, void** data,
+                             int* ilo, int* ihi, int* jlo, int* jhi);
+int NGA_Sprs_array_get_block64(int s_a, int64_t irow, int64_t icol, int64_t** idx, int64_t** jdx,
+                               void** data, int64_t* ilo, int64_t* ihi, int64_t* jlo, int64_t* jhi);
+void NGA_Sprs_array_matvec_multiply(int s_a, int g_a, int g_v);
+int NGA_Sprs_array_destroy(int s_a);
+/* NGA_Sprs_array_export: process 0 writes the matrix to file in Matrix Market coordinate
+ * format (1-based indices). Collective. */
+void NGA_Sprs_array_export(int s_a, const char* file);
+void NGA_Sprs_array_get_diag(int s_a, int* g_d);
+void NGA_Sprs_array_diag_right_multiply(int s_a, int g_d);
+void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d);
+void NGA_Sprs_array_shift_diag(int s_a, void* shift);
+int NGA_Sprs_array_duplicate(int s_a);
+/* NGA_Sprs_array_create_from_dense(64): an assembled sparse array of a 2-D array's non-zero
+ * elements, on its group (int / int64_t indices). Collective. */
+int NGA_Sprs_array_create_from_dense(int g_a);
+int NGA_Sprs_array_create_from_dense64(int g_a);
+/* NGA_Sprs_array_elementwise_multiply: a new sparse array, C[i][j] = A[i][j] * B[i][j] where
+ * both hold an element. Collective. */
+int NGA_Sprs_array_elementwise_multiply(int s_a, int s_b);
+int NGA_Sprs_array_matmat_multiply(int s_a, int s_b);
+
 #ifdef __cplusplus
 }
 #endif
