@@ -6,6 +6,7 @@
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/shm_fast.hpp"
+#include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "remora/types.h"
 
@@ -236,7 +237,13 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
   ShmArea* area = comm->shm_area_ptr();
   if (area == nullptr) return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;
-  const ShmFast::Env env{*messenger_, progress_, timeout_, transport_.wait_policy().spin_ns > 0};
+  // The yield phase where a member this one waits for may be on this CPU's run queue: the node
+  // is oversubscribed, or this rank is not bound to one CPU. A rank bound to a CPU of its own
+  // (remorarun binds by default) gives that CPU to other programs' processes when it yields.
+  static const bool bound = available_cpus() == 1;
+  const bool oversubscribed = transport_.wait_policy().oversubscribed;
+  const ShmFast::Env env{*messenger_, progress_, timeout_, oversubscribed,
+                         oversubscribed || !bound ? ShmFast::kYieldNs : 0};
   return ShmFast::run(env, *comm, *area, operation, args,
                       signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
 }

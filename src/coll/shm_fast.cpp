@@ -1,5 +1,7 @@
 #include "coll/shm_fast.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -8,7 +10,9 @@
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/algorithms/common.hpp"
 #include "core/backoff.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::coll {
@@ -17,9 +21,10 @@ namespace {
 // The same thresholds as coll/algorithms/shm.cpp: both paths must lay out the same rounds.
 constexpr size_t kFlatBytes = ShmArea::kFlatBytes;
 constexpr size_t kCell = ShmArea::kCellBytes;
-// Checks of the awaited flag before the progress engine's wait (which polls the transport
-// between checks): at p = 2 a member usually arrives within a few hundred nanoseconds.
-constexpr int kSpins = 256;
+// Checks of the awaited flag with a pause instruction between them, first phase of a wait: at
+// p = 2 a member usually arrives within a few hundred nanoseconds. Oversubscribed, a few only:
+// the member it waits for may need this CPU.
+constexpr int kSpins = 256, kSpinsOversubscribed = 8;
 
 size_t chunks_of(size_t bytes, size_t chunk) {
   return (bytes + chunk - 1) / chunk;
@@ -341,11 +346,27 @@ int ShmFastRun::fail_call(int code, const std::string& message, bool tell_others
 template <typename Check>
 int ShmFastRun::wait(const Check& check) {
   int gone = -1;
-  for (int spin = 0; spin < (env_.spin ? kSpins : 1); ++spin) {
-    const int ready = check(&gone);
-    if (ready > 0) return REMORA_SUCCESS;
-    if (ready < 0) break;
+  int first = 0;
+  const int spins = env_.oversubscribed ? kSpinsOversubscribed : kSpins;
+  for (int spin = 0; spin < spins; ++spin) {
+    first = check(&gone);
+    if (first > 0) return REMORA_SUCCESS;
+    if (first < 0) break;
     cpu_relax();
+  }
+  if (first == 0 && env_.yield_ns > 0) {
+    const uint64_t begin = now_ns();
+    for (unsigned i = 1;; ++i) {
+      {
+        threads::Unlocked unlocked;
+        sched_yield();
+      }
+      env_.progress.poll();
+      first = check(&gone);
+      if (first > 0) return REMORA_SUCCESS;
+      if (first < 0 || env_.messenger.instances().announcements() != announcements_) break;
+      if (i % 4 == 0 && now_ns() - begin >= env_.yield_ns) break;
+    }
   }
   InstanceTable& instances = env_.messenger.instances();
   const auto start = std::chrono::steady_clock::now();

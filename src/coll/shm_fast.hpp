@@ -38,11 +38,18 @@ class ShmFast {
   // The operations it runs: barrier, bcast, reduce, allreduce, reduce_scatter, allgather (the
   // shm algorithm's others always run as a schedule).
   static bool serves(Operation operation);
+  // Second phase: checks with sched_yield (and a poll of the transport) between them, for up to
+  // this long, before the progress engine's wait (which sleeps soon). A member that is
+  // descheduled or waking from a sleep of its own usually arrives within it, and one that sleeps
+  // here instead makes its partner's next wait a sleep and a wake-up too (the two then take
+  // turns sleeping, call after call). yield hands the CPU to a runnable member on this one.
+  static constexpr uint64_t kYieldNs = 200000;
   struct Env {
     Messenger& messenger;
     progress::ProgressEngine& progress;
     std::chrono::nanoseconds timeout;  // REMORA_COLL_TIMEOUT; 0: none
-    bool spin;                         // the wait policy spins (the node is not oversubscribed)
+    bool oversubscribed;               // the wait policy's: the node's ranks outnumber its CPUs
+    uint64_t yield_ns;                 // the yield phase of a wait (0: none)
   };
   // Runs the collective when no shm collective of comm is pending here: returns true and its
   // status in *status. Returns false, having done nothing, otherwise.

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -42,6 +44,33 @@ int exit_code_of_abort(int code) {
   return code >= 1 && code <= 255 ? code : 1;
 }
 
+// The CPUs of this process's affinity mask, in order.
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  return cpus;
+}
+
+// The CPU of each rank per --bind-to (see options.hpp); empty when the ranks stay unbound.
+std::vector<int> rank_cpus(const Options& options) {
+  if (options.binding == Binding::None) return {};
+  const std::vector<int> cpus = allowed_cpus();
+  if (cpus.empty()) return {};
+  if (options.binding == Binding::Auto) {
+    const char* progress = std::getenv("REMORA_PROGRESS");
+    const bool one_thread = progress == nullptr || std::strcmp(progress, "manual") == 0;
+    if (!one_thread || static_cast<size_t>(options.nranks) > cpus.size()) return {};
+  }
+  std::vector<int> chosen;
+  for (int rank = 0; rank < options.nranks; ++rank)
+    chosen.push_back(cpus[static_cast<size_t>(rank) % cpus.size()]);
+  return chosen;
+}
+
 }  // namespace
 
 Job::Job(const Options& options, remora::shm::ControlBlock* block, std::string job_id)
@@ -49,7 +78,8 @@ Job::Job(const Options& options, remora::shm::ControlBlock* block, std::string j
       block_(block),
       job_id_(std::move(job_id)),
       ranks_(static_cast<size_t>(options.nranks)),
-      forwarder_(options.tag_output) {}
+      forwarder_(options.tag_output),
+      cpus_(rank_cpus(options)) {}
 
 Job::~Job() {
   if (signal_fd_ >= 0) close(signal_fd_);
@@ -100,6 +130,11 @@ std::vector<std::string> Job::child_environment(int rank) const {
   env.push_back("REMORA_RANK=" + std::to_string(rank));
   env.push_back("REMORA_SIZE=" + std::to_string(options_.nranks));
   env.push_back("REMORA_CONTROL_FD=" + std::to_string(block_->fd()));
+  // Bound one rank per CPU, each rank sees one CPU in its mask; tell it that the node is not
+  // oversubscribed (it would count its ranks against that one CPU), unless the user said.
+  if (options_.binding == Binding::Auto && !cpus_.empty() &&
+      std::getenv("REMORA_OVERSUBSCRIBED") == nullptr)
+    env.emplace_back("REMORA_OVERSUBSCRIBED=no");
   return env;
 }
 
@@ -116,6 +151,13 @@ void Job::exec_child(int rank, int stdout_write, int stderr_write, pid_t launche
   }
   if (signal_fd_ >= 0) close(signal_fd_);  // also close-on-exec; closed early for clarity
   restore_signals();
+  if (!cpus_.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpus_[static_cast<size_t>(rank)], &set);
+    // Best effort: an unbound rank runs as before.
+    (void)sched_setaffinity(0, sizeof(set), &set);
+  }
 
   std::vector<std::string> env = child_environment(rank);
   std::vector<char*> envp;

@@ -66,6 +66,8 @@ class Job {
   bool ghost_alive_ = false;
   bool ghost_stopped_ = false;  // SIGTERM sent because every rank has exited
   OutputForwarder forwarder_;
+  // The CPU each rank is bound to (--bind-to), by rank; empty: the ranks are not bound.
+  std::vector<int> cpus_;
 
   int signal_fd_ = -1;
   sigset_t handled_signals_{};

@@ -54,7 +54,9 @@ bool option_value(const std::string& name, int argc, char** argv, int* index, st
 }  // namespace
 
 std::string usage_text() {
-  return "usage: remorarun -n N [--tag-output] [--timeout SECONDS] [--] program [args...]\n"
+  return "usage: remorarun -n N [--tag-output] [--timeout SECONDS] [--bind-to auto|core|none] "
+         "[--]\n"
+         "                 program [args...]\n"
          "       remorarun --help | --version | --help-config[=text|markdown]\n"
          "\n"
          "Starts N ranks of program on this node and waits for them.\n"
@@ -64,6 +66,11 @@ std::string usage_text() {
          "\n"
          "  --tag-output         prefix every line a rank writes with \"[rank] \"\n"
          "  --timeout SECONDS    stop the job after SECONDS (fractions allowed); exit 124\n"
+         "  --bind-to WHAT       core: bind rank r to the r-th CPU remorarun may run on; none:\n"
+         "                       leave the ranks unbound; auto (default): core when the ranks\n"
+         "                       fit on those CPUs one each and REMORA_PROGRESS is unset or\n"
+         "                       manual (the ranks are then told REMORA_OVERSUBSCRIBED=no unless\n"
+         "                       it is set), else none\n"
          "  --                   end of options: the next argument is the program\n"
          "  -h, --help           print this text\n"
          "  --version            print Remora's version and the MPI it was built with\n"
@@ -139,6 +146,21 @@ bool parse_options(int argc, char** argv, Options* options, std::string* error) 
         return false;
       }
       options->timeout_text = value;
+    } else if (option_value("--bind-to", argc, argv, &index, &value, &missing)) {
+      if (missing) {
+        *error = "option '--bind-to' needs a value";
+        return false;
+      }
+      if (value == "auto") {
+        options->binding = Binding::Auto;
+      } else if (value == "core") {
+        options->binding = Binding::Core;
+      } else if (value == "none") {
+        options->binding = Binding::None;
+      } else {
+        *error = "--bind-to '" + value + "': expected auto, core or none";
+        return false;
+      }
     } else if (argument == "--help" || argument == "-h") {
       options->help = true;
     } else if (argument == "--version") {

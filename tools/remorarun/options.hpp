@@ -10,12 +10,18 @@ constexpr int kMaxRanks = 4096;
 
 enum class HelpConfig { None, Text, Markdown };
 
+// --bind-to: auto binds rank r to the r-th CPU of remorarun's affinity mask when the ranks fit
+// on those CPUs one each and each rank is one runnable thread (REMORA_PROGRESS unset or manual);
+// core always binds so (ranks beyond the CPUs wrap around); none never binds.
+enum class Binding { Auto, Core, None };
+
 // The internal option with which remorarun starts itself as a job's ghost process.
 constexpr const char* kGhostOption = "--ghost-process";
 
 struct Options {
   int nranks = 0;
   bool tag_output = false;
+  Binding binding = Binding::Auto;
   double timeout_seconds = 0;  // 0: no timeout
   std::string timeout_text;    // as given, for messages
   bool help = false;
