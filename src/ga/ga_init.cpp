@@ -10,6 +10,7 @@
 #include "ga-mpi.h"
 #include "ga/ga_memory.hpp"
 #include "ga/ga_registry.hpp"
+#include "ga/ga_sparse_array.hpp"
 #include "ga/ga_stats.hpp"
 
 // The ARMCI layer's start and end, when the program links libremora_armci (weak: null when
@@ -143,6 +144,7 @@ int GA_Initialized(void) {
 void GA_Terminate(void) {
   if (!GA_Initialized()) return;
   // GA destroys the arrays still alive (collective: every rank holds the same handles).
+  remora::ga::forget_sparse_arrays();
   for (int handle : live_handles()) GA_Destroy(handle);
   GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());

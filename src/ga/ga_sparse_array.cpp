@@ -25,6 +25,7 @@
 
 #include "ga-mpi.h"
 #include "ga/ga_registry.hpp"
+#include "ga/ga_sparse_array.hpp"
 
 using namespace remora::ga;
 
@@ -555,6 +556,11 @@ void add_element(const char* fn, int s_a, int64_t i, int64_t j, const void* val)
 }
 
 }  // namespace
+
+void remora::ga::forget_sparse_arrays() {
+  std::lock_guard<std::mutex> lock(state_mutex());
+  table().clear();
+}
 
 extern "C" {
 

@@ -620,6 +620,10 @@ static void misuse(const char* mode) {
   } else if (strcmp(mode, "destroyed") == 0) {
     NGA_Sprs_array_destroy(s_a);
     NGA_Sprs_array_assemble(s_a);
+  } else if (strcmp(mode, "terminated") == 0) { /* a handle kept across GA_Terminate */
+    GA_Terminate();
+    GA_Initialize();
+    NGA_Sprs_array_assemble(s_a);
   }
   fprintf(stderr, "misuse '%s' was not caught\n", mode);
 }
