@@ -255,10 +255,11 @@ void lock_single_and_multi() {
         REQUIRE_OK(remora_win_get(win, t, mine, read.data(), kLongs, REMORA_INT64));
       } else {  // get (slot), then put: the get still goes last; a flush between two puts
         REQUIRE_OK(remora_win_get(win, t, mine, read.data(), kLongs, REMORA_INT64));
-        std::vector<int64_t> first(kLongs, -9);
+        std::vector<int64_t> first(kLongs);
+        fill(&first, -900);
         REQUIRE_OK(remora_win_put(win, t, mine, first.data(), kLongs, REMORA_INT64));
         REQUIRE_OK(remora_win_flush(win, t));
-        first.assign(kLongs, -11);  // reusable after the flush
+        fill(&first, -1100);  // reusable after the flush
         REQUIRE_OK(remora_win_put(win, t, mine, origin.data(), kLongs, REMORA_INT64));
         REQUIRE_OK(remora_win_accumulate(win, t, scratch_at + 1, &one, 1, REMORA_INT64,
                                          REMORA_OP_SUM, nullptr));
@@ -269,7 +270,7 @@ void lock_single_and_multi() {
         expect(read.data(), round % 2 == 0 || t != rank_ ? from : value(rank_, t, round - 1) * 10,
                "get after put in one epoch", t);
       else
-        expect(read.data(), -9, "get before the flush of a put", t);
+        expect(read.data(), -900, "get before the flush of a put", t);
     }
   REQUIRE_OK(remora_barrier());
   REQUIRE(base[scratch_at] == int64_t{kRounds} * size_ * (size_ + 1) / 2,
