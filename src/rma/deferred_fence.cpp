@@ -19,12 +19,32 @@ int DeferredFence::fence(int assert_flags) {
   return closes ? close_epoch() : REMORA_SUCCESS;
 }
 
+int DeferredFence::reduce_counts(uint64_t* incoming) {
+  if (!window_.cpu_atomics_) return window_.reduce_scatter_(counts_.data(), incoming);
+  transport::Transport& transport = window_.transport_;
+  const transport::Segment& sync = *window_.sync_;
+  const SyncGeometry geometry = window_.sync_geometry();
+  const int me = transport.rank(), parity = static_cast<int>(closed_++ & 1);
+  // CPU atomics on the mapping (cpu_atomics_: every part is mapped here).
+  auto word = [&](int rank, int column) {
+    auto* part = static_cast<unsigned char*>(transport.address(sync, rank));
+    return SyncWord(reinterpret_cast<uint64_t*>(part + geometry.fence_counts(parity, column)));
+  };
+  for (int target : window_.members_) word(me, target).store(counts_[static_cast<size_t>(target)]);
+  // The barrier orders the stores above before every member's loads below.
+  if (int status = window_.barrier_()) return status;
+  uint64_t sum = 0;
+  for (int origin : window_.members_) sum += word(origin, me).load();
+  *incoming = sum;
+  return REMORA_SUCCESS;
+}
+
 int DeferredFence::close_epoch() {
   transport::Transport& transport = window_.transport_;
   const int me = transport.rank();
   queue_.count_targets(&counts_);
   uint64_t incoming = 0;
-  int status = window_.reduce_scatter_(counts_.data(), &incoming);
+  int status = reduce_counts(&incoming);
   if (status != REMORA_SUCCESS) {
     queue_.clear();
     counts_.assign(counts_.size(), 0);

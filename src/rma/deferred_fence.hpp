@@ -4,8 +4,13 @@
 // every result, also that every rank has entered this fence (no rank still makes local stores
 // that belong before the epoch); (2) performs its queued operations; (3) adds the number it
 // performed on each target to that target's completion counter (in the target's sync part)
-// and wakes it; (4) waits until its own counter reaches the total it expects. No barrier.
+// and wakes it; (4) waits until its own counter reaches the total it expects.
 // Counters only grow (never reset), so a fast rank's next epoch cannot race a reset.
+// On one node (the sync segment is mapped: CPU atomics) the reduce-scatter is done in place:
+// each rank stores its counts into a row of its own sync part, one window barrier, then each
+// sums its column over the members' rows. Closing fences alternate between two rows: a rank can
+// only write a row again after the next barrier, which every rank reaches after reading it.
+// Across nodes it is the collectives' reduce-scatter.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +34,14 @@ class DeferredFence {
 
  private:
   int close_epoch();
+  // incoming = the operations all ranks perform on this rank in the closing epoch.
+  int reduce_counts(uint64_t* incoming);
 
   Window& window_;
   OpQueue queue_;
   bool opened_ = false;    // the previous fence opened an epoch (no NOSUCCEED)
   uint64_t expected_ = 0;  // operations that targeted this rank in every closed epoch
+  uint64_t closed_ = 0;    // closing fences so far (their parity picks the row of counts)
   std::vector<uint64_t> counts_;
 };
 

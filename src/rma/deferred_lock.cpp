@@ -5,7 +5,10 @@
 namespace remora::rma {
 
 DeferredLock::DeferredLock(Window& window)
-    : window_(window), waiting_(static_cast<size_t>(window.transport_.size()), 0), queues_() {
+    : window_(window),
+      waiting_(static_cast<size_t>(window.transport_.size()), 0),
+      queues_(),
+      slots_(static_cast<size_t>(window.transport_.size())) {
   queues_.reserve(static_cast<size_t>(window.transport_.size()));
   for (int target = 0; target < window.transport_.size(); ++target)
     queues_.emplace_back(OriginData::Referenced);
@@ -22,9 +25,28 @@ int DeferredLock::lock(int target) {
   return REMORA_SUCCESS;
 }
 
-int DeferredLock::force(int target) {
+void DeferredLock::spill(size_t t) {
+  Slot& slot = slots_[t];
+  if (!slot.used) return;
+  slot.used = false;
+  const int target = static_cast<int>(t);
+  if (slot.kind == OpKind::Put)
+    queues_[t].push_put(target, slot.offset, slot.buffer, slot.bytes);
+  else
+    queues_[t].push_get(target, slot.offset, slot.buffer, slot.bytes);
+}
+
+int DeferredLock::perform_slot(int target) {
+  Slot& slot = slots_[static_cast<size_t>(target)];
+  slot.used = false;
+  return slot.kind == OpKind::Put ? window_.do_put(target, slot.offset, slot.buffer, slot.bytes)
+                                  : window_.do_get(target, slot.offset, slot.buffer, slot.bytes);
+}
+
+[[gnu::noinline]] int DeferredLock::force(int target) {
   const auto t = static_cast<size_t>(target);
   if (!waiting_[t]) return REMORA_SUCCESS;
+  spill(t);
   if (int status = window_.take_lock_word(target, mode(target))) return status;
   waiting_[t] = false;
   const int status =
@@ -33,24 +55,32 @@ int DeferredLock::force(int target) {
   return status;
 }
 
+// The slot path is the hot one; the queue walk stays out of line (force) so that this
+// function keeps a small frame.
 int DeferredLock::unlock(int target) {
   const auto t = static_cast<size_t>(target);
   const LockMode held = mode(target);
-  OpQueue& queue = queues_[t];
-  if (waiting_[t] && queue.empty()) {  // an empty epoch: the lock word is never touched
-    waiting_[t] = false;
-    return REMORA_SUCCESS;
-  }
   int status = REMORA_SUCCESS;
-  if (waiting_[t] && queue.size() == 1) {
-    // Lock-op-unlock: one step, no queue walk.
-    if ((status = window_.take_lock_word(target, held))) return status;
-    waiting_[t] = false;
-    status = queue.for_each([this](const QueuedOp& op) { return window_.execute(op); });
-    queue.clear();
-  } else {
-    status = force(target);
-    if (waiting_[t]) return status;  // the lock word could not be taken
+  if (waiting_[t]) {
+    if (slots_[t].used) {
+      // Lock-op-unlock (paper 001): one put or get in the slot, the queue is empty.
+      waiting_[t] = false;
+      if ((status = window_.take_lock_word(target, held))) {
+        slots_[t].used = false;  // the epoch ends all the same
+        return status;
+      }
+      status = perform_slot(target);
+    } else if (queues_[t].empty()) {  // an empty epoch: the lock word is never touched
+      waiting_[t] = false;
+      return REMORA_SUCCESS;
+    } else {
+      status = force(target);
+      if (waiting_[t]) {  // the lock word could not be taken; the epoch ends all the same
+        waiting_[t] = false;
+        queues_[t].clear();
+        return status;
+      }
+    }
   }
   // Gets went last: on shared memory they completed on return; owner-computes requests and
   // the transport's remote completion are waited for here.

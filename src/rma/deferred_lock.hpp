@@ -2,14 +2,17 @@
 // with references to their origin data (MPI: origin buffers are not modified until unlock or
 // flush_local, which force the queue);
 // unlock() takes the lock word, performs them with the gets last (their completion then implies
-// the completion of everything before them) and releases the word. An epoch with a single
-// operation takes the lock-op-unlock path: lock word, the operation, release, in one step with
-// no queue walk. flush() in a deferred epoch forces the lock and the queued operations; the
-// rest of the epoch then runs as an immediate one. A lock on this rank's own window is taken
-// at once, because local loads and stores inside the epoch rely on it.
-// lock_all is deferred the same way: a shared epoch to every target, each with its own queue;
-// unlock_all completes them one target at a time (so it holds at most one lock word, plus its
-// own), flush / flush_all force them.
+// the completion of everything before them) and releases the word. The first put or get of an
+// epoch is not queued but kept in a per-target slot (kind, offset, length, buffer pointer): an
+// epoch with that one operation takes the lock-op-unlock path of paper 001 at unlock (lock
+// word, one memcpy or transport call, release) with no queue at all. A second operation moves
+// the slot into the queue first, so the queue keeps issue order. Accumulates are always queued
+// (their arguments do not fit the slot). flush() in
+// a deferred epoch forces the lock and the queued operations; the rest of the epoch then runs as an
+// immediate one. A lock on this rank's own window is taken at once, because local loads and stores
+// inside the epoch rely on it. lock_all is deferred the same way: a shared epoch to every target,
+// each with its own queue; unlock_all completes them one target at a time (so it holds at most one
+// lock word, plus its own), flush / flush_all force them.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +31,21 @@ class DeferredLock {
 
   // A lock on target (already recorded in the epoch state): held now only if target is us.
   int lock(int target);
-  // The queue of target's epoch while its lock word is not yet taken, else nullptr.
+  // The queue of target's epoch while its lock word is not yet taken (the slot moved into it
+  // first), else nullptr.
   OpQueue* pending(int target) {
     const auto t = static_cast<size_t>(target);
-    return waiting_[t] ? &queues_[t] : nullptr;
+    if (!waiting_[t]) return nullptr;
+    spill(t);
+    return &queues_[t];
+  }
+  // Records a put or get to target while its lock word is not yet taken: true if recorded (in
+  // the slot when it is the epoch's first operation), false if it is to be done now.
+  bool defer_put(int target, uint64_t offset, const void* origin, size_t bytes) {
+    return defer(target, OpKind::Put, offset, const_cast<void*>(origin), bytes);
+  }
+  bool defer_get(int target, uint64_t offset, void* result, size_t bytes) {
+    return defer(target, OpKind::Get, offset, result, bytes);
   }
   // Takes the lock word if not yet taken and performs the queued operations.
   int force(int target);
@@ -45,11 +59,40 @@ class DeferredLock {
   // The epoch's lock mode to target: shared under lock_all.
   LockMode mode(int target) const;
 
+  // The epoch's first put or get, not yet in the queue.
+  struct Slot {
+    bool used = false;
+    OpKind kind = OpKind::Put;
+    uint64_t offset = 0;
+    size_t bytes = 0;
+    void* buffer = nullptr;  // the origin of a put (only read), the result of a get
+  };
+  bool defer(int target, OpKind kind, uint64_t offset, void* buffer, size_t bytes) {
+    const auto t = static_cast<size_t>(target);
+    if (!waiting_[t]) return false;
+    Slot& slot = slots_[t];
+    if (!slot.used && queues_[t].empty()) {
+      slot = Slot{true, kind, offset, bytes, buffer};
+      return true;
+    }
+    spill(t);
+    if (kind == OpKind::Put)
+      queues_[t].push_put(target, offset, buffer, bytes);
+    else
+      queues_[t].push_get(target, offset, buffer, bytes);
+    return true;
+  }
+  // Moves target t's slot, if used, into its queue (it is then the queue's first operation).
+  void spill(size_t t);
+  // Performs the slot's operation (lock word held).
+  int perform_slot(int target);
+
   Window& window_;
   // Per target: a deferred epoch whose lock word is not yet taken. Bytes, not vector<bool>,
   // whose bit proxies cost a read-modify-write on every lock and unlock.
   std::vector<uint8_t> waiting_;
   std::vector<OpQueue> queues_;
+  std::vector<Slot> slots_;
 };
 
 }  // namespace remora::rma

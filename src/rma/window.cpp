@@ -231,6 +231,9 @@ int Window::put(const char* function, int target, uint64_t offset, const void* o
                 size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  // A lock epoch excludes fence and PSCW epochs: the deferred lock is asked first.
+  if (deferred_lock_ && deferred_lock_->defer_put(target, offset, origin, bytes))
+    return REMORA_SUCCESS;
   if (OpQueue* queue = deferral(target)) {
     queue->push_put(target, offset, origin, bytes);
     return REMORA_SUCCESS;
@@ -252,6 +255,8 @@ int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes
 int Window::get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
   if (int status = epoch_.check_access(function, target)) return status;
   epoch_.note_operation();
+  if (deferred_lock_ && deferred_lock_->defer_get(target, offset, result, bytes))
+    return REMORA_SUCCESS;
   if (OpQueue* queue = deferral(target)) {
     queue->push_get(target, offset, result, bytes);
     return REMORA_SUCCESS;

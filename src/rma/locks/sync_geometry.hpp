@@ -65,7 +65,13 @@ struct SyncGeometry {
   // target's part, word r counts the access epochs rank r closed to it (complete).
   size_t pscw_posts_from(int rank) const { return stripe(stripes) + 8 * static_cast<size_t>(rank); }
   size_t pscw_completes_from(int rank) const { return pscw_posts_from(nranks + rank); }
-  size_t bytes() const { return pscw_posts_from(2 * nranks); }
+  // The deferred fence on one node (deferred_fence.hpp), after the PSCW counters: two rows of
+  // one word per rank, used by alternate closing fences; in an origin's part, word r of row
+  // `parity` is the number of operations it performs on rank r in that epoch.
+  size_t fence_counts(int parity, int rank) const {
+    return pscw_posts_from(2 * nranks) + 8 * static_cast<size_t>(parity * nranks + rank);
+  }
+  size_t bytes() const { return fence_counts(2, 0); }
 };
 
 // One 64-bit word of a rank's part of a segment, used through the transport's atomics, or

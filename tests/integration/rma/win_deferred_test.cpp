@@ -182,6 +182,144 @@ void exclusive_locks_exclude() {
   REQUIRE_OK(remora_win_free(&win));
 }
 
+// The single-operation slot of the deferred lock and its spill into the queue. A window of 8
+// longs per writer plus scratch. Each epoch's single put of 8 longs refers to the origin buffer,
+// which is overwritten right after unlock (the target must hold the values put); single gets,
+// single accumulates, epochs of several operations (put, accumulate, get: the get reads the own
+// put), a get issued before a put in one epoch (the slot moves into the queue; the get still
+// goes last), and a flush between two puts.
+void lock_single_and_multi() {
+  constexpr size_t kLongs = 8;
+  const size_t scratch_at = kLongs * static_cast<size_t>(size_);
+  int64_t* base = nullptr;
+  remora_win_t win = nullptr;
+  REQUIRE_OK(remora_win_allocate(8 * (scratch_at + 4), 8, kDeferred,
+                                 reinterpret_cast<void**>(&base), &win));
+  for (size_t i = 0; i < scratch_at + 4; ++i) base[i] = 0;
+  REQUIRE_OK(remora_barrier());
+  const size_t mine = kLongs * static_cast<size_t>(rank_);
+  auto fill = [](std::vector<int64_t>* v, int64_t from) {
+    for (size_t i = 0; i < v->size(); ++i) (*v)[i] = from + static_cast<int64_t>(i);
+  };
+  auto expect = [&](const int64_t* got, int64_t from, const char* what, int t) {
+    for (size_t i = 0; i < kLongs; ++i)
+      REQUIRE(got[i] == from + static_cast<int64_t>(i),
+              "%s, target %d, element %zu: %lld, not %lld", what, t, i, (long long)got[i],
+              (long long)(from + static_cast<int64_t>(i)));
+  };
+  constexpr int kRounds = 20;
+  std::vector<int64_t> origin(kLongs), read(kLongs);
+  for (int round = 0; round < kRounds; ++round)
+    for (int t = 0; t < size_; ++t) {
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
+      fill(&origin, value(rank_, t, round) * 100);
+      REQUIRE_OK(remora_win_put(win, t, mine, origin.data(), kLongs, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, t));
+      fill(&origin, -1);  // reused at once: the epoch is complete
+    }
+  REQUIRE_OK(remora_barrier());
+  for (int w = 0; w < size_; ++w)
+    expect(base + kLongs * static_cast<size_t>(w), value(w, rank_, kRounds - 1) * 100,
+           "single puts", rank_);
+  REQUIRE_OK(remora_barrier());
+  // Single gets (shared) of another writer's row, and single accumulates (exclusive).
+  const int w = (rank_ + 1) % size_;
+  for (int t = 0; t < size_; ++t) {
+    fill(&read, -5);
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, t, 0));
+    REQUIRE_OK(
+        remora_win_get(win, t, kLongs * static_cast<size_t>(w), read.data(), kLongs, REMORA_INT64));
+    REQUIRE_OK(remora_win_unlock(win, t));
+    expect(read.data(), value(w, t, kRounds - 1) * 100, "single get", t);
+    for (int round = 0; round < kRounds; ++round) {
+      const int64_t add = rank_ + 1;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
+      REQUIRE_OK(
+          remora_win_accumulate(win, t, scratch_at, &add, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
+      REQUIRE_OK(remora_win_unlock(win, t));
+    }
+  }
+  REQUIRE_OK(remora_barrier());  // every single get read its row before the rows change
+  // Several operations per epoch.
+  for (int round = 0; round < kRounds; ++round)
+    for (int t = 0; t < size_; ++t) {
+      const int64_t from = value(rank_, t, round) * 10;
+      const int64_t one = 1;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
+      fill(&origin, from);
+      fill(&read, -3);
+      if (round % 2 == 0) {  // put (slot), accumulate, get of the same row
+        REQUIRE_OK(remora_win_put(win, t, mine, origin.data(), kLongs, REMORA_INT64));
+        REQUIRE_OK(remora_win_accumulate(win, t, scratch_at + 1, &one, 1, REMORA_INT64,
+                                         REMORA_OP_SUM, nullptr));
+        REQUIRE_OK(remora_win_get(win, t, mine, read.data(), kLongs, REMORA_INT64));
+      } else {  // get (slot), then put: the get still goes last; a flush between two puts
+        REQUIRE_OK(remora_win_get(win, t, mine, read.data(), kLongs, REMORA_INT64));
+        std::vector<int64_t> first(kLongs);
+        fill(&first, -900);
+        REQUIRE_OK(remora_win_put(win, t, mine, first.data(), kLongs, REMORA_INT64));
+        REQUIRE_OK(remora_win_flush(win, t));
+        fill(&first, -1100);  // reusable after the flush
+        REQUIRE_OK(remora_win_put(win, t, mine, origin.data(), kLongs, REMORA_INT64));
+        REQUIRE_OK(remora_win_accumulate(win, t, scratch_at + 1, &one, 1, REMORA_INT64,
+                                         REMORA_OP_SUM, nullptr));
+      }
+      REQUIRE_OK(remora_win_unlock(win, t));
+      fill(&origin, -1);
+      if (round % 2 == 0 || t == rank_)  // the own window's lock is immediate: no reordering
+        expect(read.data(), round % 2 == 0 || t != rank_ ? from : value(rank_, t, round - 1) * 10,
+               "get after put in one epoch", t);
+      else
+        expect(read.data(), -900, "get before the flush of a put", t);
+    }
+  REQUIRE_OK(remora_barrier());
+  REQUIRE(base[scratch_at] == int64_t{kRounds} * size_ * (size_ + 1) / 2,
+          "single accumulates: %lld", (long long)base[scratch_at]);
+  REQUIRE(base[scratch_at + 1] == int64_t{kRounds} * size_, "accumulates in epochs: %lld",
+          (long long)base[scratch_at + 1]);
+  for (int v = 0; v < size_; ++v)
+    expect(base + kLongs * static_cast<size_t>(v), value(v, rank_, kRounds - 1) * 10,
+           "last epoch's put", rank_);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// Closing deferred fences in a row with counts that differ per epoch, origin and target (0, 1
+// or 2 puts; some epochs have none at all): each closing fence must wait for exactly its own
+// epoch's operations, whichever row of counts it uses.
+void fence_varying_counts() {
+  int64_t* base = nullptr;
+  remora_win_t win = nullptr;
+  const size_t n = 2 * static_cast<size_t>(size_);
+  REQUIRE_OK(remora_win_allocate(8 * n, 8, kDeferred, reinterpret_cast<void**>(&base), &win));
+  for (size_t i = 0; i < n; ++i) base[i] = 0;
+  std::vector<int64_t> expected(n, 0);
+  REQUIRE_OK(remora_win_fence(win, 0));
+  constexpr int kEpochs = 13;
+  for (int epoch = 0; epoch < kEpochs; ++epoch) {
+    auto puts = [epoch](int origin, int target) {
+      return epoch % 4 == 3 ? 0 : (epoch + origin + 2 * target) % 3;
+    };
+    std::vector<int64_t> origins(n);
+    for (int t = 0; t < size_; ++t)
+      for (int j = 0; j < puts(rank_, t); ++j) {
+        int64_t& v = origins[static_cast<size_t>(2 * t + j)];
+        v = value(rank_, t, epoch) * 2 + j;
+        REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(2 * rank_ + j), &v, 1, REMORA_INT64));
+      }
+    origins.assign(n, -1);  // the fence queue copied them
+    REQUIRE_OK(remora_win_fence(win, 0));
+    for (int o = 0; o < size_; ++o)
+      for (int j = 0; j < puts(o, rank_); ++j)
+        expected[static_cast<size_t>(2 * o + j)] = value(o, rank_, epoch) * 2 + j;
+    for (size_t i = 0; i < n; ++i)
+      REQUIRE(base[i] == expected[i], "epoch %d: slot %zu holds %lld, not %lld", epoch, i,
+              (long long)base[i], (long long)expected[i]);
+  }
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 // Shared deferred locks are granted concurrently: every rank forces its shared lock with a
 // flush and holds it until all ranks have arrived (a hang here means they were not).
 void shared_locks_overlap() {
@@ -388,6 +526,8 @@ int main(int argc, char** argv) {
   fence_accumulates();
   lock_visibility();
   exclusive_locks_exclude();
+  lock_single_and_multi();
+  fence_varying_counts();
   shared_locks_overlap();
   lock_all_and_flush_all();
   deferred_lock_all();
