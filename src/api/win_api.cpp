@@ -362,7 +362,7 @@ int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const v
   if (count > 0)
     if (int status = check_pointer(function, "result", result)) return status;
   args.result = result;
-  return window->accumulate(function, args);
+  return count == 1 ? window->accumulate_one(function, args) : window->accumulate(function, args);
 }
 
 int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
@@ -381,7 +381,7 @@ int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const voi
     return status;
   if (int status = check_pointer(function, "result", result)) return status;
   args.result = result;
-  return window->accumulate(function, args);
+  return window->accumulate_one(function, args);
 }
 
 int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,
@@ -400,7 +400,7 @@ int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const
   if (int status = check_pointer(function, "result", result)) return status;
   args.compare = compare;
   args.result = result;
-  return window->accumulate(function, args);
+  return window->accumulate_one(function, args);
 }
 
 int remora_win_fence(remora_win_t win, int assert_flags) {
@@ -434,7 +434,12 @@ int remora_win_unlock_all(remora_win_t win) {
 
 int remora_win_flush(remora_win_t win, int target) {
   REMORA_API_ENTRY();
-  return call_on_target("remora_win_flush", win, target, &Window::flush, false);
+  // Called after every operation of a passive epoch: a direct call, not through a pointer to
+  // member as the other synchronisation calls.
+  constexpr const char* function = "remora_win_flush";
+  Window* window = nullptr;
+  if (int status = enter_target(function, win, target, &window)) return status;
+  return window->flush(function, target);
 }
 
 int remora_win_flush_all(remora_win_t win) {

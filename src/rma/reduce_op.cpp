@@ -112,6 +112,57 @@ void apply_typed(int op, void* target, const void* source, size_t count, const v
   }
 }
 
+// combine<Op, T> with the op chosen at run time, for one element.
+template <typename T>
+T combine_one(int op, T target, T source, T alpha) {
+  switch (op) {
+    case REMORA_OP_SUM:
+      return combine<REMORA_OP_SUM, T>(target, source, alpha);
+    case REMORA_OP_PROD:
+      return combine<REMORA_OP_PROD, T>(target, source, alpha);
+    case REMORA_OP_MIN:
+      return combine<REMORA_OP_MIN, T>(target, source, alpha);
+    case REMORA_OP_MAX:
+      return combine<REMORA_OP_MAX, T>(target, source, alpha);
+    case REMORA_OP_BAND:
+      return combine<REMORA_OP_BAND, T>(target, source, alpha);
+    case REMORA_OP_BOR:
+      return combine<REMORA_OP_BOR, T>(target, source, alpha);
+    case REMORA_OP_BXOR:
+      return combine<REMORA_OP_BXOR, T>(target, source, alpha);
+    case REMORA_OP_LAND:
+      return combine<REMORA_OP_LAND, T>(target, source, alpha);
+    case REMORA_OP_LOR:
+      return combine<REMORA_OP_LOR, T>(target, source, alpha);
+    case REMORA_OP_LXOR:
+      return combine<REMORA_OP_LXOR, T>(target, source, alpha);
+    case REMORA_OP_REPLACE:
+      return combine<REMORA_OP_REPLACE, T>(target, source, alpha);
+    case REMORA_OP_SCALED_SUM:
+      return combine<REMORA_OP_SCALED_SUM, T>(target, source, alpha);
+    default:
+      return target;  // REMORA_OP_NO_OP
+  }
+}
+
+template <typename T>
+void update_one_typed(int op, void* target, const void* origin, const void* compare, void* result,
+                      const void* alpha) {
+  T old;
+  std::memcpy(&old, target, sizeof(T));
+  if (result != nullptr) std::memcpy(result, &old, sizeof(T));
+  if (compare != nullptr) {  // bitwise, as the lock table's compare_and_swap
+    if (std::memcmp(&old, compare, sizeof(T)) == 0) std::memcpy(target, origin, sizeof(T));
+    return;
+  }
+  if (op == REMORA_OP_NO_OP) return;
+  T source, scale{};
+  std::memcpy(&source, origin, sizeof(T));
+  if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
+  const T updated = combine_one<T>(op, old, source, scale);
+  std::memcpy(target, &updated, sizeof(T));
+}
+
 bool is_integer(int type) {
   return type >= REMORA_INT8 && type <= REMORA_UINT64;
 }
@@ -198,6 +249,38 @@ void apply_op(int op, int type, void* target, const void* source, size_t count, 
       return apply_typed<std::complex<float>>(op, target, source, count, alpha);
     case REMORA_DOUBLE_COMPLEX:
       return apply_typed<std::complex<double>>(op, target, source, count, alpha);
+    default:
+      return;
+  }
+}
+
+void update_one(int op, int type, void* target, const void* origin, const void* compare,
+                void* result, const void* alpha) {
+  switch (type) {
+    case REMORA_INT8:
+      return update_one_typed<int8_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT16:
+      return update_one_typed<int16_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT32:
+      return update_one_typed<int32_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT64:
+      return update_one_typed<int64_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT8:
+      return update_one_typed<uint8_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT16:
+      return update_one_typed<uint16_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT32:
+      return update_one_typed<uint32_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT64:
+      return update_one_typed<uint64_t>(op, target, origin, compare, result, alpha);
+    case REMORA_FLOAT:
+      return update_one_typed<float>(op, target, origin, compare, result, alpha);
+    case REMORA_DOUBLE:
+      return update_one_typed<double>(op, target, origin, compare, result, alpha);
+    case REMORA_FLOAT_COMPLEX:
+      return update_one_typed<std::complex<float>>(op, target, origin, compare, result, alpha);
+    case REMORA_DOUBLE_COMPLEX:
+      return update_one_typed<std::complex<double>>(op, target, origin, compare, result, alpha);
     default:
       return;
   }

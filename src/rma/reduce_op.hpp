@@ -23,4 +23,12 @@ int check_op(const char* function, int op, int type);
 void apply_op(int op, int type, void* target, const void* source, size_t count,
               const void* alpha = nullptr);
 
+// One element of the accumulate family at target, not atomic (the caller holds its stripe):
+// *result (if not null) receives the old value; then, with compare, origin replaces the target
+// if the target equals *compare bitwise (compare_and_swap), else target = target op *origin
+// (REMORA_OP_NO_OP: unchanged). The one-element path of Window::accumulate_one: one switch on
+// the type and one on the op, no loop.
+void update_one(int op, int type, void* target, const void* origin, const void* compare,
+                void* result, const void* alpha);
+
 }  // namespace remora::rma

@@ -309,6 +309,26 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   return do_accumulate(args);
 }
 
+int Window::accumulate_one(const char* function, const AccArgs& args) {
+  // The conditions under which accumulate() would pass its epoch check, note nothing and not
+  // defer: a passive epoch to the target, no fence epoch, no deferred lock, no PSCW queue.
+  unsigned char* part = element_in_place_[static_cast<size_t>(args.target)];
+  if (part == nullptr || !epoch_.passive(args.target) || epoch_.fence_open() || deferred_lock_ ||
+      pscw_->deferral() != nullptr)
+    return accumulate(function, args);
+  LockTable& table = lock_tables_[static_cast<size_t>(args.target)];
+  const size_t bytes = datatype_size(args.type);
+  const int64_t stripe = table.element_stripe(args.offset, bytes);
+  if (stripe < 0 || !table.try_lock_element(stripe)) return do_accumulate(args);  // busy: wait
+  const bool self = args.target == rank_;
+  if (self) touch_local_edge();  // as apply_locked around updates of this rank's own memory
+  update_one(args.op, args.type, part + args.offset, args.origin, args.compare, args.result,
+             args.alpha);
+  if (self) touch_local_edge();
+  table.unlock_element(stripe);
+  return REMORA_SUCCESS;
+}
+
 int Window::do_accumulate(const AccArgs& args) {
   const AccPath path = acc_path(args.type, args.offset, args.target);
   // A window whose accumulates go through the transport sends the types it cannot take (the
@@ -489,6 +509,19 @@ void Window::make_lock_tables() {
   for (int target = 0; target < transport_.size(); ++target)
     lock_tables_.emplace_back(transport_, *sync_, sync_geometry(), options_.lock_granularity,
                               target, node_local_table());
+  // The one-element path takes the target's lock table in place: only where acc_path chooses
+  // the lock table for every element type and alignment (so that every rank's accumulates to
+  // a location meet on its stripe) and the table's stripes are CPU atomics on this mapping.
+  element_in_place_.assign(static_cast<size_t>(transport_.size()), nullptr);
+  for (int target : members_) {
+    const auto t = static_cast<size_t>(target);
+    if (direct_data_[t] == nullptr || !lock_tables_[t].direct()) continue;
+    bool lock_table_always = true;
+    for (int type = REMORA_INT8; type <= REMORA_DOUBLE_COMPLEX; ++type)
+      for (uint64_t offset = 0; offset < 16; ++offset)
+        if (acc_path(type, offset, target) != AccPath::LockTable) lock_table_always = false;
+    if (lock_table_always) element_in_place_[t] = direct_data_[t];
+  }
 }
 
 void Window::make_rw_locks() {
@@ -571,11 +604,20 @@ int Window::unlock_all(const char* function) {
   return status;
 }
 
+// With nothing to wait for (no deferred queue, no owner request in flight, no transport
+// accumulate), a flush is the epoch test, two loads and the transport's flush (on one node a
+// sequentially consistent fence, which orders this rank's earlier plain stores of puts before
+// its later loads).
 int Window::flush(const char* function, int target) {
-  if (int status = epoch_.check_passive(function, target)) return status;
+  if (!epoch_.passive(target)) [[unlikely]]
+    return epoch_.check_passive(function, target);
   if (deferred_lock_)
     if (int status = deferred_lock_->force(target)) return status;
-  return complete(target);
+  if (owner_pending_[static_cast<size_t>(target)].load(std::memory_order_acquire) != 0)
+    if (int status = await_owner(target)) return status;
+  if (transport_accumulates_)
+    if (int status = complete_transport_accumulates(target)) return status;
+  return transport_.flush(target);
 }
 
 int Window::flush_all(const char* function) {

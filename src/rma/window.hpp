@@ -111,6 +111,13 @@ class Window : public remora_win_s {
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get(const char* function, int target, uint64_t offset, void* result, size_t bytes);
   int accumulate(const char* function, const AccArgs& args);
+  // One element (args.count == 1): fetch_and_op, compare_and_swap, get_accumulate of one
+  // element. Where the path to the target is the lock table in place (acc_path: `auto` and
+  // `caller` on a target this process maps) and the epoch runs operations at once, the element's
+  // one stripe is taken with one compare-and-swap, the element updated and the stripe released:
+  // no AccArgs routing, no StripeSet, no loop. Otherwise (or when the stripe is busy) as
+  // accumulate().
+  int accumulate_one(const char* function, const AccArgs& args);
 
   // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
   // the caller-computes strategy and by the owner-computes handler (at the target itself).
@@ -233,6 +240,10 @@ class Window : public remora_win_s {
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
   std::vector<unsigned char*> direct_data_;
+  // Per world rank: its data part when every accumulate to it, of any type at any offset, takes
+  // its lock table in place (acc_path is LockTable, the table is direct()), else null: the
+  // one-element path of accumulate_one. Set by make_lock_tables.
+  std::vector<unsigned char*> element_in_place_;
   int rank_;  // transport_.rank(), read on every put and get
   RemoteLocks* locks_;
   transport::Segment* data_ = nullptr;

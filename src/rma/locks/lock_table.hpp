@@ -78,6 +78,32 @@ class LockTable {
   // on this thread meanwhile). False, holding nothing, when a stripe is busy: then lock().
   bool try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
   void unlock_in_place(const StripeSet& held);
+
+  // One element (a one-element fetch_and_op, compare_and_swap or get_accumulate) on a direct()
+  // table: the index of the one stripe holding [offset, offset + bytes), or -1 when the range is
+  // not within one block of granularity bytes or the geometry is not powers of two (then
+  // try_lock_in_place or lock()). Shifts and a mask; no StripeSet.
+  int64_t element_stripe(uint64_t offset, uint64_t bytes) const {
+    if (!power_of_two_ || (offset >> shift_) != ((offset + bytes - 1) >> shift_)) return -1;
+    return static_cast<int64_t>((offset >> shift_) & (geometry_.stripes - 1));
+  }
+  // Takes that stripe with one compare-and-swap (0 -> this process's tag; acquire: the holder's
+  // plain accesses to the mapped memory follow it). False, holding nothing, when it is busy.
+  // The other paths take the same word by exchange, so the holders exclude each other.
+  bool try_lock_element(int64_t index) {
+    uint64_t expected = 0;
+    return direct_stripe(static_cast<uint64_t>(index))
+        .compare_exchange_strong(expected, holder_tag_, std::memory_order_acquire,
+                                 std::memory_order_relaxed);
+  }
+  // Releases it as unlock_in_place does (a sequentially consistent store, so that the load of
+  // the waiter total cannot be ordered before it: a waiter registers, then re-checks the
+  // stripe), and wakes waiters only if there are any. (A plain release store here, measured on
+  // fetch_and_op in lock_all + flush, made no difference.)
+  void unlock_element(int64_t index) {
+    direct_stripe(static_cast<uint64_t>(index)).store(0, std::memory_order_seq_cst);
+    if (!waiters_.none_registered_here()) waiters_.wake_all();
+  }
   void unlock(const StripeSet& held);
 
  private:

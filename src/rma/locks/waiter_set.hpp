@@ -10,6 +10,9 @@
 // every process that counts in it uses the same kind of atomics.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+
 #include "rma/locks/sync_geometry.hpp"
 #include "transport/transport.hpp"
 
@@ -39,6 +42,14 @@ class WaiterSet {
 
   // After a release: wakes every rank with a thread registered as a waiter.
   void wake_all() const;
+  // Whether the registry is on this process's mapping and nobody is registered (a sequentially
+  // consistent load of the total, as wake_all's): the releaser of a mapped stripe then has
+  // nothing to wake, without a call.
+  bool none_registered_here() const {
+    return part_ != nullptr &&
+           std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(part_ + total_offset_))
+                   .load(std::memory_order_seq_cst) == 0;
+  }
 
  private:
   SyncWord word(size_t offset) const;

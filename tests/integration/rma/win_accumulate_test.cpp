@@ -3,7 +3,8 @@
 // results are exact, for every op and a sample of types; get_accumulate with NO_OP racing
 // REPLACE sees element-wise consistent values; REPLACE through fetch_and_op is an exchange
 // (each value written is read back exactly once); get_accumulate returns each state exactly
-// once; single-element and range accumulates on the same elements stay exact.
+// once; single-element and range accumulates on the same elements stay exact, for each of
+// fetch_and_op, compare_and_swap and get_accumulate of one element.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -211,6 +212,80 @@ void mixed_sizes(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// The three one-element operations (fetch_and_op SUM, compare_and_swap as an increment loop,
+// get_accumulate of count 1) race multi-element accumulates that cover their elements, from
+// every rank, the target included: each one-element update must exclude the range updates of
+// the same bytes (with the lock table: take their stripe). Also an int64 at a misaligned byte
+// offset, which straddles two stripes of the 16-byte tables. Every final value is exact.
+void mixed_one_element_ops(remora_win_t win, int target) {
+  unsigned char* bytes = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&bytes)));
+  constexpr size_t kSpan = 7, kFirst = 26;  // int64 elements at bytes 208..263
+  constexpr size_t kStraddle = 300;         // two int64 at bytes 300..315 (disp_unit 1)
+  auto element_of = [](int rank, int round, int which) {
+    return (static_cast<size_t>(rank) + static_cast<size_t>(which * round + which)) % kSpan;
+  };
+  if (rank_ == target) {
+    std::memset(bytes + 8 * kFirst, 0, 8 * kSpan);
+    std::memset(bytes + kStraddle, 0, 16);
+  }
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  const std::vector<int64_t> ones(kSpan, 1);
+  const int64_t one = 1;
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    int64_t previous = -1;
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, 8 * (kFirst + element_of(rank_, round, 1)),
+                                       &one, &previous, REMORA_INT64, REMORA_OP_SUM));
+    REQUIRE(previous >= 0, "one-element ops: fetch_and_op read %lld", (long long)previous);
+    // compare_and_swap increments: read the element atomically, then swap value + 1 for value
+    // until the swap finds what it compared with.
+    const size_t cas_disp = 8 * (kFirst + element_of(rank_, round, 2));
+    int64_t seen = 0;
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, cas_disp, nullptr, &seen, REMORA_INT64,
+                                       REMORA_OP_NO_OP));
+    for (;;) {
+      const int64_t desired = seen + 1;
+      int64_t found = -1;
+      REQUIRE_OK(remora_win_compare_and_swap(win, target, cas_disp, &desired, &seen, &found,
+                                             REMORA_INT64));
+      if (found == seen) break;
+      seen = found;
+    }
+    REQUIRE_OK(remora_win_get_accumulate(win, target, 8 * (kFirst + element_of(rank_, round, 3)),
+                                         &one, &previous, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, kStraddle, &one, &previous, REMORA_INT64,
+                                       REMORA_OP_SUM));
+    REQUIRE_OK(remora_win_accumulate(win, target, 8 * kFirst, ones.data(), kSpan, REMORA_INT64,
+                                     REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_accumulate(win, target, kStraddle, ones.data(), 2, REMORA_INT64,
+                                     REMORA_OP_SUM, nullptr));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target) {
+    for (size_t i = 0; i < kSpan; ++i) {
+      int64_t want = int64_t{size_} * kRounds;  // the range accumulates
+      for (int r = 0; r < size_; ++r)
+        for (int round = 0; round < kRounds; ++round)
+          for (int which = 1; which <= 3; ++which) want += element_of(r, round, which) == i;
+      int64_t value = 0;
+      std::memcpy(&value, bytes + 8 * (kFirst + i), 8);
+      REQUIRE(value == want, "one-element ops: element %zu is %lld, expected %lld", i,
+              (long long)value, (long long)want);
+    }
+    int64_t straddle[2] = {0, 0};
+    std::memcpy(straddle, bytes + kStraddle, 16);
+    REQUIRE(straddle[0] == 2 * int64_t{size_} * kRounds && straddle[1] == int64_t{size_} * kRounds,
+            "one-element ops: misaligned elements are %lld, %lld, expected %lld, %lld",
+            (long long)straddle[0], (long long)straddle[1], 2LL * size_ * kRounds,
+            (long long)size_ * kRounds);
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
 // fetch_and_op REPLACE is an exchange: the values read back plus the final value are exactly
 // the values written plus the initial one (checked through their sum and sum of squares).
 void replace_is_exchange(remora_win_t win, int target) {
@@ -322,6 +397,7 @@ int main(int argc, char** argv) {
     every_op(win, target);
     overlapping_ranges(win, 0);
     mixed_sizes(win, target);
+    mixed_one_element_ops(win, target);
     get_accumulate_sees_each_state_once(win, target);
     replace_is_exchange(win, target);
     atomic_read_races_replace(win, 0);
