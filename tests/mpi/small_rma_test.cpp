@@ -1,10 +1,9 @@
 // Small puts and gets across nodes (run with REMORA_NODE_SIZE=1 at 3 ranks: every transfer goes
-// through an MPI window). A put of at most 16 KiB is a copy sent with MPI_Put, completed at the
-// target by the next flush to that target (or by a flush to every target), and a get is MPI_Get
-// + MPI_Win_flush. Checked: a put's source buffer may be overwritten as soon as the put
-// returns; after the origin's flush a third rank reads the data; thousands of puts outstanding
-// (more than the staging blocks hold) before one flush; puts to two targets, flushed one target
-// at a time; a get after a flush; window puts and gets.
+// through an MPI window). A get of at most 16 KiB is MPI_Get + MPI_Win_flush, and a flush calls
+// MPI_Win_flush only for a target with puts since its last flush. Checked: a put's source
+// buffer may be overwritten as soon as the put returns; after the origin's flush a third rank
+// reads the data; thousands of puts outstanding before one flush; puts to two targets, flushed
+// one target at a time; a get after a flush; window puts and gets.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -76,8 +75,7 @@ int main(int argc, char** argv) {
   if (rank == 1) check_local(segment, 1, 1, 0, 8);
   REQUIRE_OK(remora_barrier());
 
-  // Round 2: 4,096 puts of 8 B and 600 of 4 KiB (2.4 MiB: more than the staging blocks hold)
-  // outstanding, then one flush.
+  // Round 2: 4,096 puts of 8 B and 600 of 4 KiB (2.4 MiB) outstanding, then one flush.
   if (rank == 0) {
     put_pieces(segment, 2, 1, 0, 4096 * 8, 8);
     put_pieces(segment, 2, 1, 65536, 600 * 4096, 4096);

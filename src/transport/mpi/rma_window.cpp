@@ -78,27 +78,12 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
 }
 
 int RmaWindow::put(int target, size_t offset, const void* source, size_t bytes) {
-  if (bytes <= kStageMaxBytes) return staged_put(window_rank(target), offset, source, bytes);
   return transfer(true, target, offset, const_cast<void*>(source), bytes);
 }
 
 int RmaWindow::get(int target, size_t offset, void* destination, size_t bytes) {
   if (bytes <= kStageMaxBytes) return flushed_get(window_rank(target), offset, destination, bytes);
   return transfer(false, target, offset, destination, bytes);
-}
-
-// A copy and MPI_Put: no request, no wait (a flush completes it at the target).
-int RmaWindow::staged_put(int rank, size_t offset, const void* source, size_t bytes) {
-  const auto count = static_cast<int>(bytes);
-  std::lock_guard lock(mpi_mutex_);
-  void* copy = stage(rank, source, bytes);
-  const int result =
-      MPI_Put(copy, count, MPI_BYTE, rank, static_cast<MPI_Aint>(offset), count, MPI_BYTE, window_);
-  unflushed(rank);
-  if (result != MPI_SUCCESS)
-    return fail(REMORA_ERR_SYSTEM, "MPI_Put of %zu bytes at offset %zu of rank %d failed", bytes,
-                offset, rank);
-  return REMORA_SUCCESS;
 }
 
 // MPI_Get + MPI_Win_flush under one hold of the MPI mutex, as a program using MPI directly
