@@ -6,6 +6,9 @@
 // inside MPI, MPI_Barrier, during the mpi_* ones: MPICH progresses passive-target RMA only
 // while the target is inside MPI, and on one node Remora's own waits never call MPI):
 //   remora_*  remora_put/remora_get/remora_fetch_add on a segment (+ remora_flush for put)
+//   win_put, win_get  remora_win_put + remora_win_flush, remora_win_get on a remora_win_allocate
+//             window in a lock_all epoch (bytes as REMORA_UINT8), against MPI_Put / MPI_Get +
+//             MPI_Win_flush timed again beside them
 //   mpi_*     MPI_Put/MPI_Get/MPI_Fetch_and_op + MPI_Win_flush on a window in a lock_all
 //             epoch: MPI_Win_allocate (default), or with BENCH_MPI_WINDOW=create an
 //             MPI_Win_create window over malloc'd memory, as Remora's windows are created.
@@ -166,6 +169,26 @@ int main(int argc, char** argv) {
                 MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
+      Pair win_put, win_get;
+      win_put.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+        bench::check(remora_win_put(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
+                     "remora_win_put");
+        bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+      });
+      win_put.mpi = time_raw_mpi(options.batches, n, [&](int) {
+        MPI_Put(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
+      win_get.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+        bench::check(remora_win_get(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
+                     "remora_win_get");
+      });
+      win_get.mpi = time_raw_mpi(options.batches, n, [&](int) {
+        MPI_Get(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, static_cast<int>(bytes),
+                MPI_BYTE, window);
+        MPI_Win_flush(1, window);
+      });
       // Bandwidth: n puts back to back, one flush (time per put, turned into MB/s below).
       bandwidth.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
         for (int i = 0; i < n; ++i)
@@ -197,6 +220,12 @@ int main(int argc, char** argv) {
       report.add_latency("get", "remora_get", ranks, bytes, get.remora);
       report.add_latency("get", "mpi_get_flush", ranks, bytes, get.mpi);
       ratio("get", bytes, get);
+      report.add_latency("win_put", "remora_win_put_flush", ranks, bytes, win_put.remora);
+      report.add_latency("win_put", "mpi_put_flush", ranks, bytes, win_put.mpi);
+      ratio("win_put", bytes, win_put);
+      report.add_latency("win_get", "remora_win_get", ranks, bytes, win_get.remora);
+      report.add_latency("win_get", "mpi_get_flush", ranks, bytes, win_get.mpi);
+      ratio("win_get", bytes, win_get);
       const double volume = static_cast<double>(bytes) * n;
       report.add("put_bw", "remora_put", ranks, bytes, "MBps",
                  volume / bench::median(bandwidth.remora));

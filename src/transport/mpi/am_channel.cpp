@@ -89,4 +89,12 @@ bool AmChannel::poll(transport::AmDispatcher& dispatcher) {
   return received;
 }
 
+bool AmChannel::probe() {
+  std::unique_lock lock(mpi_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  int found = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, kAmTag, comm_, &found, MPI_STATUS_IGNORE);
+  return found != 0;
+}
+
 }  // namespace remora::mpi

@@ -36,6 +36,9 @@ class AmChannel {
   // Receives what has arrived into dispatcher and retires completed sends; true if it received.
   // Skips (returns false) while another thread of this rank is inside MPI.
   bool poll(transport::AmDispatcher& dispatcher);
+  // Turns MPI's progress engine once (MPI_Iprobe) without receiving; true if a message waits
+  // for poll(). Skips (returns false) while another thread of this rank is inside MPI.
+  bool probe();
 
  private:
   struct Sending {

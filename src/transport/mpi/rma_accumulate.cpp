@@ -16,12 +16,8 @@ namespace remora::mpi {
 namespace {
 
 constexpr size_t kMaxBytesPerCall = size_t{1} << 30;  // MPI counts are int
-// Accumulates of at most kStageMaxBytes without a result are copied and sent with
-// MPI_Accumulate, which needs no wait per call (as a program using MPI directly does); at most
-// kStageBlocks blocks are kept before the copies are completed locally and reused.
-constexpr size_t kStageMaxBytes = size_t{16} << 10;
-constexpr size_t kStageBlockBytes = size_t{64} << 10;
-constexpr size_t kStageBlocks = 16;
+// Accumulates of at most kStageMaxBytes (rma_window.hpp) without a result are copied and sent
+// with MPI_Accumulate, which needs no wait per call (as a program using MPI directly does).
 
 struct MpiElement {
   MPI_Datatype type;
@@ -113,6 +109,7 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
     outcome = MPI_Compare_and_swap(operation.origin, operation.compare, operation.result,
                                    element.type, rank, static_cast<MPI_Aint>(offset), window_);
     if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush(rank, window_);
+    if (outcome == MPI_SUCCESS) flushed(rank);
     if (outcome != MPI_SUCCESS)
       return fail(REMORA_ERR_SYSTEM, "MPI_Compare_and_swap at offset %zu of rank %d failed", offset,
                   target);
@@ -122,15 +119,11 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
   const size_t bytes = operation.count * element.bytes;
   if (operation.result == nullptr && bytes <= kStageMaxBytes) {
     std::lock_guard lock(mpi_mutex_);
-    void* copy = stage(operation.origin, bytes);
-    if (copy == nullptr) {  // every block in use: complete them locally, then reuse them
-      release_staged();
-      copy = stage(operation.origin, bytes);
-    }
+    void* copy = stage(rank, operation.origin, bytes);
     const auto count = static_cast<int>(operation.count);
     outcome = MPI_Accumulate(copy, count, element.type, rank, static_cast<MPI_Aint>(offset), count,
                              element.type, op, window_);
-    unflushed_ = true;
+    unflushed(rank);
     if (outcome != MPI_SUCCESS)
       return fail(REMORA_ERR_SYSTEM,
                   "MPI_Accumulate of %zu elements at offset %zu of rank %d failed", operation.count,
@@ -159,7 +152,7 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
       } else {
         outcome = MPI_Raccumulate(from, count, element.type, rank, displacement, count,
                                   element.type, op, window_, &request);
-        unflushed_ = true;  // complete at the target only after a flush
+        unflushed(rank);  // complete at the target only after a flush
       }
     }
     if (outcome != MPI_SUCCESS)
@@ -172,26 +165,27 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
   return REMORA_SUCCESS;
 }
 
-void* RmaWindow::stage(const void* source, size_t bytes) {
+void* RmaWindow::stage(int rank, const void* source, size_t bytes) {
   if (staged_blocks_ == 0 || staged_used_ + bytes > kStageBlockBytes) {
-    if (staged_blocks_ == kStageBlocks) return nullptr;
+    // Every block in use: complete the copies locally, then reuse the blocks.
+    if (staged_blocks_ == kStageBlocks) release_staged();
     if (staged_.size() == staged_blocks_) staged_.emplace_back(kStageBlockBytes);
     ++staged_blocks_;
     staged_used_ = 0;
   }
+  staged_rank_ = staged_rank_ == -1 || staged_rank_ == rank ? rank : -2;
   unsigned char* copy = staged_[staged_blocks_ - 1].data() + staged_used_;
   if (bytes > 0) std::memcpy(copy, source, bytes);
   staged_used_ += (bytes + 15) / 16 * 16;  // each copy aligned for its element type
   return copy;
 }
 
-// A flush completed the staged accumulates to one target only: those to others complete
-// locally here (at once when they were sent already, as small ones are).
 void RmaWindow::release_staged() {
   if (staged_blocks_ == 0) return;
   MPI_Win_flush_local_all(window_);
   staged_blocks_ = 0;
   staged_used_ = 0;
+  staged_rank_ = -1;
 }
 
 }  // namespace remora::mpi

@@ -26,7 +26,9 @@ int RmaWindow::create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* bas
     return fail(REMORA_ERR_SYSTEM, "remora_segment_allocate: MPI_Win_create of %zu bytes failed",
                 rounded);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
-  out->reset(new RmaWindow(window, mpi_mutex, std::move(wait)));
+  int window_size = 0;
+  MPI_Comm_size(comm, &window_size);
+  out->reset(new RmaWindow(window, window_size, mpi_mutex, std::move(wait)));
   return REMORA_SUCCESS;
 }
 
@@ -64,7 +66,7 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
                                  MPI_BYTE, window_, &request)
                       : MPI_Rget(cursor + done, chunk, MPI_BYTE, target, displacement, chunk,
                                  MPI_BYTE, window_, &request);
-      if (is_put) unflushed_ = true;
+      if (is_put) unflushed(target);
     }
     if (result != MPI_SUCCESS)
       return fail(REMORA_ERR_SYSTEM, "%s of %zu bytes at offset %zu of rank %d failed",
@@ -80,7 +82,24 @@ int RmaWindow::put(int target, size_t offset, const void* source, size_t bytes) 
 }
 
 int RmaWindow::get(int target, size_t offset, void* destination, size_t bytes) {
+  if (bytes <= kStageMaxBytes) return flushed_get(window_rank(target), offset, destination, bytes);
   return transfer(false, target, offset, destination, bytes);
+}
+
+// MPI_Get + MPI_Win_flush under one hold of the MPI mutex, as a program using MPI directly
+// writes it (no request object, no test loop): the data has arrived when the flush returns.
+// The flush also completes this rank's earlier puts and accumulates to rank at the target.
+int RmaWindow::flushed_get(int rank, size_t offset, void* destination, size_t bytes) {
+  const auto count = static_cast<int>(bytes);
+  std::lock_guard lock(mpi_mutex_);
+  int result = MPI_Get(destination, count, MPI_BYTE, rank, static_cast<MPI_Aint>(offset), count,
+                       MPI_BYTE, window_);
+  if (result == MPI_SUCCESS) result = MPI_Win_flush(rank, window_);
+  if (result != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "MPI_Get of %zu bytes at offset %zu of rank %d failed", bytes,
+                offset, rank);
+  flushed(rank);
+  return REMORA_SUCCESS;
 }
 
 int RmaWindow::put_strided(int target, size_t offset, const void* source,
@@ -117,6 +136,7 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
     // The old value has arrived only once the operation was performed at the target (a full
     // flush: MPICH's MPI_Win_flush_local is slower for it).
     if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush(target, window_);
+    if (outcome == MPI_SUCCESS) flushed(target);
   } else {
     MPI_Request request = MPI_REQUEST_NULL;
     {
@@ -132,21 +152,44 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
   return REMORA_SUCCESS;
 }
 
+// Gets, atomics and large puts have completed locally when they return, so only a target with
+// puts or accumulates since its last flush needs MPI_Win_flush.
 int RmaWindow::flush(int target) {
   target = window_rank(target);
   if (target < 0) return REMORA_SUCCESS;  // not in this window's group
   std::lock_guard lock(mpi_mutex_);
-  if (unflushed_) MPI_Win_flush(target, window_);
-  release_staged();
+  if (!unflushed_to_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  if (MPI_Win_flush(target, window_) != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "MPI_Win_flush of rank %d failed", target);
+  flushed(target);
   return REMORA_SUCCESS;
 }
 
 int RmaWindow::flush_all() {
   std::lock_guard lock(mpi_mutex_);
-  if (unflushed_) MPI_Win_flush_all(window_);
+  if (!unflushed_) return REMORA_SUCCESS;
+  if (MPI_Win_flush_all(window_) != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "MPI_Win_flush_all failed");
   unflushed_ = false;
-  release_staged();
+  std::fill(unflushed_to_.begin(), unflushed_to_.end(), 0);
+  staged_blocks_ = 0;  // every staged operation completed at its target
+  staged_used_ = 0;
+  staged_rank_ = -1;
   return REMORA_SUCCESS;
+}
+
+// The staged copies are free once they all went to rank; copies to other ranks are completed
+// locally here (at once when they were sent already, as small ones are).
+void RmaWindow::flushed(int rank) {
+  unflushed_to_[static_cast<size_t>(rank)] = 0;
+  if (staged_blocks_ == 0) return;
+  if (staged_rank_ == rank) {
+    staged_blocks_ = 0;
+    staged_used_ = 0;
+    staged_rank_ = -1;
+    return;
+  }
+  release_staged();
 }
 
 }  // namespace remora::mpi

@@ -1,11 +1,15 @@
 // One segment's MPI-3 RMA window for the ranks on other nodes: created over each rank's part
 // of the node's shared memory (MPI_Win_create), so that MPI and the node's shared-memory path
-// reach the same bytes, and kept in a lock_all epoch for its whole life. Put, get, fetch-add
-// and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate) and return at local
-// completion, waited for with Remora's waiting policy rather than inside MPI, which busy-polls;
-// compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH 4.0.2 across
-// nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). flush gives
-// remote completion (MPI_Win_flush).
+// reach the same bytes, and kept in a lock_all epoch for its whole life. A get of at most
+// kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it. Puts,
+// larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
+// and return at local completion, waited for with Remora's waiting policy rather than inside
+// MPI, which busy-polls (small puts staged and sent with MPI_Put, as small accumulates are,
+// made put bandwidth at 512 B-4 KiB under MPICH with a progress thread 20-40x lower on this
+// 2-core VM: the staging blocks' MPI_Win_flush_local_all, presumably); compare-and-swap has no
+// request form and waits in MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine,
+// MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). flush gives remote completion
+// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
 // gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
@@ -25,6 +29,12 @@
 namespace remora::mpi {
 
 constexpr size_t kWindowSizeQuantum = 16;
+// Gets and accumulates (without a result) of at most this many bytes take the flushed or staged
+// forms (rma_accumulate.cpp); at most kStageBlocks blocks of kStageBlockBytes hold the copies until
+// a flush completes them.
+constexpr size_t kStageMaxBytes = size_t{16} << 10;
+constexpr size_t kStageBlockBytes = size_t{64} << 10;
+constexpr size_t kStageBlocks = 16;
 
 class RmaWindow {
  public:
@@ -62,23 +72,39 @@ class RmaWindow {
   void set_ranks(std::vector<int> ranks) { ranks_ = std::move(ranks); }
 
  private:
-  RmaWindow(MPI_Win window, std::mutex& mpi_mutex, Wait wait)
-      : window_(window), mpi_mutex_(mpi_mutex), wait_(std::move(wait)) {}
+  RmaWindow(MPI_Win window, int window_size, std::mutex& mpi_mutex, Wait wait)
+      : window_(window),
+        mpi_mutex_(mpi_mutex),
+        wait_(std::move(wait)),
+        unflushed_to_(static_cast<size_t>(window_size), 0) {}
   int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
+  // A small get (see the top of this file); rank is the window's rank.
+  int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
 
   MPI_Win window_;
   std::mutex& mpi_mutex_;
   Wait wait_;
-  bool unflushed_ = false;  // puts since the last flush_all
+  // Under mpi_mutex_: puts or accumulates since the last flush_all (unflushed_), and since the
+  // last flush of each window rank (unflushed_to_); unflushed(rank) marks both.
+  bool unflushed_ = false;
+  std::vector<unsigned char> unflushed_to_;
+  void unflushed(int rank) {
+    unflushed_ = true;
+    unflushed_to_[static_cast<size_t>(rank)] = 1;
+  }
+  // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged any more.
+  void flushed(int rank);
   // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
   // for: the caller's buffer is free at once), kept until a flush has completed them
   // (rma_accumulate.cpp). Under mpi_mutex_.
   std::vector<std::vector<unsigned char>> staged_;  // blocks of kStageBlockBytes
   size_t staged_blocks_ = 0;                        // blocks in use; the last one partly
   size_t staged_used_ = 0;                          // bytes used in the last block in use
-  // A copy of bytes from source in the staging blocks; nullptr when they are full.
-  void* stage(const void* source, size_t bytes);
-  // After a flush: completes every staged accumulate locally and frees the blocks.
+  int staged_rank_ = -1;  // the window rank every staged copy went to, or -2: several
+  // A copy of bytes from source for an operation on rank, in the staging blocks; when they are
+  // full, the copies staged so far are completed locally first and the blocks reused.
+  void* stage(int rank, const void* source, size_t bytes);
+  // Completes every staged operation locally (MPI_Win_flush_local_all) and frees the blocks.
   void release_staged();
   std::vector<int> ranks_;
   int window_rank(int target) const {
