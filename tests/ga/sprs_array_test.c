@@ -16,6 +16,7 @@
 #include "ga.h"
 #include "ga_check.h"
 #include "macdecls.h"
+#include "remora.h"
 
 static int me, nproc;
 
@@ -621,7 +622,7 @@ static void misuse(const char* mode) {
     NGA_Sprs_array_destroy(s_a);
     NGA_Sprs_array_assemble(s_a);
   } else if (strcmp(mode, "terminated") == 0) { /* a handle kept across GA_Terminate */
-    GA_Terminate();
+    GA_Terminate(); /* Remora, started by main, stays up: GA can start again */
     GA_Initialize();
     NGA_Sprs_array_assemble(s_a);
   }
@@ -630,6 +631,8 @@ static void misuse(const char* mode) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (argc > 1 && strcmp(argv[1], "terminated") == 0)
+    CHECK(remora_init(&argc, &argv) == REMORA_SUCCESS); /* so that GA_Terminate keeps it */
   GA_Initialize();
   me = GA_Nodeid();
   nproc = GA_Nnodes();
