@@ -99,6 +99,7 @@ static void cycle_once(long i, int rank, int size) {
   remora_segment_t segment;
   check(remora_segment_allocate(4096 * (size_t)(1 + i % 7) + 8, &segment) == 0, "segment", i);
   check(remora_put(segment, next, 0, &stamp, sizeof stamp) == 0, "segment put", i);
+  check(remora_flush(segment, next) == 0, "segment flush", i); /* remote completion */
   check(remora_barrier() == 0, "barrier", i);
   int64_t got = -1;
   check(remora_get(segment, rank, 0, &got, sizeof got) == 0, "segment get", i);
@@ -114,7 +115,7 @@ static void cycle_once(long i, int rank, int size) {
   const int64_t ld[1] = {1};
   double read = -1;
   if (rank == 0) check(remora_array_put(array, lo, lo, &value, ld) == 0, "array_put", i);
-  check(remora_barrier() == 0, "barrier", i);
+  check(remora_array_sync() == 0, "array_sync", i); /* completes the put everywhere */
   check(remora_array_get(array, lo, lo, &read, ld) == 0, "array_get", i);
   check(read == value, "array value", i);
   check(remora_array_destroy(&array) == 0, "array_destroy", i);
