@@ -223,67 +223,54 @@ int check_op(const char* function, int op, int type) {
   return REMORA_SUCCESS;
 }
 
-void apply_op(int op, int type, void* target, const void* source, size_t count, const void* alpha) {
+namespace {
+
+// Calls f with a value of the C++ type of datatype (nothing for an unknown one).
+template <typename F>
+void with_type(int type, F&& f) {
   switch (type) {
     case REMORA_INT8:
-      return apply_typed<int8_t>(op, target, source, count, alpha);
+      return f(int8_t{});
     case REMORA_INT16:
-      return apply_typed<int16_t>(op, target, source, count, alpha);
+      return f(int16_t{});
     case REMORA_INT32:
-      return apply_typed<int32_t>(op, target, source, count, alpha);
+      return f(int32_t{});
     case REMORA_INT64:
-      return apply_typed<int64_t>(op, target, source, count, alpha);
+      return f(int64_t{});
     case REMORA_UINT8:
-      return apply_typed<uint8_t>(op, target, source, count, alpha);
+      return f(uint8_t{});
     case REMORA_UINT16:
-      return apply_typed<uint16_t>(op, target, source, count, alpha);
+      return f(uint16_t{});
     case REMORA_UINT32:
-      return apply_typed<uint32_t>(op, target, source, count, alpha);
+      return f(uint32_t{});
     case REMORA_UINT64:
-      return apply_typed<uint64_t>(op, target, source, count, alpha);
+      return f(uint64_t{});
     case REMORA_FLOAT:
-      return apply_typed<float>(op, target, source, count, alpha);
+      return f(float{});
     case REMORA_DOUBLE:
-      return apply_typed<double>(op, target, source, count, alpha);
+      return f(double{});
     case REMORA_FLOAT_COMPLEX:
-      return apply_typed<std::complex<float>>(op, target, source, count, alpha);
+      return f(std::complex<float>{});
     case REMORA_DOUBLE_COMPLEX:
-      return apply_typed<std::complex<double>>(op, target, source, count, alpha);
+      return f(std::complex<double>{});
     default:
       return;
   }
 }
 
+}  // namespace
+
+void apply_op(int op, int type, void* target, const void* source, size_t count, const void* alpha) {
+  with_type(type, [&](auto element) {
+    apply_typed<decltype(element)>(op, target, source, count, alpha);
+  });
+}
+
 void update_one(int op, int type, void* target, const void* origin, const void* compare,
                 void* result, const void* alpha) {
-  switch (type) {
-    case REMORA_INT8:
-      return update_one_typed<int8_t>(op, target, origin, compare, result, alpha);
-    case REMORA_INT16:
-      return update_one_typed<int16_t>(op, target, origin, compare, result, alpha);
-    case REMORA_INT32:
-      return update_one_typed<int32_t>(op, target, origin, compare, result, alpha);
-    case REMORA_INT64:
-      return update_one_typed<int64_t>(op, target, origin, compare, result, alpha);
-    case REMORA_UINT8:
-      return update_one_typed<uint8_t>(op, target, origin, compare, result, alpha);
-    case REMORA_UINT16:
-      return update_one_typed<uint16_t>(op, target, origin, compare, result, alpha);
-    case REMORA_UINT32:
-      return update_one_typed<uint32_t>(op, target, origin, compare, result, alpha);
-    case REMORA_UINT64:
-      return update_one_typed<uint64_t>(op, target, origin, compare, result, alpha);
-    case REMORA_FLOAT:
-      return update_one_typed<float>(op, target, origin, compare, result, alpha);
-    case REMORA_DOUBLE:
-      return update_one_typed<double>(op, target, origin, compare, result, alpha);
-    case REMORA_FLOAT_COMPLEX:
-      return update_one_typed<std::complex<float>>(op, target, origin, compare, result, alpha);
-    case REMORA_DOUBLE_COMPLEX:
-      return update_one_typed<std::complex<double>>(op, target, origin, compare, result, alpha);
-    default:
-      return;
-  }
+  with_type(type, [&](auto element) {
+    update_one_typed<decltype(element)>(op, target, origin, compare, result, alpha);
+  });
 }
 
 }  // namespace remora::rma

@@ -13,17 +13,7 @@
 
 static int me, nproc, failures, put_calls, put_bytes, accs;
 
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      if (failures++ < 10) {                                              \
-        printf("rank %d: %s:%d: check failed: ", me, __FILE__, __LINE__); \
-        printf(__VA_ARGS__);                                              \
-        printf("\n");                                                     \
-        fflush(stdout);                                                   \
-      }                                                                   \
-    }                                                                     \
-  } while (0)
+#include "armci_check.h"
 
 int ARMCI_Put(void* src, void* dst, int size, int target) {
   put_calls++;

@@ -15,17 +15,7 @@
 
 static int me, nproc, failures;
 
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      if (failures++ < 10) {                                              \
-        printf("rank %d: %s:%d: check failed: ", me, __FILE__, __LINE__); \
-        printf(__VA_ARGS__);                                              \
-        printf("\n");                                                     \
-        fflush(stdout);                                                   \
-      }                                                                   \
-    }                                                                     \
-  } while (0)
+#include "armci_check.h"
 
 static void** malloc_all(armci_size_t bytes) {
   void** ptrs = malloc(sizeof(void*) * (size_t)nproc);
