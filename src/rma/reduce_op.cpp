@@ -223,54 +223,69 @@ int check_op(const char* function, int op, int type) {
   return REMORA_SUCCESS;
 }
 
-namespace {
-
-// Calls f with a value of the C++ type of datatype (nothing for an unknown one).
-template <typename F>
-void with_type(int type, F&& f) {
+// apply_op and update_one switch on the type each: one visitor (a generic lambda) for both cost
+// 5-10% of acc_bandwidth at 8-512 B (Release, three interleaved runs, 2026-11-26).
+void apply_op(int op, int type, void* target, const void* source, size_t count, const void* alpha) {
   switch (type) {
     case REMORA_INT8:
-      return f(int8_t{});
+      return apply_typed<int8_t>(op, target, source, count, alpha);
     case REMORA_INT16:
-      return f(int16_t{});
+      return apply_typed<int16_t>(op, target, source, count, alpha);
     case REMORA_INT32:
-      return f(int32_t{});
+      return apply_typed<int32_t>(op, target, source, count, alpha);
     case REMORA_INT64:
-      return f(int64_t{});
+      return apply_typed<int64_t>(op, target, source, count, alpha);
     case REMORA_UINT8:
-      return f(uint8_t{});
+      return apply_typed<uint8_t>(op, target, source, count, alpha);
     case REMORA_UINT16:
-      return f(uint16_t{});
+      return apply_typed<uint16_t>(op, target, source, count, alpha);
     case REMORA_UINT32:
-      return f(uint32_t{});
+      return apply_typed<uint32_t>(op, target, source, count, alpha);
     case REMORA_UINT64:
-      return f(uint64_t{});
+      return apply_typed<uint64_t>(op, target, source, count, alpha);
     case REMORA_FLOAT:
-      return f(float{});
+      return apply_typed<float>(op, target, source, count, alpha);
     case REMORA_DOUBLE:
-      return f(double{});
+      return apply_typed<double>(op, target, source, count, alpha);
     case REMORA_FLOAT_COMPLEX:
-      return f(std::complex<float>{});
+      return apply_typed<std::complex<float>>(op, target, source, count, alpha);
     case REMORA_DOUBLE_COMPLEX:
-      return f(std::complex<double>{});
+      return apply_typed<std::complex<double>>(op, target, source, count, alpha);
     default:
       return;
   }
 }
 
-}  // namespace
-
-void apply_op(int op, int type, void* target, const void* source, size_t count, const void* alpha) {
-  with_type(type, [&](auto element) {
-    apply_typed<decltype(element)>(op, target, source, count, alpha);
-  });
-}
-
 void update_one(int op, int type, void* target, const void* origin, const void* compare,
                 void* result, const void* alpha) {
-  with_type(type, [&](auto element) {
-    update_one_typed<decltype(element)>(op, target, origin, compare, result, alpha);
-  });
+  switch (type) {
+    case REMORA_INT8:
+      return update_one_typed<int8_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT16:
+      return update_one_typed<int16_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT32:
+      return update_one_typed<int32_t>(op, target, origin, compare, result, alpha);
+    case REMORA_INT64:
+      return update_one_typed<int64_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT8:
+      return update_one_typed<uint8_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT16:
+      return update_one_typed<uint16_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT32:
+      return update_one_typed<uint32_t>(op, target, origin, compare, result, alpha);
+    case REMORA_UINT64:
+      return update_one_typed<uint64_t>(op, target, origin, compare, result, alpha);
+    case REMORA_FLOAT:
+      return update_one_typed<float>(op, target, origin, compare, result, alpha);
+    case REMORA_DOUBLE:
+      return update_one_typed<double>(op, target, origin, compare, result, alpha);
+    case REMORA_FLOAT_COMPLEX:
+      return update_one_typed<std::complex<float>>(op, target, origin, compare, result, alpha);
+    case REMORA_DOUBLE_COMPLEX:
+      return update_one_typed<std::complex<double>>(op, target, origin, compare, result, alpha);
+    default:
+      return;
+  }
 }
 
 }  // namespace remora::rma
