@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages Remora needs that are missing. Usage: install-deps.sh [demo|test]
 #   demo: compiler and build tools; test: also GoogleTest, pkg-config, Python 3 (with venv and
 #   headers, for the Python package; pip fetches its build tools), and MPICH and
-#   Open MPI for the MPI transport's tests, iproute2 and gdb for the two-host test.
+#   Open MPI for the MPI transport's tests, iproute2 and gdb for the two-host test, and Global
+#   Arrays 5.8 (with the two packages it needs but does not declare) for the reference run of
+#   the GA tests and the GA benchmarks.
 set -euo pipefail
 packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
@@ -12,6 +14,7 @@ if [ "${1:-test}" = test ]; then
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
   packages+=(iproute2)  # ip netns: the two-host MPI test
   packages+=(gdb)  # the two-host test's watchdog prints the stacks of a job that hangs
+  packages+=(libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do
