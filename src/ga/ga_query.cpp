@@ -25,10 +25,13 @@ bool valid_patch(const char* fn, const GaArray& a, const int64_t* lo, const int6
   return true;
 }
 
-// Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes).
-void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
+// Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes),
+// in row-major block order. As GA, a piece's owner is the block's index (blocks numbered
+// row-major over the block grid, as NGA_Distribution numbers them), not a rank.
+void cyclic_pieces(const GaArray& a, const int64_t* lo, const int64_t* hi,
                    std::vector<Piece>* pieces) {
-  int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM];
+  int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM], counts[GA_MAX_DIM];
+  block_counts(a, counts);
   for (int d = 0; d < a.ndim; ++d) {
     const int64_t b = a.block[static_cast<size_t>(d)];
     first[d] = lo[d] / b;
@@ -37,7 +40,9 @@ void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const in
   }
   while (true) {
     Piece piece{};
-    piece.owner = block_owner(fn, a, coords);
+    int64_t index = 0;
+    for (int d = 0; d < a.ndim; ++d) index = index * counts[d] + coords[d];
+    piece.owner = static_cast<int>(index);
     for (int d = 0; d < a.ndim; ++d) {
       const int64_t b = a.block[static_cast<size_t>(d)];
       piece.lo[d] = std::max(lo[d], coords[d] * b);
@@ -56,7 +61,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
   std::vector<Piece> pieces;
   if (!valid_patch(fn, a, lo, hi)) return pieces;
   if (is_cyclic(a)) {
-    cyclic_pieces(fn, a, lo, hi, &pieces);
+    cyclic_pieces(a, lo, hi, &pieces);
     return pieces;
   }
   const int ranks = array_ranks(a);
