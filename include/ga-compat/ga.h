@@ -122,6 +122,9 @@ int NGA_Locate(int g_a, int subscript[]);
 int NGA_Locate64(int g_a, int64_t subscript[]);
 int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
 int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]);
+/* NGA_Locate_num_blocks: block-cyclic arrays: the number of blocks lo..hi meets (-1 for other
+ * distributions, as GA). */
+int NGA_Locate_num_blocks(int g_a, int lo[], int hi[]);
 int NGA_Locate_nnodes(int g_a, int lo[], int hi[]);
 int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]);
 int GA_Compare_distr(int g_a, int g_b);

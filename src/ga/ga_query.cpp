@@ -136,6 +136,26 @@ int locate_nnodes(const char* fn, int g_a, const Index* lo, const Index* hi) {
   return static_cast<int>(locate_pieces(fn, a, lo64.data, hi64.data).size());
 }
 
+// GA: the number of blocks of a block-cyclic array that lo..hi meets, -1 for other arrays; a
+// patch that is not inside the array ends the job (GA aborts too).
+int locate_num_blocks(const char* fn, int g_a, const int* lo, const int* hi) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
+  if (!is_cyclic(a)) return -1;
+  const Indices lo64(lo, a.ndim), hi64(hi, a.ndim);
+  for (int d = 0; d < a.ndim; ++d)
+    if (lo64.values[d] < 0 || hi64.values[d] >= a.dims[d] || lo64.values[d] > hi64.values[d])
+      ga_fail(fn, "lo[%d]=%lld, hi[%d]=%lld: not a patch of array '%s' (dimension %d has %lld)", d,
+              static_cast<long long>(lo64.values[d]), d, static_cast<long long>(hi64.values[d]),
+              a.name.c_str(), d, static_cast<long long>(a.dims[d]));
+  int64_t count = 1;
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t b = a.block[static_cast<size_t>(d)];
+    count *= hi64.values[d] / b - lo64.values[d] / b + 1;
+  }
+  return static_cast<int>(count);
+}
+
 template <typename Index>
 void inquire(const char* fn, int g_a, int* type, int* ndim, Index* dims) {
   const GaArray& a = lookup_allocated(fn, g_a);
@@ -217,6 +237,10 @@ int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]) {
 }
 int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]) {
   return locate_region("NGA_Locate_region64", g_a, lo, hi, map, procs);
+}
+
+int NGA_Locate_num_blocks(int g_a, int lo[], int hi[]) {
+  return locate_num_blocks("NGA_Locate_num_blocks", g_a, lo, hi);
 }
 
 int NGA_Locate_nnodes(int g_a, int lo[], int hi[]) {

@@ -101,6 +101,11 @@ static void check_regular(int g_a, int ndim, const int* dims) {
   }
   /* GA_Get_block_info describes block-cyclic arrays only (GA gives zeros here). */
   CHECK(GA_Total_blocks(g_a) == -1);
+  {
+    int all_lo[GA_MAX_DIM] = {0}, all_hi[GA_MAX_DIM];
+    for (int d = 0; d < ndim; ++d) all_hi[d] = dims[d] - 1;
+    CHECK(NGA_Locate_num_blocks(g_a, all_lo, all_hi) == -1); /* as GA 5.8 */
+  }
   /* GA_Nblock: the partitions per dimension in C order, here the process grid. */
   int nblock[GA_MAX_DIM];
   NGA_Nblock(g_a, nblock);
@@ -144,6 +149,11 @@ static void check_cyclic(int g_a, const int* dims, const int* block) {
     int map[4 * 64 * 4], procs[256];
     const int count = NGA_Locate_nnodes(g_a, p.lo, p.hi);
     CHECK(count <= 256);
+    /* as GA 5.8: the blocks the patch meets */
+    CHECK(NGA_Locate_num_blocks(g_a, p.lo, p.hi) ==
+          (p.hi[0] / block[0] - p.lo[0] / block[0] + 1) *
+              (p.hi[1] / block[1] - p.lo[1] / block[1] + 1));
+    CHECK(NGA_Locate_num_blocks(g_a, p.lo, p.hi) == count);
     CHECK(NGA_Locate_region(g_a, p.lo, p.hi, map, procs) == count);
     long sum = 0;
     for (int i = 0; i < count; ++i) {
