@@ -122,6 +122,9 @@ int NGA_Locate(int g_a, int subscript[]);
 int NGA_Locate64(int g_a, int64_t subscript[]);
 int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
 int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]);
+/* NGA_Locate_num_blocks: block-cyclic arrays: the number of blocks lo..hi meets (-1 for other
+ * distributions, as GA). */
+int NGA_Locate_num_blocks(int g_a, int lo[], int hi[]);
 int NGA_Locate_nnodes(int g_a, int lo[], int hi[]);
 int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]);
 int GA_Compare_distr(int g_a, int g_b);
@@ -515,13 +518,35 @@ void NGA_Sprs_array_diag_left_multiply(int s_a, int g_d);
 void NGA_Sprs_array_shift_diag(int s_a, void* shift);
 int NGA_Sprs_array_duplicate(int s_a);
 /* NGA_Sprs_array_create_from_dense(64): an assembled sparse array of a 2-D array's non-zero
- * elements, on its group (int / int64_t indices). Collective. */
+ * elements and its whole diagonal (zeros included, as GA), on its group (int / int64_t
+ * indices). Collective. */
 int NGA_Sprs_array_create_from_dense(int g_a);
 int NGA_Sprs_array_create_from_dense64(int g_a);
 /* NGA_Sprs_array_elementwise_multiply: a new sparse array, C[i][j] = A[i][j] * B[i][j] where
  * both hold an element. Collective. */
 int NGA_Sprs_array_elementwise_multiply(int s_a, int s_b);
 int NGA_Sprs_array_matmat_multiply(int s_a, int s_b);
+/* NGA_Sprs_array_create_from_sparse: a new dense idim x jdim array holding s_a (zeros elsewhere),
+ * its rows split as s_a's are. Collective. */
+int NGA_Sprs_array_create_from_sparse(int s_a);
+/* NGA_Sprs_array_sprsdns_multiply: a new dense array C = A B (A sparse, B a dense 2-D array
+ * with as many rows as A has columns), C's rows split as A's are. Collective. */
+int NGA_Sprs_array_sprsdns_multiply(int s_a, int g_b);
+/* NGA_Sprs_array_dnssprs_multiply: a new dense array C = A B (A a dense 2-D array with as many
+ * columns as the sparse B has rows), C's rows split by the sparse arrays' rule. Collective. */
+int NGA_Sprs_array_dnssprs_multiply(int g_a, int s_b);
+/* NGA_Sprs_array_sampled_multiply: overwrites every element s_c holds with that element of
+ * A B (transB != 0: A B^T), A and B dense 2-D arrays. Collective. */
+void NGA_Sprs_array_sampled_multiply(int g_a, int g_b, int s_c, int transB);
+/* NGA_Sprs_array_quantize256: a new sparse array of s_a's real values mapped to integers in
+ * [0, 255]: v >= *max gives 255, 0 < v < *max gives (int)(v / *max * 255) (dropped when 0, off
+ * the diagonal), v <= 0 is dropped off the diagonal and 0 on it. Collective. */
+int NGA_Sprs_array_quantize256(int s_a, void* max);
+/* NGA_Sprs_array_activate_ReLU(64): in place, every element v of a real sparse array becomes
+ * min(max(v + *bias, 0), 32); categories and features are not read or written. Returns 1.
+ * Collective. */
+int NGA_Sprs_array_activate_ReLU(int s_a, void* bias, int** categories, int* features);
+int NGA_Sprs_array_activate_ReLU64(int s_a, void* bias, int64_t** categories, int64_t* features);
 
 #ifdef __cplusplus
 }

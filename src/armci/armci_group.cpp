@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "armci/armci_internal.hpp"
+#include "armcix.h"
 
 namespace remora::armci {
 namespace {
@@ -225,6 +226,36 @@ int PARMCI_Free_memdev(void* ptr) {
   const char* fn = "ARMCI_Free_memdev";
   require_initialized(fn);
   free_in(fn, default_group(), ptr);
+  return 0;
+}
+
+// armcix.h: a new group from a split or a duplicate of parent's communicator; its members'
+// absolute ranks gathered in the new group's rank order.
+int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* new_group) {
+  const char* fn = "ARMCIX_Group_split";
+  Group& p = group_of(fn, "parent", parent, true);
+  if (new_group == nullptr) fail(fn, "new_group is NULL");
+  if (color < 0)
+    fail(fn, "color=%d is negative (every member joins a group: colours are >= 0)", color);
+  remora_comm_t comm = nullptr;
+  check(fn, remora_comm_split(p.comm, color, key, &comm));
+  int size = 0;
+  check(fn, remora_comm_size(comm, &size));
+  std::vector<int> members(static_cast<size_t>(size));
+  const int me = my_rank();
+  check(fn, remora_allgather(&me, members.data(), 1, REMORA_INT32, comm, REMORA_COLL_AUTO));
+  make_group(fn, comm, std::move(members), new_group);
+  return 0;
+}
+
+int ARMCIX_Group_dup(ARMCI_Group* parent, ARMCI_Group* new_group) {
+  const char* fn = "ARMCIX_Group_dup";
+  Group& p = group_of(fn, "parent", parent, true);
+  if (new_group == nullptr) fail(fn, "new_group is NULL");
+  remora_comm_t comm = nullptr;
+  check(fn, remora_comm_dup(p.comm, &comm));
+  std::vector<int> members = p.members;
+  make_group(fn, comm, std::move(members), new_group);
   return 0;
 }
 

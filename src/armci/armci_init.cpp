@@ -398,6 +398,7 @@ int PARMCI_Finalize(void) {
   fence_all("ARMCI_Finalize");
   check("ARMCI_Finalize", remora_comm_barrier(the_world, REMORA_COLL_AUTO));
   destroy_mutexes_at_finalize();
+  destroy_mutex_handles_at_finalize();
   free_all_regions();
   groups_finish();
   check("ARMCI_Finalize", remora_comm_free(&the_node));

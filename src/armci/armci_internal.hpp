@@ -118,6 +118,8 @@ remora_datatype_t acc_datatype(const char* fn, int datatype, size_t* element_byt
 // Frees every region and the mutexes (ARMCI_Finalize).
 void free_all_regions();
 void destroy_mutexes_at_finalize();
+// ARMCIX mutex handles still alive at ARMCI_Finalize (armci_ext.cpp).
+void destroy_mutex_handles_at_finalize();
 // Point-to-point messages (armci_msg_snd/rcv): registers the handler (ARMCI_Init).
 void message_init();
 

@@ -25,10 +25,13 @@ bool valid_patch(const char* fn, const GaArray& a, const int64_t* lo, const int6
   return true;
 }
 
-// Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes).
-void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const int64_t* hi,
+// Block-cyclic arrays: every block meeting the patch (GA reports blocks, not bounding boxes),
+// in row-major block order. As GA, a piece's owner is the block's index (blocks numbered
+// row-major over the block grid, as NGA_Distribution numbers them), not a rank.
+void cyclic_pieces(const GaArray& a, const int64_t* lo, const int64_t* hi,
                    std::vector<Piece>* pieces) {
-  int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM];
+  int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM], counts[GA_MAX_DIM];
+  block_counts(a, counts);
   for (int d = 0; d < a.ndim; ++d) {
     const int64_t b = a.block[static_cast<size_t>(d)];
     first[d] = lo[d] / b;
@@ -37,7 +40,9 @@ void cyclic_pieces(const char* fn, const GaArray& a, const int64_t* lo, const in
   }
   while (true) {
     Piece piece{};
-    piece.owner = block_owner(fn, a, coords);
+    int64_t index = 0;
+    for (int d = 0; d < a.ndim; ++d) index = index * counts[d] + coords[d];
+    piece.owner = static_cast<int>(index);
     for (int d = 0; d < a.ndim; ++d) {
       const int64_t b = a.block[static_cast<size_t>(d)];
       piece.lo[d] = std::max(lo[d], coords[d] * b);
@@ -56,7 +61,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
   std::vector<Piece> pieces;
   if (!valid_patch(fn, a, lo, hi)) return pieces;
   if (is_cyclic(a)) {
-    cyclic_pieces(fn, a, lo, hi, &pieces);
+    cyclic_pieces(a, lo, hi, &pieces);
     return pieces;
   }
   const int ranks = array_ranks(a);
@@ -129,6 +134,26 @@ int locate_nnodes(const char* fn, int g_a, const Index* lo, const Index* hi) {
   const GaArray& a = lookup_allocated(fn, g_a);
   const Indices lo64(lo, a.ndim), hi64(hi, a.ndim);
   return static_cast<int>(locate_pieces(fn, a, lo64.data, hi64.data).size());
+}
+
+// GA: the number of blocks of a block-cyclic array that lo..hi meets, -1 for other arrays; a
+// patch that is not inside the array ends the job (GA aborts too).
+int locate_num_blocks(const char* fn, int g_a, const int* lo, const int* hi) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
+  if (!is_cyclic(a)) return -1;
+  const Indices lo64(lo, a.ndim), hi64(hi, a.ndim);
+  for (int d = 0; d < a.ndim; ++d)
+    if (lo64.values[d] < 0 || hi64.values[d] >= a.dims[d] || lo64.values[d] > hi64.values[d])
+      ga_fail(fn, "lo[%d]=%lld, hi[%d]=%lld: not a patch of array '%s' (dimension %d has %lld)", d,
+              static_cast<long long>(lo64.values[d]), d, static_cast<long long>(hi64.values[d]),
+              a.name.c_str(), d, static_cast<long long>(a.dims[d]));
+  int64_t count = 1;
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t b = a.block[static_cast<size_t>(d)];
+    count *= hi64.values[d] / b - lo64.values[d] / b + 1;
+  }
+  return static_cast<int>(count);
 }
 
 template <typename Index>
@@ -212,6 +237,10 @@ int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]) {
 }
 int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]) {
   return locate_region("NGA_Locate_region64", g_a, lo, hi, map, procs);
+}
+
+int NGA_Locate_num_blocks(int g_a, int lo[], int hi[]) {
+  return locate_num_blocks("NGA_Locate_num_blocks", g_a, lo, hi);
 }
 
 int NGA_Locate_nnodes(int g_a, int lo[], int hi[]) {

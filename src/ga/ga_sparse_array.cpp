@@ -974,7 +974,7 @@ int from_dense(const char* fn, int g_a, bool idx64) {
         for (int64_t c = 0; c < cols; ++c) {
           T v;
           std::memcpy(&v, patch.data() + static_cast<size_t>(r * cols + c) * sizeof(T), sizeof v);
-          if (v == zero) continue;
+          if (v == zero && lo[0] + r != lo[1] + c) continue;  // as GA: the diagonal always
           s.ai.push_back(lo[0] + r);
           s.aj.push_back(lo[1] + c);
           const auto* bytes = reinterpret_cast<const char*>(&v);
@@ -1056,6 +1056,308 @@ int NGA_Sprs_array_destroy(int s_a) {
     table()[static_cast<size_t>(s_a + kHandleOffset)].reset();
   }
   return 1;
+}
+
+}  // extern "C"
+
+// Sparse-dense products, dense copies, quantization and ReLU (GA's newer sparse calls). GA's C
+// binding sees dense arrays in C order: element (i, j) of a 2-D array is row i, column j.
+namespace {
+
+struct Shape {
+  int64_t rows, cols;
+};
+
+// A 2-D GA array of the sparse array's type and group.
+Shape check_matrix(const char* fn, const Sparse& s, const char* name, int g) {
+  int type = 0, ndim = 0;
+  int64_t dims[GA_MAX_DIM] = {};
+  NGA_Inquire64(g, &type, &ndim, dims);
+  if (ndim != 2) ga_fail(fn, "%s=%d has %d dimensions; a 2-D array is required", name, g, ndim);
+  if (type != s.type)
+    ga_fail(fn, "%s=%d has type %d but the sparse array has type %d: they must match", name, g,
+            type, s.type);
+  if (NGA_Get_pgroup(g) != s.grp)
+    ga_fail(fn, "%s=%d lives on process group %d, the sparse array on group %d", name, g,
+            NGA_Get_pgroup(g), s.grp);
+  return {dims[0], dims[1]};
+}
+
+// A new rows x cols array of s's type on s's group, its rows split into one block per process
+// by the sparse arrays' rule (GA's irregular distribution; the default distribution when some
+// block would be empty, which an irregular distribution cannot express). Collective.
+int row_split_array(const char* fn, const Sparse& s, int64_t rows, int64_t cols) {
+  const int g = NGA_Create_handle();
+  int64_t dims[2] = {rows, cols};
+  NGA_Set_data64(g, 2, dims, s.type);
+  NGA_Set_pgroup(g, s.grp);
+  if (rows >= s.nproc) {
+    std::vector<int64_t> map(static_cast<size_t>(s.nproc) + 1, 0);
+    for (int p = 0; p < s.nproc; ++p) map[static_cast<size_t>(p)] = block_lo(rows, s.nproc, p);
+    int64_t nblock[2] = {s.nproc, 1};
+    NGA_Set_irreg_distr64(g, map.data(), nblock);
+  }
+  char name[] = "sparse_dense";
+  NGA_Set_array_name(g, name);
+  if (!NGA_Allocate(g))
+    ga_fail(fn, "could not allocate the %lldx%lld dense result", (long long)rows, (long long)cols);
+  return g;
+}
+
+template <typename T>
+std::vector<T> get_patch(int g, int64_t rlo, int64_t rhi, int64_t clo, int64_t chi) {
+  std::vector<T> v;
+  if (rlo > rhi || clo > chi) return v;
+  v.resize(static_cast<size_t>((rhi - rlo + 1) * (chi - clo + 1)));
+  int64_t lo[2] = {rlo, clo}, hi[2] = {rhi, chi}, ld = chi - clo + 1;
+  NGA_Get64(g, lo, hi, v.data(), &ld);
+  return v;
+}
+
+template <typename T>
+void put_rows(int g, int64_t rlo, int64_t rhi, int64_t cols, std::vector<T>& v) {
+  if (rlo > rhi) return;
+  int64_t lo[2] = {rlo, 0}, hi[2] = {rhi, cols - 1}, ld = cols;
+  NGA_Put64(g, lo, hi, v.data(), &ld);
+}
+
+template <typename T>
+constexpr bool is_real = std::is_arithmetic_v<T>;
+
+void require_real(const char* fn, const Sparse& s, int s_a) {
+  if (s.type == C_SCPL || s.type == C_DCPL)
+    ga_fail(fn, "s_a=%d has the complex type %d; this call takes real types only", s_a, s.type);
+}
+
+int activate_relu(const char* fn, int s_a, void* bias) {
+  Sparse& s = lookup_ready(fn, s_a);
+  require_real(fn, s, s_a);
+  if (bias == nullptr) ga_fail(fn, "bias=NULL: the value added to every element is required");
+  GA_Pgroup_sync(s.grp);
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (is_real<T>) {
+      T b;
+      std::memcpy(&b, bias, sizeof b);
+      const T top = static_cast<T>(32);
+      for (Block& blk : s.blocks) {
+        T* v = values<T>(blk);
+        for (size_t k = 0; k < blk.cols.size(); ++k) {
+          const T x = static_cast<T>(v[k] + b);
+          v[k] = x < zero ? zero : (x > top ? top : x);
+        }
+      }
+    }
+  });
+  publish(s);  // after a sync of the group
+  return 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+int NGA_Sprs_array_create_from_sparse(int s_a) {
+  const char* fn = "NGA_Sprs_array_create_from_sparse";
+  Sparse& s = lookup_ready(fn, s_a);
+  GA_Pgroup_sync(s.grp);
+  const int g = row_split_array(fn, s, s.idim, s.jdim);
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    const int64_t nrows = s.ihi - s.ilo + 1;
+    std::vector<T> d(static_cast<size_t>(nrows * s.jdim), zero);
+    for (Block& b : s.blocks) {
+      if (b.cols.empty()) continue;
+      const T* v = values<T>(b);
+      for (int64_t r = 0; r < nrows; ++r)
+        for (int64_t k = b.rows[static_cast<size_t>(r)]; k < b.rows[static_cast<size_t>(r + 1)];
+             ++k)
+          d[static_cast<size_t>(r * s.jdim + b.cols[static_cast<size_t>(k)])] = v[k];
+    }
+    put_rows(g, s.ilo, s.ihi, s.jdim, d);
+  });
+  GA_Pgroup_sync(s.grp);
+  return g;
+}
+
+int NGA_Sprs_array_sprsdns_multiply(int s_a, int g_b) {
+  const char* fn = "NGA_Sprs_array_sprsdns_multiply";
+  Sparse& s = lookup_ready(fn, s_a);
+  const Shape b = check_matrix(fn, s, "g_b", g_b);
+  if (b.rows != s.jdim)
+    ga_fail(fn, "g_b=%d has %lld rows but s_a=%d has %lld columns: they must match", g_b,
+            (long long)b.rows, s_a, (long long)s.jdim);
+  GA_Pgroup_sync(s.grp);
+  const int g_c = row_split_array(fn, s, s.idim, b.cols);
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    const int64_t nrows = s.ihi - s.ilo + 1, n = b.cols;
+    std::vector<T> c(static_cast<size_t>(nrows * n), zero);
+    for (size_t blk = 0; blk < s.blocks.size(); ++blk) {
+      Block& x = s.blocks[blk];
+      if (x.cols.empty()) continue;
+      const int64_t jlo = col_lo(s, blk);
+      // The rows of B this column block of A meets.
+      const std::vector<T> rows = get_patch<T>(g_b, jlo, col_lo(s, blk + 1) - 1, 0, n - 1);
+      const T* v = values<T>(x);
+      for (int64_t r = 0; r < nrows; ++r)
+        for (int64_t k = x.rows[static_cast<size_t>(r)]; k < x.rows[static_cast<size_t>(r + 1)];
+             ++k) {
+          const T* brow = rows.data() + (x.cols[static_cast<size_t>(k)] - jlo) * n;
+          T* crow = c.data() + r * n;
+          for (int64_t j = 0; j < n; ++j) crow[j] += v[k] * brow[j];
+        }
+    }
+    put_rows(g_c, s.ilo, s.ihi, n, c);
+  });
+  GA_Pgroup_sync(s.grp);
+  return g_c;
+}
+
+int NGA_Sprs_array_dnssprs_multiply(int g_a, int s_b) {
+  const char* fn = "NGA_Sprs_array_dnssprs_multiply";
+  Sparse& s = lookup_ready(fn, s_b);
+  const Shape a = check_matrix(fn, s, "g_a", g_a);
+  if (a.cols != s.idim)
+    ga_fail(fn, "g_a=%d has %lld columns but s_b=%d has %lld rows: they must match", g_a,
+            (long long)a.cols, s_b, (long long)s.idim);
+  GA_Pgroup_sync(s.grp);
+  const int g_c = row_split_array(fn, s, a.rows, s.jdim);
+  // This process computes C's rows [clo, chi]: its rows of A times all of B, read block by
+  // block from wherever B's blocks are held.
+  const int64_t clo = block_lo(a.rows, s.nproc, s.me),
+                chi = block_lo(a.rows, s.nproc, s.me + 1) - 1;
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    const int64_t m = chi - clo + 1, kdim = a.cols, n = s.jdim;
+    if (m <= 0) return;
+    const std::vector<T> arows = get_patch<T>(g_a, clo, chi, 0, kdim - 1);
+    std::vector<T> c(static_cast<size_t>(m * n), zero);
+    for (int64_t irow = 0; irow < s.nproc; ++irow)
+      for (int64_t icol = 0; icol < s.nproc; ++icol) {
+        int64_t *idx, *jdx, rlo, rhi, jlo, jhi;
+        void* data;
+        if (!get_block<int64_t>(fn, s_b, irow, icol, &idx, &jdx, &data, &rlo, &rhi, &jlo, &jhi,
+                                true))
+          continue;
+        const T* v = static_cast<const T*>(data);
+        for (int64_t k = rlo; k <= rhi; ++k)
+          for (int64_t e = idx[k - rlo]; e < idx[k - rlo + 1]; ++e)
+            for (int64_t i = 0; i < m; ++i)
+              c[static_cast<size_t>(i * n + jdx[e])] +=
+                  arows[static_cast<size_t>(i * kdim + k)] * v[e];
+        std::free(idx);
+        std::free(jdx);
+        std::free(data);
+      }
+    put_rows(g_c, clo, chi, n, c);
+  });
+  GA_Pgroup_sync(s.grp);
+  return g_c;
+}
+
+void NGA_Sprs_array_sampled_multiply(int g_a, int g_b, int s_c, int transB) {
+  const char* fn = "NGA_Sprs_array_sampled_multiply";
+  Sparse& s = lookup_ready(fn, s_c);
+  const Shape a = check_matrix(fn, s, "g_a", g_a);
+  const Shape b = check_matrix(fn, s, "g_b", g_b);
+  const bool trans = transB != 0;
+  const int64_t kdim = a.cols, bk = trans ? b.cols : b.rows, bn = trans ? b.rows : b.cols;
+  if (a.rows != s.idim)
+    ga_fail(fn, "g_a=%d has %lld rows but s_c=%d has %lld: they must match", g_a, (long long)a.rows,
+            s_c, (long long)s.idim);
+  if (bk != kdim)
+    ga_fail(fn, "g_b=%d%s has %lld rows but g_a=%d has %lld columns: they must match", g_b,
+            trans ? " transposed (transB != 0)" : "", (long long)bk, g_a, (long long)kdim);
+  if (bn != s.jdim)
+    ga_fail(fn, "g_b=%d%s has %lld columns but s_c=%d has %lld: they must match", g_b,
+            trans ? " transposed (transB != 0)" : "", (long long)bn, s_c, (long long)s.jdim);
+  GA_Pgroup_sync(s.grp);
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    const int64_t nrows = s.ihi - s.ilo + 1;
+    std::vector<T> arows;
+    for (size_t blk = 0; blk < s.blocks.size(); ++blk) {
+      Block& x = s.blocks[blk];
+      if (x.cols.empty()) continue;
+      if (arows.empty()) arows = get_patch<T>(g_a, s.ilo, s.ihi, 0, kdim - 1);
+      const int64_t jlo = col_lo(s, blk), jhi = col_lo(s, blk + 1) - 1, w = jhi - jlo + 1;
+      // op(B)'s columns jlo..jhi: B[0..k)[jlo..jhi] (element (l, j) at l*w + j), or with
+      // transB B[jlo..jhi][0..k) (element (j, l) at j*k + l).
+      const std::vector<T> bpart = trans ? get_patch<T>(g_b, jlo, jhi, 0, kdim - 1)
+                                         : get_patch<T>(g_b, 0, kdim - 1, jlo, jhi);
+      T* v = values<T>(x);
+      for (int64_t r = 0; r < nrows; ++r)
+        for (int64_t e = x.rows[static_cast<size_t>(r)]; e < x.rows[static_cast<size_t>(r + 1)];
+             ++e) {
+          const int64_t j = x.cols[static_cast<size_t>(e)] - jlo;
+          T sum = zero;
+          for (int64_t l = 0; l < kdim; ++l)
+            sum += arows[static_cast<size_t>(r * kdim + l)] *
+                   bpart[static_cast<size_t>(trans ? j * kdim + l : l * w + j)];
+          v[e] = sum;
+        }
+    }
+  });
+  publish(s);  // after a sync of the group
+}
+
+int NGA_Sprs_array_quantize256(int s_a, void* max) {
+  const char* fn = "NGA_Sprs_array_quantize256";
+  Sparse& s = lookup_ready(fn, s_a);
+  require_real(fn, s, s_a);
+  if (max == nullptr) ga_fail(fn, "max=NULL: the value mapped to 255 is required");
+  auto c = std::make_unique<Sparse>(s);
+  c->g_rows = c->g_cols = c->g_vals = c->g_table = 0;
+  GA_Pgroup_sync(s.grp);
+  with_type(s.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (is_real<T>) {
+      T mx;
+      std::memcpy(&mx, max, sizeof mx);
+      if (!(mx > zero))
+        ga_fail(fn, "*max=%g: the value mapped to 255 must be positive", (double)mx);
+      std::vector<int64_t> ti, tj, qi, qj;
+      std::vector<T> tv, qv;
+      triplets(s, ti, tj, tv);
+      for (size_t k = 0; k < tv.size(); ++k) {
+        const T x = tv[k];
+        const bool diagonal = ti[k] == tj[k];
+        T q = zero;
+        if (x >= mx) {
+          q = static_cast<T>(255);
+        } else if (x > zero) {
+          // GA's arithmetic: integers through double, floating types by their own division.
+          if constexpr (std::is_integral_v<T>)
+            q = static_cast<T>(static_cast<double>(x) / static_cast<double>(mx) * 255.0);
+          else
+            q = static_cast<T>(static_cast<int>(static_cast<double>(x / mx) * 255.0));
+          if (q == zero && !diagonal) continue;
+        } else if (!diagonal) {
+          continue;
+        }
+        qi.push_back(ti[k]);
+        qj.push_back(tj[k]);
+        qv.push_back(q);
+      }
+      build(*c, qi, qj, qv);
+    }
+  });
+  GA_Pgroup_sync(s.grp);
+  publish(*c);
+  return new_sparse(std::move(c));
+}
+
+int NGA_Sprs_array_activate_ReLU(int s_a, void* bias, int** categories, int* features) {
+  (void)categories;
+  (void)features;
+  return activate_relu("NGA_Sprs_array_activate_ReLU", s_a, bias);
+}
+
+int NGA_Sprs_array_activate_ReLU64(int s_a, void* bias, int64_t** categories, int64_t* features) {
+  (void)categories;
+  (void)features;
+  return activate_relu("NGA_Sprs_array_activate_ReLU64", s_a, bias);
 }
 
 }  // extern "C"

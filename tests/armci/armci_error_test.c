@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <armci.h>
+#include <armcix.h>
 #include <message.h>
 #include <mpi.h>
 
@@ -54,6 +55,18 @@ int main(int argc, char** argv) {
       int size = 0;
       ARMCI_Group_free(&g);
       ARMCI_Group_size(&copy, &size);
+    }
+  }
+  if (strncmp(mode, "x_", 2) == 0) { /* armcix.h */
+    ARMCI_Group world, alone;
+    ARMCI_Group_get_world(&world);
+    if (strcmp(mode, "x_color") == 0) ARMCIX_Group_split(&world, -1, 0, &alone);
+    ARMCIX_Group_split(&world, me, 0, &alone); /* each rank a group of its own */
+    armcix_mutex_hdl_t own = ARMCIX_Create_mutexes_hdl(1, &alone);
+    if (me == 0 && strcmp(mode, "x_member") == 0) ARMCIX_Lock_hdl(own, 0, 1);
+    if (strcmp(mode, "x_handle") == 0) {
+      ARMCIX_Destroy_mutexes_hdl(own);
+      if (me == 0) ARMCIX_Trylock_hdl(own, 0, 0);
     }
   }
   ARMCI_Barrier();

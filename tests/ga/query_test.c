@@ -1,5 +1,6 @@
 /* Queries against what they must agree with: the distribution of every rank tiles the array
- * exactly once; NGA_Locate names the rank whose distribution holds the element;
+ * exactly once; NGA_Locate names the rank whose distribution holds the element (on
+ * block-cyclic arrays, as GA, the block holding it);
  * NGA_Locate_region splits a patch into pieces inside their owners' distributions; process
  * grid, topology, block information; GA_Compare_distr; creation through GA_Create_handle and
  * the 64-bit forms; GA_Duplicate. */
@@ -100,6 +101,11 @@ static void check_regular(int g_a, int ndim, const int* dims) {
   }
   /* GA_Get_block_info describes block-cyclic arrays only (GA gives zeros here). */
   CHECK(GA_Total_blocks(g_a) == -1);
+  {
+    int all_lo[GA_MAX_DIM] = {0}, all_hi[GA_MAX_DIM];
+    for (int d = 0; d < ndim; ++d) all_hi[d] = dims[d] - 1;
+    CHECK(NGA_Locate_num_blocks(g_a, all_lo, all_hi) == -1); /* as GA 5.8 */
+  }
   /* GA_Nblock: the partitions per dimension in C order, here the process grid. */
   int nblock[GA_MAX_DIM];
   NGA_Nblock(g_a, nblock);
@@ -112,7 +118,8 @@ static void check_regular(int g_a, int ndim, const int* dims) {
   CHECK(NGA_Locate(g_a, out_lo) == -1);
 }
 
-/* Block-cyclic: blocks, their bounds (NGA_Distribution names blocks) and owners. */
+/* Block-cyclic: blocks, their bounds (NGA_Distribution names blocks), and NGA_Locate /
+ * NGA_Locate_region naming blocks as GA does. */
 static void check_cyclic(int g_a, const int* dims, const int* block) {
   int num_blocks[2], block_dims[2];
   GA_Get_block_info(g_a, num_blocks, block_dims);
@@ -133,9 +140,8 @@ static void check_cyclic(int g_a, const int* dims, const int* block) {
     NGA_Distribution(g_a, b, lo, hi);
     CHECK(lo[0] == (b / num_blocks[1]) * block[0] && lo[1] == (b % num_blocks[1]) * block[1]);
     covered += volume(2, lo, hi);
-    /* Every element of the block has the block's owner. */
-    const int owner = ((b / num_blocks[1]) % grid[0]) * grid[1] + (b % num_blocks[1]) % grid[1];
-    CHECK(NGA_Locate(g_a, lo) == owner && NGA_Locate(g_a, hi) == owner);
+    /* As GA (5.8, checked): NGA_Locate names the block holding the element, not a rank. */
+    CHECK(NGA_Locate(g_a, lo) == b && NGA_Locate(g_a, hi) == b);
   }
   CHECK(covered == (long)dims[0] * dims[1]);
   for (int r = 0; r < 5; ++r) {
@@ -143,6 +149,11 @@ static void check_cyclic(int g_a, const int* dims, const int* block) {
     int map[4 * 64 * 4], procs[256];
     const int count = NGA_Locate_nnodes(g_a, p.lo, p.hi);
     CHECK(count <= 256);
+    /* as GA 5.8: the blocks the patch meets */
+    CHECK(NGA_Locate_num_blocks(g_a, p.lo, p.hi) ==
+          (p.hi[0] / block[0] - p.lo[0] / block[0] + 1) *
+              (p.hi[1] / block[1] - p.lo[1] / block[1] + 1));
+    CHECK(NGA_Locate_num_blocks(g_a, p.lo, p.hi) == count);
     CHECK(NGA_Locate_region(g_a, p.lo, p.hi, map, procs) == count);
     long sum = 0;
     for (int i = 0; i < count; ++i) {

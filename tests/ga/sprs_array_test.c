@@ -239,19 +239,26 @@ static void test_random(void) {
   check_blocks(s_a, idim, jdim, a);
   check_blocks(s_b, jdim, kdim, b);
   check_export(s_a, idim, jdim, a);
-  /* create_from_dense(64): the non-zeros of a dense 2-D array. */
+  /* create_from_dense(64): the non-zeros of a dense 2-D array (and its diagonal, zeros
+   * included, which ga.sprs_dense checks: here the diagonal has no zeros, so the elements are
+   * exactly the non-zeros). */
   {
+    double* d = malloc(sizeof(double) * idim * jdim);
+    memcpy(d, a, sizeof(double) * idim * jdim);
+    for (int64_t i = 0; i < idim && i < jdim; ++i)
+      if (d[i * jdim + i] == 0) d[i * jdim + i] = 7;
     int64_t dims[2] = {idim, jdim};
     int g_a = NGA_Create64(C_DBL, 2, dims, "dense", NULL);
     if (me == 0) {
       int64_t lo[2] = {0, 0}, hi[2] = {idim - 1, jdim - 1}, ld = jdim;
-      NGA_Put64(g_a, lo, hi, a, &ld);
+      NGA_Put64(g_a, lo, hi, d, &ld);
     }
     GA_Sync();
     int s_d = NGA_Sprs_array_create_from_dense64(g_a);
-    check_blocks(s_d, idim, jdim, a);
+    check_blocks(s_d, idim, jdim, d);
     int s_i = NGA_Sprs_array_create_from_dense(g_a);
-    check_matvec(s_i, idim, jdim, a);
+    check_matvec(s_i, idim, jdim, d);
+    free(d);
     CHECK(NGA_Sprs_array_destroy(s_i) == 1);
     CHECK(NGA_Sprs_array_destroy(s_d) == 1);
     GA_Destroy(g_a);

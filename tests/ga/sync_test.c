@@ -155,7 +155,7 @@ static void access_blocks(void) {
   for (int b = 0; b < GA_Total_blocks(g_a); ++b) {
     int lo[2], hi[2], ld[1];
     NGA_Distribution(g_a, b, lo, hi);
-    if (NGA_Locate(g_a, lo) != me) continue;
+    if (b % nprocs != me) continue; /* GA deals block b to rank b mod P (NGA_Locate names b) */
     long* p = NULL;
     NGA_Access_block(g_a, b, &p, ld);
     for (int i = 0; i <= hi[0] - lo[0]; ++i)
