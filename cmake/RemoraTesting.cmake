@@ -122,3 +122,15 @@ function(remora_add_mpi_tests)
     endforeach()
   endforeach()
 endfunction()
+
+# remora_split_expectation(<entry> <key-var> <pattern-var>): an expected-failure table entry
+# "key:pattern" split at its first colon; the pattern (a message, which has colons of its own)
+# is everything after it.
+function(remora_split_expectation entry key_var pattern_var)
+  string(FIND "${entry}" ":" colon)
+  string(SUBSTRING "${entry}" 0 ${colon} key)
+  math(EXPR colon "${colon} + 1")
+  string(SUBSTRING "${entry}" ${colon} -1 pattern)
+  set(${key_var} "${key}" PARENT_SCOPE)
+  set(${pattern_var} "${pattern}" PARENT_SCOPE)
+endfunction()

@@ -1,6 +1,9 @@
 // GA's dot products of whole arrays and patches (no conjugation, as GA). Each function is for
 // one element type: GA_Ddot on a C_INT array is an error here (GA would misread the bytes).
 
+#include <cstring>
+#include <utility>
+
 #include "ga/ga_registry.hpp"
 
 using remora::ga::check;
@@ -34,6 +37,10 @@ Result patch_dot(const char* fn, remora_datatype_t type, int g_a, char t_a, cons
   const GaArray& a = typed_array(fn, "g_a", g_a, type);
   const GaArray& b = typed_array(fn, "g_b", g_b, type);
   const Indices al(alo, a.ndim), ah(ahi, a.ndim), bl(blo, b.ndim), bh(bhi, b.ndim);
+  for (const auto& [name, trans] : {std::pair{"t_a", t_a}, std::pair{"t_b", t_b}})
+    if (std::strchr("NnTt", trans) == nullptr || trans == '\0')
+      ga_fail(fn, "%s='%c' (%d) must be 'N' or 'T' (either case)", name, trans,
+              static_cast<int>(trans));
   Result result{};
   check(fn, remora_array_dot_patch(a.array, t_a, al.data, ah.data, b.array, t_b, bl.data, bh.data,
                                    &result));

@@ -196,6 +196,12 @@ void print_range(const int64_t* lo, const int64_t* hi, int ndim) {
   std::printf("]");
 }
 
+// GA counts a handle as valid (active) from GA_Allocate until GA_Destroy: a handle from
+// GA_Create_handle that is not allocated yet is not valid, and GA_Check_handle refuses it.
+bool handle_active(const char* fn, int g_a) {
+  return handle_exists(g_a) && lookup(fn, g_a).array != nullptr;
+}
+
 }  // namespace
 }  // namespace remora::ga
 
@@ -357,20 +363,24 @@ void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
 
 int GA_Valid_handle(int g_a) {
   require_initialized("GA_Valid_handle");
-  return handle_exists(g_a) ? 1 : 0;
+  return handle_active("GA_Valid_handle", g_a) ? 1 : 0;
 }
 
 int GA_Verify_handle(int g_a) {
   require_initialized("GA_Verify_handle");
-  return handle_exists(g_a) ? 1 : 0;
+  return handle_active("GA_Verify_handle", g_a) ? 1 : 0;
 }
 
 void GA_Check_handle(int g_a, char* string) {
-  require_initialized("GA_Check_handle");
+  const char* fn = "GA_Check_handle";
+  require_initialized(fn);
+  const char* context = string != nullptr ? string : "(no context)";
   if (!handle_exists(g_a))
-    ga_fail("GA_Check_handle",
-            "%s: g_a=%d is not a valid array handle (never created, or destroyed)",
-            string != nullptr ? string : "(no context)", g_a);
+    ga_fail(fn, "%s: g_a=%d is not a valid array handle (never created, or destroyed)", context,
+            g_a);
+  if (lookup(fn, g_a).array == nullptr)
+    ga_fail(fn, "%s: g_a=%d is not active: created but not allocated yet (GA_Allocate)", context,
+            g_a);
 }
 
 int GA_Get_dimension(int g_a) {

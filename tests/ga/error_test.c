@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "nga_error") == 0 && GA_Nodeid() == 0) NGA_Error("NGA_Error gives up", 9);
   if (strcmp(mode, "handle") == 0) NGA_Put(12345, lo, hi, buf, ld);
   if (strcmp(mode, "check_handle") == 0) GA_Check_handle(777, "in my solver");
+  if (strcmp(mode, "check_unallocated") == 0) GA_Check_handle(GA_Create_handle(), "before use");
   if (strcmp(mode, "destroyed") == 0) {
     GA_Destroy(g_a);
     NGA_Get(g_a, lo, hi, buf, ld);

@@ -242,9 +242,16 @@ int main(int argc, char** argv) {
   CHECK(GA_Uses_proc_grid(g_sc) == 1 && NGA_Uses_proc_grid(g_sc) == 1);
   CHECK(GA_Uses_proc_grid(g_bc) == 0);
 
-  /* Handle validity: created (even before GA_Allocate) until destroyed. */
+  /* Handle validity, as GA: from GA_Allocate until GA_Destroy (a created handle is not valid
+   * before it is allocated). */
   int g_pending = GA_Create_handle();
+  CHECK(GA_Valid_handle(g_pending) == 0 && NGA_Verify_handle(g_pending) == 0);
+  int pending_dims[2] = {3, 2};
+  GA_Set_data(g_pending, 2, pending_dims, C_INT);
+  CHECK(GA_Valid_handle(g_pending) == 0 && GA_Verify_handle(g_pending) == 0);
+  CHECK(GA_Allocate(g_pending) == 1);
   CHECK(GA_Valid_handle(g_pending) == 1 && NGA_Verify_handle(g_pending) == 1);
+  GA_Check_handle(g_pending, "query_test");
   GA_Check_handle(g_sc, "query_test");
   CHECK(GA_Valid_handle(0) == 0 && GA_Verify_handle(12345) == 0 && NGA_Valid_handle(-999999) == 0);
   GA_Destroy(g_pending);
