@@ -323,13 +323,12 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
     ga_fail(fn, "proc=%d is outside [0, %d)", proc, array_ranks(a));
   int grid[GA_MAX_DIM];
   process_grid(fn, a, grid);
-  int cells = 1;
-  for (int d = 0; d < a.ndim; ++d) cells *= grid[d];
   // Ranks run over the grid with the last C dimension fastest. GA's C binding copies its
   // Fortran-order coordinates without reversing them, so coordinates[0] is that of the last C
-  // dimension (ranks beyond the grid: -1).
+  // dimension. A rank beyond the grid owns nothing; GA's formula has no bound and wraps it
+  // around the grid, and so does this one (GA 5.8 at 4 ranks, grid 2 x 1: rank 3 gets (1, 0)).
   for (int d = a.ndim - 1, rest = proc; d >= 0; --d) {
-    coordinates[a.ndim - 1 - d] = proc < cells ? rest % grid[d] : -1;
+    coordinates[a.ndim - 1 - d] = rest % grid[d];
     rest /= grid[d];
   }
 }
