@@ -133,8 +133,8 @@ int prepare_transfer(const char* function, remora_win_t win, int& target, size_t
   if (int status = enter_target(function, win, target, window)) return status;
   if (int status = check_target_range(function, **window, target, disp, count, type, offset))
     return status;
-  if (count > 0)
-    if (int status = check_pointer(function, buffer_name, buffer)) return status;
+  if (count > 0 && buffer == nullptr) [[unlikely]]
+    return check_pointer(function, buffer_name, buffer);
   *bytes = count * remora::rma::datatype_size(type);
   return REMORA_SUCCESS;
 }
@@ -147,9 +147,14 @@ int prepare_accumulate(const char* function, remora_win_t win, int& target, size
   if (int status = enter_target(function, win, target, window)) return status;
   if (int status = check_target_range(function, **window, target, disp, count, type, &args->offset))
     return status;
-  if (int status = remora::rma::check_op(function, op, type)) return status;
-  if (count > 0 && op != REMORA_OP_NO_OP)
-    if (int status = check_pointer(function, "origin", origin)) return status;
+  // SUM, PROD, REPLACE and NO_OP are valid for every type (already checked): the common ops
+  // skip check_op's call.
+  const bool any_type_op = op == REMORA_OP_SUM || op == REMORA_OP_PROD || op == REMORA_OP_REPLACE ||
+                           op == REMORA_OP_NO_OP;
+  if (!any_type_op)
+    if (int status = remora::rma::check_op(function, op, type)) return status;
+  if (count > 0 && op != REMORA_OP_NO_OP && origin == nullptr) [[unlikely]]
+    return check_pointer(function, "origin", origin);
   if (op == REMORA_OP_SCALED_SUM && alpha == nullptr)
     return fail(REMORA_ERR_ARG, "%s: alpha is NULL but op=REMORA_OP_SCALED_SUM needs it", function);
   if (op != REMORA_OP_SCALED_SUM && alpha != nullptr)
@@ -360,7 +365,8 @@ int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const v
                                       &window, &args))
     return status;
   if (count > 0)
-    if (int status = check_pointer(function, "result", result)) return status;
+    if (result == nullptr) [[unlikely]]
+      return check_pointer(function, "result", result);
   args.result = result;
   return count == 1 ? window->accumulate_one(function, args) : window->accumulate(function, args);
 }
@@ -379,7 +385,8 @@ int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const voi
   if (int status = prepare_accumulate(function, win, target, disp, origin, 1, type, op, nullptr,
                                       &window, &args))
     return status;
-  if (int status = check_pointer(function, "result", result)) return status;
+  if (result == nullptr) [[unlikely]]
+    return check_pointer(function, "result", result);
   args.result = result;
   return window->accumulate_one(function, args);
 }
@@ -396,8 +403,10 @@ int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const
   if (type < REMORA_INT8 || type > REMORA_UINT64)
     return fail(REMORA_ERR_ARG, "%s: type=REMORA_%s is not an integer type", function,
                 remora::rma::datatype_name(type));
-  if (int status = check_pointer(function, "compare", compare)) return status;
-  if (int status = check_pointer(function, "result", result)) return status;
+  if (compare == nullptr) [[unlikely]]
+    return check_pointer(function, "compare", compare);
+  if (result == nullptr) [[unlikely]]
+    return check_pointer(function, "result", result);
   args.compare = compare;
   args.result = result;
   return window->accumulate_one(function, args);

@@ -1,5 +1,7 @@
 #include "rma/deferred_lock.hpp"
 
+#include <cstring>
+
 #include "rma/window.hpp"
 
 namespace remora::rma {
@@ -23,6 +25,34 @@ int DeferredLock::lock(int target) {
   if (target == window_.rank()) return window_.take_lock_word(target, mode(target));
   waiting_[static_cast<size_t>(target)] = true;
   return REMORA_SUCCESS;
+}
+
+bool DeferredLock::take_now(int target, uint64_t offset, const void* origin, size_t bytes) {
+  const auto t = static_cast<size_t>(target);
+  unsigned char* part = window_.direct_data_[t];
+  if (part == nullptr) return false;
+  if (window_.lock_checked_[t]) {
+    RwLock& word = window_.rw_locks_[t];
+    if (!word.direct()) return false;
+    const bool taken =
+        mode(target) == LockMode::Exclusive ? word.try_exclusive() : word.try_shared();
+    if (!taken) return false;
+  }
+  waiting_[t] = false;
+  window_.open_passive_direct(target);
+  if (bytes > 0) std::memcpy(part + offset, origin, bytes);  // as do_put (target is not us)
+  return true;
+}
+
+[[gnu::noinline]] bool DeferredLock::queue(int target, OpKind kind, uint64_t offset, void* buffer,
+                                           size_t bytes) {
+  const auto t = static_cast<size_t>(target);
+  spill(t);
+  if (kind == OpKind::Put)
+    queues_[t].push_put(target, offset, buffer, bytes);
+  else
+    queues_[t].push_get(target, offset, buffer, bytes);
+  return true;
 }
 
 void DeferredLock::spill(size_t t) {

@@ -5,7 +5,10 @@
 // the completion of everything before them) and releases the word. The first put or get of an
 // epoch is not queued but kept in a per-target slot (kind, offset, length, buffer pointer): an
 // epoch with that one operation takes the lock-op-unlock path of paper 001 at unlock (lock
-// word, one memcpy or transport call, release) with no queue at all. A second operation moves
+// word, one memcpy or transport call, release) with no queue at all. On one node, a first
+// operation that is a put whose target's lock word is free takes the word at once with one
+// attempt (never waiting) and does the put: the rest of the epoch runs as an immediate one, so a
+// deferred lock-put-unlock costs what the immediate one does (take_now). A second operation moves
 // the slot into the queue first, so the queue keeps issue order. Accumulates are always queued
 // (their arguments do not fit the slot). flush() in
 // a deferred epoch forces the lock and the queued operations; the rest of the epoch then runs as an
@@ -72,16 +75,21 @@ class DeferredLock {
     if (!waiting_[t]) return false;
     Slot& slot = slots_[t];
     if (!slot.used && queues_[t].empty()) {
+      if (kind == OpKind::Put && take_now(target, offset, buffer, bytes)) return true;
       slot = Slot{true, kind, offset, bytes, buffer};
       return true;
     }
-    spill(t);
-    if (kind == OpKind::Put)
-      queues_[t].push_put(target, offset, buffer, bytes);
-    else
-      queues_[t].push_get(target, offset, buffer, bytes);
-    return true;
+    return queue(target, kind, offset, buffer, bytes);
   }
+  // A later operation of the epoch: the slot moves into the queue, then the operation (out of
+  // line, so that the first operation's path stays small).
+  bool queue(int target, OpKind kind, uint64_t offset, void* buffer, size_t bytes);
+  // The epoch's first operation is a put to a target whose put is a memcpy on this mapping
+  // and whose lock word is a CPU atomic here (or not taken: NOCHECK): one attempt at the word,
+  // never waiting. On success the put is done (a memcpy on the mapping) and the epoch runs as
+  // an immediate one from here (unlock only releases); when the word is busy, false: the put
+  // goes into the slot and unlock takes the lock-op-unlock path.
+  bool take_now(int target, uint64_t offset, const void* origin, size_t bytes);
   // Moves target t's slot, if used, into its queue (it is then the queue's first operation).
   void spill(size_t t);
   // Performs the slot's operation (lock word held).

@@ -227,13 +227,19 @@ void* Window::base() const {
   return user_ ? user_->base() : transport_.address(*data_, transport_.rank());
 }
 
-int Window::put(const char* function, int target, uint64_t offset, const void* origin,
-                size_t bytes) {
-  if (int status = epoch_.check_access(function, target)) return status;
-  epoch_.note_operation();
-  // A lock epoch excludes fence and PSCW epochs: the deferred lock is asked first.
-  if (deferred_lock_ && deferred_lock_->defer_put(target, offset, origin, bytes))
-    return REMORA_SUCCESS;
+int Window::put_checked(const char* function, int target, uint64_t offset, const void* origin,
+                        size_t bytes) {
+  // A lock epoch excludes fence and PSCW epochs: in a passive epoch to target the access is
+  // allowed, there is no fence epoch to note and no queue but the deferred lock's, so a put the
+  // deferred lock does not record (its word is held) is done now.
+  if (deferred_lock_ && epoch_.passive(target)) {
+    if (deferred_lock_->defer_put(target, offset, origin, bytes)) return REMORA_SUCCESS;
+    return do_put(target, offset, origin, bytes);
+  }
+  if (!epoch_.passive(target)) [[unlikely]] {
+    if (int status = epoch_.check_access(function, target)) return status;
+    epoch_.note_operation();
+  }
   if (OpQueue* queue = deferral(target)) {
     queue->push_put(target, offset, origin, bytes);
     return REMORA_SUCCESS;
@@ -252,11 +258,16 @@ int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes
   return transport_.put(*data_, target, offset, origin, bytes);
 }
 
-int Window::get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
-  if (int status = epoch_.check_access(function, target)) return status;
-  epoch_.note_operation();
-  if (deferred_lock_ && deferred_lock_->defer_get(target, offset, result, bytes))
-    return REMORA_SUCCESS;
+int Window::get_checked(const char* function, int target, uint64_t offset, void* result,
+                        size_t bytes) {
+  if (deferred_lock_ && epoch_.passive(target)) {  // as put_checked
+    if (deferred_lock_->defer_get(target, offset, result, bytes)) return REMORA_SUCCESS;
+    return do_get(target, offset, result, bytes);
+  }
+  if (!epoch_.passive(target)) [[unlikely]] {
+    if (int status = epoch_.check_access(function, target)) return status;
+    epoch_.note_operation();
+  }
   if (OpQueue* queue = deferral(target)) {
     queue->push_get(target, offset, result, bytes);
     return REMORA_SUCCESS;
@@ -473,6 +484,7 @@ int Window::lock(const char* function, int lock_type, int target, int assert_fla
   }
   if (int status = take_lock_word(target, mode)) return status;
   epoch_.locked(target, mode);
+  open_passive_direct(target);
   return REMORA_SUCCESS;
 }
 
@@ -493,6 +505,7 @@ int Window::release_lock_word(int target, LockMode mode) {
 // on the node): the direct path does that memcpy itself. User memory has its own paths.
 void Window::map_direct_data() {
   direct_data_.assign(static_cast<size_t>(transport_.size()), nullptr);
+  passive_direct_.assign(static_cast<size_t>(transport_.size()), nullptr);
   if (user_) return;
   for (int target : members_)
     direct_data_[static_cast<size_t>(target)] =
@@ -556,6 +569,7 @@ int Window::release(int target, LockMode mode) {
 
 int Window::unlock(const char* function, int target) {
   if (int status = epoch_.check_unlock(function, target)) return status;
+  close_passive_direct(target);
   if (deferred_lock_) {
     const int status = deferred_lock_->unlock(target);
     epoch_.unlocked(target);  // the epoch ended even if an operation failed
@@ -584,11 +598,13 @@ int Window::lock_all(const char* function, int assert_flags) {
     for (int target : members_)
       if (int status = acquire(target, LockMode::Shared)) return status;
   epoch_.locked_all();
+  for (int target : members_) open_passive_direct(target);
   return REMORA_SUCCESS;
 }
 
 int Window::unlock_all(const char* function) {
   if (int status = epoch_.check_unlock_all(function)) return status;
+  for (int target : members_) close_passive_direct(target);
   if (deferred_lock_) {
     const int status = deferred_lock_->unlock_all();
     epoch_.unlocked_all();  // the epoch ended even if an operation failed

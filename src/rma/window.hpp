@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -108,8 +109,22 @@ class Window : public remora_win_s {
   const transport::Segment& data_segment() const { return *data_; }
   const transport::Segment& sync_segment() const { return *sync_; }
 
-  int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
-  int get(const char* function, int target, uint64_t offset, void* result, size_t bytes);
+  // In an immediate passive epoch to a target this process maps (not this rank), a put or get
+  // is the memcpy itself (passive_direct_); else the epoch check, deferral and transport paths.
+  int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
+    if (unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
+      if (bytes > 0) std::memcpy(part + offset, origin, bytes);
+      return 0;
+    }
+    return put_checked(function, target, offset, origin, bytes);
+  }
+  int get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
+    if (const unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
+      if (bytes > 0) std::memcpy(result, part + offset, bytes);
+      return 0;
+    }
+    return get_checked(function, target, offset, result, bytes);
+  }
   int accumulate(const char* function, const AccArgs& args);
   // One element (args.count == 1): fetch_and_op, compare_and_swap, get_accumulate of one
   // element. Where the path to the target is the lock table in place (acc_path: `auto` and
@@ -182,6 +197,16 @@ class Window : public remora_win_s {
   // The queue that defers an operation to target in the current epoch, or nullptr: now.
   OpQueue* deferral(int target);
   int execute(const QueuedOp& op);
+  int put_checked(const char* function, int target, uint64_t offset, const void* origin,
+                  size_t bytes);
+  int get_checked(const char* function, int target, uint64_t offset, void* result, size_t bytes);
+  // Opens (the epoch to target is passive, immediate, its lock word held or NOCHECK) or closes
+  // the fast path of put and get to target (passive_direct_).
+  void open_passive_direct(int target) {
+    const auto t = static_cast<size_t>(target);
+    if (target != rank_) passive_direct_[t] = direct_data_[t];
+  }
+  void close_passive_direct(int target) { passive_direct_[static_cast<size_t>(target)] = nullptr; }
   int do_put(int target, uint64_t offset, const void* origin, size_t bytes);
   int do_get(int target, uint64_t offset, void* result, size_t bytes);
   int do_accumulate(const AccArgs& args);
@@ -240,6 +265,12 @@ class Window : public remora_win_s {
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
   std::vector<unsigned char*> direct_data_;
+  // Per world rank: direct_data_ while this rank has an immediate passive epoch to it (lock
+  // with the word taken or NOCHECK, or lock_all; never this rank, whose puts and gets touch the
+  // local edge, and never a deferred epoch), else null. In such an epoch no fence, PSCW or
+  // deferred queue can be open (EpochState excludes them), so the epoch check and the deferral
+  // tests of put and get have a known answer: the operation is the memcpy.
+  std::vector<unsigned char*> passive_direct_;
   // Per world rank: its data part when every accumulate to it, of any type at any offset, takes
   // its lock table in place (acc_path is LockTable, the table is direct()), else null: the
   // one-element path of accumulate_one. Set by make_lock_tables.

@@ -58,17 +58,23 @@ bool WindowRegistry::has_group_windows() const {
 
 int WindowRegistry::free(const char* function, Window* window) {
   if (int status = window->free(function)) return status;
+  if (last_.load(std::memory_order_relaxed) == window)
+    last_.store(nullptr, std::memory_order_relaxed);
   std::erase(recent_, window);
   windows_.erase(window);
   return REMORA_SUCCESS;
 }
 
-Window* WindowRegistry::find(const remora_win_s* handle) const {
+Window* WindowRegistry::find_slow(const remora_win_s* handle) const {
+  Window* found = nullptr;
   for (Window* window : recent_)
-    if (window == handle) return window;
-  if (windows_.size() <= recent_.size()) return nullptr;
-  auto found = windows_.find(handle);
-  return found == windows_.end() ? nullptr : found->second.get();
+    if (window == handle) found = window;
+  if (found == nullptr && windows_.size() > recent_.size()) {
+    auto it = windows_.find(handle);
+    if (it != windows_.end()) found = it->second.get();
+  }
+  if (found != nullptr) last_.store(found, std::memory_order_relaxed);
+  return found;
 }
 
 }  // namespace remora::rma

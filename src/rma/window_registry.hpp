@@ -3,6 +3,7 @@
 // the owner-computes channel that finds windows by id.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -32,12 +33,18 @@ class WindowRegistry {
   // Collective; on failure the window stays live.
   int free(const char* function, Window* window);
   // The window behind a handle, or nullptr if it is not a live window of this process.
-  Window* find(const remora_win_s* handle) const;
+  Window* find(const remora_win_s* handle) const {
+    Window* last = last_.load(std::memory_order_relaxed);
+    if (last == handle && last != nullptr) [[likely]]
+      return last;
+    return find_slow(handle);
+  }
   // Whether a live window of this process is on a sub-communicator.
   bool has_group_windows() const;
 
  private:
   WindowRegistry() = default;
+  Window* find_slow(const remora_win_s* handle) const;
   WindowServices services_{};
   std::unique_ptr<OwnerComputes> owner_;
   std::unique_ptr<AgentRdma> agent_rdma_;
@@ -47,6 +54,11 @@ class WindowRegistry {
   // short scan costs less than hashing on every operation's handle check.
   static constexpr size_t kRecent = 8;
   std::vector<Window*> recent_;
+  // The window find() returned last (cleared when it is freed): a program's operations mostly
+  // go to one window in turn, so the common handle check is one load and one comparison.
+  // Relaxed atomic: calls are serialised (the library lock at the multiple level), the atomic
+  // only keeps a handler's call from being a data race.
+  mutable std::atomic<Window*> last_{nullptr};
   uint64_t next_id_ = 0;
   // Windows on sub-communicators: ids agreed among their members (the largest proposal), in a
   // space of their own, so each process's ids stay unique.

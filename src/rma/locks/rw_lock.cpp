@@ -45,7 +45,8 @@ int RwLock::lock_exclusive() {
 // both read-modify-writes, and this load is sequentially consistent: either it sees the
 // agent's count, or the agent's attempt comes after the release and sees it.
 void RwLock::released() {
-  waiters_.wake_all();
+  // A registry this process maps with nobody registered: nothing to wake, without the call.
+  if (!waiters_.none_registered_here()) waiters_.wake_all();
   if (node_local_ && kick_ && pending_.load() != 0) kick_();
 }
 

@@ -518,6 +518,41 @@ void many_windows() {
 
 }  // namespace
 
+// Exclusive deferred epochs that begin with a put: one node takes the free lock word at the put
+// (the rest of the epoch runs at once), a busy word leaves the put in the slot for unlock. Either
+// way the epoch excludes the others: every rank writes its own marker into one shared word of
+// the last rank, then reads it back in the same epoch, which must see its own marker (two
+// epochs overlapping would let another rank's put in between). The origin buffer is reused
+// right after unlock.
+void put_first_epochs_exclude() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const int target = size_ - 1;
+  REQUIRE_OK(remora_barrier());
+  constexpr int kRounds = 300;
+  for (int round = 0; round < kRounds; ++round) {
+    int64_t marker = int64_t{rank_ + 1} * 1000000 + round;
+    int64_t read = -1;
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, target, 0));
+    REQUIRE_OK(remora_win_put(win, target, 0, &marker, 1, REMORA_INT64));
+    REQUIRE_OK(remora_win_get(win, target, 0, &read, 1, REMORA_INT64));
+    REQUIRE_OK(remora_win_unlock(win, target));
+    const int64_t expected = marker;
+    marker = -2;  // the origin buffer may be reused once unlock returned
+    REQUIRE(read == expected, "round %d: read %lld, put %lld", round, (long long)read,
+            (long long)expected);
+  }
+  REQUIRE_OK(remora_barrier());
+  // The last epoch of all was some rank's last round, whose marker the word keeps (not the -2
+  // written into the origin buffer after unlock).
+  if (rank_ == target)
+    REQUIRE(
+        base[0] % 1000000 == kRounds - 1 && base[0] / 1000000 >= 1 && base[0] / 1000000 <= size_,
+        "the word holds %lld", (long long)base[0]);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
   rank_ = remora_rank();
@@ -531,6 +566,7 @@ int main(int argc, char** argv) {
   shared_locks_overlap();
   lock_all_and_flush_all();
   deferred_lock_all();
+  put_first_epochs_exclude();
   misuse();
   many_windows();
   REQUIRE_OK(remora_finalize());

@@ -139,6 +139,67 @@ void synchronisation_errors(remora_win_t win) {
   REQUIRE_OK(remora_win_unlock(win, rank_));
 }
 
+// Put and get to another rank in an immediate passive epoch take a fast path (the epoch check
+// is implied by the epoch being open): it opens with the epoch and closes with it, so that an
+// operation after unlock or unlock_all is refused as before, and values still arrive.
+void passive_epoch_ends(remora_win_t win) {
+  const int other = (rank_ + 1) % size_;
+  int64_t value = 1000 + rank_, result = 0;
+  REQUIRE_OK(remora_barrier());  // every rank is done with the window's previous epochs
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, other, 0));
+  REQUIRE_OK(remora_win_put(win, other, 1, &value, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE_OK(remora_win_get(win, other, 1, &result, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_unlock(win, other));
+  REQUIRE(result == value, "read back %lld, put %lld", static_cast<long long>(result),
+          static_cast<long long>(value));
+  REQUIRE_ERROR(remora_win_put(win, other, 1, &value, 1, REMORA_INT64), REMORA_ERR_STATE,
+                "no access epoch");
+  REQUIRE_ERROR(remora_win_get(win, other, 1, &result, 1, REMORA_INT64), REMORA_ERR_STATE,
+                "no access epoch");
+  // Bad arguments are still refused inside the epoch.
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, other, REMORA_MODE_NOCHECK));
+  REQUIRE_ERROR(remora_win_put(win, other, 4, &value, 1, REMORA_INT64), REMORA_ERR_RANGE, "disp=4");
+  REQUIRE_ERROR(remora_win_get(win, other, 0, nullptr, 1, REMORA_INT64), REMORA_ERR_ARG,
+                "result is NULL");
+  REQUIRE_OK(remora_win_put(win, other, 0, nullptr, 0, REMORA_INT64));  // count 0, no buffer
+  REQUIRE_OK(remora_win_unlock(win, other));
+  REQUIRE_ERROR(remora_win_get(win, other, 1, &result, 1, REMORA_INT64), REMORA_ERR_STATE,
+                "no access epoch");
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  value = 2000 + rank_;
+  REQUIRE_OK(remora_win_put(win, other, 2, &value, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_ERROR(remora_win_put(win, other, 2, &value, 1, REMORA_INT64), REMORA_ERR_STATE,
+                "no access epoch");
+  // A fence epoch afterwards takes the fence path (not the closed fast path).
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_fence(win, 0));
+  REQUIRE_OK(remora_win_get(win, other, 2, &result, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  REQUIRE(result == value, "read %lld at the next rank, put %lld there",
+          static_cast<long long>(result), static_cast<long long>(value));
+}
+
+// The handle check remembers the last window used: switching between windows and using a
+// freed one is still checked.
+void handles_alternate(remora_win_t win) {
+  remora_win_t second = nullptr;
+  REQUIRE_OK(remora_win_allocate(16, 8, nullptr, nullptr, &second));
+  size_t bytes = 0;
+  for (int round = 0; round < 3; ++round) {
+    REQUIRE_OK(remora_win_size(win, 0, &bytes));
+    REQUIRE(bytes == 32, "first window: %zu bytes", bytes);
+    REQUIRE_OK(remora_win_size(second, 0, &bytes));
+    REQUIRE(bytes == 16, "second window: %zu bytes", bytes);
+  }
+  remora_win_t stale = second;
+  REQUIRE_OK(remora_win_free(&second));  // the last window used
+  REQUIRE_ERROR(remora_win_size(stale, 0, &bytes), REMORA_ERR_ARG, "not a live window");
+  REQUIRE_OK(remora_win_size(win, 0, &bytes));
+  REQUIRE_ERROR(remora_win_size(stale, 0, &bytes), REMORA_ERR_ARG, "not a live window");
+}
+
 // Freeing with a bad handle, or in an epoch, on one rank only: every rank fails, the window
 // stays usable, and a correct free afterwards works.
 void free_misuse_on_one_rank() {
@@ -224,6 +285,8 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_win_allocate(32, 8, nullptr, nullptr, &win));
   operation_errors(win);
   synchronisation_errors(win);
+  passive_epoch_ends(win);
+  handles_alternate(win);
   remora_win_t stale = win;
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_free(&win));
