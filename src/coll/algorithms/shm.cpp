@@ -41,13 +41,15 @@ struct Context {
   int me = 0, size = 1;
   const uint8_t* input() const { return static_cast<const uint8_t*>(input_of(*args)); }
   uint8_t* recv() const { return static_cast<uint8_t*>(args->recv); }
-  // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order).
-  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
+  // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order); small:
+  // the inline slots.
+  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count,
+                    bool small = false) const {
     const size_t bytes = count * args->extent;
     if (bytes == 0) return;
-    std::memcpy(target, area->cell(0, buffer) + offset, bytes);
+    std::memcpy(target, area->cell(0, buffer, small) + offset, bytes);
     for (int rank = 1; rank < size; ++rank)
-      rma::apply_op(args->op, args->type, target, area->cell(rank, buffer) + offset, count);
+      rma::apply_op(args->op, args->type, target, area->cell(rank, buffer, small) + offset, count);
   }
 };
 
@@ -89,10 +91,13 @@ void reduction_rounds(const Context& c, int root, std::vector<Round>* rounds) {
   if (bytes <= kFlatBytes) {
     if (bytes == 0) return;
     Round round;
+    round.small = bytes <= ShmArea::kInlineBytes;
     round.publish = [c, bytes](uint8_t* cell) { std::memcpy(cell, c.input(), bytes); };
     round.wait_for = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
     if (result_here)
-      round.consume = [c](int buffer) { c.reduce_cells(c.recv(), buffer, 0, c.args->count); };
+      round.consume = [c, small = round.small](int buffer) {
+        c.reduce_cells(c.recv(), buffer, 0, c.args->count, small);
+      };
     rounds->push_back(std::move(round));
     return;
   }
@@ -147,7 +152,10 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
     total += count;
     largest = std::max(largest, count);
   }
-  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  // Small: one round, block b at b * largest elements of the inline slot.
+  const bool small = static_cast<size_t>(c.size) * largest * extent <= ShmArea::kInlineBytes;
+  const size_t piece =
+      small ? largest : ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
   if (largest == 0 || piece == 0) return;
   const uint8_t* input = c.input();
   bool uniform = true;
@@ -171,11 +179,12 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
       }
     };
     round.wait_for = ShmArea::kAllRanks;
-    round.consume = [c, first, piece, mine](int buffer) {
+    round.small = small;
+    round.consume = [c, first, piece, mine, small](int buffer) {
       const size_t count = c.args->recv_counts[mine];
       if (first >= count) return;
       c.reduce_cells(c.recv() + first * c.args->extent, buffer, mine * piece * c.args->extent,
-                     std::min(piece, count - first));
+                     std::min(piece, count - first), small);
     };
     rounds->push_back(std::move(round));
   }
