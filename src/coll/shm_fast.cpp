@@ -155,8 +155,7 @@ void ShmFastRun::plan() {
         total_ += count;
         largest_ = std::max(largest_, count);
       }
-      small_ = static_cast<size_t>(size_) * largest_ * args_.extent <= ShmArea::kInlineBytes;
-      piece_ = small_ ? largest_ : kCell / (static_cast<size_t>(size_) * args_.extent);
+      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
       if (largest_ == 0 || piece_ == 0) break;
       rs_input_ = input();
       bool uniform = true;

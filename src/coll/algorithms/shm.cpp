@@ -152,10 +152,7 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
     total += count;
     largest = std::max(largest, count);
   }
-  // Small: one round, block b at b * largest elements of the inline slot.
-  const bool small = static_cast<size_t>(c.size) * largest * extent <= ShmArea::kInlineBytes;
-  const size_t piece =
-      small ? largest : ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
   if (largest == 0 || piece == 0) return;
   const uint8_t* input = c.input();
   bool uniform = true;
@@ -179,12 +176,11 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
       }
     };
     round.wait_for = ShmArea::kAllRanks;
-    round.small = small;
-    round.consume = [c, first, piece, mine, small](int buffer) {
+    round.consume = [c, first, piece, mine](int buffer) {
       const size_t count = c.args->recv_counts[mine];
       if (first >= count) return;
       c.reduce_cells(c.recv() + first * c.args->extent, buffer, mine * piece * c.args->extent,
-                     std::min(piece, count - first), small);
+                     std::min(piece, count - first));
     };
     rounds->push_back(std::move(round));
   }
