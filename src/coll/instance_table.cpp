@@ -20,12 +20,15 @@ void InstanceTable::close(uint32_t context) {
 uint64_t InstanceTable::begin(uint32_t context, uint32_t signature, Failure* announced) {
   std::lock_guard lock(mutex_);
   Context& entry = contexts_[context];
-  const uint64_t sequence = entry.next++;
-  auto future = entry.future.find(sequence);
+  const uint64_t sequence = entry.next.fetch_add(1, std::memory_order_acq_rel);
   *announced = Failure{};
-  if (future != entry.future.end()) {
-    *announced = std::move(future->second);
-    entry.future.erase(future);
+  if (entry.has_future.load(std::memory_order_relaxed)) {
+    auto future = entry.future.find(sequence);
+    if (future != entry.future.end()) {
+      *announced = std::move(future->second);
+      entry.future.erase(future);
+      entry.has_future.store(!entry.future.empty(), std::memory_order_release);
+    }
   }
   entry.running[sequence].signature = signature;
   return sequence;
@@ -46,7 +49,7 @@ void InstanceTable::end(uint32_t context, uint64_t sequence) {
   if (entry == contexts_.end()) return;
   auto running = entry->second.running.find(sequence);
   if (running == entry->second.running.end()) return;
-  entry->second.ended[sequence % kRecent] = {sequence + 1, running->second.signature};
+  entry->second.record_ended(sequence, running->second.signature);
   entry->second.running.erase(running);
 }
 
@@ -55,13 +58,10 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
   Found found;
   found.signature = kUncheckedSignature;
   auto entry = contexts_.find(context);
-  if (entry == contexts_.end() || !entry->second.open || sequence >= entry->second.next)
+  if (entry == contexts_.end() || !entry->second.open ||
+      sequence >= entry->second.next.load(std::memory_order_acquire))
     return found;  // Future
-  if (entry->second.unscheduled == sequence) {
-    found.state = State::Running;
-    found.signature = entry->second.unscheduled_signature;
-    return found;
-  }
+  // Scheduled instances first: the slot may name a number that a schedule took meanwhile.
   auto running = entry->second.running.find(sequence);
   if (running != entry->second.running.end()) {
     found.state = State::Running;
@@ -69,10 +69,32 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
     if (running->second.started) found.schedule = running->second.schedule.lock();
     return found;
   }
+  if (entry->second.unscheduled.load(std::memory_order_acquire) == sequence) {
+    found.state = State::Running;
+    found.signature = entry->second.unscheduled_signature.load(std::memory_order_relaxed);
+    return found;
+  }
   found.state = State::Ended;
-  const auto& [stored, signature] = entry->second.ended[sequence % kRecent];
-  if (stored == sequence + 1) found.signature = signature;
+  found.signature = entry->second.ended_signature(sequence);
   return found;
+}
+
+void InstanceTable::Context::record_ended(uint64_t sequence, uint32_t signature) {
+  Ended& slot = ended[sequence % kRecent];
+  slot.sequence.store(0, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  slot.signature.store(signature, std::memory_order_relaxed);
+  slot.sequence.store(sequence + 1, std::memory_order_release);
+}
+
+uint32_t InstanceTable::Context::ended_signature(uint64_t sequence) const {
+  const Ended& slot = ended[sequence % kRecent];
+  if (slot.sequence.load(std::memory_order_acquire) != sequence + 1) return kUncheckedSignature;
+  const uint32_t signature = slot.signature.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  // Overwritten meanwhile (a later instance with the same slot): no longer known.
+  if (slot.sequence.load(std::memory_order_relaxed) != sequence + 1) return kUncheckedSignature;
+  return signature;
 }
 
 std::shared_ptr<Schedule> InstanceTable::announce(uint32_t context, uint64_t sequence,
@@ -80,56 +102,83 @@ std::shared_ptr<Schedule> InstanceTable::announce(uint32_t context, uint64_t seq
   std::lock_guard lock(mutex_);
   announcements_.fetch_add(1, std::memory_order_release);
   Context& entry = contexts_[context];
-  if (sequence >= entry.next || !entry.open) {
+  if (sequence >= entry.next.load(std::memory_order_acquire) || !entry.open) {
     entry.future.emplace(sequence, failure);  // the first announcement explains it
-    return nullptr;
-  }
-  if (entry.unscheduled == sequence) {
-    if (entry.unscheduled_announced.code == 0) entry.unscheduled_announced = failure;
+    entry.has_future.store(true, std::memory_order_seq_cst);
     return nullptr;
   }
   auto running = entry.running.find(sequence);
-  if (running == entry.running.end()) return nullptr;  // ended here: nothing left to fail
+  if (running == entry.running.end()) {
+    if (entry.unscheduled.load(std::memory_order_acquire) == sequence &&
+        entry.unscheduled_announced_for != sequence) {
+      entry.unscheduled_announced = failure;
+      entry.unscheduled_announced_for = sequence;
+    }
+    return nullptr;  // unscheduled (its waiter asks announced()), or ended: nothing to fail
+  }
   if (running->second.started) return running->second.schedule.lock();
   if (running->second.announced.code == 0) running->second.announced = failure;
   return nullptr;
 }
 
-uint64_t InstanceTable::begin_unscheduled(uint32_t context, uint32_t signature,
-                                          Failure* announced) {
+InstanceTable::Context* InstanceTable::slot(uint32_t context) {
   std::lock_guard lock(mutex_);
-  Context& entry = contexts_[context];
-  const uint64_t sequence = entry.next++;
+  return &contexts_[context];
+}
+
+uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Failure* announced) {
   *announced = Failure{};
-  if (!entry.future.empty()) {
-    auto future = entry.future.find(sequence);
-    if (future != entry.future.end()) {
+  slot->unscheduled_signature.store(signature, std::memory_order_relaxed);
+  uint64_t sequence = slot->next.load(std::memory_order_relaxed);
+  // The slot names the number before the number is taken (release), so that whoever sees the
+  // number taken sees the slot; a number that a schedule took first is retried.
+  do {
+    slot->unscheduled.store(sequence, std::memory_order_relaxed);
+  } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
+                                             std::memory_order_relaxed));
+  // A failure announced for it before: it waits in future (an announcement that comes while
+  // the number is being taken may land there too; announced() looks there as well).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (slot->has_future.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(mutex_);
+    auto future = slot->future.find(sequence);
+    if (future != slot->future.end()) {
       *announced = std::move(future->second);
-      entry.future.erase(future);
+      slot->future.erase(future);
     }
+    // Left by a call that ended before it could ask (every earlier instance has begun).
+    slot->future.erase(slot->future.begin(), slot->future.lower_bound(sequence));
+    slot->has_future.store(!slot->future.empty(), std::memory_order_release);
   }
-  entry.unscheduled = sequence;
-  entry.unscheduled_signature = signature;
-  entry.unscheduled_announced = Failure{};
   return sequence;
 }
 
-void InstanceTable::end_unscheduled(uint32_t context, uint64_t sequence) {
-  std::lock_guard lock(mutex_);
-  auto entry = contexts_.find(context);
-  if (entry == contexts_.end() || entry->second.unscheduled != sequence) return;
-  entry->second.ended[sequence % kRecent] = {sequence + 1, entry->second.unscheduled_signature};
-  entry->second.unscheduled = kNone;
-  entry->second.unscheduled_announced = Failure{};
+void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence) {
+  if (slot->unscheduled.load(std::memory_order_relaxed) != sequence) return;
+  slot->record_ended(sequence, slot->unscheduled_signature.load(std::memory_order_relaxed));
+  slot->unscheduled.store(kNone, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (slot->has_future.load(std::memory_order_relaxed)) {
+    // One announced while the number was taken and never asked for: it is of no use now.
+    std::lock_guard lock(mutex_);
+    slot->future.erase(sequence);
+    slot->has_future.store(!slot->future.empty(), std::memory_order_release);
+  }
 }
 
 Failure InstanceTable::announced(uint32_t context, uint64_t sequence) {
   std::lock_guard lock(mutex_);
   auto entry = contexts_.find(context);
   if (entry == contexts_.end()) return {};
-  if (entry->second.unscheduled == sequence) return entry->second.unscheduled_announced;
-  auto running = entry->second.running.find(sequence);
-  if (running == entry->second.running.end()) return {};
+  Context& found = entry->second;
+  if (found.unscheduled.load(std::memory_order_acquire) == sequence) {
+    if (found.unscheduled_announced_for == sequence) return found.unscheduled_announced;
+    auto future = found.future.find(sequence);
+    if (future != found.future.end()) return future->second;
+    return {};
+  }
+  auto running = found.running.find(sequence);
+  if (running == found.running.end()) return {};
   return running->second.announced;
 }
 

@@ -58,9 +58,19 @@ class InstanceTable {
   // (no schedule will start it); announced() returns a failure announced for it since (code 0
   // when none); end_unscheduled ends it like end. announcements() counts every announcement,
   // so that a waiter calls announced() only when the count moved.
-  uint64_t begin_unscheduled(uint32_t context, uint32_t signature, Failure* announced);
+  //
+  // The slot is the context's entry (stable until close): slot() finds it once under the lock
+  // and the caller keeps it (the shm area of the communicator does). Through it, begin and end
+  // take no lock unless a failure is announced for a future instance of the context: the
+  // instance number is taken with a compare-and-swap (so schedules begun by other threads
+  // meanwhile still get numbers of their own) after the slot names it, and find() and
+  // announce(), which look at the slot under the lock, see it as running from the moment its
+  // number is taken until it is recorded as ended.
+  struct Context;
+  Context* slot(uint32_t context);
+  uint64_t begin_unscheduled(Context* slot, uint32_t signature, Failure* announced);
   Failure announced(uint32_t context, uint64_t sequence);
-  void end_unscheduled(uint32_t context, uint64_t sequence);
+  void end_unscheduled(Context* slot, uint64_t sequence);
   uint64_t announcements() const { return announcements_.load(std::memory_order_acquire); }
 
  private:
@@ -72,20 +82,34 @@ class InstanceTable {
     bool started = false;
     Failure announced;
   };
+
+ public:
   struct Context {
     bool open = false;
     std::vector<int> members;
     int my_rank = -1;
-    uint64_t next = 0;
+    std::atomic<uint64_t> next{0};  // changed under the lock or by compare-and-swap
     std::unordered_map<uint64_t, Running> running;
-    // The unscheduled instance running now (kNone: none), its signature and announced failure.
-    uint64_t unscheduled = kNone;
-    uint32_t unscheduled_signature = 0;
+    // The unscheduled instance running now (kNone: none) and its signature, written without the
+    // lock by its thread; the failure announced for it (under the lock) and for which instance.
+    std::atomic<uint64_t> unscheduled{kNone};
+    std::atomic<uint32_t> unscheduled_signature{0};
     Failure unscheduled_announced;
-    std::map<uint64_t, Failure> future;                          // announced, not begun
-    std::array<std::pair<uint64_t, uint32_t>, kRecent> ended{};  // (sequence + 1, signature)
+    uint64_t unscheduled_announced_for = kNone;
+    std::map<uint64_t, Failure> future;   // announced, not begun
+    std::atomic<bool> has_future{false};  // future is not empty (set under the lock)
+    // The signatures of the last instances that ended: sequence + 1 (stored last) and signature.
+    struct Ended {
+      std::atomic<uint64_t> sequence{0};
+      std::atomic<uint32_t> signature{0};
+    };
+    std::array<Ended, kRecent> ended{};
+    void record_ended(uint64_t sequence, uint32_t signature);
+    // The signature of ended instance sequence; kUncheckedSignature when no longer known.
+    uint32_t ended_signature(uint64_t sequence) const;
   };
 
+ private:
   std::mutex mutex_;
   std::unordered_map<uint32_t, Context> contexts_;
   std::atomic<uint64_t> announcements_{0};

@@ -340,8 +340,9 @@ void Messenger::withdraw(uint32_t context, uint64_t sequence, const SendOwner* o
   for (Receive* receive : withdrawn) receive->owner.reset();
 }
 
-void Messenger::end_unscheduled_instance(uint32_t context, uint64_t sequence) {
-  instances_->end_unscheduled(context, sequence);
+void Messenger::end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context,
+                                         uint64_t sequence) {
+  instances_->end_unscheduled(slot, sequence);
   // Nothing to forget unless a message came for some instance (the common case: none).
   if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
 }

@@ -36,7 +36,7 @@ ShmArea::ShmArea(transport::Transport& transport, transport::Segment* segment,
     : transport_(transport), segment_(segment), rank_(comm.rank()) {
   for (int rank = 0; rank < comm.size(); ++rank) {
     const int world = comm.world_rank(rank);
-    world_ranks_.push_back(world);
+    if (rank != rank_) others_.push_back(world);
     auto address = reinterpret_cast<uintptr_t>(transport.address(*segment, world));
     if (address != 0) address = (address + kAlign - 1) / kAlign * kAlign;
     parts_.push_back(reinterpret_cast<uint8_t*>(address));
@@ -82,9 +82,11 @@ bool ShmArea::released(uint64_t round) const {
   for (int rank = 0; rank < size(); ++rank) {
     if (rank == rank_) continue;
     const Header& h = header(rank);
-    if (h.done.value.load(std::memory_order_acquire) < round &&
-        h.arrive.value.load(std::memory_order_acquire) <= round)
-      return false;
+    // arrive first: its line is usually here already (this rank waited on it), and a member
+    // that published a later round has finished reading this one; done (a line the member
+    // wrote since) only when not.
+    if (h.arrive.value.load(std::memory_order_acquire) > round) continue;
+    if (h.done.value.load(std::memory_order_acquire) < round) return false;
   }
   return true;
 }
@@ -102,16 +104,14 @@ void ShmArea::abandon(uint64_t sequence) {
   while (seen < last &&
          !mine.done.value.compare_exchange_weak(seen, last, std::memory_order_release))
     ;
-  for (int rank = 0; rank < size(); ++rank)
-    if (rank != rank_) transport_.wake(world_ranks_[static_cast<size_t>(rank)]);
+  transport_.wake_ranks(others_.data(), others_.size());
 }
 
 void ShmArea::store(Flag& flag, uint64_t round) {
   flag.value.store(round, std::memory_order_release);
-  // wake() fences before it looks for sleepers, so a member that went to sleep after checking
-  // this flag is woken.
-  for (int rank = 0; rank < size(); ++rank)
-    if (rank != rank_) transport_.wake(world_ranks_[static_cast<size_t>(rank)]);
+  // wake_ranks() fences before it looks for sleepers, so a member that went to sleep after
+  // checking this flag is woken.
+  transport_.wake_ranks(others_.data(), others_.size());
 }
 
 std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64_t sequence,
@@ -196,7 +196,7 @@ int ShmRounds::advance() {
           wait_round_.store(last, std::memory_order_release);
           return kInFlight;
         }
-        round.publish(area.cell(me, buffer));
+        round.publish(area.cell(me, buffer, round.small));
         area.last_published_[buffer] = id;
       }
       area.store(area.header(me).arrive, id);

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "coll/communicator.hpp"
+#include "coll/instance_table.hpp"
 #include "coll/schedule.hpp"
 #include "transport/transport.hpp"
 
@@ -62,6 +63,11 @@ class ShmArea {
   // ones a reduce-scatter and an allgather round per cell-sized chunk.
   static constexpr size_t kFlatBytes = 4096;
   static constexpr int kAllRanks = -1, kNoRank = -2;
+  // The round of a reduce or allreduce of at most this many bytes (alike on every member: both
+  // paths decide by the same size) keeps its data in the cache line of the member's arrive
+  // flag, one slot per buffer, instead of a cell: a reader that sees the flag has the data with
+  // it (one line per member and round instead of two).
+  static constexpr size_t kInlineBytes = 24;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
@@ -80,6 +86,11 @@ class ShmArea {
     return parts_[static_cast<size_t>(rank)] + kHeaderBytes +
            static_cast<size_t>(buffer) * kCellBytes;
   }
+  // The cell, or with small the inline slot (kInlineBytes) next to the arrive flag.
+  uint8_t* cell(int rank, int buffer, bool small) const {
+    if (!small) return cell(rank, buffer);
+    return header(rank).arrive.data[buffer];
+  }
 
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
@@ -92,7 +103,9 @@ class ShmArea {
   friend class ShmFastRun;
   struct alignas(64) Flag {
     std::atomic<uint64_t> value;
+    uint8_t data[2][kInlineBytes];  // arrive: the inline slots of buffers 0 and 1
   };
+  static_assert(sizeof(Flag) == 64);
   static constexpr size_t kAbandoned = 8;  // the last sequences this rank abandoned
   struct Header {
     Flag arrive, done;
@@ -116,12 +129,15 @@ class ShmArea {
   transport::Transport& transport_;
   transport::Segment* segment_;
   std::vector<uint8_t*> parts_;  // by rank of the communicator
-  std::vector<int> world_ranks_;
+  std::vector<int> others_;      // the world ranks of the other members
   int rank_;
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
   // collective whose turn it is.
   uint64_t last_published_[2] = {0, 0};
+  // The communicator's entry in the instance table (InstanceTable::slot), found by the first
+  // fast-path call; the entry lives as long as the communicator.
+  std::atomic<InstanceTable::Context*> instance_slot_{nullptr};
   // The shm collectives enlisted and not finished, by sequence, and how many (read without the
   // lock by the fast path, which runs only when none is).
   std::mutex mutex_;
@@ -136,6 +152,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     std::function<void(uint8_t* cell)> publish;  // empty: the round has no data of this rank
     int wait_for = ShmArea::kAllRanks;           // whose arrival this rank reads
     std::function<void(int buffer)> consume;     // reads area.cell(rank, buffer); may be empty
+    bool small = false;                          // the data are inline (kInlineBytes)
   };
   // Enlists the collective on the area in sequence order.
   static std::shared_ptr<ShmRounds> make(std::shared_ptr<ShmArea> area, uint64_t sequence,

@@ -67,9 +67,9 @@ class ShmFastRun {
   void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
     const size_t bytes = count * args_.extent;
     if (bytes == 0) return;
-    std::memcpy(target, area_.cell(0, buffer) + offset, bytes);
+    std::memcpy(target, area_.cell(0, buffer, small_) + offset, bytes);
     for (int rank = 1; rank < size_; ++rank)
-      rma::apply_op(args_.op, args_.type, target, area_.cell(rank, buffer) + offset, count);
+      rma::apply_op(args_.op, args_.type, target, area_.cell(rank, buffer, small_) + offset, count);
   }
   // Slice s of a chunk of count elements, as even_blocks splits it.
   void slice(size_t count, size_t s, size_t* offset, size_t* bytes) const {
@@ -91,12 +91,14 @@ class ShmFastRun {
   // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter/allgather: piece.
   int root_ = -1;
   bool flat_ = true;
+  bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
   size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
   std::vector<uint8_t> held_;          // chunked reduction: this rank's reduced slice
   std::vector<size_t> displs_;         // reduce_scatter: block displacements
   std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks
   const uint8_t* rs_input_ = nullptr;  // reduce_scatter / allgather input
   uint64_t announcements_ = 0;
+  InstanceTable::Context* slot_ = nullptr;
 };
 
 bool ShmFast::serves(Operation operation) {
@@ -135,6 +137,7 @@ void ShmFastRun::plan() {
       root_ = operation_ == Operation::Reduce ? args_.root : -1;
       const size_t bytes = args_.count * args_.extent;
       flat_ = bytes <= kFlatBytes;
+      small_ = bytes <= ShmArea::kInlineBytes;
       if (flat_) {
         rounds_ = bytes == 0 ? 0 : 1;
       } else {
@@ -425,8 +428,13 @@ int ShmFastRun::wait(const Check& check) {
 int ShmFastRun::run(uint32_t signature) {
   InstanceTable& instances = env_.messenger.instances();
   announcements_ = instances.announcements();
+  slot_ = area_.instance_slot_.load(std::memory_order_acquire);
+  if (slot_ == nullptr) {
+    slot_ = instances.slot(comm_.context());
+    area_.instance_slot_.store(slot_, std::memory_order_release);
+  }
   Failure announced;
-  sequence_ = instances.begin_unscheduled(comm_.context(), signature, &announced);
+  sequence_ = instances.begin_unscheduled(slot_, signature, &announced);
   int status = REMORA_SUCCESS;
   if (announced.code != 0) {
     status = fail_call(announced.code, announced.message, false);
@@ -442,7 +450,7 @@ int ShmFastRun::run(uint32_t signature) {
           status = wait([&](int*) { return area_.released(last) ? 1 : 0; });
           if (status != REMORA_SUCCESS) break;
         }
-        publish(k, area_.cell(me_, buffer));
+        publish(k, area_.cell(me_, buffer, small_));
         area_.last_published_[buffer] = id;
       }
       area_.store(mine.arrive, id);
@@ -459,7 +467,7 @@ int ShmFastRun::run(uint32_t signature) {
       if (others_publish(k)) area_.store(mine.done, id);
     }
   }
-  env_.messenger.end_unscheduled_instance(comm_.context(), sequence_);
+  env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_);
   return status;
 }
 

@@ -185,6 +185,11 @@ class Transport {
   virtual bool poll() = 0;
   virtual void sleep(uint64_t timeout_ns, Ready ready, Sleeper sleeper) = 0;
   virtual void wake(int rank) = 0;
+  // wake() for each of count ranks; a transport that fences before it looks for sleepers fences
+  // once for all of them.
+  virtual void wake_ranks(const int* ranks, size_t count) {
+    for (size_t i = 0; i < count; ++i) wake(ranks[i]);
+  }
   virtual void wake_progress_thread() = 0;
   // Returns once no handler of this rank runs on another thread (one running now has ended).
   // Before memory that handlers may touch is released: a request that its origin saw served

@@ -41,13 +41,15 @@ struct Context {
   int me = 0, size = 1;
   const uint8_t* input() const { return static_cast<const uint8_t*>(input_of(*args)); }
   uint8_t* recv() const { return static_cast<uint8_t*>(args->recv); }
-  // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order).
-  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
+  // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order); small:
+  // the inline slots.
+  void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count,
+                    bool small = false) const {
     const size_t bytes = count * args->extent;
     if (bytes == 0) return;
-    std::memcpy(target, area->cell(0, buffer) + offset, bytes);
+    std::memcpy(target, area->cell(0, buffer, small) + offset, bytes);
     for (int rank = 1; rank < size; ++rank)
-      rma::apply_op(args->op, args->type, target, area->cell(rank, buffer) + offset, count);
+      rma::apply_op(args->op, args->type, target, area->cell(rank, buffer, small) + offset, count);
   }
 };
 
@@ -89,10 +91,13 @@ void reduction_rounds(const Context& c, int root, std::vector<Round>* rounds) {
   if (bytes <= kFlatBytes) {
     if (bytes == 0) return;
     Round round;
+    round.small = bytes <= ShmArea::kInlineBytes;
     round.publish = [c, bytes](uint8_t* cell) { std::memcpy(cell, c.input(), bytes); };
     round.wait_for = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
     if (result_here)
-      round.consume = [c](int buffer) { c.reduce_cells(c.recv(), buffer, 0, c.args->count); };
+      round.consume = [c, small = round.small](int buffer) {
+        c.reduce_cells(c.recv(), buffer, 0, c.args->count, small);
+      };
     rounds->push_back(std::move(round));
     return;
   }

@@ -229,6 +229,11 @@ void ControlBlock::set_quiet(int r, int handler, bool quiet) const {
   std::atomic_thread_fence(std::memory_order_seq_cst);  // before the caller reads its queue
 }
 
+void ControlBlock::wake_application(const int* ranks, size_t count) const {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading sleepers
+  for (size_t i = 0; i < count; ++i) wake_word(rank(ranks[i]).application);
+}
+
 void ControlBlock::wake_all(WakeTarget target) const {
   for (int r = 0; r < endpoints(); ++r) wake(r, target);
 }

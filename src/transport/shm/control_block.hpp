@@ -111,6 +111,8 @@ class ControlBlock {
   // Wakes endpoint r's sleepers of the given kind, if any sleep; wake_all does it for every
   // endpoint (ranks and ghost).
   void wake(int r, WakeTarget target) const;
+  // wake(r, Application) for each of count endpoints, with one fence.
+  void wake_application(const int* ranks, size_t count) const;
   void wake_all(WakeTarget target) const;
   // After enqueueing a message for `handler` to endpoint r: wakes r's application threads, and
   // its progress thread unless r made the handler quiet.

@@ -75,6 +75,9 @@ class ShmTransport final : public transport::Transport,
   bool poll() override;
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
+  void wake_ranks(const int* ranks, size_t count) override {
+    block_.wake_application(ranks, count);
+  }
   void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
   void wait_for_handlers() override { dispatcher_.wait_for_dispatch(); }
   void set_wake_on_arrival(int handler, bool wake) override;

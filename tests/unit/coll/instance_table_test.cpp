@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <thread>
+#include <vector>
+
 namespace remora::coll {
 namespace {
 
@@ -10,10 +14,12 @@ namespace {
 TEST(InstanceTable, UnscheduledInstancesShareNumbersAndKeepAnnouncedFailures) {
   InstanceTable table;
   table.open(5, {0, 1}, 0);
+  InstanceTable::Context* slot = table.slot(5);
+  EXPECT_EQ(table.slot(5), slot);  // the same entry every time
   Failure announced;
   EXPECT_EQ(table.begin(5, 11, &announced), 0u);
   table.end(5, 0);
-  EXPECT_EQ(table.begin_unscheduled(5, 22, &announced), 1u);
+  EXPECT_EQ(table.begin_unscheduled(slot, 22, &announced), 1u);
   EXPECT_EQ(announced.code, 0);
   InstanceTable::Found found = table.find(5, 1);
   EXPECT_EQ(found.state, InstanceTable::State::Running);
@@ -27,19 +33,60 @@ TEST(InstanceTable, UnscheduledInstancesShareNumbersAndKeepAnnouncedFailures) {
   const Failure failure = table.announced(5, 1);
   EXPECT_EQ(failure.code, -3);  // the first announcement explains it
   EXPECT_EQ(failure.message, "first");
-  table.end_unscheduled(5, 1);
+  table.end_unscheduled(slot, 1);
   found = table.find(5, 1);
   EXPECT_EQ(found.state, InstanceTable::State::Ended);
   EXPECT_EQ(found.signature, 22u);
   EXPECT_EQ(table.announced(5, 1).code, 0);
   // A failure announced before the instance begins is handed to it when it does.
   EXPECT_EQ(table.announce(5, 2, Failure{-5, "early"}), nullptr);
-  EXPECT_EQ(table.begin_unscheduled(5, 22, &announced), 2u);
+  EXPECT_EQ(table.begin_unscheduled(slot, 22, &announced), 2u);
   EXPECT_EQ(announced.code, -5);
   EXPECT_EQ(announced.message, "early");
-  table.end_unscheduled(5, 2);
+  table.end_unscheduled(slot, 2);
   EXPECT_EQ(table.begin(5, 11, &announced), 3u);
   EXPECT_EQ(announced.code, 0);
+}
+
+// Unscheduled instances take their numbers without the lock while another thread begins
+// scheduled ones on the same context: every number is taken once, and while an unscheduled
+// instance runs, find() (under the lock) sees it running with its signature.
+TEST(InstanceTable, UnscheduledAndScheduledBeginsFromTwoThreadsTakeDistinctNumbers) {
+  InstanceTable table;
+  table.open(7, {0, 1}, 0);
+  InstanceTable::Context* slot = table.slot(7);
+  constexpr int kEach = 20000;
+  std::vector<uint64_t> scheduled, unscheduled;
+  int wrong = 0;
+  std::thread other([&] {
+    Failure announced;
+    for (int i = 0; i < kEach; ++i) {
+      const uint64_t sequence = table.begin(7, 11, &announced);
+      scheduled.push_back(sequence);
+      table.end(7, sequence);
+    }
+  });
+  Failure announced;
+  for (int i = 0; i < kEach; ++i) {
+    const uint64_t sequence = table.begin_unscheduled(slot, 22, &announced);
+    unscheduled.push_back(sequence);
+    const InstanceTable::Found found = table.find(7, sequence);
+    if (found.state != InstanceTable::State::Running || found.signature != 22u) ++wrong;
+    table.end_unscheduled(slot, sequence);
+  }
+  other.join();
+  EXPECT_EQ(wrong, 0);
+  std::vector<uint64_t> all = scheduled;
+  all.insert(all.end(), unscheduled.begin(), unscheduled.end());
+  std::sort(all.begin(), all.end());
+  for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i);  // each number once, no gap
+  // Alone again: the next number follows, and the instance ends with its signature.
+  const uint64_t last = table.begin_unscheduled(slot, 33, &announced);
+  EXPECT_EQ(last, all.size());
+  table.end_unscheduled(slot, last);
+  const InstanceTable::Found found = table.find(7, last);
+  EXPECT_EQ(found.state, InstanceTable::State::Ended);
+  EXPECT_EQ(found.signature, 33u);
 }
 
 }  // namespace
