@@ -134,6 +134,11 @@ bool LockTable::try_lock_rows_in_place(uint64_t offset, uint64_t bytes, uint64_t
     return power_of_two_ ? at >> shift_ : at / granularity_;
   };
   const uint64_t last_byte = offset + (rows - 1) * stride + bytes - 1;
+  if (power_of_two_ && (offset >> shift_) == (last_byte >> shift_)) {  // one block: one stripe
+    const uint64_t index = (offset >> shift_) & (geometry_.stripes - 1);
+    held->add(index);
+    return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
+  }
   // Fewer blocks than stripes: the rows' blocks map to distinct stripes.
   if (block(last_byte) - block(offset) + 1 >= geometry_.stripes) return false;
   uint64_t next = block(offset);  // the first block not listed yet (blocks ascend with rows)
