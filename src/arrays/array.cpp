@@ -242,21 +242,25 @@ int Array::acc(const int64_t* lo, const int64_t* hi, const void* buffer, const i
 int Array::accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, const int64_t* ld,
                       const void* alpha, bool record) {
   OwnedPatch patch;
-  if (dist_.single_owner(lo, hi, &patch)) {  // one owner: one accumulate per row, no packing
+  // One owner: one strided accumulate per slab (all of a 1-d or 2-d patch), no packing; where
+  // the owner's memory is mapped, updated in place under its stripes, each taken once.
+  if (dist_.single_owner(lo, hi, &patch)) {
     int result = REMORA_SUCCESS;
     rma::AccArgs args;
     args.target = world_rank(patch.owner);
     args.type = type_;
     args.op = REMORA_OP_SCALED_SUM;
     args.alpha = alpha;
-    for_each_owned_row(patch, ndim(), lo, hi, ld, element_,
-                       [&](size_t user_offset, size_t remote_offset, size_t bytes) {
-                         if (result != REMORA_SUCCESS) return;
-                         args.offset = remote_offset;
-                         args.origin = static_cast<const char*>(buffer) + user_offset;
-                         args.count = bytes / element_;
-                         result = window_->accumulate("remora_array_acc", args);
-                       });
+    for_each_owned_slab(patch, ndim(), lo, hi, ld, element_,
+                        [&](size_t user_offset, size_t remote_offset, size_t bytes, size_t rows,
+                            size_t user_row, size_t remote_row) {
+                          if (result != REMORA_SUCCESS) return;
+                          args.offset = remote_offset;
+                          args.origin = static_cast<const char*>(buffer) + user_offset;
+                          args.count = bytes / element_;
+                          result = window_->accumulate_rows("remora_array_acc", args, rows,
+                                                            remote_row, user_row);
+                        });
     if (record) touch(args.target);
     return result;
   }

@@ -54,6 +54,12 @@ std::vector<int> Distribution::coords(int rank) const {
   return grid_coords(grid_, rank);
 }
 
+// Block kinds: the extent of block p of a dimension of n elements with these block starts.
+static int64_t block_extent(int64_t n, const std::vector<int64_t>& starts, int parts, int p) {
+  const int64_t end = p + 1 < parts ? starts[static_cast<size_t>(p) + 1] : n;
+  return end - starts[static_cast<size_t>(p)];
+}
+
 static int64_t cyclic_extent(int64_t n, int64_t nb, int parts, int coord) {
   const int64_t cycle = nb * parts;
   const int64_t rest = n % cycle - coord * nb;
@@ -65,9 +71,8 @@ int64_t Distribution::local_extent(int rank, int d) const {
   const int p = c[static_cast<size_t>(d)];
   if (p < 0) return 0;
   const size_t u = static_cast<size_t>(d);
-  if (is_cyclic()) return cyclic_extent(dims_[u], block_[u], grid_[u], p);
-  const int64_t end = p + 1 < grid_[u] ? starts_[u][static_cast<size_t>(p) + 1] : dims_[u];
-  return end - starts_[u][static_cast<size_t>(p)];
+  return is_cyclic() ? cyclic_extent(dims_[u], block_[u], grid_[u], p)
+                     : block_extent(dims_[u], starts_[u], grid_[u], p);
 }
 
 std::vector<int64_t> Distribution::local_extents(int rank) const {
@@ -172,12 +177,17 @@ int64_t Distribution::local_index(int d, int64_t index) const {
 }
 
 void Distribution::locate(const int64_t* index, int* owner, int64_t* local) const {
-  std::vector<int> c(dims_.size());
-  for (int d = 0; d < ndim(); ++d) c[static_cast<size_t>(d)] = owner_coord(d, index[d]);
-  *owner = grid_rank(grid_, c);
+  int rank = 0;
   int64_t linear = 0;
-  for (int d = 0; d < ndim(); ++d)
-    linear = linear * local_extent(*owner, d) + local_index(d, index[d]);
+  for (int d = 0; d < ndim(); ++d) {
+    const int coord = owner_coord(d, index[d]);
+    rank = rank * grid_[static_cast<size_t>(d)] + coord;  // grid_rank's row-major order
+    const size_t u = static_cast<size_t>(d);
+    const int64_t extent = is_cyclic() ? cyclic_extent(dims_[u], block_[u], grid_[u], coord)
+                                       : block_extent(dims_[u], starts_[u], grid_[u], coord);
+    linear = linear * extent + local_index(d, index[d]);
+  }
+  *owner = rank;
   *local = linear;
 }
 

@@ -51,6 +51,42 @@ void for_each_owned_row(const OwnedPatch& patch, int ndim, const int64_t* lo, co
   }
 }
 
+// The same patch as slabs: for each index of dimensions 0 .. ndim-3, the rows of the last two
+// dimensions, which lie at fixed strides in the user's buffer and at the owner.
+// visit(user_offset, remote_offset, row_bytes, rows, user_row_stride, remote_row_stride), all
+// in bytes. A 1-d or 2-d patch is one slab. Allocates nothing.
+template <typename Visit>
+void for_each_owned_slab(const OwnedPatch& patch, int ndim, const int64_t* lo, const int64_t* hi,
+                         const int64_t* ld, size_t element, Visit&& visit) {
+  const int last = ndim - 1;
+  const auto e = static_cast<int64_t>(element);
+  int64_t user_stride[REMORA_ARRAY_MAX_DIM], local_stride[REMORA_ARRAY_MAX_DIM];
+  int64_t index[REMORA_ARRAY_MAX_DIM];  // offsets from lo, dimensions 0 .. last-2
+  user_stride[last] = local_stride[last] = 1;
+  for (int d = last - 1; d >= 0; --d) {
+    user_stride[d] = user_stride[d + 1] * ld[d];
+    local_stride[d] = local_stride[d + 1] * patch.local_extent[d + 1];
+  }
+  for (int d = 0; d < last; ++d) index[d] = 0;
+  const auto bytes = static_cast<size_t>((hi[last] - lo[last] + 1) * e);
+  const int row_dim = last - 1;  // the dimension the rows of a slab step through (-1: 1-d)
+  const auto rows = static_cast<size_t>(row_dim >= 0 ? hi[row_dim] - lo[row_dim] + 1 : 1);
+  const auto user_row = static_cast<size_t>(row_dim >= 0 ? user_stride[row_dim] * e : 0);
+  const auto local_row = static_cast<size_t>(row_dim >= 0 ? local_stride[row_dim] * e : 0);
+  for (;;) {
+    int64_t user = 0, local = patch.local_lo[last];
+    for (int d = 0; d < last; ++d) {
+      user += index[d] * user_stride[d];
+      local += (patch.local_lo[d] + index[d]) * local_stride[d];
+    }
+    visit(static_cast<size_t>(user * e), static_cast<size_t>(local * e), bytes, rows, user_row,
+          local_row);
+    int d = last - 2;
+    while (d >= 0 && ++index[d] > hi[d] - lo[d]) index[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
 // Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order.
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
                    const std::function<void(const Tile&)>& visit);

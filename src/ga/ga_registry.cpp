@@ -9,14 +9,45 @@ namespace {
 
 // Slot k holds handle -(1000 + k): negative like GA's handles, never 0.
 constexpr int kHandleBase = 1000;
-// Guarded by state_mutex(); a slot's GaArray never moves (unique_ptr), so a reference taken
-// under the lock stays valid until GA_Destroy.
-std::vector<std::unique_ptr<GaArray>> slots;
+// The handle table: fixed chunks of slots, each slot an atomic pointer, so that readers
+// (lookup, on every GA call of every thread) find an array with two acquire loads and no lock.
+// Writers (new_handle, free_handle: collective calls) hold state_mutex(). A chunk, once
+// published, never moves or goes away; a slot's GaArray stays valid until GA_Destroy frees it
+// (using a handle while another thread destroys it is an error in GA too).
+constexpr size_t kChunkSlots = 256;
+constexpr size_t kChunks = 4096;  // up to 1,048,576 live handles
+struct Chunk {
+  std::atomic<GaArray*> slot[kChunkSlots] = {};
+};
+struct Table {
+  std::atomic<Chunk*> chunks[kChunks] = {};
+  size_t used = 0;  // slots ever handed out (under state_mutex())
+  ~Table() {
+    for (auto& chunk : chunks) {
+      Chunk* c = chunk.load(std::memory_order_relaxed);
+      if (c == nullptr) continue;
+      for (auto& slot : c->slot) delete slot.load(std::memory_order_relaxed);
+      delete c;
+    }
+  }
+};
+Table table;
 // Set by GA_Initialize* and GA_Terminate only (single-threaded), read by every call.
 std::atomic<MPI_Comm> the_world_comm{MPI_COMM_NULL};
 
-int slot_of(int handle) {
-  return -handle - kHandleBase;
+// The slot of index k, or nullptr when its chunk does not exist (yet).
+std::atomic<GaArray*>* slot_at(size_t k) {
+  if (k >= kChunks * kChunkSlots) return nullptr;
+  Chunk* chunk = table.chunks[k / kChunkSlots].load(std::memory_order_acquire);
+  return chunk != nullptr ? &chunk->slot[k % kChunkSlots] : nullptr;
+}
+
+// The array behind handle, or nullptr; no lock.
+GaArray* find(int handle) {
+  const int64_t k = -static_cast<int64_t>(handle) - kHandleBase;
+  if (k < 0) return nullptr;
+  std::atomic<GaArray*>* slot = slot_at(static_cast<size_t>(k));
+  return slot != nullptr ? slot->load(std::memory_order_acquire) : nullptr;
 }
 
 }  // namespace
@@ -99,34 +130,29 @@ size_t element_size(const char* fn, int type) {
 
 int new_handle() {
   const std::lock_guard<std::mutex> hold(state_mutex());
-  for (size_t k = 0; k < slots.size(); ++k)
-    if (!slots[k]) {
-      slots[k] = std::make_unique<GaArray>();
-      return -(kHandleBase + static_cast<int>(k));
-    }
-  slots.push_back(std::make_unique<GaArray>());
-  return -(kHandleBase + static_cast<int>(slots.size()) - 1);
+  size_t k = 0;
+  while (k < table.used && slot_at(k)->load(std::memory_order_relaxed) != nullptr) ++k;
+  if (k == kChunks * kChunkSlots)
+    ga_fail("GA_Create_handle", "%zu arrays exist: no handle is free", kChunks * kChunkSlots);
+  if (k == table.used) {
+    if (k % kChunkSlots == 0)  // publish the next chunk before any slot of it is read
+      table.chunks[k / kChunkSlots].store(new Chunk, std::memory_order_release);
+    ++table.used;
+  }
+  slot_at(k)->store(new GaArray, std::memory_order_release);
+  return -(kHandleBase + static_cast<int>(k));
 }
 
 GaArray& lookup(const char* fn, int handle) {
   require_initialized(fn);
-  const int slot = slot_of(handle);
-  GaArray* a = nullptr;
-  {
-    const std::lock_guard<std::mutex> hold(state_mutex());
-    if (slot >= 0 && static_cast<size_t>(slot) < slots.size())
-      a = slots[static_cast<size_t>(slot)].get();
-  }
+  GaArray* a = find(handle);
   if (a == nullptr)
     ga_fail(fn, "g_a=%d is not a valid array handle (never created, or destroyed)", handle);
   return *a;
 }
 
 bool handle_exists(int handle) {
-  const int slot = slot_of(handle);
-  const std::lock_guard<std::mutex> hold(state_mutex());
-  return slot >= 0 && static_cast<size_t>(slot) < slots.size() &&
-         slots[static_cast<size_t>(slot)] != nullptr;
+  return find(handle) != nullptr;
 }
 
 GaArray& lookup_allocated(const char* fn, int handle) {
@@ -138,14 +164,17 @@ GaArray& lookup_allocated(const char* fn, int handle) {
 
 void free_handle(int handle) {
   const std::lock_guard<std::mutex> hold(state_mutex());
-  slots[static_cast<size_t>(slot_of(handle))].reset();
+  const int64_t k = -static_cast<int64_t>(handle) - kHandleBase;
+  std::atomic<GaArray*>* slot = k >= 0 ? slot_at(static_cast<size_t>(k)) : nullptr;
+  if (slot != nullptr) delete slot->exchange(nullptr, std::memory_order_acq_rel);
 }
 
 std::vector<int> live_handles() {
   std::vector<int> handles;
   const std::lock_guard<std::mutex> hold(state_mutex());
-  for (size_t k = 0; k < slots.size(); ++k)
-    if (slots[k]) handles.push_back(-(kHandleBase + static_cast<int>(k)));
+  for (size_t k = 0; k < table.used; ++k)
+    if (slot_at(k)->load(std::memory_order_relaxed) != nullptr)
+      handles.push_back(-(kHandleBase + static_cast<int>(k)));
   return handles;
 }
 

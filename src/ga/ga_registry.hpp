@@ -94,11 +94,13 @@ remora_datatype_t datatype_of(const char* fn, int type);
 // this gives the element size of a GA type code.
 size_t element_size(const char* fn, int type);
 
-// Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (handles,
-// nonblocking handles, NGA_Access records, process groups) are guarded by this one mutex,
-// held only for short sections that never call Remora, so a thread waiting inside Remora never
-// keeps the others out; counters are atomics. Everything else is written only by collective
-// calls (creation, properties, GA_Initialize / GA_Terminate), which are single-threaded.
+// Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (nonblocking
+// handles, NGA_Access records, process groups, and the writers of the handle table) are
+// guarded by this one mutex, held only for short sections that never call Remora, so a thread
+// waiting inside Remora never keeps the others out. Handle lookups take no lock (atomic slots,
+// ga_registry.cpp); statistics are per-thread counters (ga_stats.cpp). Everything else is written
+// only by collective calls (creation, properties, GA_Initialize / GA_Terminate), which are
+// single-threaded.
 std::mutex& state_mutex();
 
 // The handle table. Handles are negative integers (as GA's are), never 0.

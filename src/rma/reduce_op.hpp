@@ -23,6 +23,12 @@ int check_op(const char* function, int op, int type);
 void apply_op(int op, int type, void* target, const void* source, size_t count,
               const void* alpha = nullptr);
 
+// apply_op on `rows` rows of count elements each: row r of the target at target + r *
+// target_stride, of the source at source + r * source_stride (strides in bytes). One type and
+// op dispatch for all rows (a patch accumulate updated in place).
+void apply_op_rows(int op, int type, void* target, size_t target_stride, const void* source,
+                   size_t source_stride, size_t count, size_t rows, const void* alpha = nullptr);
+
 // One element of the accumulate family at target, not atomic (the caller holds its stripe):
 // *result (if not null) receives the old value; then, with compare, origin replaces the target
 // if the target equals *compare bitwise (compare_and_swap), else target = target op *origin

@@ -19,6 +19,7 @@ target_sources(remora_layer_rma PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/locks/lock_server.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locks/remote_locks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/window_rows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op_queue.cpp
   ${CMAKE_CURRENT_LIST_DIR}/deferred_fence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/deferred_lock.cpp

@@ -133,6 +133,14 @@ class Window : public remora_win_s {
   // no AccArgs routing, no StripeSet, no loop. Otherwise (or when the stripe is busy) as
   // accumulate().
   int accumulate_one(const char* function, const AccArgs& args);
+  // An accumulate of `rows` rows (window_rows.cpp): args describes row 0 (offset, origin, count
+  // elements, type, op, alpha; no result or compare); row r is at args.offset + r *
+  // target_stride at the target and args.origin + r * origin_stride at the origin (bytes).
+  // Where accumulate_one takes its in-place path, every stripe the rows touch is taken once and
+  // the rows are updated in place with one kernel call; otherwise (or when a stripe is busy, or
+  // the rows touch too many stripes) one accumulate() per row.
+  int accumulate_rows(const char* function, const AccArgs& args, size_t rows,
+                      uint64_t target_stride, size_t origin_stride);
 
   // The lock-table path: lock the target range, read, compute, write back, unlock. Used by
   // the caller-computes strategy and by the owner-computes handler (at the target itself).

@@ -1,5 +1,6 @@
 #include "rma/locks/lock_table.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "transport/am_dispatcher.hpp"
@@ -82,8 +83,8 @@ struct DirectStripe {
 
 }  // namespace
 
-template <class WordOf>
-int64_t LockTable::take_all(const StripeSet& stripes, WordOf word_of) {
+template <class Set, class WordOf>
+int64_t LockTable::take_all(const Set& stripes, WordOf word_of) {
   const auto tag = holder_tag_;
   for (size_t i = 0; i < stripes.size(); ++i) {
     if (word_of(stripes[i]).exchange(tag) == 0) continue;
@@ -124,6 +125,38 @@ bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* he
 void LockTable::unlock_in_place(const StripeSet& held) {
   for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
   waiters_.wake_all();
+}
+
+bool LockTable::try_lock_rows_in_place(uint64_t offset, uint64_t bytes, uint64_t stride,
+                                       size_t rows, StripeList* held) {
+  if (rows == 0 || bytes == 0) return true;
+  const auto block = [this](uint64_t at) {
+    return power_of_two_ ? at >> shift_ : at / granularity_;
+  };
+  const uint64_t last_byte = offset + (rows - 1) * stride + bytes - 1;
+  if (power_of_two_ && (offset >> shift_) == (last_byte >> shift_)) {  // one block: one stripe
+    const uint64_t index = (offset >> shift_) & (geometry_.stripes - 1);
+    held->add(index);
+    return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
+  }
+  // Fewer blocks than stripes: the rows' blocks map to distinct stripes.
+  if (block(last_byte) - block(offset) + 1 >= geometry_.stripes) return false;
+  uint64_t next = block(offset);  // the first block not listed yet (blocks ascend with rows)
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t begin = offset + r * stride;
+    const uint64_t last = block(begin + bytes - 1);
+    for (uint64_t b = std::max(next, block(begin)); b <= last; ++b)
+      if (!held->add(power_of_two_ ? b & (geometry_.stripes - 1) : b % geometry_.stripes))
+        return false;
+    next = std::max(next, last + 1);
+  }
+  return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
+}
+
+// As unlock_element: sequentially consistent stores, then a call only if someone waits.
+void LockTable::unlock_rows_in_place(const StripeList& held) {
+  for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
+  if (!waiters_.none_registered_here()) waiters_.wake_all();
 }
 
 }  // namespace remora::rma

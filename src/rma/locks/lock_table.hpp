@@ -42,6 +42,25 @@ class StripeSet {
   uint64_t second_begin_ = 0, second_length_ = 0;
 };
 
+// The distinct stripes of a patch's rows (StripeSet's interface), when they are few: a value
+// of fixed capacity, so that taking them allocates nothing.
+class StripeList {
+ public:
+  static constexpr size_t kCapacity = 32;
+  size_t size() const { return size_; }
+  uint64_t operator[](size_t i) const { return index_[i]; }
+  // False (the list is full) when there is no room.
+  bool add(uint64_t index) {
+    if (size_ == kCapacity) return false;
+    index_[size_++] = index;
+    return true;
+  }
+
+ private:
+  uint64_t index_[kCapacity] = {};
+  size_t size_ = 0;
+};
+
 // The stripes covering [offset, offset + bytes).
 StripeSet stripes_for_range(uint64_t offset, uint64_t bytes, uint64_t granularity,
                             uint64_t stripes);
@@ -106,6 +125,15 @@ class LockTable {
   }
   void unlock(const StripeSet& held);
 
+  // The in-place path (as try_lock_in_place) for `rows` ranges of `bytes` each, row r at
+  // offset + r * stride (a patch's rows in the owner's block): takes each distinct stripe of
+  // the rows once, all or nothing. False, holding nothing, when a stripe is busy, or when the
+  // rows span as many blocks of granularity bytes as there are stripes or touch more than
+  // StripeList::kCapacity stripes (then one range at a time).
+  bool try_lock_rows_in_place(uint64_t offset, uint64_t bytes, uint64_t stride, size_t rows,
+                              StripeList* held);
+  void unlock_rows_in_place(const StripeList& held);
+
  private:
   std::atomic_ref<uint64_t> direct_stripe(uint64_t index) const {
     return std::atomic_ref<uint64_t>(
@@ -119,9 +147,10 @@ class LockTable {
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
   int64_t try_lock_all(const StripeSet& stripes);
   // The same with one exchange per stripe of word_of(index) (a SyncWord or a direct stripe); a
-  // busy one releases those taken before it and wakes their waiters.
-  template <class WordOf>
-  int64_t take_all(const StripeSet& stripes, WordOf word_of);
+  // busy one releases those taken before it and wakes their waiters. Set: StripeSet or
+  // StripeList.
+  template <class Set, class WordOf>
+  int64_t take_all(const Set& stripes, WordOf word_of);
 
   transport::Transport& transport_;
   const transport::Segment& sync_;
