@@ -7,7 +7,7 @@
 // (manual or thread; run the program once per mode). Metrics: blocking_us, compute_us,
 // overhead_us; bytes = bytes per rank (igather) or per block (ialltoall).
 // Usage: remorarun -n N ./nbc_overhead [--csv] [--iterations R] [--test-every never,10]
-//        [--max-bytes N]
+//        [--max-bytes N] [--algorithms auto,shm,...]
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -24,14 +24,13 @@ struct Algorithm {
   const char* name;
   remora_coll_algorithm_t value;
 };
-constexpr Algorithm kGather[] = {{"binomial", REMORA_COLL_BINOMIAL},
-                                 {"binary", REMORA_COLL_BINARY},
-                                 {"flat", REMORA_COLL_FLAT},
-                                 {"sequential", REMORA_COLL_SEQUENTIAL}};
-constexpr Algorithm kAlltoall[] = {{"bruck", REMORA_COLL_BRUCK},
-                                   {"pairwise", REMORA_COLL_PAIRWISE},
-                                   {"ring", REMORA_COLL_RING},
-                                   {"flat", REMORA_COLL_FLAT}};
+constexpr Algorithm kGather[] = {
+    {"auto", REMORA_COLL_AUTO},         {"shm", REMORA_COLL_SHM},
+    {"binomial", REMORA_COLL_BINOMIAL}, {"binary", REMORA_COLL_BINARY},
+    {"flat", REMORA_COLL_FLAT},         {"sequential", REMORA_COLL_SEQUENTIAL}};
+constexpr Algorithm kAlltoall[] = {{"auto", REMORA_COLL_AUTO},   {"shm", REMORA_COLL_SHM},
+                                   {"bruck", REMORA_COLL_BRUCK}, {"pairwise", REMORA_COLL_PAIRWISE},
+                                   {"ring", REMORA_COLL_RING},   {"flat", REMORA_COLL_FLAT}};
 
 class RemoraBackend final : public nbc::Backend {
  public:
@@ -87,19 +86,32 @@ class RemoraBackend final : public nbc::Backend {
   remora_request_t request_ = REMORA_REQUEST_NULL;
 };
 
+// Whether name is in the comma list (an empty list takes every algorithm).
+bool selected(const std::string& list, const std::string& name) {
+  if (list.empty()) return true;
+  return ("," + list + ",").find("," + name + ",") != std::string::npos;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   nbc::MethodOptions method;
   std::string error;
-  const bool method_ok = nbc::take_options(&argc, argv, &method, &error);
+  std::string algorithm_list;
+  bool method_ok = nbc::take_options(&argc, argv, &method, &error);
+  if (method_ok && !bench::take_extra_options(&argc, argv, {{"--algorithms", &algorithm_list}})) {
+    error = "--algorithms lacks its value";
+    method_ok = false;
+  }
   int exit_code = 0;
   bench::Options options;
   const std::string description =
       std::string(
           "nbc_overhead: overhead of igather/ialltoall overlapped with computation "
           "(paper 004 Fig. 3, NBCBench method)\n") +
-      nbc::method_usage();
+      nbc::method_usage() +
+      "  --algorithms L   comma list of the algorithms to run (auto, shm and the message-based\n"
+      "                   ones of each operation; default all)\n";
   if (!bench::begin(&argc, &argv, 2, description.c_str(), &options, &exit_code)) return exit_code;
   if (!method_ok) {
     if (remora_rank() == 0)
@@ -120,6 +132,7 @@ int main(int argc, char** argv) {
   }
   auto run = [&](Operation operation, const char* op_name, const auto& algorithms) {
     for (const Algorithm& algorithm : algorithms) {
+      if (!selected(algorithm_list, algorithm.name)) continue;
       RemoraBackend backend(world, operation, algorithm.value);
       nbc::run_sizes(backend, std::string(op_name) + "/" + algorithm.name + "/" + progress, ranks,
                      repetitions, units_per_us, method, &report);

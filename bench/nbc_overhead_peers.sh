@@ -8,7 +8,8 @@
 # also one plot of the overhead per operation, rank count and test frequency.
 #   bench/nbc_overhead_peers.sh BUILD_DIR [REPS] [PLOT_DIR] [MAX_BYTES]
 # BUILD_DIR is a Remora build with the benchmarks (a Release build for figures); MAX_BYTES is
-# the largest message (default 65536). p = 2 is bound one rank per core where the machine has
+# the largest message (default 65536). RANKS (environment, default "2 4") lists the rank counts;
+# ALGORITHMS (environment, a comma list such as auto,shm) limits Remora's algorithms. p = 2 is bound one rank per core where the machine has
 # 2 cores; 4 ranks on 2 cores are oversubscribed (the table says so). Progress and the load
 # average go to stderr.
 set -euo pipefail
@@ -35,12 +36,14 @@ add_peer() {  # label compiler launcher
 peer_mpis add_peer
 
 method=(--csv --max-bytes "$max_bytes")
+remora_only=()
+[ -n "${ALGORITHMS:-}" ] && remora_only=(--algorithms "$ALGORITHMS")
 for rep in $(seq 1 "$reps"); do
   peer_repetition "$rep" "$reps"
-  for p in 2 4; do
+  for p in ${RANKS:-2 4}; do
     for progress in manual thread; do
       REMORA_PROGRESS=$progress "$remorarun" -n "$p" --timeout 600 "$build/bench/nbc_overhead" \
-        "${method[@]}" | peer_append "$rep"
+        "${method[@]}" "${remora_only[@]}" | peer_append "$rep"
     done
     for peer in "${peers[@]}"; do
       IFS='|' read -r label program launcher <<<"$peer"

@@ -74,11 +74,16 @@ int wait_all(const char* function, int count, remora_request_t* requests) {
   std::vector<std::shared_ptr<remora::Request>> found;
   if (int status = enter_waiting(function, &runtime)) return status;
   if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
-  const int status = runtime->collectives->wait_until([&found] {
-    for (const auto& schedule : found)
-      if (schedule != nullptr && !finished(*schedule)) return false;
-    return true;
-  });
+  bool shm = false;
+  for (const auto& schedule : found)
+    shm = shm || (schedule != nullptr && schedule->polls_shared_memory());
+  const int status = runtime->collectives->wait_until(
+      [&found] {
+        for (const auto& schedule : found)
+          if (schedule != nullptr && !finished(*schedule)) return false;
+        return true;
+      },
+      shm);
   if (status != REMORA_SUCCESS) return status;
   return complete_all(function, *runtime, requests, found);
 }
@@ -134,17 +139,22 @@ int remora_request_waitany(int count, remora_request_t* requests, int* index) {
   if (int status = find_requests("remora_request_waitany", count, requests, *runtime, &found))
     return status;
   *index = REMORA_UNDEFINED;
-  bool any = false;
-  for (const auto& schedule : found) any = any || schedule != nullptr;
+  bool any = false, shm = false;
+  for (const auto& schedule : found) {
+    any = any || schedule != nullptr;
+    shm = shm || (schedule != nullptr && schedule->polls_shared_memory());
+  }
   if (!any) return REMORA_SUCCESS;
-  const int status = runtime->collectives->wait_until([&found, index] {
-    for (size_t i = 0; i < found.size(); ++i)
-      if (found[i] != nullptr && finished(*found[i])) {
-        *index = static_cast<int>(i);
-        return true;
-      }
-    return false;
-  });
+  const int status = runtime->collectives->wait_until(
+      [&found, index] {
+        for (size_t i = 0; i < found.size(); ++i)
+          if (found[i] != nullptr && finished(*found[i])) {
+            *index = static_cast<int>(i);
+            return true;
+          }
+        return false;
+      },
+      shm);
   if (status != REMORA_SUCCESS) return status;
   const auto i = static_cast<size_t>(*index);
   return complete("remora_request_waitany", *runtime, &requests[i], *found[i]);

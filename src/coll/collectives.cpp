@@ -140,10 +140,12 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
 }
 
 int Collectives::wait(Schedule& schedule) {
-  if (int status = progress_.wait([&schedule] {
-        schedule.check_stalled();
-        return schedule.done();
-      }))
+  if (int status = wait_until(
+          [&schedule] {
+            schedule.check_stalled();
+            return schedule.done();
+          },
+          schedule.polls_shared_memory()))
     return status;
   return schedule.status();
 }
@@ -182,6 +184,12 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
     chosen = Algorithm::Shm;
   if (!has_constraint(chosen, kNeedsSharedArea) || comm->shm_area_ptr() != nullptr) return chosen;
   return default_algorithm(operation, bytes, comm->size());
+}
+
+uint64_t Collectives::shm_yield_ns() const {
+  // As the fast path's (run_shm_fast).
+  static const bool bound = available_cpus() == 1;
+  return transport_.wait_policy().oversubscribed || !bound ? ShmFast::kYieldNs : 0;
 }
 
 bool Collectives::on_one_node(Communicator& comm) const {

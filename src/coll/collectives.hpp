@@ -2,6 +2,8 @@
 // groups and outstanding collectives behind the C handles, and the algorithm choice.
 #pragma once
 
+#include <sched.h>
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -17,8 +19,10 @@
 #include "coll/rank_order.hpp"
 #include "coll/schedule.hpp"
 #include "coll/shm_area.hpp"
+#include "core/clock.hpp"
 #include "core/config.hpp"
 #include "core/request.hpp"
+#include "core/threads.hpp"
 #include "progress/progress_engine.hpp"
 
 namespace remora::coll {
@@ -56,9 +60,34 @@ class Collectives {
                                               const int* custom = nullptr) const;
   // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
   int wait(Schedule& schedule);
+  // shm: what it waits for includes shm rounds (Request::polls_shared_memory): the yield phase
+  // first (see yield_phase).
   template <typename F>
-  int wait_until(const F& ready) {
+  int wait_until(const F& ready, bool shm = false) {
+    if (shm && yield_phase(ready)) return REMORA_SUCCESS;
     return progress_.wait(ready);
+  }
+  // The yield phase of a wait for shm rounds, as the blocking fast path has it (ShmFast): where
+  // a member waited for may share this CPU's run queue (the node is oversubscribed, or this
+  // rank is not bound to one CPU), up to ShmFast::kYieldNs of sched_yield, each followed by a
+  // poll of the transport and a look at ready(). Without it the engine's wait yields a few
+  // times and sleeps, and a member that sleeps makes its partner's next wait outlast the spin:
+  // both sleep, call after call. True when ready() held.
+  template <typename F>
+  bool yield_phase(const F& ready) {
+    const uint64_t length = shm_yield_ns();
+    if (length == 0) return false;
+    if (ready()) return true;
+    const uint64_t begin = now_ns();
+    for (unsigned i = 1;; ++i) {
+      {
+        threads::Unlocked unlocked;
+        sched_yield();
+      }
+      progress_.poll();
+      if (ready()) return true;
+      if (i % 4 == 0 && now_ns() - begin >= length) return false;
+    }
   }
   BypassReduce& bypass_reduce() { return *bypass_; }
   // Waits until every application-bypass reduction this rank delegated is forwarded (finalize
@@ -128,6 +157,7 @@ class Collectives {
   std::mutex areas_mutex_;
   std::vector<std::weak_ptr<ShmArea>> areas_;
   bool job_on_one_node_ = true;  // group segments need no MPI window (see shm_area)
+  uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
 };
 
 }  // namespace remora::coll

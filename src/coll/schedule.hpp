@@ -106,6 +106,7 @@ class Schedule final : public Request,
   void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
   // Also advances the polled steps in flight (see poll).
   void check_stalled() override;
+  bool polls_shared_memory() const override { return has_polling_.load(std::memory_order_acquire); }
   // The application-bypass reduce's way: a failed step is recorded, the remaining steps still
   // run and nobody is told (its protocol reports mismatches itself, see bypass_reduce.hpp).
   void keep_running_on_failure() { keep_running_ = true; }

@@ -115,8 +115,10 @@ void ShmArea::store(Flag& flag, uint64_t round) {
 }
 
 std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64_t sequence,
-                                           std::vector<Round> rounds) {
-  std::shared_ptr<ShmRounds> made(new ShmRounds(std::move(area), sequence, std::move(rounds)));
+                                           std::vector<Round> rounds,
+                                           std::shared_ptr<const void> keep) {
+  auto made = std::make_shared<ShmRounds>(Private{}, std::move(area), sequence, std::move(rounds),
+                                          std::move(keep));
   std::lock_guard lock(made->area_->mutex_);
   made->area_->pending_[sequence] = made;
   made->area_->pending_count_.store(made->area_->pending_.size(), std::memory_order_release);
@@ -156,6 +158,8 @@ bool ShmRounds::may_advance() const {
 
 int ShmRounds::poll() {
   // Earlier collectives of the communicator run first; this waiter advances them meanwhile.
+  // Alone on the list (enlisted until it leaves), it is first.
+  if (!head_ && area_->pending_count_.load(std::memory_order_acquire) == 1) head_ = true;
   for (; !head_;) {
     std::shared_ptr<ShmRounds> first;
     {

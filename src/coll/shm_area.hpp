@@ -154,17 +154,28 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     std::function<void(int buffer)> consume;     // reads area.cell(rank, buffer); may be empty
     bool small = false;                          // the data are inline (kInlineBytes)
   };
-  // Enlists the collective on the area in sequence order.
+  // Enlists the collective on the area in sequence order. keep: what the rounds' functions
+  // point to (held as long as the rounds).
   static std::shared_ptr<ShmRounds> make(std::shared_ptr<ShmArea> area, uint64_t sequence,
-                                         std::vector<Round> rounds);
+                                         std::vector<Round> rounds,
+                                         std::shared_ptr<const void> keep = nullptr);
   ~ShmRounds() override;
   int poll() override;
   void cancel() override;
   bool may_advance() const override;
 
  private:
-  ShmRounds(std::shared_ptr<ShmArea> area, uint64_t sequence, std::vector<Round> rounds)
-      : area_(std::move(area)), sequence_(sequence), rounds_(std::move(rounds)) {}
+  struct Private {};  // the constructor is for make() (through make_shared) only
+
+ public:
+  ShmRounds(Private, std::shared_ptr<ShmArea> area, uint64_t sequence, std::vector<Round> rounds,
+            std::shared_ptr<const void> keep)
+      : area_(std::move(area)),
+        sequence_(sequence),
+        keep_(std::move(keep)),
+        rounds_(std::move(rounds)) {}
+
+ private:
   int advance();  // under mutex_
   void leave();   // under mutex_
   uint64_t round_id(size_t round) const { return (sequence_ + 1) << 24 | (round + 1); }
@@ -174,6 +185,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
 
   std::shared_ptr<ShmArea> area_;
   uint64_t sequence_;
+  std::shared_ptr<const void> keep_;  // destroyed after rounds_
   std::vector<Round> rounds_;
   std::mutex mutex_;  // poll() runs from this schedule's waiters and from later collectives'
   size_t next_ = 0;

@@ -16,6 +16,9 @@ class Request {
   // Called while a thread waits for it: a request that can tell it will never complete (a
   // collective without progress for REMORA_COLL_TIMEOUT) fails itself here.
   virtual void check_stalled() {}
+  // Whether it waits now for other ranks' flags in a shared-memory area (a collective's shm
+  // rounds): waiters then take the yield phase before sleeping (Collectives::wait_until).
+  virtual bool polls_shared_memory() const { return false; }
 };
 
 }  // namespace remora

@@ -35,9 +35,11 @@ namespace {
 using Round = ShmRounds::Round;
 constexpr size_t kFlatBytes = ShmArea::kFlatBytes;
 
+// What the rounds' functions capture, by value: plain pointers, no reference counts to move.
+// The rounds (ShmRounds) hold the area and keep the arguments' copy alive.
 struct Context {
-  std::shared_ptr<ShmArea> area;
-  std::shared_ptr<const CollectiveArgs> args;
+  ShmArea* area = nullptr;
+  const CollectiveArgs* args = nullptr;
   int me = 0, size = 1;
   const uint8_t* input() const { return static_cast<const uint8_t*>(input_of(*args)); }
   uint8_t* recv() const { return static_cast<uint8_t*>(args->recv); }
@@ -333,8 +335,9 @@ void alltoall_rounds(const Context& c, Schedule& schedule, std::vector<Round>* r
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
   Context c;
-  c.area = area;
-  c.args = std::make_shared<const CollectiveArgs>(args);
+  auto kept = std::make_shared<const CollectiveArgs>(args);
+  c.area = area.get();
+  c.args = kept.get();
   c.me = area->rank();
   c.size = area->size();
   std::vector<Round> rounds;
@@ -369,7 +372,7 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
     default:
       break;
   }
-  schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds)));
+  schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds), std::move(kept)));
 }
 
 namespace {
