@@ -136,7 +136,8 @@ REMORA_API int remora_request_testall(int count, remora_request_t* requests, int
  * area of the node where it can be made), then one among the nodes' lowest ranks, then again
  * within each node (else the operation's default runs). The communicator gets its node and
  * leaders' communicators at its first hierarchical call (collective over it, blocking even in
- * the nonblocking forms). REMORA_COLL_AUTO picks it there for the blocking forms. A nonblocking
+ * the nonblocking forms). REMORA_COLL_AUTO picks it there for blocking barriers and allreduces
+ * of up to 64 KiB. A nonblocking
  * call with it advances only inside Remora calls on this rank, as with shm. */
 /* shm (barrier, bcast, reduce, allreduce, reduce_scatter(_block), allgather(v)): the ranks
  * exchange flags and data through a shared-memory area that the communicator gets when it is
