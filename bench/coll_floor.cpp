@@ -3,8 +3,10 @@
 // same sizes, gather, scatter and alltoall of 8 B to 1 MiB blocks, with one algorithm for every
 // call; bench/peers/coll_floor_mpi.cpp runs the same
 // on MPI's collectives (timing: bench/peers/coll_floor_body.hpp).
-// Usage: remorarun -n N ./coll_floor [auto|shm|messages]
-//   auto: REMORA_COLL_AUTO; shm: REMORA_COLL_SHM; messages: the message-based algorithms
+// Usage: remorarun -n N ./coll_floor [auto|shm|hierarchical|messages]
+//   auto: REMORA_COLL_AUTO; shm: REMORA_COLL_SHM; hierarchical: REMORA_COLL_HIERARCHICAL for
+//   barrier, bcast, reduce and allreduce (auto for the others; across nodes under mpiexec with
+//   REMORA_NODE_SIZE); messages: the message-based algorithms
 //   (dissemination, recursive doubling / Rabenseifner as auto chooses without shm, ring,
 //   binomial; auto's choice for gather, scatter and alltoall).
 #include <cstdio>
@@ -28,8 +30,10 @@ struct RemoraApi {
   remora_coll_algorithm_t algorithm = REMORA_COLL_AUTO;
   int rank() const { return remora_rank(); }
   int size() const { return remora_size(); }
-  remora_coll_algorithm_t pick(remora_coll_algorithm_t message_based) const {
-    return messages ? message_based : algorithm;
+  bool hierarchical_only = false;  // algorithm serves barrier, bcast, reduce, allreduce only
+  remora_coll_algorithm_t pick(remora_coll_algorithm_t message_based, bool served = true) const {
+    if (messages) return message_based;
+    return served || !hierarchical_only ? algorithm : REMORA_COLL_AUTO;
   }
   void barrier() {
     check(remora_comm_barrier(world, pick(REMORA_COLL_DISSEMINATION)), "remora_comm_barrier");
@@ -42,9 +46,14 @@ struct RemoraApi {
         remora_allreduce(in, out, count, REMORA_DOUBLE, REMORA_OP_SUM, world, pick(message_based)),
         "remora_allreduce");
   }
+  void reduce(const double* in, double* out, size_t count) {
+    check(remora_reduce(in, out, count, REMORA_DOUBLE, REMORA_OP_SUM, 0, world,
+                        pick(REMORA_COLL_BINOMIAL)),
+          "remora_reduce");
+  }
   void reduce_scatter_block(const int* in, int* out, size_t count) {
     check(remora_reduce_scatter_block(in, out, count, REMORA_INT32, REMORA_OP_SUM, world,
-                                      pick(REMORA_COLL_RING)),
+                                      pick(REMORA_COLL_RING, false)),
           "remora_reduce_scatter_block");
   }
   void bcast(unsigned char* buffer, size_t bytes) {
@@ -53,15 +62,15 @@ struct RemoraApi {
   }
   // The message-based choice of gather, scatter and alltoall is auto's (it never picks shm).
   void gather(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
+    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO, false)),
           "remora_gather");
   }
   void scatter(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_scatter(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
+    check(remora_scatter(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO, false)),
           "remora_scatter");
   }
   void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_AUTO)),
+    check(remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_AUTO, false)),
           "remora_alltoall");
   }
   void max(const double* in, double* out, int count) {
@@ -80,10 +89,14 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "auto";
   if (std::strcmp(mode, "shm") == 0) {
     api.algorithm = REMORA_COLL_SHM;
+  } else if (std::strcmp(mode, "hierarchical") == 0) {
+    api.algorithm = REMORA_COLL_HIERARCHICAL;
+    api.hierarchical_only = true;
   } else if (std::strcmp(mode, "messages") == 0) {
     api.messages = true;
   } else if (std::strcmp(mode, "auto") != 0) {
-    if (remora_rank() == 0) std::fprintf(stderr, "coll_floor: mode is auto, shm or messages\n");
+    if (remora_rank() == 0)
+      std::fprintf(stderr, "coll_floor: mode is auto, shm, hierarchical or messages\n");
     remora_finalize();
     return 2;
   }

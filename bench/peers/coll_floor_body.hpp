@@ -1,16 +1,18 @@
 // The body shared by bench/coll_floor.cpp (Remora) and bench/peers/coll_floor_mpi.cpp (MPI):
 // the same operations, sizes and timing, so that the two print comparable lines. A program
-// defines the Api struct (rank, size, barrier, allreduce of doubles, reduce_scatter_block of
-// ints, bcast of bytes, gather, scatter and alltoall of byte blocks, allreduce-max of a vector
-// for the report) and calls run_all.
-// Each point: 10 warm-up calls, then 9 batches of K back-to-back calls (K by size); per batch
-// the time per call of the slowest rank; printed: the median and the fastest batch, in us.
-// Output lines: "<label> <operation> <bytes> <median_us> <min_us>" (rank 0 only).
+// defines the Api struct (rank, size, barrier, allreduce and reduce of doubles,
+// reduce_scatter_block of ints, bcast of bytes, gather, scatter and alltoall of byte blocks,
+// allreduce-max of a vector for the report) and calls run_all. Each point: 10 warm-up calls, then 9
+// batches of K back-to-back calls (K by size); per batch the time per call of the slowest rank;
+// printed: the median and the fastest batch, in us. Output lines: "<label> <operation> <bytes>
+// <median_us> <min_us>" (rank 0 only). COLL_FLOOR_ONLY (a list such as
+// "barrier_x2,allreduce,reduce,bcast") runs only those.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -22,9 +24,17 @@ inline double now_us() {
       .count();
 }
 
+inline bool selected(const char* operation) {
+  const char* only = std::getenv("COLL_FLOOR_ONLY");
+  if (only == nullptr || *only == '\0') return true;
+  const std::string list = std::string(",") + only + ",";
+  return list.find(std::string(",") + operation + ",") != std::string::npos;
+}
+
 template <typename Api, typename Call>
 void measure(Api& api, const char* label, const char* operation, size_t bytes, int per_batch,
              const Call& call) {
+  if (!selected(operation)) return;
   constexpr int kWarmUp = 10, kBatches = 9;
   for (int i = 0; i < kWarmUp; ++i) call();
   std::vector<double> mine(kBatches), slowest(kBatches);
@@ -56,6 +66,7 @@ void run_all(Api& api, const char* label) {
     const int k = bytes >= (size_t{1} << 20) ? 20 : bytes >= 65536 ? 100 : 400;
     measure(api, label, "allreduce", bytes, k,
             [&] { api.allreduce(in.data(), out.data(), count); });
+    measure(api, label, "reduce", bytes, k, [&] { api.reduce(in.data(), out.data(), count); });
   }
   {
     std::vector<int> in(static_cast<size_t>(p), 1), out(1, 0);

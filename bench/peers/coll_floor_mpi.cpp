@@ -22,6 +22,9 @@ struct MpiApi {
   void allreduce(const double* in, double* out, size_t count) {
     MPI_Allreduce(in, out, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
+  void reduce(const double* in, double* out, size_t count) {
+    MPI_Reduce(in, out, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
   void reduce_scatter_block(const int* in, int* out, size_t count) {
     MPI_Reduce_scatter_block(in, out, static_cast<int>(count), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   }

@@ -53,6 +53,7 @@ typedef enum remora_coll_algorithm {
   REMORA_COLL_PAIRWISE,
   REMORA_COLL_APPLICATION_BYPASS,
   REMORA_COLL_SHM,
+  REMORA_COLL_HIERARCHICAL,
   /* Makes every int a valid value of the type, so a bad value from a caller is reported as
    * an error instead of being undefined behaviour in C++. Not an algorithm. */
   REMORA_COLL_ALGORITHM_ENUM_RANGE_ = 0x7fffffff
@@ -130,26 +131,34 @@ REMORA_API int remora_request_waitany(int count, remora_request_t* requests, int
 REMORA_API int remora_request_testall(int count, remora_request_t* requests, int* flag);
 
 /* ---- Collectives ---- */
+/* hierarchical (barrier, bcast, reduce, allreduce): on a communicator whose ranks span several
+ * nodes with two or more on some node, a phase among the ranks of each node (through a shared
+ * area of the node where it can be made), then one among the nodes' lowest ranks, then again
+ * within each node (else the operation's default runs). The communicator gets its node and
+ * leaders' communicators at its first hierarchical call (collective over it, blocking even in
+ * the nonblocking forms). REMORA_COLL_AUTO picks it there for blocking barriers and allreduces
+ * of up to 64 KiB. A nonblocking
+ * call with it advances only inside Remora calls on this rank, as with shm. */
 /* shm (barrier, bcast, reduce, allreduce, reduce_scatter(_block), allgather(v)): the ranks
  * exchange flags and data through a shared-memory area that the communicator gets when it is
  * created, if every rank of the job shares one node (else the operation's message-based
  * default runs). REMORA_COLL_AUTO picks it there for the blocking forms. A nonblocking call
  * with shm advances only inside Remora calls on this rank (remora_request_test/wait and later
  * collectives on the communicator), not on the progress thread. */
-/* algorithms: dissemination, shm */
+/* algorithms: dissemination, shm, hierarchical */
 REMORA_API int remora_comm_barrier(remora_comm_t comm, remora_coll_algorithm_t algorithm);
 REMORA_API int remora_ibarrier(remora_comm_t comm, remora_coll_algorithm_t algorithm,
                                remora_request_t* request);
 
-/* algorithms: binomial, scatter_allgather, shm */
+/* algorithms: binomial, scatter_allgather, shm, hierarchical */
 REMORA_API int remora_bcast(void* buffer, size_t count, remora_datatype_t type, int root,
                             remora_comm_t comm, remora_coll_algorithm_t algorithm);
 REMORA_API int remora_ibcast(void* buffer, size_t count, remora_datatype_t type, int root,
                              remora_comm_t comm, remora_coll_algorithm_t algorithm,
                              remora_request_t* request);
 
-/* algorithms: binomial, application_bypass, shm. sendbuf may be REMORA_IN_PLACE at the root;
- * recvbuf matters only there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR.
+/* algorithms: binomial, application_bypass, shm, hierarchical. sendbuf may be REMORA_IN_PLACE at
+ * the root; recvbuf matters only there. Ops: SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR.
  * application_bypass (up to REMORA_BYPASS_EAGER_BYTES; binomial above): a non-root rank
  * returns without waiting for late children (sendbuf is copied, so it may be reused at once)
  * and the reduction completes later through progress: on the progress thread with
@@ -163,9 +172,9 @@ REMORA_API int remora_ireduce(const void* sendbuf, void* recvbuf, size_t count,
                               remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
                               remora_coll_algorithm_t algorithm, remora_request_t* request);
 
-/* algorithms: recursive_doubling, ring, rabenseifner, shm. remora_iallreduce, as every nonblocking
- * collective, advances in the background only with REMORA_PROGRESS=thread; with manual progress
- * only inside Remora calls: call remora_request_test now and then while computing
+/* algorithms: recursive_doubling, ring, rabenseifner, shm, hierarchical. remora_iallreduce, as
+ * every nonblocking collective, advances in the background only with REMORA_PROGRESS=thread; with
+ * manual progress only inside Remora calls: call remora_request_test now and then while computing
  * (examples/iallreduce_overlap.c). */
 REMORA_API int remora_allreduce(const void* sendbuf, void* recvbuf, size_t count,
                                 remora_datatype_t type, remora_op_t op, remora_comm_t comm,

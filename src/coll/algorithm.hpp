@@ -45,6 +45,8 @@ enum class Algorithm {
   Pairwise = REMORA_COLL_PAIRWISE,
   ApplicationBypass = REMORA_COLL_APPLICATION_BYPASS,
   Shm = REMORA_COLL_SHM,  // node-level shared memory (coll/shm_area.hpp)
+  Hierarchical =
+      REMORA_COLL_HIERARCHICAL,  // node phase, then leaders (algorithms/hierarchical.cpp)
 };
 
 // A set of operations: bit (1 << Operation).
@@ -70,15 +72,20 @@ enum Constraint : uint32_t {
   // Serves gather, scatter and alltoall in their regular forms only (every member must know
   // every block's size); their v-forms run the operation's default instead.
   kRegularBlocksOnly = 1U << 2,
+  // Runs only on a communicator that spans more than one node with more than one rank on some
+  // node (elsewhere a call that picks it runs the operation's default).
+  kNeedsSeveralNodes = 1U << 3,
 };
 
 class Schedule;
 class BypassReduce;
+class Collectives;
 struct CollectiveArgs;
 
 // What a builder gets beside the schedule and the arguments.
 struct BuildEnv {
-  BypassReduce* bypass = nullptr;  // the rank's application-bypass engine
+  BypassReduce* bypass = nullptr;      // the rank's application-bypass engine
+  Collectives* collectives = nullptr;  // the rank's collectives layer (sub-collectives)
 };
 
 struct AlgorithmDescriptor {

@@ -106,7 +106,14 @@ class Collectives {
   // (else group segments would need an MPI window, which cannot be freed without the members).
   // Collective over comm, when it is created (dup, split, create; the world's at start-up), so
   // that the message-based allgathers it takes never shift the sequence numbers of calls.
-  void make_shm_area(const std::shared_ptr<Communicator>& comm);
+  // across_nodes: also when the job spans nodes (comm's members all on this node): the node
+  // sub-communicators of the hierarchical algorithm, whose group segments need no MPI window.
+  void make_shm_area(const std::shared_ptr<Communicator>& comm, bool across_nodes = false);
+  // Whether comm's members span several nodes with two or more on some node (computed once).
+  bool spans_shared_nodes(Communicator& comm) const;
+  // Gives comm its node and leaders' sub-communicators (coll/algorithms/hierarchical.cpp) unless
+  // it has them: collective over comm, blocking, at the first hierarchical call on comm.
+  int make_hierarchy(const std::shared_ptr<Communicator>& comm);
   // Builds algorithm (not Auto, one operation supports; the descriptor's builder) on schedule.
   void build(Schedule& schedule, Operation operation, Algorithm algorithm,
              const CollectiveArgs& args);

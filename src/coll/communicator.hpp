@@ -13,6 +13,7 @@
 namespace remora::coll {
 
 class ShmArea;
+struct Hierarchy;
 
 class Communicator {
  public:
@@ -46,6 +47,16 @@ class Communicator {
   ShmArea* shm_area_ptr() const { return shm_area_ptr_.load(std::memory_order_acquire); }
   // Whether every member is on this rank's node (computed once; -1: not yet known).
   std::atomic<int> on_one_node{-1};
+  // Whether the members span several nodes with two or more of them on some node, so that the
+  // hierarchical algorithm applies (computed once; -1: not yet known).
+  std::atomic<int> spans_shared_nodes{-1};
+
+  // The node and leaders' sub-communicators of the hierarchical algorithm
+  // (coll/algorithms/hierarchical.cpp), made by its first call; nullptr before.
+  std::shared_ptr<Hierarchy> hierarchy() const { return std::atomic_load(&hierarchy_); }
+  void set_hierarchy(std::shared_ptr<Hierarchy> hierarchy) {
+    std::atomic_store(&hierarchy_, std::move(hierarchy));
+  }
 
  private:
   Group group_;
@@ -54,6 +65,7 @@ class Communicator {
   std::shared_ptr<const RankOrder> order_;
   std::shared_ptr<ShmArea> shm_area_;
   std::atomic<ShmArea*> shm_area_ptr_{nullptr};
+  std::shared_ptr<Hierarchy> hierarchy_;
 };
 
 }  // namespace remora::coll

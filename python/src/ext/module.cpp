@@ -216,7 +216,8 @@ remora_coll_algorithm_t parse_algorithm(nb::handle algorithm) {
               {"bruck", REMORA_COLL_BRUCK},
               {"pairwise", REMORA_COLL_PAIRWISE},
               {"application_bypass", REMORA_COLL_APPLICATION_BYPASS},
-              {"shm", REMORA_COLL_SHM}};
+              {"shm", REMORA_COLL_SHM},
+              {"hierarchical", REMORA_COLL_HIERARCHICAL}};
   if (PyUnicode_Check(algorithm.ptr())) {
     for (const auto& a : algs)
       if (PyUnicode_CompareWithASCIIString(algorithm.ptr(), a.name) == 0) return a.a;

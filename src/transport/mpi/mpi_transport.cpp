@@ -259,7 +259,9 @@ int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t
   mpi->bytes.assign(static_cast<size_t>(size_), 0);
   for (size_t i = 0; i < members.size(); ++i)
     mpi->bytes[static_cast<size_t>(members[i])] = static_cast<size_t>(sizes[i]);
-  if (layout_.node_count > 1) {
+  // A group within this node (the hierarchical collectives' node communicators) reaches every
+  // part through the node's shared memory: no MPI window, and nothing collective to free.
+  if (layout_.node_count > 1 && node_members.size() < members.size()) {
     // An MPI window over the members only (MPI_Comm_create_group: collective over them).
     MPI_Group job_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
     {

@@ -110,7 +110,7 @@ TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
   EXPECT_FALSE(supports(Operation::Bcast, Algorithm::Bruck));
   EXPECT_FALSE(supports(Operation::Scatter, Algorithm::Sequential));
   EXPECT_EQ(supported_names(Operation::Allreduce),
-            "auto, recursive_doubling, ring, rabenseifner, shm");
+            "auto, recursive_doubling, ring, rabenseifner, shm, hierarchical");
   for (Operation operation : {Operation::Barrier, Operation::Bcast, Operation::Reduce,
                               Operation::Allreduce, Operation::ReduceScatter, Operation::Allgather,
                               Operation::Gather, Operation::Scatter, Operation::Alltoall})
