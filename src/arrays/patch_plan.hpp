@@ -20,6 +20,21 @@ struct Tile {
   std::vector<Run> runs;  // one per dimension
 };
 
+// The element strides of each dimension in the user's buffer (leading dimensions ld) and in the
+// owner's local block, for for_each_owned_row and for_each_owned_slab.
+struct OwnedStrides {
+  int64_t user[REMORA_ARRAY_MAX_DIM];
+  int64_t local[REMORA_ARRAY_MAX_DIM];
+  OwnedStrides(const OwnedPatch& patch, int ndim, const int64_t* ld) {
+    const int last = ndim - 1;
+    user[last] = local[last] = 1;
+    for (int d = last - 1; d >= 0; --d) {
+      user[d] = user[d + 1] * ld[d];
+      local[d] = local[d + 1] * patch.local_extent[d + 1];
+    }
+  }
+};
+
 // The rows (runs of the last dimension) of lo..hi when one rank's block holds the whole patch
 // (Distribution::single_owner), in row-major order: visit(user_offset, remote_offset, bytes)
 // with byte offsets into the user's buffer (leading dimensions ld) and the owner's local array.
@@ -29,20 +44,14 @@ void for_each_owned_row(const OwnedPatch& patch, int ndim, const int64_t* lo, co
                         const int64_t* ld, size_t element, Visit&& visit) {
   const int last = ndim - 1;
   const auto e = static_cast<int64_t>(element);
-  int64_t user_stride[REMORA_ARRAY_MAX_DIM], local_stride[REMORA_ARRAY_MAX_DIM];
-  int64_t index[REMORA_ARRAY_MAX_DIM];  // offsets from lo, dimensions 0 .. last-1
-  user_stride[last] = local_stride[last] = 1;
-  for (int d = last - 1; d >= 0; --d) {
-    user_stride[d] = user_stride[d + 1] * ld[d];
-    local_stride[d] = local_stride[d + 1] * patch.local_extent[d + 1];
-  }
-  for (int d = 0; d < last; ++d) index[d] = 0;
+  const OwnedStrides stride(patch, ndim, ld);
+  int64_t index[REMORA_ARRAY_MAX_DIM] = {};  // offsets from lo, dimensions 0 .. last-1
   const auto bytes = static_cast<size_t>((hi[last] - lo[last] + 1) * e);
   for (;;) {
     int64_t user = 0, local = patch.local_lo[last];
     for (int d = 0; d < last; ++d) {
-      user += index[d] * user_stride[d];
-      local += (patch.local_lo[d] + index[d]) * local_stride[d];
+      user += index[d] * stride.user[d];
+      local += (patch.local_lo[d] + index[d]) * stride.local[d];
     }
     visit(static_cast<size_t>(user * e), static_cast<size_t>(local * e), bytes);
     int d = last - 1;
@@ -60,24 +69,18 @@ void for_each_owned_slab(const OwnedPatch& patch, int ndim, const int64_t* lo, c
                          const int64_t* ld, size_t element, Visit&& visit) {
   const int last = ndim - 1;
   const auto e = static_cast<int64_t>(element);
-  int64_t user_stride[REMORA_ARRAY_MAX_DIM], local_stride[REMORA_ARRAY_MAX_DIM];
-  int64_t index[REMORA_ARRAY_MAX_DIM];  // offsets from lo, dimensions 0 .. last-2
-  user_stride[last] = local_stride[last] = 1;
-  for (int d = last - 1; d >= 0; --d) {
-    user_stride[d] = user_stride[d + 1] * ld[d];
-    local_stride[d] = local_stride[d + 1] * patch.local_extent[d + 1];
-  }
-  for (int d = 0; d < last; ++d) index[d] = 0;
+  const OwnedStrides stride(patch, ndim, ld);
+  int64_t index[REMORA_ARRAY_MAX_DIM] = {};  // offsets from lo, dimensions 0 .. last-2
   const auto bytes = static_cast<size_t>((hi[last] - lo[last] + 1) * e);
   const int row_dim = last - 1;  // the dimension the rows of a slab step through (-1: 1-d)
   const auto rows = static_cast<size_t>(row_dim >= 0 ? hi[row_dim] - lo[row_dim] + 1 : 1);
-  const auto user_row = static_cast<size_t>(row_dim >= 0 ? user_stride[row_dim] * e : 0);
-  const auto local_row = static_cast<size_t>(row_dim >= 0 ? local_stride[row_dim] * e : 0);
+  const auto user_row = static_cast<size_t>(row_dim >= 0 ? stride.user[row_dim] * e : 0);
+  const auto local_row = static_cast<size_t>(row_dim >= 0 ? stride.local[row_dim] * e : 0);
   for (;;) {
     int64_t user = 0, local = patch.local_lo[last];
     for (int d = 0; d < last; ++d) {
-      user += index[d] * user_stride[d];
-      local += (patch.local_lo[d] + index[d]) * local_stride[d];
+      user += index[d] * stride.user[d];
+      local += (patch.local_lo[d] + index[d]) * stride.local[d];
     }
     visit(static_cast<size_t>(user * e), static_cast<size_t>(local * e), bytes, rows, user_row,
           local_row);
