@@ -163,7 +163,7 @@ class Collectives {
   std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
   std::mutex areas_mutex_;
   std::vector<std::weak_ptr<ShmArea>> areas_;
-  bool job_on_one_node_ = true;  // group segments need no MPI window (see shm_area)
+  bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
 };
 
