@@ -100,7 +100,15 @@ uint32_t InstanceTable::Context::ended_signature(uint64_t sequence) const {
 std::shared_ptr<Schedule> InstanceTable::announce(uint32_t context, uint64_t sequence,
                                                   const Failure& failure) {
   std::lock_guard lock(mutex_);
+  std::shared_ptr<Schedule> started = record_announcement(context, sequence, failure);
+  // Counted only once recorded: a waiter that sees the count move finds the failure, and one
+  // that read the count before it moved will see it move.
   announcements_.fetch_add(1, std::memory_order_release);
+  return started;
+}
+
+std::shared_ptr<Schedule> InstanceTable::record_announcement(uint32_t context, uint64_t sequence,
+                                                             const Failure& failure) {
   Context& entry = contexts_[context];
   if (sequence >= entry.next.load(std::memory_order_acquire) || !entry.open) {
     entry.future.emplace(sequence, failure);  // the first announcement explains it

@@ -110,6 +110,10 @@ class InstanceTable {
   };
 
  private:
+  // announce() under the lock, before the announcement is counted.
+  std::shared_ptr<Schedule> record_announcement(uint32_t context, uint64_t sequence,
+                                                const Failure& failure);
+
   std::mutex mutex_;
   std::unordered_map<uint32_t, Context> contexts_;
   std::atomic<uint64_t> announcements_{0};
