@@ -7,63 +7,10 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "rma/combine.hpp"
 
 namespace remora::rma {
 namespace {
-
-template <typename T>
-struct is_complex : std::false_type {};
-template <typename T>
-struct is_complex<std::complex<T>> : std::true_type {};
-
-// Integer arithmetic wraps (two's complement) as it does in MPI implementations, without the
-// undefined behaviour of signed overflow: compute in the unsigned type.
-template <typename T>
-T wrap_add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-T wrap_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    // Promote to at least unsigned int so that small types do not multiply as signed int.
-    using P = std::common_type_t<U, unsigned int>;
-    return static_cast<T>(
-        static_cast<U>(static_cast<P>(static_cast<U>(a)) * static_cast<P>(static_cast<U>(b))));
-  } else {
-    return a * b;
-  }
-}
-
-// One element of `target op source`; the op is a template argument so that apply_typed's loop
-// holds no branch and the compiler vectorises it (an accumulate of doubles runs at memory
-// speed rather than at one switch per element).
-template <int Op, typename T>
-T combine(T target, T source, T alpha) {
-  if constexpr (Op == REMORA_OP_SUM) return wrap_add(target, source);
-  if constexpr (Op == REMORA_OP_PROD) return wrap_mul(target, source);
-  if constexpr (Op == REMORA_OP_REPLACE) return source;
-  if constexpr (Op == REMORA_OP_SCALED_SUM) return wrap_add(target, wrap_mul(alpha, source));
-  if constexpr (!is_complex<T>::value) {
-    if constexpr (Op == REMORA_OP_MIN) return std::min(target, source);
-    if constexpr (Op == REMORA_OP_MAX) return std::max(target, source);
-  }
-  if constexpr (std::is_integral_v<T>) {
-    if constexpr (Op == REMORA_OP_BAND) return static_cast<T>(target & source);
-    if constexpr (Op == REMORA_OP_BOR) return static_cast<T>(target | source);
-    if constexpr (Op == REMORA_OP_BXOR) return static_cast<T>(target ^ source);
-    if constexpr (Op == REMORA_OP_LAND) return static_cast<T>((target != 0) && (source != 0));
-    if constexpr (Op == REMORA_OP_LOR) return static_cast<T>((target != 0) || (source != 0));
-    if constexpr (Op == REMORA_OP_LXOR) return static_cast<T>((target != 0) != (source != 0));
-  }
-  return target;  // REMORA_OP_NO_OP, and ops that check_op refuses for T
-}
 
 // Rows of count elements: row r at out + r * out_stride and in + r * in_stride (bytes). One
 // row is the contiguous case; the inner loop is the same (and vectorised) either way.
@@ -92,67 +39,8 @@ void apply_typed(int op, void* target, const void* source, size_t count, const v
   if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
   auto* out = static_cast<unsigned char*>(target);
   const auto* in = static_cast<const unsigned char*>(source);
-  switch (op) {
-    case REMORA_OP_SUM:
-      return apply_loop<REMORA_OP_SUM, T>(out, in, count, scale, shape);
-    case REMORA_OP_PROD:
-      return apply_loop<REMORA_OP_PROD, T>(out, in, count, scale, shape);
-    case REMORA_OP_MIN:
-      return apply_loop<REMORA_OP_MIN, T>(out, in, count, scale, shape);
-    case REMORA_OP_MAX:
-      return apply_loop<REMORA_OP_MAX, T>(out, in, count, scale, shape);
-    case REMORA_OP_BAND:
-      return apply_loop<REMORA_OP_BAND, T>(out, in, count, scale, shape);
-    case REMORA_OP_BOR:
-      return apply_loop<REMORA_OP_BOR, T>(out, in, count, scale, shape);
-    case REMORA_OP_BXOR:
-      return apply_loop<REMORA_OP_BXOR, T>(out, in, count, scale, shape);
-    case REMORA_OP_LAND:
-      return apply_loop<REMORA_OP_LAND, T>(out, in, count, scale, shape);
-    case REMORA_OP_LOR:
-      return apply_loop<REMORA_OP_LOR, T>(out, in, count, scale, shape);
-    case REMORA_OP_LXOR:
-      return apply_loop<REMORA_OP_LXOR, T>(out, in, count, scale, shape);
-    case REMORA_OP_REPLACE:
-      return apply_loop<REMORA_OP_REPLACE, T>(out, in, count, scale, shape);
-    case REMORA_OP_SCALED_SUM:
-      return apply_loop<REMORA_OP_SCALED_SUM, T>(out, in, count, scale, shape);
-    default:
-      return;  // REMORA_OP_NO_OP leaves the target as it is
-  }
-}
-
-// combine<Op, T> with the op chosen at run time, for one element.
-template <typename T>
-T combine_one(int op, T target, T source, T alpha) {
-  switch (op) {
-    case REMORA_OP_SUM:
-      return combine<REMORA_OP_SUM, T>(target, source, alpha);
-    case REMORA_OP_PROD:
-      return combine<REMORA_OP_PROD, T>(target, source, alpha);
-    case REMORA_OP_MIN:
-      return combine<REMORA_OP_MIN, T>(target, source, alpha);
-    case REMORA_OP_MAX:
-      return combine<REMORA_OP_MAX, T>(target, source, alpha);
-    case REMORA_OP_BAND:
-      return combine<REMORA_OP_BAND, T>(target, source, alpha);
-    case REMORA_OP_BOR:
-      return combine<REMORA_OP_BOR, T>(target, source, alpha);
-    case REMORA_OP_BXOR:
-      return combine<REMORA_OP_BXOR, T>(target, source, alpha);
-    case REMORA_OP_LAND:
-      return combine<REMORA_OP_LAND, T>(target, source, alpha);
-    case REMORA_OP_LOR:
-      return combine<REMORA_OP_LOR, T>(target, source, alpha);
-    case REMORA_OP_LXOR:
-      return combine<REMORA_OP_LXOR, T>(target, source, alpha);
-    case REMORA_OP_REPLACE:
-      return combine<REMORA_OP_REPLACE, T>(target, source, alpha);
-    case REMORA_OP_SCALED_SUM:
-      return combine<REMORA_OP_SCALED_SUM, T>(target, source, alpha);
-    default:
-      return target;  // REMORA_OP_NO_OP
-  }
+  // REMORA_OP_NO_OP leaves the target as it is.
+  visit_op(op, [&](auto Op) { apply_loop<decltype(Op)::value, T>(out, in, count, scale, shape); });
 }
 
 template <typename T>
@@ -169,8 +57,10 @@ void update_one_typed(int op, void* target, const void* origin, const void* comp
   T source, scale{};
   std::memcpy(&source, origin, sizeof(T));
   if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
-  const T updated = combine_one<T>(op, old, source, scale);
-  std::memcpy(target, &updated, sizeof(T));
+  visit_op(op, [&](auto Op) {
+    const T updated = combine<decltype(Op)::value, T>(old, source, scale);
+    std::memcpy(target, &updated, sizeof(T));
+  });
 }
 
 bool is_integer(int type) {

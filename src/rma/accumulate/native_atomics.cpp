@@ -1,9 +1,13 @@
 #include "rma/accumulate/native_atomics.hpp"
 
 #include <atomic>
+#include <bit>
+#include <complex>
 #include <cstring>
+#include <type_traits>
 
 #include "rma/accumulate/acc_args.hpp"
+#include "rma/combine.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::rma {
@@ -16,29 +20,69 @@ Word read_word(const void* source) {
   return value;
 }
 
-template <typename Word>
-void accumulate_words(int op, int type, void* target, const void* origin, void* result,
-                      size_t count, const void* alpha) {
+// The unsigned word of the same size as T: the atomics work on its bits.
+template <typename T>
+using WordOf =
+    std::conditional_t<sizeof(T) == 1, uint8_t,
+                       std::conditional_t<sizeof(T) == 2, uint16_t,
+                                          std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+
+// Integer sums and bitwise ops have an atomic instruction of their own (two's complement: the
+// unsigned word's wrap-around sum is the signed one's); every other op is a compare-and-swap
+// loop around combine<Op, T>.
+template <int Op, typename T>
+constexpr bool kFetchInstruction = std::is_integral_v<T> &&
+                                   (Op == REMORA_OP_SUM || Op == REMORA_OP_BAND ||
+                                    Op == REMORA_OP_BOR || Op == REMORA_OP_BXOR);
+
+template <int Op, typename T>
+void accumulate_loop(void* target, const unsigned char* in, unsigned char* out, size_t count,
+                     T alpha) {
+  using Word = WordOf<T>;
   auto* words = static_cast<Word*>(target);
-  const auto* in = static_cast<const unsigned char*>(origin);
-  auto* out = static_cast<unsigned char*>(result);
   for (size_t i = 0; i < count; ++i) {
     std::atomic_ref<Word> word(words[i]);
+    const auto source = read_word<Word>(in + i * sizeof(Word));
     Word previous;
-    if (op == REMORA_OP_NO_OP) {
-      previous = word.load();
-    } else if (op == REMORA_OP_REPLACE) {
-      previous = word.exchange(read_word<Word>(in + i * sizeof(Word)));
+    if constexpr (Op == REMORA_OP_REPLACE) {
+      previous = word.exchange(source);
+    } else if constexpr (kFetchInstruction<Op, T> && Op == REMORA_OP_SUM) {
+      previous = word.fetch_add(source);
+    } else if constexpr (kFetchInstruction<Op, T> && Op == REMORA_OP_BAND) {
+      previous = word.fetch_and(source);
+    } else if constexpr (kFetchInstruction<Op, T> && Op == REMORA_OP_BOR) {
+      previous = word.fetch_or(source);
+    } else if constexpr (kFetchInstruction<Op, T> && Op == REMORA_OP_BXOR) {
+      previous = word.fetch_xor(source);
     } else {
+      const auto operand = std::bit_cast<T>(source);
       previous = word.load(std::memory_order_relaxed);
-      Word desired;
-      do {
-        desired = previous;
-        apply_op(op, type, &desired, in + i * sizeof(Word), 1, alpha);
-      } while (!word.compare_exchange_weak(previous, desired));
+      while (!word.compare_exchange_weak(
+          previous,
+          std::bit_cast<Word>(combine<Op, T>(std::bit_cast<T>(previous), operand, alpha))))
+        ;
     }
     if (out != nullptr) std::memcpy(out + i * sizeof(Word), &previous, sizeof(Word));
   }
+}
+
+template <typename T>
+void accumulate_typed(int op, void* target, const void* origin, void* result, size_t count,
+                      const void* alpha) {
+  auto* out = static_cast<unsigned char*>(result);
+  if (op == REMORA_OP_NO_OP) {  // a fetch: origin may be null
+    auto* words = static_cast<WordOf<T>*>(target);
+    for (size_t i = 0; i < count; ++i) {
+      const auto value = std::atomic_ref<WordOf<T>>(words[i]).load();
+      if (out != nullptr) std::memcpy(out + i * sizeof(T), &value, sizeof(T));
+    }
+    return;
+  }
+  T scale{};
+  if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
+  const auto* in = static_cast<const unsigned char*>(origin);
+  visit_op(
+      op, [&](auto Op) { accumulate_loop<decltype(Op)::value, T>(target, in, out, count, scale); });
 }
 
 template <typename Word>
@@ -58,17 +102,31 @@ bool native_capable(int type, uint64_t offset) {
 
 void native_accumulate(int op, int type, void* target, const void* origin, void* result,
                        size_t count, const void* alpha) {
-  switch (datatype_size(type)) {
-    case 1:
-      return accumulate_words<uint8_t>(op, type, target, origin, result, count, alpha);
-    case 2:
-      return accumulate_words<uint16_t>(op, type, target, origin, result, count, alpha);
-    case 4:
-      return accumulate_words<uint32_t>(op, type, target, origin, result, count, alpha);
-    case 8:
-      return accumulate_words<uint64_t>(op, type, target, origin, result, count, alpha);
+  switch (type) {
+    case REMORA_INT8:
+      return accumulate_typed<int8_t>(op, target, origin, result, count, alpha);
+    case REMORA_INT16:
+      return accumulate_typed<int16_t>(op, target, origin, result, count, alpha);
+    case REMORA_INT32:
+      return accumulate_typed<int32_t>(op, target, origin, result, count, alpha);
+    case REMORA_INT64:
+      return accumulate_typed<int64_t>(op, target, origin, result, count, alpha);
+    case REMORA_UINT8:
+      return accumulate_typed<uint8_t>(op, target, origin, result, count, alpha);
+    case REMORA_UINT16:
+      return accumulate_typed<uint16_t>(op, target, origin, result, count, alpha);
+    case REMORA_UINT32:
+      return accumulate_typed<uint32_t>(op, target, origin, result, count, alpha);
+    case REMORA_UINT64:
+      return accumulate_typed<uint64_t>(op, target, origin, result, count, alpha);
+    case REMORA_FLOAT:
+      return accumulate_typed<float>(op, target, origin, result, count, alpha);
+    case REMORA_DOUBLE:
+      return accumulate_typed<double>(op, target, origin, result, count, alpha);
+    case REMORA_FLOAT_COMPLEX:
+      return accumulate_typed<std::complex<float>>(op, target, origin, result, count, alpha);
     default:
-      return;
+      return;  // 16-byte elements are not native_capable
   }
 }
 

@@ -1,7 +1,8 @@
 // Accumulates with CPU atomics, one element at a time, directly on the target's mapped memory
-// (std::atomic_ref: a compare-and-swap loop around apply_op, exchange for REPLACE, load for
-// NO_OP). Only for elements of 1, 2, 4 or 8 bytes at an aligned address: those are lock-free
-// and therefore atomic across processes. 16-byte elements are not (libatomic would use a
+// (std::atomic_ref: fetch_add/and/or/xor for integer sums and bitwise ops, exchange for
+// REPLACE, load for NO_OP, else a compare-and-swap loop around combine<Op, T>). Only for
+// elements of 1, 2, 4 or 8 bytes at an aligned address: those are lock-free and therefore
+// atomic across processes. 16-byte elements are not (libatomic would use a
 // lock private to each process), so they go through the lock table.
 #pragma once
 

@@ -37,9 +37,11 @@ TEST(NativeAtomics, MatchesReferenceKernelsForEveryValidOp) {
       if (check_op("test", op, type) != REMORA_SUCCESS) continue;
       alignas(8) unsigned char target[kCount * 8], reference[kCount * 8], origin[kCount * 8],
           previous[kCount * 8], alpha[8];
+      // Integers take any bits (negative values, wrap-around); floats small bytes (finite).
+      const bool integer = type <= REMORA_UINT64;
       for (size_t i = 0; i < kCount * size; ++i) {
-        target[i] = static_cast<unsigned char>(random() % 7);  // small values: finite floats
-        origin[i] = static_cast<unsigned char>(random() % 7);
+        target[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
+        origin[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
       }
       for (size_t i = 0; i < size; ++i) alpha[i] = static_cast<unsigned char>(i == 0 ? 2 : 0);
       std::memcpy(reference, target, kCount * size);
@@ -78,6 +80,27 @@ TEST(NativeAtomics, ConcurrentSumsOfSmallElementsAreExact) {
     });
   for (auto& thread : threads) thread.join();
   for (uint16_t counter : counters) EXPECT_EQ(counter, static_cast<uint16_t>(kThreads * kRounds));
+}
+
+// The compare-and-swap loop (doubles) and the fetch instructions (bitwise or) under contention.
+TEST(NativeAtomics, ConcurrentDoubleSumsAndBitwiseOrsAreExact) {
+  constexpr int kThreads = 4, kRounds = 20000;
+  alignas(8) double sums[2] = {0.0, 0.0};
+  alignas(8) uint32_t bits = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&sums, &bits, t] {
+      const double ones[2] = {1.0, 0.5};
+      for (int i = 0; i < kRounds; ++i) {
+        native_accumulate(REMORA_OP_SUM, REMORA_DOUBLE, sums, ones, nullptr, 2, nullptr);
+        const uint32_t bit = 1u << ((t * kRounds + i) % 32);
+        native_accumulate(REMORA_OP_BOR, REMORA_UINT32, &bits, &bit, nullptr, 1, nullptr);
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(sums[0], kThreads * kRounds * 1.0);
+  EXPECT_EQ(sums[1], kThreads * kRounds * 0.5);
+  EXPECT_EQ(bits, 0xffffffffu);
 }
 
 }  // namespace
