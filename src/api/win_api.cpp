@@ -351,7 +351,7 @@ int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void*
   if (int status = prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha,
                                       &window, &args))
     return status;
-  return window->accumulate(function, args);
+  return window->accumulate_in_place(function, args);
 }
 
 int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
@@ -368,7 +368,7 @@ int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const v
     if (result == nullptr) [[unlikely]]
       return check_pointer(function, "result", result);
   args.result = result;
-  return count == 1 ? window->accumulate_one(function, args) : window->accumulate(function, args);
+  return window->accumulate_in_place(function, args);
 }
 
 int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
@@ -388,7 +388,7 @@ int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const voi
   if (result == nullptr) [[unlikely]]
     return check_pointer(function, "result", result);
   args.result = result;
-  return window->accumulate_one(function, args);
+  return window->accumulate_in_place(function, args);
 }
 
 int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,
@@ -409,7 +409,7 @@ int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const
     return check_pointer(function, "result", result);
   args.compare = compare;
   args.result = result;
-  return window->accumulate_one(function, args);
+  return window->accumulate_in_place(function, args);
 }
 
 int remora_win_fence(remora_win_t win, int assert_flags) {

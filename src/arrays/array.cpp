@@ -351,7 +351,7 @@ int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
   args.count = 1;
   args.type = type_;
   args.op = REMORA_OP_SUM;
-  if (int status = window_->accumulate_one("remora_array_read_inc", args)) return status;
+  if (int status = window_->accumulate_in_place("remora_array_read_inc", args)) return status;
   if (old != nullptr) *old = wide ? result64 : result32;
   return REMORA_SUCCESS;
 }

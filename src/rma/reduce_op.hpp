@@ -32,7 +32,7 @@ void apply_op_rows(int op, int type, void* target, size_t target_stride, const v
 // One element of the accumulate family at target, not atomic (the caller holds its stripe):
 // *result (if not null) receives the old value; then, with compare, origin replaces the target
 // if the target equals *compare bitwise (compare_and_swap), else target = target op *origin
-// (REMORA_OP_NO_OP: unchanged). The one-element path of Window::accumulate_one: one switch on
+// (REMORA_OP_NO_OP: unchanged). The one-element path of Window::accumulate_in_place: one switch on
 // the type and one on the op, no loop.
 void update_one(int op, int type, void* target, const void* origin, const void* compare,
                 void* result, const void* alpha);

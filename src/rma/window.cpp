@@ -320,21 +320,29 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   return do_accumulate(args);
 }
 
-int Window::accumulate_one(const char* function, const AccArgs& args) {
+int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   // The conditions under which accumulate() would pass its epoch check, note nothing and not
   // defer: a passive epoch to the target, no fence epoch, no deferred lock, no PSCW queue.
   unsigned char* part = element_in_place_[static_cast<size_t>(args.target)];
-  if (part == nullptr || !epoch_.passive(args.target) || epoch_.fence_open() || deferred_lock_ ||
-      pscw_->deferral() != nullptr)
+  if (part == nullptr || args.count == 0 || !epoch_.passive(args.target) || epoch_.fence_open() ||
+      deferred_lock_ || pscw_->deferral() != nullptr)
     return accumulate(function, args);
   LockTable& table = lock_tables_[static_cast<size_t>(args.target)];
-  const size_t bytes = datatype_size(args.type);
+  const size_t bytes = args.count * datatype_size(args.type);
   const int64_t stripe = table.element_stripe(args.offset, bytes);
   if (stripe < 0 || !table.try_lock_element(stripe)) return do_accumulate(args);  // busy: wait
+  // The stripe's compare-and-swap (acquire) and sequentially consistent release store order
+  // these plain accesses with every other holder's.
   const bool self = args.target == rank_;
   if (self) touch_local_edge();  // as apply_locked around updates of this rank's own memory
-  update_one(args.op, args.type, part + args.offset, args.origin, args.compare, args.result,
-             args.alpha);
+  unsigned char* at = part + args.offset;
+  if (args.count == 1) {
+    update_one(args.op, args.type, at, args.origin, args.compare, args.result, args.alpha);
+  } else {  // compare_and_swap is one element: only an accumulate or get_accumulate here
+    if (args.result != nullptr) std::memcpy(args.result, at, bytes);
+    if (args.op != REMORA_OP_NO_OP)
+      apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
+  }
   if (self) touch_local_edge();
   table.unlock_element(stripe);
   return REMORA_SUCCESS;

@@ -126,18 +126,19 @@ class Window : public remora_win_s {
     return get_checked(function, target, offset, result, bytes);
   }
   int accumulate(const char* function, const AccArgs& args);
-  // One element (args.count == 1): fetch_and_op, compare_and_swap, get_accumulate of one
-  // element. Where the path to the target is the lock table in place (acc_path: `auto` and
-  // `caller` on a target this process maps) and the epoch runs operations at once, the element's
-  // one stripe is taken with one compare-and-swap, the element updated and the stripe released:
-  // no AccArgs routing, no StripeSet, no loop. Otherwise (or when the stripe is busy) as
-  // accumulate().
-  int accumulate_one(const char* function, const AccArgs& args);
+  // An accumulate-family operation whose bytes lie within one block of the target's lock table
+  // (one stripe): accumulate, get_accumulate, fetch_and_op, compare_and_swap. Where the path to
+  // the target is the lock table in place (acc_path: `auto` and `caller` on a target this
+  // process maps) and the epoch runs operations at once, that one stripe is taken with one
+  // compare-and-swap, the range updated in place and the stripe released: no AccArgs routing,
+  // no StripeSet, no loop. Otherwise (a range over several blocks, a busy stripe, another path
+  // or epoch) as accumulate().
+  int accumulate_in_place(const char* function, const AccArgs& args);
   // An accumulate of `rows` rows (window_rows.cpp): args describes row 0 (offset, origin, count
   // elements, type, op, alpha; no result or compare); row r is at args.offset + r *
   // target_stride at the target and args.origin + r * origin_stride at the origin (bytes).
-  // Where accumulate_one takes its in-place path, every stripe the rows touch is taken once and
-  // the rows are updated in place with one kernel call; otherwise (or when a stripe is busy, or
+  // Where accumulate_in_place takes its in-place path, every stripe the rows touch is taken once
+  // and the rows are updated in place with one kernel call; otherwise (or when a stripe is busy, or
   // the rows touch too many stripes) one accumulate() per row.
   int accumulate_rows(const char* function, const AccArgs& args, size_t rows,
                       uint64_t target_stride, size_t origin_stride);
@@ -281,7 +282,7 @@ class Window : public remora_win_s {
   std::vector<unsigned char*> passive_direct_;
   // Per world rank: its data part when every accumulate to it, of any type at any offset, takes
   // its lock table in place (acc_path is LockTable, the table is direct()), else null: the
-  // one-element path of accumulate_one. Set by make_lock_tables.
+  // in-place path of accumulate_in_place. Set by make_lock_tables.
   std::vector<unsigned char*> element_in_place_;
   int rank_;  // transport_.rank(), read on every put and get
   RemoteLocks* locks_;

@@ -9,7 +9,7 @@ namespace remora::rma {
 
 int Window::accumulate_rows(const char* function, const AccArgs& args, size_t rows,
                             uint64_t target_stride, size_t origin_stride) {
-  // The conditions of accumulate_one's in-place path: every accumulate to the target takes its
+  // The conditions of accumulate_in_place's in-place path: every accumulate to the target takes its
   // lock table in place (element_in_place_), a passive epoch to it, nothing deferred.
   unsigned char* part = element_in_place_[static_cast<size_t>(args.target)];
   if (part != nullptr && args.count > 0 && rows > 0 && epoch_.passive(args.target) &&

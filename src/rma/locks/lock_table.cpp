@@ -120,11 +120,11 @@ bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* he
   return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
 }
 
-// A sequentially consistent store, so that wake_all's load of the waiter count cannot be
-// ordered before it (a waiter registers, then rechecks the stripe).
+// A sequentially consistent store, so that the load of the waiter total cannot be ordered
+// before it (a waiter registers, then rechecks the stripe); a call only if someone waits.
 void LockTable::unlock_in_place(const StripeSet& held) {
   for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
-  waiters_.wake_all();
+  if (!waiters_.none_registered_here()) waiters_.wake_all();
 }
 
 bool LockTable::try_lock_rows_in_place(uint64_t offset, uint64_t bytes, uint64_t stride,

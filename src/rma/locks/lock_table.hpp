@@ -98,8 +98,9 @@ class LockTable {
   bool try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
   void unlock_in_place(const StripeSet& held);
 
-  // One element (a one-element fetch_and_op, compare_and_swap or get_accumulate) on a direct()
-  // table: the index of the one stripe holding [offset, offset + bytes), or -1 when the range is
+  // A range within one block (Window::accumulate_in_place: an accumulate-family operation of a
+  // few elements) on a direct() table: the index of the one stripe holding
+  // [offset, offset + bytes), or -1 when the range is
   // not within one block of granularity bytes or the geometry is not powers of two (then
   // try_lock_in_place or lock()). Shifts and a mask; no StripeSet.
   int64_t element_stripe(uint64_t offset, uint64_t bytes) const {

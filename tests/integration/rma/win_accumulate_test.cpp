@@ -216,7 +216,9 @@ void mixed_sizes(remora_win_t win, int target) {
 // get_accumulate of count 1) race multi-element accumulates that cover their elements, from
 // every rank, the target included: each one-element update must exclude the range updates of
 // the same bytes (with the lock table: take their stripe). Also an int64 at a misaligned byte
-// offset, which straddles two stripes of the 16-byte tables. Every final value is exact.
+// offset, which straddles two stripes of the 16-byte tables. Also accumulates and
+// get_accumulates of two elements within one 16-byte block (one stripe: the in-place path of
+// a few elements). Every final value is exact.
 void mixed_one_element_ops(remora_win_t win, int target) {
   unsigned char* bytes = nullptr;
   REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&bytes)));
@@ -224,6 +226,9 @@ void mixed_one_element_ops(remora_win_t win, int target) {
   constexpr size_t kStraddle = 300;         // two int64 at bytes 300..315 (disp_unit 1)
   auto element_of = [](int rank, int round, int which) {
     return (static_cast<size_t>(rank) + static_cast<size_t>(which * round + which)) % kSpan;
+  };
+  auto pair_of = [](int rank, int round) {  // elements 2 p and 2 p + 1, p < 3
+    return (static_cast<size_t>(rank) + static_cast<size_t>(round)) % 3;
   };
   if (rank_ == target) {
     std::memset(bytes + 8 * kFirst, 0, 8 * kSpan);
@@ -257,6 +262,15 @@ void mixed_one_element_ops(remora_win_t win, int target) {
                                          &one, &previous, 1, REMORA_INT64, REMORA_OP_SUM, nullptr));
     REQUIRE_OK(remora_win_fetch_and_op(win, target, kStraddle, &one, &previous, REMORA_INT64,
                                        REMORA_OP_SUM));
+    // Two elements within one 16-byte block (bytes 208 + 16 p): one stripe of every table here.
+    int64_t pair[2] = {-1, -1};
+    REQUIRE_OK(remora_win_get_accumulate(win, target, 8 * (kFirst + 2 * pair_of(rank_, round)),
+                                         ones.data(), pair, 2, REMORA_INT64, REMORA_OP_SUM,
+                                         nullptr));
+    REQUIRE(pair[0] >= 0 && pair[1] >= 0, "one-element ops: get_accumulate of 2 read %lld, %lld",
+            (long long)pair[0], (long long)pair[1]);
+    REQUIRE_OK(remora_win_accumulate(win, target, 8 * (kFirst + 2 * pair_of(rank_, round + 1)),
+                                     ones.data(), 2, REMORA_INT64, REMORA_OP_SUM, nullptr));
     REQUIRE_OK(remora_win_accumulate(win, target, 8 * kFirst, ones.data(), kSpan, REMORA_INT64,
                                      REMORA_OP_SUM, nullptr));
     REQUIRE_OK(remora_win_accumulate(win, target, kStraddle, ones.data(), 2, REMORA_INT64,
@@ -271,6 +285,9 @@ void mixed_one_element_ops(remora_win_t win, int target) {
       for (int r = 0; r < size_; ++r)
         for (int round = 0; round < kRounds; ++round)
           for (int which = 1; which <= 3; ++which) want += element_of(r, round, which) == i;
+      for (int r = 0; r < size_; ++r)
+        for (int round = 0; round < kRounds; ++round)
+          for (int next = 0; next <= 1; ++next) want += pair_of(r, round + next) == i / 2;
       int64_t value = 0;
       std::memcpy(&value, bytes + 8 * (kFirst + i), 8);
       REQUIRE(value == want, "one-element ops: element %zu is %lld, expected %lld", i,
