@@ -93,7 +93,9 @@ class ShmFastRun {
   int root_ = -1;
   bool flat_ = true;
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
+                        // (reductions, gather, scatter)
   size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
+  size_t stride_ = 0;  // scatter: elements between blocks in a cell (piece_, or count inline)
   std::vector<uint8_t> held_;          // chunked reduction: this rank's reduced slice
   std::vector<size_t> displs_;         // reduce_scatter: block displacements
   std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks; alltoall
@@ -185,12 +187,15 @@ void ShmFastRun::plan() {
     }
     case Operation::Gather:
       root_ = args_.root;
+      small_ = args_.count * args_.extent <= ShmArea::kInlineBytes;
       rounds_ = chunks_of(args_.count * args_.extent, kCell);
       break;
     case Operation::Scatter:
       root_ = args_.root;
       piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
       if (args_.count == 0 || piece_ == 0) break;
+      small_ = static_cast<size_t>(size_) * args_.count * args_.extent <= ShmArea::kInlineBytes;
+      stride_ = small_ ? args_.count : piece_;
       rounds_ = chunks_of(args_.count, piece_);
       break;
     case Operation::Alltoall: {
@@ -338,7 +343,7 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
         const auto r = static_cast<size_t>(rank);
         const uint8_t* from = send + (args_.send_displs[r] + first) * extent;
         if (rank != root_)
-          std::memcpy(cell + r * piece_ * extent, from, length);
+          std::memcpy(cell + r * stride_ * extent, from, length);
         else if (!args_.in_place)
           std::memcpy(recv() + first * extent, from, length);
       }
@@ -413,7 +418,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
       for (int rank = 0; rank < size_; ++rank) {
         uint8_t* target = recv() + args_.recv_displs[static_cast<size_t>(rank)] * extent + offset;
         if (rank != root_)
-          std::memcpy(target, area_.cell(rank, buffer), length);
+          std::memcpy(target, area_.cell(rank, buffer, small_), length);
         else if (!args_.in_place)
           std::memcpy(target, static_cast<const uint8_t*>(args_.send) + offset, length);
       }
@@ -422,7 +427,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
     case Operation::Scatter: {
       const size_t first = k * piece_, length = std::min(piece_, args_.count - first);
       std::memcpy(recv() + first * extent,
-                  area_.cell(root_, buffer) + static_cast<size_t>(me_) * piece_ * extent,
+                  area_.cell(root_, buffer, small_) + static_cast<size_t>(me_) * stride_ * extent,
                   length * extent);
       break;
     }
