@@ -180,9 +180,13 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
   // where it measured faster than the message-based algorithms; larger ones (chunked through
   // the cells) were slower (allreduce of 1 MiB at p = 2: 367 us against 228,
-  // docs/benchmarks.md). Its gather, scatter and alltoall run only when asked for.
-  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && ShmFast::serves(operation) &&
-      comm->size() > 1 && on_one_node(*comm))
+  // docs/benchmarks.md). Its gather, scatter and alltoall (on the fast path too) run only when
+  // asked for.
+  const bool auto_shm = operation == Operation::Barrier || operation == Operation::Bcast ||
+                        operation == Operation::Reduce || operation == Operation::Allreduce ||
+                        operation == Operation::ReduceScatter || operation == Operation::Allgather;
+  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && auto_shm && comm->size() > 1 &&
+      on_one_node(*comm))
     chosen = Algorithm::Shm;
   // Across nodes with ranks that share a node: the node phase in shared memory, then the
   // leaders (algorithms/hierarchical.cpp), for blocking barriers and allreduces up to 64 KiB,
@@ -271,7 +275,8 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
   if (!ShmFast::serves(operation)) return false;
   ShmArea* area = comm->shm_area_ptr();
   if (area == nullptr) return false;
-  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce;
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
+                      operation == Operation::Gather || operation == Operation::Scatter;
   // The yield phase where a member this one waits for may be on this CPU's run queue: the node
   // is oversubscribed, or this rank is not bound to one CPU. A rank bound to a CPU of its own
   // (remorarun binds by default) gives that CPU to other programs' processes when it yields.

@@ -63,10 +63,11 @@ class ShmArea {
   // ones a reduce-scatter and an allgather round per cell-sized chunk.
   static constexpr size_t kFlatBytes = 4096;
   static constexpr int kAllRanks = -1, kNoRank = -2;
-  // The round of a reduce or allreduce of at most this many bytes (alike on every member: both
-  // paths decide by the same size) keeps its data in the cache line of the member's arrive
-  // flag, one slot per buffer, instead of a cell: a reader that sees the flag has the data with
-  // it (one line per member and round instead of two).
+  // The round of a reduce or allreduce of at most this many bytes, of a gather of blocks of at
+  // most this many, and of a scatter whose blocks together take at most this many
+  // (alike on every member: both paths decide by the same sizes) keeps its data in the cache
+  // line of the member's arrive flag, one slot per buffer, instead of a cell: a reader that sees
+  // the flag has the data with it (one line per member and round instead of two).
   static constexpr size_t kInlineBytes = 24;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one

@@ -88,15 +88,20 @@ class ShmFastRun {
   int me_, size_;
   uint64_t sequence_ = 0;
   size_t rounds_ = 0;
-  // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter/allgather: piece.
+  // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter, allgather, scatter,
+  // alltoall: piece (elements per block and round); bcast, gather, scatter: root.
   int root_ = -1;
   bool flat_ = true;
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
+                        // (reductions, gather, scatter)
   size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
+  size_t stride_ = 0;  // scatter: elements between blocks in a cell (piece_, or count inline)
   std::vector<uint8_t> held_;          // chunked reduction: this rank's reduced slice
   std::vector<size_t> displs_;         // reduce_scatter: block displacements
-  std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks
-  const uint8_t* rs_input_ = nullptr;  // reduce_scatter / allgather input
+  std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks; alltoall
+                                       // in place
+  const uint8_t* rs_input_ = nullptr;  // reduce_scatter / allgather / alltoall input
+  const std::vector<size_t>* in_displs_ = nullptr;  // alltoall: the input's block displacements
   uint64_t announcements_ = 0;
   InstanceTable::Context* slot_ = nullptr;
 };
@@ -109,6 +114,9 @@ bool ShmFast::serves(Operation operation) {
     case Operation::Allreduce:
     case Operation::ReduceScatter:
     case Operation::Allgather:
+    case Operation::Gather:
+    case Operation::Scatter:
+    case Operation::Alltoall:
       return true;
     default:
       return false;
@@ -177,6 +185,37 @@ void ShmFastRun::plan() {
       rounds_ = chunks_of(largest_, piece_);
       break;
     }
+    case Operation::Gather:
+      root_ = args_.root;
+      small_ = args_.count * args_.extent <= ShmArea::kInlineBytes;
+      rounds_ = chunks_of(args_.count * args_.extent, kCell);
+      break;
+    case Operation::Scatter:
+      root_ = args_.root;
+      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      if (args_.count == 0 || piece_ == 0) break;
+      small_ = static_cast<size_t>(size_) * args_.count * args_.extent <= ShmArea::kInlineBytes;
+      stride_ = small_ ? args_.count : piece_;
+      rounds_ = chunks_of(args_.count, piece_);
+      break;
+    case Operation::Alltoall: {
+      const size_t count = args_.recv_counts.empty() ? 0 : args_.recv_counts[0];
+      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      if (count == 0 || piece_ == 0) break;
+      rs_input_ = static_cast<const uint8_t*>(args_.send);
+      in_displs_ = args_.in_place ? &args_.recv_displs : &args_.send_displs;
+      if (args_.in_place) {
+        // The input is recvbuf, which the rounds overwrite: work from a copy of it.
+        size_t total = 0;
+        for (size_t rank = 0; rank < args_.recv_counts.size(); ++rank)
+          total =
+              std::max(total, (args_.recv_displs[rank] + args_.recv_counts[rank]) * args_.extent);
+        input_copy_.assign(recv(), recv() + total);
+        rs_input_ = input_copy_.data();
+      }
+      rounds_ = chunks_of(count, piece_);
+      break;
+    }
     default:
       break;
   }
@@ -187,7 +226,10 @@ bool ShmFastRun::publishes(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+    case Operation::Scatter:
       return me_ == root_;
+    case Operation::Gather:
+      return me_ != root_;
     default:
       (void)k;
       return true;
@@ -197,7 +239,10 @@ bool ShmFastRun::publishes(size_t k) const {
 int ShmFastRun::wait_for(size_t k) const {
   switch (operation_) {
     case Operation::Bcast:
+    case Operation::Scatter:
       return me_ == root_ ? ShmArea::kNoRank : root_;
+    case Operation::Gather:
+      return me_ == root_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
     case Operation::Reduce: {
       const bool result_here = me_ == root_;
       // Chunked: the scatter rounds (even k) need everyone; the gather rounds only the root.
@@ -214,7 +259,12 @@ bool ShmFastRun::others_publish(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+    case Operation::Scatter:
       return me_ != root_;
+    case Operation::Gather:
+      // Every rank but the root publishes: a rank that does not read them still stores done
+      // when others published (their next wait to reuse a cell may look for it).
+      return me_ == root_ || size_ > 2;
     default:
       (void)k;
       return true;
@@ -226,7 +276,10 @@ bool ShmFastRun::consumes(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+    case Operation::Scatter:
       return me_ != root_;
+    case Operation::Gather:
+      return me_ == root_;
     case Operation::Reduce:
       if (!flat_ && k % 2 == 0) return true;
       return me_ == root_;
@@ -275,6 +328,33 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
       const size_t count = args_.recv_counts[static_cast<size_t>(me_)];
       if (first < count)
         std::memcpy(cell, rs_input_ + first * extent, std::min(piece_, count - first) * extent);
+      break;
+    }
+    case Operation::Gather: {
+      const size_t bytes = args_.count * extent, offset = k * kCell;
+      std::memcpy(cell, static_cast<const uint8_t*>(args_.send) + offset,
+                  std::min(kCell, bytes - offset));
+      break;
+    }
+    case Operation::Scatter: {
+      const size_t first = k * piece_, length = std::min(piece_, args_.count - first) * extent;
+      const auto* send = static_cast<const uint8_t*>(args_.send);
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const uint8_t* from = send + (args_.send_displs[r] + first) * extent;
+        if (rank != root_)
+          std::memcpy(cell + r * stride_ * extent, from, length);
+        else if (!args_.in_place)
+          std::memcpy(recv() + first * extent, from, length);
+      }
+      break;
+    }
+    case Operation::Alltoall: {
+      const size_t first = k * piece_, length = std::min(piece_, args_.recv_counts[0] - first);
+      const std::vector<size_t>& displs = *in_displs_;
+      for (size_t rank = 0; rank < displs.size(); ++rank)
+        std::memcpy(cell + rank * piece_ * extent, rs_input_ + (displs[rank] + first) * extent,
+                    length * extent);
       break;
     }
     default:
@@ -331,6 +411,32 @@ void ShmFastRun::consume(size_t k, int buffer) {
         std::memcpy(recv() + (args_.recv_displs[r] + first) * extent, area_.cell(rank, buffer),
                     std::min(piece_, count - first) * extent);
       }
+      break;
+    }
+    case Operation::Gather: {
+      const size_t offset = k * kCell, length = std::min(kCell, args_.count * extent - offset);
+      for (int rank = 0; rank < size_; ++rank) {
+        uint8_t* target = recv() + args_.recv_displs[static_cast<size_t>(rank)] * extent + offset;
+        if (rank != root_)
+          std::memcpy(target, area_.cell(rank, buffer, small_), length);
+        else if (!args_.in_place)
+          std::memcpy(target, static_cast<const uint8_t*>(args_.send) + offset, length);
+      }
+      break;
+    }
+    case Operation::Scatter: {
+      const size_t first = k * piece_, length = std::min(piece_, args_.count - first);
+      std::memcpy(recv() + first * extent,
+                  area_.cell(root_, buffer, small_) + static_cast<size_t>(me_) * stride_ * extent,
+                  length * extent);
+      break;
+    }
+    case Operation::Alltoall: {
+      const size_t first = k * piece_, length = std::min(piece_, args_.recv_counts[0] - first);
+      const size_t slot = static_cast<size_t>(me_) * piece_ * extent;
+      for (int rank = 0; rank < size_; ++rank)
+        std::memcpy(recv() + (args_.recv_displs[static_cast<size_t>(rank)] + first) * extent,
+                    area_.cell(rank, buffer) + slot, length * extent);
       break;
     }
     default:

@@ -17,6 +17,9 @@
 //   scatter:        per round the root publishes a piece of every block; rank r copies its own;
 //   alltoall:       per round each rank publishes a piece of every block it sends; rank r
 //                   copies the pieces for r from every cell.
+// gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it together,
+// keep their one round's data in the inline slots, as the small reductions do (alltoall keeps
+// the cells: through the slots it measured slower at p = 2, as reduce_scatter_block did).
 // gather, scatter and alltoall serve the regular forms only (every member must know every
 // block's size to agree on the number of rounds); their v-forms run the operation's default.
 // Every element is reduced in rank order by one rank, so floating-point results are the same
@@ -229,18 +232,20 @@ void gather_rounds(const Context& c, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const size_t extent = args.extent, bytes = args.count * extent;
   const int root = args.root;
+  const bool small = bytes <= ShmArea::kInlineBytes;
   for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
     const size_t offset = chunk * ShmArea::kCellBytes;
     const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
     Round round;
+    round.small = small;
     if (c.me == root) {
       round.wait_for = ShmArea::kAllRanks;
-      round.consume = [c, offset, length, root](int buffer) {
+      round.consume = [c, offset, length, root, small](int buffer) {
         for (int rank = 0; rank < c.size; ++rank) {
           uint8_t* target =
               c.recv() + c.args->recv_displs[static_cast<size_t>(rank)] * c.args->extent + offset;
           if (rank != root)
-            std::memcpy(target, c.area->cell(rank, buffer), length);
+            std::memcpy(target, c.area->cell(rank, buffer, small), length);
           else if (!c.args->in_place)
             std::memcpy(target, static_cast<const uint8_t*>(c.args->send) + offset, length);
         }
@@ -263,17 +268,21 @@ void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
   const int root = args.root;
   const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
   if (count == 0 || piece == 0) return;
+  // All blocks in the inline slot (one round): block r at r * count elements.
+  const bool small = static_cast<size_t>(c.size) * count * extent <= ShmArea::kInlineBytes;
+  const size_t stride = small ? count : piece;
   for (size_t k = 0; k < chunks_of(count, piece); ++k) {
     const size_t first = k * piece, length = std::min(piece, count - first);
     Round round;
+    round.small = small;
     if (c.me == root) {
-      round.publish = [c, first, length, piece, root, extent](uint8_t* cell) {
+      round.publish = [c, first, length, stride, root, extent](uint8_t* cell) {
         const auto* send = static_cast<const uint8_t*>(c.args->send);
         for (int rank = 0; rank < c.size; ++rank) {
           const auto r = static_cast<size_t>(rank);
           const uint8_t* from = send + (c.args->send_displs[r] + first) * extent;
           if (rank != root)
-            std::memcpy(cell + r * piece * extent, from, length * extent);
+            std::memcpy(cell + r * stride * extent, from, length * extent);
           else if (!c.args->in_place)
             std::memcpy(c.recv() + first * extent, from, length * extent);
         }
@@ -281,9 +290,9 @@ void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
       round.wait_for = ShmArea::kNoRank;
     } else {
       round.wait_for = root;
-      round.consume = [c, first, length, piece, root, extent](int buffer) {
+      round.consume = [c, first, length, stride, root, extent, small](int buffer) {
         std::memcpy(c.recv() + first * extent,
-                    c.area->cell(root, buffer) + static_cast<size_t>(c.me) * piece * extent,
+                    c.area->cell(root, buffer, small) + static_cast<size_t>(c.me) * stride * extent,
                     length * extent);
       };
     }

@@ -78,6 +78,45 @@ void local_failure_allgather() {
   REQUIRE(failures(status) == size);
 }
 
+// The shm algorithm's gather (root 0), scatter (root the last rank) and alltoall, where the last
+// rank fails its local checks (an unknown type) and never enters the shared area: every rank
+// that waits for its flags (the gather's root, the scatter's other ranks, every alltoall rank)
+// fails with the notice that names it; a rank that only published may be done.
+void local_failure_shm_movement() {
+  remora_datatype_t type = REMORA_INT32;
+  if (rank == size - 1) {
+    const int ninety_nine = 99;
+    std::memcpy(&type, &ninety_nine, sizeof type);
+  }
+  const auto n = static_cast<size_t>(size);
+  std::vector<int32_t> in(2 * n, rank), out(2 * n);
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "rank %d of the communicator", size - 1);
+  for (int operation = 0; operation < 3; ++operation) {
+    int status = REMORA_SUCCESS;
+    bool waits = true;  // this rank waits for the last rank's flags
+    if (operation == 0) {
+      status = remora_gather(in.data(), out.data(), 2, type, 0, world, REMORA_COLL_SHM);
+      waits = rank == 0;
+    } else if (operation == 1) {
+      status = remora_scatter(in.data(), out.data(), 2, type, size - 1, world, REMORA_COLL_SHM);
+    } else {
+      status = remora_alltoall(in.data(), out.data(), 2, type, world, REMORA_COLL_SHM);
+    }
+    if (rank == size - 1) {
+      REQUIRE(status == REMORA_ERR_ARG && std::strstr(remora_last_error(), "type=99"),
+              "operation %d: %s", operation, remora_last_error());
+    } else if (waits) {
+      require_failed(status, "type=99");
+      REQUIRE(std::strstr(remora_last_error(), expected) != nullptr, "operation %d: %s", operation,
+              remora_last_error());
+    } else {
+      require_failed_or_done(status);
+    }
+    REQUIRE(failures(status) >= (operation == 0 ? 2 : size));
+  }
+}
+
 // Rank 1 passes NULL sendcounts to alltoallv: every rank expects a block from it.
 void local_failure_alltoallv() {
   const auto n = static_cast<size_t>(size);
@@ -218,6 +257,7 @@ int main(int argc, char** argv) {
       allreduce_mismatch(true);
       local_failure_allgather();
       local_failure_alltoallv();
+      local_failure_shm_movement();
       for (auto algorithm : {REMORA_COLL_PAIRWISE, REMORA_COLL_FLAT, REMORA_COLL_BRUCK})
         alltoallv_mismatch(algorithm);
       for (auto algorithm : {REMORA_COLL_FLAT, REMORA_COLL_BINOMIAL, REMORA_COLL_SEQUENTIAL})

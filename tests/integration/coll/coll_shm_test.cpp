@@ -1,8 +1,9 @@
 // The shm algorithms (node-level shared area): back-to-back collectives alternating between two
 // overlapping communicators (all ranks but the last, all ranks but the first), sizes that take
 // many rounds of the area's cells, nonblocking shm collectives outstanding together with a
-// blocking one behind them, and the area itself (made with the communicator when the job runs
-// on one node). Every result is an exact integer.
+// blocking one behind them, gather, scatter and alltoall from every root with members on the
+// fast path and on the schedule path in one call, and the area itself (made with the communicator
+// when the job runs on one node). Every result is an exact integer.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -14,7 +15,8 @@
 namespace {
 
 constexpr int kRounds = 300;
-constexpr size_t kLarge = 300000;  // int32 elements: 1.2 MB, several cells
+constexpr size_t kLarge = 300000;         // int32 elements: 1.2 MB, several cells
+constexpr size_t kMovementLarge = 40000;  // int64 elements per block: 320 KB
 
 remora::api::Runtime& runtime() {
   remora::api::Runtime* found = nullptr;
@@ -115,6 +117,87 @@ void round_on(const Comm& c, int round, size_t count) {
   REQUIRE_OK(remora_comm_barrier(c.handle, REMORA_COLL_SHM));
 }
 
+// gather, scatter and alltoall from every root, in place and not (the root's block for gather
+// and scatter; the whole buffer for alltoall). With `mixed`, odd ranks call them while a 256 KiB
+// shm ibcast from rank 0 is still outstanding here (the blocking call then runs the rounds as a
+// schedule, behind the ibcast) and even ranks after completing it (the fast path), so that
+// members on both paths meet in each collective.
+void movement_on(const Comm& c, int round, size_t count, bool mixed) {
+  const int me = remora_rank();
+  const auto size = static_cast<size_t>(c.size);
+  std::vector<int64_t> send(count * size), recv(count * size);
+  auto expect = [&](bool ok, const char* what, int root, size_t i) {
+    REQUIRE(ok, "round %d %s root %d count %zu%s: [%zu]", round, what, root, count,
+            mixed ? " (mixed paths)" : "", i);
+  };
+  std::vector<int64_t> big(mixed ? 32768 : 0);
+  remora_request_t pending = REMORA_REQUEST_NULL;
+  auto hold = [&] {
+    if (!mixed) return;
+    if (c.rank == 0)
+      for (size_t i = 0; i < big.size(); ++i) big[i] = value(me, round, i);
+    REQUIRE_OK(remora_ibcast(big.data(), big.size(), REMORA_INT64, 0, c.handle, REMORA_COLL_SHM,
+                             &pending));
+    if (c.rank % 2 == 0) REQUIRE_OK(remora_request_wait(&pending));
+  };
+  auto release = [&] {
+    if (!mixed) return;
+    if (c.rank % 2 == 1) REQUIRE_OK(remora_request_wait(&pending));
+    for (size_t i = 0; i < big.size(); i += 997)
+      REQUIRE(big[i] == value(c.world[0], round, i), "round %d ibcast [%zu]", round, i);
+  };
+  for (int root = 0; root < c.size; ++root)
+    for (bool in_place : {false, true}) {
+      const bool place = in_place && c.rank == root;
+      const auto r = static_cast<size_t>(root);
+      // gather: rank j's block at j * count of the root's recv.
+      std::fill(recv.begin(), recv.end(), -1);
+      for (size_t i = 0; i < count; ++i) send[i] = value(me, round + root, i);
+      if (place)
+        std::copy(send.begin(), send.begin() + static_cast<long>(count),
+                  recv.begin() + static_cast<long>(r * count));
+      hold();
+      REQUIRE_OK(remora_gather(place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
+                               REMORA_INT64, root, c.handle, REMORA_COLL_SHM));
+      release();
+      if (c.rank == root)
+        for (size_t j = 0; j < size; ++j)
+          for (size_t i = 0; i < count; ++i)
+            expect(recv[j * count + i] == value(c.world[j], round + root, i), "gather", root,
+                   j * count + i);
+      // scatter: block j of the root's send goes to rank j.
+      std::fill(recv.begin(), recv.end(), -1);
+      if (c.rank == root)
+        for (size_t i = 0; i < count * size; ++i) send[i] = value(me, round + root, i);
+      hold();
+      REQUIRE_OK(remora_scatter(send.data(), place ? REMORA_IN_PLACE : recv.data(), count,
+                                REMORA_INT64, root, c.handle, REMORA_COLL_SHM));
+      release();
+      if (!place)
+        for (size_t i = 0; i < count; ++i)
+          expect(
+              recv[i] == value(c.world[r], round + root, static_cast<size_t>(c.rank) * count + i),
+              "scatter", root, i);
+    }
+  // alltoall: block j of rank s's send lands at block s of rank j's recv.
+  for (bool in_place : {false, true}) {
+    for (size_t i = 0; i < count * size; ++i) send[i] = value(me, round, i);
+    if (in_place)
+      recv = send;
+    else
+      std::fill(recv.begin(), recv.end(), -1);
+    hold();
+    REQUIRE_OK(remora_alltoall(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
+                               REMORA_INT64, c.handle, REMORA_COLL_SHM));
+    release();
+    for (size_t s = 0; s < size; ++s)
+      for (size_t i = 0; i < count; ++i)
+        expect(recv[s * count + i] ==
+                   value(c.world[s], round, static_cast<size_t>(c.rank) * count + i),
+               "alltoall", -1, s * count + i);
+  }
+}
+
 // Nonblocking shm collectives on a communicator that has its area: two outstanding, then a
 // blocking one, which must advance them (they go first), then the waits.
 void nonblocking(const Comm& c, int round) {
@@ -166,6 +249,15 @@ int main(int argc, char** argv) {
     if (round % 25 == 0) {
       if (first.handle != REMORA_COMM_NULL) nonblocking(first, round);
       if (last.handle != REMORA_COMM_NULL) nonblocking(last, round);
+    }
+    // gather, scatter, alltoall: one element to several cells' worth per block (kMovementLarge:
+    // 5 cells for gather, 10 rounds for scatter and alltoall at 2 ranks), now and then with
+    // members on both paths.
+    if (round % 5 == 0) {
+      const size_t movement = round % 50 == 45 ? kMovementLarge : static_cast<size_t>(round % 3);
+      const bool mixed = round % 10 == 5;
+      if (first.handle != REMORA_COMM_NULL) movement_on(first, round, movement, mixed);
+      if (last.handle != REMORA_COMM_NULL) movement_on(last, round, movement, mixed);
     }
   }
   for (remora_comm_t comm : {first.handle, last.handle})
