@@ -46,7 +46,7 @@ int block_owner(const char* fn, const GaArray& a, const int64_t* coords) {
 }
 
 void owned_patch(const char* fn, const GaArray& a, int rank, int64_t* lo, int64_t* hi) {
-  check(fn, remora_array_distribution(a.array, rank, lo, hi));
+  check(fn, remora_array_distribution(a.array, array_rank_of(a, rank), lo, hi));
   for (int d = 0; d < a.ndim; ++d)
     if (lo[d] > hi[d]) {
       for (int e = 0; e < a.ndim; ++e) {

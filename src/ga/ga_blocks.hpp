@@ -17,8 +17,8 @@ int64_t block_counts(const GaArray& a, int64_t* counts);
 void block_bounds(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, int64_t* hi);
 // The rank owning the block with block coordinates coords.
 int block_owner(const char* fn, const GaArray& a, const int64_t* coords);
-// lo..hi of what rank owns (block and irregular arrays); GA's empty patch lo = 0, hi = -1 when
-// it owns nothing.
+// lo..hi of what rank (a rank of the array's group) owns (block and irregular arrays); GA's
+// empty patch lo = 0, hi = -1 when it owns nothing.
 void owned_patch(const char* fn, const GaArray& a, int rank, int64_t* lo, int64_t* hi);
 
 }  // namespace remora::ga

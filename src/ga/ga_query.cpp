@@ -72,7 +72,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
                                        owner_hi.data(), &count));
   for (int k = 0; k < count; ++k) {
     Piece piece{};
-    piece.owner = owners[static_cast<size_t>(k)];
+    piece.owner = group_rank_of(a, owners[static_cast<size_t>(k)]);
     std::memcpy(piece.lo, &owner_lo[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
     std::memcpy(piece.hi, &owner_hi[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
     pieces.push_back(piece);

@@ -40,6 +40,10 @@ struct GaArray {
   std::vector<int> nblock;     // GA_Set_irreg_distr (blocks per dimension)
   std::vector<int64_t> block;  // GA_Set_block_cyclic* (block extents)
   std::vector<int> proc_grid;  // GA_Set_block_cyclic_proc_grid / tiled (empty: default)
+  // GA_Set_restricted / _range: the group ranks holding data, list[i] holding block i of a
+  // block or irregular distribution (empty: every rank). The Remora array then lives on the
+  // group's ranks reordered, the listed ones first (array rank i = group rank restricted[i]).
+  std::vector<int> restricted;
   // Pending NGA_Access patches, so NGA_Release(lo, hi) finds its pointer.
   struct Access {
     std::vector<int64_t> lo, hi;
@@ -138,6 +142,10 @@ int pgroup_size(const char* fn, int p_handle);
 int array_ranks(const GaArray& a);
 // This process's rank in an allocated array's group.
 int array_rank(const GaArray& a);
+// Restricted arrays order the Remora array's ranks differently from the group's: the group rank
+// of an array rank, and the array rank of a group rank (identity for other arrays).
+int group_rank_of(const GaArray& a, int array_rank);
+int array_rank_of(const GaArray& a, int group_rank);
 
 // GA index arrays (int or int64_t) widened to int64_t.
 template <typename Index>

@@ -47,6 +47,11 @@ int main(int argc, char** argv) {
     GA_Zero(g_a);
   }
   if (strcmp(mode, "property") == 0) NGA_Set_property(g_a, "write_mostly");
+  if (strcmp(mode, "restricted") == 0) {
+    int list[1] = {GA_Nnodes()};
+    GA_Set_restricted(GA_Create_handle(), list, 1);
+  }
+  if (strcmp(mode, "restricted_range") == 0) NGA_Set_restricted_range(GA_Create_handle(), 1, 0);
   /* Ranks without a failure of their own wait here for the job to end. */
   GA_Sync();
   GA_Terminate();
