@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
       }
       if (kind == 1) {
         /* Block (i, j) belongs to grid position (i mod grid[0], j mod grid[1]), ranks row-major
-         * over the grid (GA's Fortran-order rule seen from C); only the owner may access it.
+         * over the grid (GA's Fortran-order rule seen from C); each rank writes its own.
          * (Not on the tiled layout: GA 5.8's NGA_Get does not see what was written through
          * NGA_Access_block there, even at one process.) */
         for (int k = 0; k < nblocks; ++k) {
