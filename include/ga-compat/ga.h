@@ -102,6 +102,11 @@ void GA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
 void GA_Set_block_cyclic64(int g_a, int64_t dims[]);
 void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
 void GA_Set_tiled_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
+/* Tiles cut at mapc (nblocks[d] starts per dimension, as GA_Set_irreg_distr's map), tile (i, j)
+ * on process grid position (i mod proc_grid[0], j mod proc_grid[1]); 2-d arrays. */
+void GA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void GA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                    int64_t proc_grid[]);
 /* Only the ranks of list (of the array's group) hold data: list[i] holds block i of the block
  * or irregular distribution, which is computed over size ranks. Block-cyclic arrays ignore it. */
 void GA_Set_restricted(int g_a, int list[], int size);
@@ -480,6 +485,9 @@ void NGA_Set_restricted(int g_a, int list[], int size);
 void NGA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 void NGA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
 void NGA_Set_tiled_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
+void NGA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void NGA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                     int64_t proc_grid[]);
 void NGA_Sync(void);
 void NGA_Terminate(void);
 int NGA_Total_blocks(int g_a);

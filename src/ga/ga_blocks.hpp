@@ -13,6 +13,9 @@ bool is_cyclic(const GaArray& a);
 void process_grid(const char* fn, const GaArray& a, int* grid);
 // Block-cyclic arrays: blocks per dimension and their total.
 int64_t block_counts(const GaArray& a, int64_t* counts);
+// Block-cyclic arrays: the start of block k of dimension d, and the block holding index.
+int64_t block_start(const GaArray& a, int d, int64_t k);
+int64_t block_of(const GaArray& a, int d, int64_t index);
 // The bounds of block idx (row-major block index) of a block-cyclic array.
 void block_bounds(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, int64_t* hi);
 // The rank owning the block with block coordinates coords.

@@ -127,11 +127,15 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
     case Layout::BlockCyclic:
     case Layout::ScalapackCyclic:
     case Layout::Tiled:
+    case Layout::TiledIrregular:
       if (a.ndim != 2)
         ga_fail(fn,
                 "array '%s': block-cyclic distributions are supported for 2-d arrays only "
                 "(ndim=%d)",
                 name, a.ndim);
+      if (a.layout == Layout::TiledIrregular)
+        return remora_array_create_block_cyclic_tiles(a.datatype, a.dims, a.nblock.data(),
+                                                      a.map.data(), a.proc_grid.data(), name, out);
       if (a.layout == Layout::BlockCyclic) {
         int grid[2];
         const bool round_robin = round_robin_grid(a, grid);
@@ -257,6 +261,23 @@ int create_irregular(const char* fn, int type, int ndim, const Index* dims, cons
                      const Index* block, const Index* map, int pgroup) {
   return create_with(fn, type, ndim, dims, name, pgroup,
                      [&](GaArray& a) { set_irregular(fn, a, map, block); });
+}
+
+// GA_Set_tiled_irreg_proc_grid: tiles cut at mapc (nblocks[d] starts per dimension, as
+// GA_Set_irreg_distr's map), tile (i, j) on grid position (i mod proc_grid[0], j mod proc_grid[1]).
+template <typename Index>
+void set_tiled_irregular(const char* fn, int g_a, const Index* mapc, const Index* nblocks,
+                         const Index* grid) {
+  GaArray& a = lookup(fn, g_a);
+  if (grid == nullptr) ga_fail(fn, "proc_grid is NULL");
+  set_irregular(fn, a, mapc, nblocks);  // checks and stores the starts and counts
+  a.block.clear();
+  a.proc_grid.clear();
+  for (int d = 0; d < a.ndim; ++d)
+    if (grid[d] < 1 || grid[d] > INT32_MAX)
+      ga_fail(fn, "proc_grid[%d]=%lld is not a positive int", d, static_cast<long long>(grid[d]));
+  a.proc_grid.assign(grid, grid + a.ndim);
+  a.layout = Layout::TiledIrregular;
 }
 
 // GA_Set_restricted: list[i] (a rank of the array's group) will hold block i.
@@ -392,6 +413,15 @@ void NGA_Set_block_cyclic64(int g_a, int64_t dims[]) {
     if (proc_grid == nullptr) ga_fail(#NAME, "proc_grid is NULL"); \
     set_cyclic<INDEX>(#NAME, g_a, dims, proc_grid, LAYOUT);        \
   }
+#define REMORA_GA_SET_TILES(NAME, INDEX)                                 \
+  void NAME(int g_a, INDEX mapc[], INDEX nblocks[], INDEX proc_grid[]) { \
+    set_tiled_irregular<INDEX>(#NAME, g_a, mapc, nblocks, proc_grid);    \
+  }
+REMORA_GA_SET_TILES(GA_Set_tiled_irreg_proc_grid, int)
+REMORA_GA_SET_TILES(NGA_Set_tiled_irreg_proc_grid, int)
+REMORA_GA_SET_TILES(GA_Set_tiled_irreg_proc_grid64, int64_t)
+REMORA_GA_SET_TILES(NGA_Set_tiled_irreg_proc_grid64, int64_t)
+#undef REMORA_GA_SET_TILES
 REMORA_GA_SET_GRID(GA_Set_block_cyclic_proc_grid, int, Layout::ScalapackCyclic)
 REMORA_GA_SET_GRID(GA_Set_block_cyclic_proc_grid64, int64_t, Layout::ScalapackCyclic)
 REMORA_GA_SET_GRID(NGA_Set_block_cyclic_proc_grid64, int64_t, Layout::ScalapackCyclic)

@@ -65,7 +65,7 @@ void randomize(const char* fn, int g_a, void* value) {
     const int64_t total = block_counts(a, counts);
     for (int64_t k = 0; k < total; ++k) {
       block_bounds(fn, a, k, lo, hi);
-      for (int d = 0; d < a.ndim; ++d) coords[d] = lo[d] / a.block[static_cast<size_t>(d)];
+      for (int d = 0; d < a.ndim; ++d) coords[d] = block_of(a, d, lo[d]);
       if (block_owner(fn, a, coords) == rank) randomize_patch(fn, a, lo, hi, value);
     }
   } else {

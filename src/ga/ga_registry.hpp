@@ -21,7 +21,7 @@ namespace remora::ga {
 constexpr int kWorldGroup = -1;  // GA's world process group handle
 
 // How a handle made by GA_Create_handle will be distributed when GA_Allocate runs.
-enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled };
+enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled, TiledIrregular };
 
 struct ReadCache;  // ga_property.cpp
 
@@ -36,8 +36,8 @@ struct GaArray {
   // Distribution requested before GA_Allocate (GA_Set_*).
   Layout layout = Layout::Block;
   std::vector<int64_t> chunk;  // GA_Set_chunk / NGA_Create's chunk (empty: none)
-  std::vector<int64_t> map;    // GA_Set_irreg_distr (block starts)
-  std::vector<int> nblock;     // GA_Set_irreg_distr (blocks per dimension)
+  std::vector<int64_t> map;    // GA_Set_irreg_distr / GA_Set_tiled_irreg_proc_grid (starts)
+  std::vector<int> nblock;     // the same (blocks per dimension)
   std::vector<int64_t> block;  // GA_Set_block_cyclic* (block extents)
   std::vector<int> proc_grid;  // GA_Set_block_cyclic_proc_grid / tiled (empty: default)
   // GA_Set_restricted / _range: the group ranks holding data, list[i] holding block i of a
