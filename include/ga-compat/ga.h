@@ -99,6 +99,18 @@ void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t nblock[]);
 void GA_Set_block_cyclic(int g_a, int dims[]);
 void GA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]);
 void GA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
+void GA_Set_block_cyclic64(int g_a, int64_t dims[]);
+void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
+void GA_Set_tiled_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
+/* Tiles cut at mapc (nblocks[d] starts per dimension, as GA_Set_irreg_distr's map), tile (i, j)
+ * on process grid position (i mod proc_grid[0], j mod proc_grid[1]); 2-d arrays. */
+void GA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void GA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                    int64_t proc_grid[]);
+/* Only the ranks of list (of the array's group) hold data: list[i] holds block i of the block
+ * or irregular distribution, which is computed over size ranks. Block-cyclic arrays ignore it. */
+void GA_Set_restricted(int g_a, int list[], int size);
+void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 int GA_Allocate(int g_a);
 int GA_Duplicate(int g_a, char* array_name);
 void GA_Destroy(int g_a);
@@ -225,6 +237,9 @@ void GA_Mask_sync(int first, int last);
  * reshaping); a 'T' patch is taken with its axes reversed (for 2-D, transposed). */
 void GA_Zero(int g_a);
 void GA_Fill(int g_a, void* value);
+/* Collective: every element becomes value * rand() / RAND_MAX (rand() of the owning rank), as
+ * GA does; integer and real types. */
+void GA_Randomize(int g_a, void* value);
 void GA_Scale(int g_a, void* value);
 void GA_Add_constant(int g_a, void* alpha);
 void GA_Add_constant_patch(int g_a, int* lo, int* hi, void* alpha);
@@ -425,6 +440,7 @@ int NGA_Duplicate(int g_a, char* array_name);
 void NGA_Error(char* message, int code);
 void NGA_Fence(void);
 void NGA_Fill(int g_a, void* value);
+void NGA_Randomize(int g_a, void* value);
 void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 int NGA_Get_pgroup(int g_a);
 int NGA_Get_pgroup_size(int grp_id);
@@ -457,13 +473,21 @@ void NGA_Pgroup_sync(int grp_id);
 void NGA_Set_array_name(int g_a, char* name);
 void NGA_Set_block_cyclic(int g_a, int dims[]);
 void NGA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]);
+void NGA_Set_block_cyclic64(int g_a, int64_t dims[]);
+void NGA_Set_block_cyclic_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
 void NGA_Set_chunk(int g_a, int chunk[]);
 void NGA_Set_data(int g_a, int ndim, int dims[], int type);
 void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
 void NGA_Set_irreg_distr(int g_a, int map[], int nblock[]);
 void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t nblock[]);
 void NGA_Set_pgroup(int g_a, int p_handle);
+void NGA_Set_restricted(int g_a, int list[], int size);
+void NGA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 void NGA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]);
+void NGA_Set_tiled_proc_grid64(int g_a, int64_t dims[], int64_t proc_grid[]);
+void NGA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void NGA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                     int64_t proc_grid[]);
 void NGA_Sync(void);
 void NGA_Terminate(void);
 int NGA_Total_blocks(int g_a);

@@ -71,6 +71,14 @@ REMORA_API int remora_array_create_irregular(remora_datatype_t type, int ndim, c
 REMORA_API int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
                                                 const int64_t* block, const int* grid,
                                                 const char* name, remora_array_t* array);
+/* Block-cyclic (2-D) with tiles of irregular extents: ntiles[d] tiles in dimension d starting
+ * at starts[offset_d + k] (offset_d = the sum of ntiles[0..d-1]; 0 first, strictly increasing,
+ * below dims[d]); tile (i, j) lives on grid position (i mod grid[0], j mod grid[1]), grid
+ * required (product <= number of ranks). */
+REMORA_API int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t* dims,
+                                                      const int* ntiles, const int64_t* starts,
+                                                      const int* grid, const char* name,
+                                                      remora_array_t* array);
 /* Element-cyclic (2-D, Elemental's [MC,MR]); grid as for block-cyclic. */
 REMORA_API int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims,
                                                   const int* grid, const char* name,

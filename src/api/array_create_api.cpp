@@ -214,6 +214,48 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
   return publish(function, *runtime, checked, std::move(dist), type, name, array);
 }
 
+int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t* dims,
+                                           const int* ntiles, const int64_t* starts,
+                                           const int* grid, const char* name,
+                                           remora_array_t* array) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_create_block_cyclic_tiles";
+  Runtime* runtime = nullptr;
+  if (int status = enter_collective(function, &runtime)) return status;
+  std::optional<Distribution> dist;
+  const int checked = [&]() -> int {
+    if (int status = check_type(function, type)) return status;
+    if (int status = check_shape(function, 2, dims, 2)) return status;
+    if (int status = check_pointer(function, "ntiles", ntiles)) return status;
+    if (int status = check_pointer(function, "starts", starts)) return status;
+    if (int status = check_pointer(function, "grid", grid)) return status;
+    std::vector<std::vector<int64_t>> tiles(2);
+    size_t offset = 0;
+    for (int d = 0; d < 2; ++d) {
+      if (ntiles[d] < 1 || ntiles[d] > dims[d])
+        return fail(REMORA_ERR_ARG, "%s: ntiles[%d]=%d is outside [1, dims[%d]=%" PRId64 "]",
+                    function, d, ntiles[d], d, dims[d]);
+      for (int b = 0; b < ntiles[d]; ++b, ++offset) {
+        const int64_t start = starts[offset];
+        const int64_t low = b == 0 ? 0 : tiles[static_cast<size_t>(d)].back() + 1;
+        if ((b == 0 && start != 0) || start < low || start >= dims[d])
+          return fail(REMORA_ERR_ARG,
+                      "%s: starts[%zu]=%" PRId64 " (tile %d of dimension %d) must be %s", function,
+                      offset, start, b, d,
+                      b == 0 ? "0" : "above the previous start and below the extent");
+        tiles[static_cast<size_t>(d)].push_back(start);
+      }
+    }
+    std::vector<int> g;
+    int ranks = 0;
+    if (int status = creation_ranks(function, &ranks)) return status;
+    if (int status = check_grid(function, grid, ranks, &g)) return status;
+    dist = Distribution::cyclic_tiles({dims[0], dims[1]}, std::move(tiles), g);
+    return REMORA_SUCCESS;
+  }();
+  return publish(function, *runtime, checked, std::move(dist), type, name, array);
+}
+
 int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,
                                        const char* name, remora_array_t* array) {
   REMORA_API_ENTRY();

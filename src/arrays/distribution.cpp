@@ -26,6 +26,30 @@ Distribution Distribution::cyclic(remora_distribution_kind_t kind, std::vector<i
   return d;
 }
 
+Distribution Distribution::cyclic_tiles(std::vector<int64_t> dims,
+                                        std::vector<std::vector<int64_t>> starts,
+                                        std::vector<int> grid) {
+  Distribution d;
+  d.kind_ = REMORA_DIST_BLOCK_CYCLIC;
+  d.dims_ = std::move(dims);
+  d.grid_ = std::move(grid);
+  d.tiles_ = std::move(starts);
+  const size_t n = d.dims_.size();
+  d.block_.assign(n, 0);  // unused: the tiles give the extents
+  d.tile_local_.resize(n);
+  d.coord_extent_.resize(n);
+  for (size_t u = 0; u < n; ++u) {
+    const size_t parts = static_cast<size_t>(d.grid_[u]);
+    d.coord_extent_[u].assign(parts, 0);
+    for (size_t b = 0; b < d.tiles_[u].size(); ++b) {
+      d.tile_local_[u].push_back(d.coord_extent_[u][b % parts]);
+      d.coord_extent_[u][b % parts] +=
+          d.tile_end(static_cast<int>(u), static_cast<int64_t>(b)) - d.tiles_[u][b];
+    }
+  }
+  return d;
+}
+
 Distribution Distribution::block_default(std::vector<int64_t> dims, int ranks) {
   const std::vector<int> grid = block_grid(ranks, dims);
   std::vector<std::vector<int64_t>> starts(dims.size());
@@ -46,7 +70,18 @@ int64_t Distribution::elements() const {
 bool Distribution::same_layout(const Distribution& other) const {
   if (dims_ != other.dims_ || grid_ != other.grid_ || is_cyclic() != other.is_cyclic())
     return false;
-  return is_cyclic() ? block_ == other.block_ : starts_ == other.starts_;
+  return is_cyclic() ? block_ == other.block_ && tiles_ == other.tiles_ : starts_ == other.starts_;
+}
+
+int64_t Distribution::tile_of(int d, int64_t index) const {
+  const auto& s = tiles_[static_cast<size_t>(d)];
+  return static_cast<int64_t>(std::upper_bound(s.begin(), s.end(), index) - s.begin()) - 1;
+}
+
+int64_t Distribution::tile_end(int d, int64_t b) const {
+  const size_t u = static_cast<size_t>(d);
+  return b + 1 < static_cast<int64_t>(tiles_[u].size()) ? tiles_[u][static_cast<size_t>(b) + 1]
+                                                        : dims_[u];
 }
 
 std::vector<int> Distribution::coords(int rank) const {
@@ -66,13 +101,18 @@ static int64_t cyclic_extent(int64_t n, int64_t nb, int parts, int coord) {
   return (n / cycle) * nb + std::clamp<int64_t>(rest, 0, nb);
 }
 
+int64_t Distribution::cyclic_local_extent(int d, int coord) const {
+  const size_t u = static_cast<size_t>(d);
+  if (!tiles_.empty()) return coord_extent_[u][static_cast<size_t>(coord)];
+  return cyclic_extent(dims_[u], block_[u], grid_[u], coord);
+}
+
 int64_t Distribution::local_extent(int rank, int d) const {
   const std::vector<int> c = coords(rank);
   const int p = c[static_cast<size_t>(d)];
   if (p < 0) return 0;
   const size_t u = static_cast<size_t>(d);
-  return is_cyclic() ? cyclic_extent(dims_[u], block_[u], grid_[u], p)
-                     : block_extent(dims_[u], starts_[u], grid_[u], p);
+  return is_cyclic() ? cyclic_local_extent(d, p) : block_extent(dims_[u], starts_[u], grid_[u], p);
 }
 
 std::vector<int64_t> Distribution::local_extents(int rank) const {
@@ -111,6 +151,16 @@ std::vector<Run> Distribution::runs(int d, int coord, int64_t lo, int64_t hi) co
     if (first <= last) out.push_back(Run{first, last - first + 1, 1, first - start});
     return out;
   }
+  if (!tiles_.empty()) {
+    for (int64_t b = tile_of(d, lo); b <= tile_of(d, hi); ++b) {
+      if (b % grid_[u] != coord) continue;
+      const int64_t start = tiles_[u][static_cast<size_t>(b)];
+      const int64_t first = std::max(lo, start), last = std::min(hi, tile_end(d, b) - 1);
+      out.push_back(
+          Run{first, last - first + 1, 1, tile_local_[u][static_cast<size_t>(b)] + first - start});
+    }
+    return out;
+  }
   const int64_t nb = block_[u], parts = grid_[u];
   if (nb == 1) {
     // One run with a stride: the coordinate's indices are every parts-th one.
@@ -134,9 +184,10 @@ std::vector<int> Distribution::owning_coords(int d, int64_t lo, int64_t hi) cons
       if (!runs(d, p, lo, hi).empty()) out.push_back(p);
     return out;
   }
-  const int64_t blocks = hi / block_[u] - lo / block_[u] + 1;
-  const int parts = static_cast<int>(std::min<int64_t>(blocks, grid_[u]));
-  const int first = static_cast<int>((lo / block_[u]) % grid_[u]);
+  const int64_t lo_block = tiles_.empty() ? lo / block_[u] : tile_of(d, lo);
+  const int64_t hi_block = tiles_.empty() ? hi / block_[u] : tile_of(d, hi);
+  const int parts = static_cast<int>(std::min<int64_t>(hi_block - lo_block + 1, grid_[u]));
+  const int first = static_cast<int>(lo_block % grid_[u]);
   for (int k = 0; k < parts; ++k) out.push_back((first + k) % grid_[u]);
   std::sort(out.begin(), out.end());
   return out;
@@ -161,6 +212,7 @@ bool Distribution::single_owner(const int64_t* lo, const int64_t* hi, OwnedPatch
 
 int Distribution::owner_coord(int d, int64_t index) const {
   const size_t u = static_cast<size_t>(d);
+  if (is_cyclic() && !tiles_.empty()) return static_cast<int>(tile_of(d, index) % grid_[u]);
   if (is_cyclic()) return static_cast<int>((index / block_[u]) % grid_[u]);
   const auto& s = starts_[u];
   // The last block whose start is <= index (empty blocks share a start: take the last).
@@ -169,6 +221,10 @@ int Distribution::owner_coord(int d, int64_t index) const {
 
 int64_t Distribution::local_index(int d, int64_t index) const {
   const size_t u = static_cast<size_t>(d);
+  if (is_cyclic() && !tiles_.empty()) {
+    const int64_t b = tile_of(d, index);
+    return tile_local_[u][static_cast<size_t>(b)] + index - tiles_[u][static_cast<size_t>(b)];
+  }
   if (is_cyclic()) {
     const int64_t nb = block_[u];
     return (index / (nb * grid_[u])) * nb + index % nb;
@@ -183,7 +239,7 @@ void Distribution::locate(const int64_t* index, int* owner, int64_t* local) cons
     const int coord = owner_coord(d, index[d]);
     rank = rank * grid_[static_cast<size_t>(d)] + coord;  // grid_rank's row-major order
     const size_t u = static_cast<size_t>(d);
-    const int64_t extent = is_cyclic() ? cyclic_extent(dims_[u], block_[u], grid_[u], coord)
+    const int64_t extent = is_cyclic() ? cyclic_local_extent(d, coord)
                                        : block_extent(dims_[u], starts_[u], grid_[u], coord);
     linear = linear * extent + local_index(d, index[d]);
   }

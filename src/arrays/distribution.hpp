@@ -36,6 +36,11 @@ class Distribution {
   // Block-cyclic / element-cyclic: block[d] elements per block, grid[d] ranks.
   static Distribution cyclic(remora_distribution_kind_t kind, std::vector<int64_t> dims,
                              std::vector<int64_t> block, std::vector<int> grid);
+  // Block-cyclic with tiles of irregular extents (GA_Set_tiled_irreg_proc_grid): starts[d]
+  // holds the tile starts of dimension d (0 first, increasing, < dims[d]); tile b of dimension d
+  // goes to grid coordinate b mod grid[d], which stores its tiles in order.
+  static Distribution cyclic_tiles(std::vector<int64_t> dims,
+                                   std::vector<std::vector<int64_t>> starts, std::vector<int> grid);
   // The default block distribution of dims over ranks.
   static Distribution block_default(std::vector<int64_t> dims, int ranks);
 
@@ -72,12 +77,20 @@ class Distribution {
  private:
   int owner_coord(int d, int64_t index) const;
   int64_t local_index(int d, int64_t index) const;
+  // Cyclic kinds: the extent of dimension d stored at grid coordinate coord.
+  int64_t cyclic_local_extent(int d, int coord) const;
+  // Irregular tiles: the tile holding index, and the end (exclusive) of tile b.
+  int64_t tile_of(int d, int64_t index) const;
+  int64_t tile_end(int d, int64_t b) const;
 
   remora_distribution_kind_t kind_ = REMORA_DIST_BLOCK;
   std::vector<int64_t> dims_;
   std::vector<int> grid_;
   std::vector<std::vector<int64_t>> starts_;  // block kinds
   std::vector<int64_t> block_;                // cyclic kinds
+  // Cyclic with irregular tiles (empty otherwise): tile starts, each tile's start in its
+  // coordinate's local extent, and each coordinate's local extent, per dimension.
+  std::vector<std::vector<int64_t>> tiles_, tile_local_, coord_extent_;
 };
 
 }  // namespace remora::arrays

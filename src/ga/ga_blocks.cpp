@@ -6,7 +6,27 @@ namespace remora::ga {
 
 bool is_cyclic(const GaArray& a) {
   return a.layout == Layout::BlockCyclic || a.layout == Layout::ScalapackCyclic ||
-         a.layout == Layout::Tiled;
+         a.layout == Layout::Tiled || a.layout == Layout::TiledIrregular;
+}
+
+namespace {
+// GA_Set_tiled_irreg_proc_grid: dimension d's tile starts in a.map.
+const int64_t* tile_starts(const GaArray& a, int d) {
+  size_t offset = 0;
+  for (int e = 0; e < d; ++e) offset += static_cast<size_t>(a.nblock[static_cast<size_t>(e)]);
+  return a.map.data() + offset;
+}
+}  // namespace
+
+int64_t block_start(const GaArray& a, int d, int64_t k) {
+  if (a.layout == Layout::TiledIrregular) return tile_starts(a, d)[k];
+  return k * a.block[static_cast<size_t>(d)];
+}
+
+int64_t block_of(const GaArray& a, int d, int64_t index) {
+  if (a.layout != Layout::TiledIrregular) return index / a.block[static_cast<size_t>(d)];
+  const int64_t* s = tile_starts(a, d);
+  return (std::upper_bound(s, s + a.nblock[static_cast<size_t>(d)], index) - s) - 1;
 }
 
 void process_grid(const char* fn, const GaArray& a, int* grid) {
@@ -16,8 +36,12 @@ void process_grid(const char* fn, const GaArray& a, int* grid) {
 int64_t block_counts(const GaArray& a, int64_t* counts) {
   int64_t total = 1;
   for (int d = 0; d < a.ndim; ++d) {
-    const int64_t b = a.block[static_cast<size_t>(d)];
-    counts[d] = (a.dims[d] + b - 1) / b;
+    if (a.layout == Layout::TiledIrregular) {
+      counts[d] = a.nblock[static_cast<size_t>(d)];
+    } else {
+      const int64_t b = a.block[static_cast<size_t>(d)];
+      counts[d] = (a.dims[d] + b - 1) / b;
+    }
     total *= counts[d];
   }
   return total;
@@ -30,10 +54,10 @@ void block_bounds(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, in
     ga_fail(fn, "block index %lld is outside [0, %lld) of array '%s'", static_cast<long long>(idx),
             static_cast<long long>(total), a.name.c_str());
   for (int d = a.ndim - 1; d >= 0; --d) {
-    const int64_t coord = idx % counts[d], b = a.block[static_cast<size_t>(d)];
+    const int64_t coord = idx % counts[d];
     idx /= counts[d];
-    lo[d] = coord * b;
-    hi[d] = std::min(lo[d] + b, a.dims[d]) - 1;
+    lo[d] = block_start(a, d, coord);
+    hi[d] = (coord + 1 < counts[d] ? block_start(a, d, coord + 1) : a.dims[d]) - 1;
   }
 }
 
@@ -46,7 +70,7 @@ int block_owner(const char* fn, const GaArray& a, const int64_t* coords) {
 }
 
 void owned_patch(const char* fn, const GaArray& a, int rank, int64_t* lo, int64_t* hi) {
-  check(fn, remora_array_distribution(a.array, rank, lo, hi));
+  check(fn, remora_array_distribution(a.array, array_rank_of(a, rank), lo, hi));
   for (int d = 0; d < a.ndim; ++d)
     if (lo[d] > hi[d]) {
       for (int e = 0; e < a.ndim; ++e) {

@@ -2,9 +2,11 @@
 // sequence, GA_Duplicate and GA_Destroy. Every creation path fills a GaArray and allocates it
 // here (allocate), choosing the Remora distribution that matches GA's request.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "ga-mpi.h"
+#include "ga/ga_blocks.hpp"
 #include "ga/ga_memory.hpp"
 #include "ga/ga_registry.hpp"
 
@@ -23,8 +25,10 @@ namespace {
 // Blocks: in a dimension whose chunk c > 1, counted in steps of s = min(c, dims), else of 1:
 // with m = ceil(dims / s), the first m - (b-1)*g blocks take b steps and the rest b-1;
 // blocks that would start past the end are dropped (the grid shrinks).
+// A restricted array (GA_Set_restricted) is cut over the listed ranks only, as GA does.
 void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<int64_t>* map) {
-  const int ranks = pgroup_size("GA_Allocate", a.pgroup);
+  const int ranks = a.restricted.empty() ? pgroup_size("GA_Allocate", a.pgroup)
+                                         : static_cast<int>(a.restricted.size());
   const size_t n = static_cast<size_t>(a.ndim);
   std::vector<int64_t> dims(n), chunk(n, 0), units(n);
   for (size_t d = 0; d < n; ++d) {  // Fortran order
@@ -123,11 +127,15 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
     case Layout::BlockCyclic:
     case Layout::ScalapackCyclic:
     case Layout::Tiled:
+    case Layout::TiledIrregular:
       if (a.ndim != 2)
         ga_fail(fn,
                 "array '%s': block-cyclic distributions are supported for 2-d arrays only "
                 "(ndim=%d)",
                 name, a.ndim);
+      if (a.layout == Layout::TiledIrregular)
+        return remora_array_create_block_cyclic_tiles(a.datatype, a.dims, a.nblock.data(),
+                                                      a.map.data(), a.proc_grid.data(), name, out);
       if (a.layout == Layout::BlockCyclic) {
         int grid[2];
         const bool round_robin = round_robin_grid(a, grid);
@@ -156,12 +164,29 @@ int allocate(const char* fn, GaArray& a) {
   if (a.array != nullptr) ga_fail(fn, "array '%s' is already allocated", a.name.c_str());
   if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
   // The array lives on its process group's communicator (pgroups part).
+  // A restricted block or irregular array lives on the group's ranks reordered, the listed
+  // ones first, so that block i (array rank i) is on list[i]; GA ignores the restriction for
+  // block-cyclic arrays, and so does this layer.
+  if (is_cyclic(a)) a.restricted.clear();
+  remora_comm_t comm = pgroup_comm(fn, a.pgroup), reordered = REMORA_COMM_NULL;
+  if (!a.restricted.empty()) {
+    int rank = 0;
+    check(fn, remora_comm_rank(comm, &rank));
+    const auto it = std::find(a.restricted.begin(), a.restricted.end(), rank);
+    const int size = pgroup_size(fn, a.pgroup);
+    const int key =
+        it != a.restricted.end() ? static_cast<int>(it - a.restricted.begin()) : size + rank;
+    check(fn, remora_comm_split(comm, 0, key, &reordered));
+    comm = reordered;
+  }
   remora_comm_t previous = REMORA_COMM_NULL;
   check(fn, remora_array_get_create_comm(&previous));
-  check(fn, remora_array_set_create_comm(pgroup_comm(fn, a.pgroup)));
+  check(fn, remora_array_set_create_comm(comm));
   remora_array_t array = nullptr;
   const int created = create_native(fn, a, &array);
   check(fn, remora_array_set_create_comm(previous));
+  if (reordered != REMORA_COMM_NULL)
+    check(fn, remora_comm_free(&reordered));  // the array has its own
   check(fn, created);
   const size_t bytes = local_bytes(a, array);
   if (!memory_admits_everywhere(bytes, GA_MPI_Comm_pgroup(a.pgroup))) {
@@ -238,13 +263,61 @@ int create_irregular(const char* fn, int type, int ndim, const Index* dims, cons
                      [&](GaArray& a) { set_irregular(fn, a, map, block); });
 }
 
-void set_cyclic(const char* fn, int g_a, const int* block, const int* grid, Layout layout) {
+// GA_Set_tiled_irreg_proc_grid: tiles cut at mapc (nblocks[d] starts per dimension, as
+// GA_Set_irreg_distr's map), tile (i, j) on grid position (i mod proc_grid[0], j mod proc_grid[1]).
+template <typename Index>
+void set_tiled_irregular(const char* fn, int g_a, const Index* mapc, const Index* nblocks,
+                         const Index* grid) {
+  GaArray& a = lookup(fn, g_a);
+  if (grid == nullptr) ga_fail(fn, "proc_grid is NULL");
+  set_irregular(fn, a, mapc, nblocks);  // checks and stores the starts and counts
+  a.block.clear();
+  a.proc_grid.clear();
+  for (int d = 0; d < a.ndim; ++d)
+    if (grid[d] < 1 || grid[d] > INT32_MAX)
+      ga_fail(fn, "proc_grid[%d]=%lld is not a positive int", d, static_cast<long long>(grid[d]));
+  a.proc_grid.assign(grid, grid + a.ndim);
+  a.layout = Layout::TiledIrregular;
+}
+
+// GA_Set_restricted: list[i] (a rank of the array's group) will hold block i.
+void set_restricted(const char* fn, int g_a, const int* list, int size) {
+  GaArray& a = lookup(fn, g_a);
+  if (a.array != nullptr) ga_fail(fn, "array '%s' is already allocated", a.name.c_str());
+  const int ranks = pgroup_size(fn, a.pgroup);
+  if (size < 1 || size > ranks)
+    ga_fail(fn, "size=%d is outside [1, %d] (the ranks of the array's group)", size, ranks);
+  if (list == nullptr) ga_fail(fn, "list is NULL");
+  std::vector<int> restricted(list, list + size);
+  for (int i = 0; i < size; ++i) {
+    if (list[i] < 0 || list[i] >= ranks)
+      ga_fail(fn, "list[%d]=%d is outside [0, %d)", i, list[i], ranks);
+    if (std::find(list, list + i, list[i]) != list + i)
+      ga_fail(fn, "list[%d]=%d appears twice", i, list[i]);
+  }
+  a.restricted = std::move(restricted);
+}
+
+void set_restricted_range(const char* fn, int g_a, int lo_proc, int hi_proc) {
+  if (hi_proc < lo_proc) ga_fail(fn, "hi_proc=%d is below lo_proc=%d", hi_proc, lo_proc);
+  std::vector<int> list;
+  for (int p = lo_proc; p <= hi_proc; ++p) list.push_back(p);
+  set_restricted(fn, g_a, list.data(), static_cast<int>(list.size()));
+}
+
+template <typename Index>
+void set_cyclic(const char* fn, int g_a, const Index* block, const Index* grid, Layout layout) {
   GaArray& a = lookup(fn, g_a);
   if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
   if (block == nullptr) ga_fail(fn, "dims (the block extents) is NULL");
   a.block.assign(block, block + a.ndim);
   a.proc_grid.clear();
-  if (grid != nullptr) a.proc_grid.assign(grid, grid + a.ndim);
+  if (grid != nullptr) {
+    for (int d = 0; d < a.ndim; ++d)
+      if (grid[d] < 1 || grid[d] > INT32_MAX)
+        ga_fail(fn, "proc_grid[%d]=%lld is not a positive int", d, static_cast<long long>(grid[d]));
+    a.proc_grid.assign(grid, grid + a.ndim);
+  }
   a.layout = layout;
 }
 
@@ -326,15 +399,48 @@ void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t nblock[]) {
 }
 
 void GA_Set_block_cyclic(int g_a, int dims[]) {
-  set_cyclic("GA_Set_block_cyclic", g_a, dims, nullptr, Layout::BlockCyclic);
+  set_cyclic<int>("GA_Set_block_cyclic", g_a, dims, nullptr, Layout::BlockCyclic);
 }
-void GA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]) {
-  if (proc_grid == nullptr) ga_fail("GA_Set_block_cyclic_proc_grid", "proc_grid is NULL");
-  set_cyclic("GA_Set_block_cyclic_proc_grid", g_a, dims, proc_grid, Layout::ScalapackCyclic);
+void GA_Set_block_cyclic64(int g_a, int64_t dims[]) {
+  set_cyclic<int64_t>("GA_Set_block_cyclic64", g_a, dims, nullptr, Layout::BlockCyclic);
 }
-void GA_Set_tiled_proc_grid(int g_a, int dims[], int proc_grid[]) {
-  if (proc_grid == nullptr) ga_fail("GA_Set_tiled_proc_grid", "proc_grid is NULL");
-  set_cyclic("GA_Set_tiled_proc_grid", g_a, dims, proc_grid, Layout::Tiled);
+void NGA_Set_block_cyclic64(int g_a, int64_t dims[]) {
+  set_cyclic<int64_t>("NGA_Set_block_cyclic64", g_a, dims, nullptr, Layout::BlockCyclic);
+}
+
+#define REMORA_GA_SET_GRID(NAME, INDEX, LAYOUT)                    \
+  void NAME(int g_a, INDEX dims[], INDEX proc_grid[]) {            \
+    if (proc_grid == nullptr) ga_fail(#NAME, "proc_grid is NULL"); \
+    set_cyclic<INDEX>(#NAME, g_a, dims, proc_grid, LAYOUT);        \
+  }
+#define REMORA_GA_SET_TILES(NAME, INDEX)                                 \
+  void NAME(int g_a, INDEX mapc[], INDEX nblocks[], INDEX proc_grid[]) { \
+    set_tiled_irregular<INDEX>(#NAME, g_a, mapc, nblocks, proc_grid);    \
+  }
+REMORA_GA_SET_TILES(GA_Set_tiled_irreg_proc_grid, int)
+REMORA_GA_SET_TILES(NGA_Set_tiled_irreg_proc_grid, int)
+REMORA_GA_SET_TILES(GA_Set_tiled_irreg_proc_grid64, int64_t)
+REMORA_GA_SET_TILES(NGA_Set_tiled_irreg_proc_grid64, int64_t)
+#undef REMORA_GA_SET_TILES
+REMORA_GA_SET_GRID(GA_Set_block_cyclic_proc_grid, int, Layout::ScalapackCyclic)
+REMORA_GA_SET_GRID(GA_Set_block_cyclic_proc_grid64, int64_t, Layout::ScalapackCyclic)
+REMORA_GA_SET_GRID(NGA_Set_block_cyclic_proc_grid64, int64_t, Layout::ScalapackCyclic)
+REMORA_GA_SET_GRID(GA_Set_tiled_proc_grid, int, Layout::Tiled)
+REMORA_GA_SET_GRID(GA_Set_tiled_proc_grid64, int64_t, Layout::Tiled)
+REMORA_GA_SET_GRID(NGA_Set_tiled_proc_grid64, int64_t, Layout::Tiled)
+#undef REMORA_GA_SET_GRID
+
+void GA_Set_restricted(int g_a, int list[], int size) {
+  set_restricted("GA_Set_restricted", g_a, list, size);
+}
+void NGA_Set_restricted(int g_a, int list[], int size) {
+  set_restricted("NGA_Set_restricted", g_a, list, size);
+}
+void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc) {
+  set_restricted_range("GA_Set_restricted_range", g_a, lo_proc, hi_proc);
+}
+void NGA_Set_restricted_range(int g_a, int lo_proc, int hi_proc) {
+  set_restricted_range("NGA_Set_restricted_range", g_a, lo_proc, hi_proc);
 }
 
 int GA_Allocate(int g_a) {

@@ -3,6 +3,7 @@
 // communicator (GA_MPI_Comm_pgroup). As in GA, GA_Pgroup_create is collective over the default
 // group and its list holds ranks of the default group; GA_Nodeid / GA_Nnodes answer for the
 // default group.
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -87,7 +88,29 @@ int array_ranks(const GaArray& a) {
 int array_rank(const GaArray& a) {
   int rank = 0;
   check("array_rank", remora_array_ranks(a.array, nullptr, &rank));
-  return rank;
+  return group_rank_of(a, rank);
+}
+
+// The array's ranks are the listed group ranks in list order, then the others in group order.
+int group_rank_of(const GaArray& a, int array_rank) {
+  const auto& list = a.restricted;
+  if (list.empty() || array_rank < 0) return array_rank;
+  const size_t count = list.size();
+  if (static_cast<size_t>(array_rank) < count) return list[static_cast<size_t>(array_rank)];
+  int rest = array_rank - static_cast<int>(count);
+  for (int g = 0;; ++g)
+    if (std::find(list.begin(), list.end(), g) == list.end() && rest-- == 0) return g;
+}
+
+int array_rank_of(const GaArray& a, int group_rank) {
+  const auto& list = a.restricted;
+  if (list.empty() || group_rank < 0) return group_rank;
+  const auto it = std::find(list.begin(), list.end(), group_rank);
+  if (it != list.end()) return static_cast<int>(it - list.begin());
+  int before = 0;  // unlisted group ranks below group_rank
+  for (int g = 0; g < group_rank; ++g)
+    if (std::find(list.begin(), list.end(), g) == list.end()) ++before;
+  return static_cast<int>(list.size()) + before;
 }
 
 }  // namespace remora::ga

@@ -33,9 +33,8 @@ void cyclic_pieces(const GaArray& a, const int64_t* lo, const int64_t* hi,
   int64_t first[GA_MAX_DIM], last[GA_MAX_DIM], coords[GA_MAX_DIM], counts[GA_MAX_DIM];
   block_counts(a, counts);
   for (int d = 0; d < a.ndim; ++d) {
-    const int64_t b = a.block[static_cast<size_t>(d)];
-    first[d] = lo[d] / b;
-    last[d] = hi[d] / b;
+    first[d] = block_of(a, d, lo[d]);
+    last[d] = block_of(a, d, hi[d]);
     coords[d] = first[d];
   }
   while (true) {
@@ -44,9 +43,9 @@ void cyclic_pieces(const GaArray& a, const int64_t* lo, const int64_t* hi,
     for (int d = 0; d < a.ndim; ++d) index = index * counts[d] + coords[d];
     piece.owner = static_cast<int>(index);
     for (int d = 0; d < a.ndim; ++d) {
-      const int64_t b = a.block[static_cast<size_t>(d)];
-      piece.lo[d] = std::max(lo[d], coords[d] * b);
-      piece.hi[d] = std::min(hi[d], coords[d] * b + b - 1);
+      const int64_t end = coords[d] + 1 < counts[d] ? block_start(a, d, coords[d] + 1) : a.dims[d];
+      piece.lo[d] = std::max(lo[d], block_start(a, d, coords[d]));
+      piece.hi[d] = std::min(hi[d], end - 1);
     }
     pieces->push_back(piece);
     int d = a.ndim - 1;
@@ -72,7 +71,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
                                        owner_hi.data(), &count));
   for (int k = 0; k < count; ++k) {
     Piece piece{};
-    piece.owner = owners[static_cast<size_t>(k)];
+    piece.owner = group_rank_of(a, owners[static_cast<size_t>(k)]);
     std::memcpy(piece.lo, &owner_lo[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
     std::memcpy(piece.hi, &owner_hi[static_cast<size_t>(k * a.ndim)], sizeof(int64_t) * a.ndim);
     pieces.push_back(piece);
@@ -149,10 +148,8 @@ int locate_num_blocks(const char* fn, int g_a, const int* lo, const int* hi) {
               static_cast<long long>(lo64.values[d]), d, static_cast<long long>(hi64.values[d]),
               a.name.c_str(), d, static_cast<long long>(a.dims[d]));
   int64_t count = 1;
-  for (int d = 0; d < a.ndim; ++d) {
-    const int64_t b = a.block[static_cast<size_t>(d)];
-    count *= hi64.values[d] / b - lo64.values[d] / b + 1;
-  }
+  for (int d = 0; d < a.ndim; ++d)
+    count *= block_of(a, d, hi64.values[d]) - block_of(a, d, lo64.values[d]) + 1;
   return static_cast<int>(count);
 }
 
@@ -269,7 +266,8 @@ int GA_Compare_distr(int g_a, int g_b) {
   process_grid(fn, a, grid_a);
   process_grid(fn, b, grid_b);
   if (std::memcmp(grid_a, grid_b, sizeof grid_a) != 0) return 1;
-  if (is_cyclic(a)) return kind_a == kind_b && a.block == b.block ? 0 : 1;
+  if (is_cyclic(a))
+    return kind_a == kind_b && a.block == b.block && a.map == b.map && a.nblock == b.nblock ? 0 : 1;
   // Block and irregular arrays: the same ranks, the same patch on every rank.
   if (array_ranks(a) != array_ranks(b)) return 1;
   for (int rank = 0; rank < array_ranks(a); ++rank) {
@@ -298,7 +296,7 @@ void GA_Print_distribution(int g_a) {
     const int64_t total = block_counts(a, counts);
     for (int64_t idx = 0; idx < total; ++idx) {
       block_bounds(fn, a, idx, lo, hi);
-      for (int d = 0; d < a.ndim; ++d) coords[d] = lo[d] / a.block[static_cast<size_t>(d)];
+      for (int d = 0; d < a.ndim; ++d) coords[d] = block_of(a, d, lo[d]);
       std::printf("Block=%lld  owner=%d  section: ", static_cast<long long>(idx),
                   block_owner(fn, a, coords));
       print_range(lo, hi, a.ndim);
@@ -352,6 +350,12 @@ void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
     int64_t counts[GA_MAX_DIM];
     block_counts(a, counts);
     from_int64(counts, a.ndim, num_blocks);
+    if (a.layout == Layout::TiledIrregular) {  // no common extent: the first tile's
+      for (int d = 0; d < a.ndim; ++d)
+        block_dims[d] = static_cast<int>((counts[d] > 1 ? block_start(a, d, 1) : a.dims[d]) -
+                                         block_start(a, d, 0));
+      return;
+    }
     from_int64(a.block.data(), a.ndim, block_dims);
     return;
   }

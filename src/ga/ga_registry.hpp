@@ -21,7 +21,7 @@ namespace remora::ga {
 constexpr int kWorldGroup = -1;  // GA's world process group handle
 
 // How a handle made by GA_Create_handle will be distributed when GA_Allocate runs.
-enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled };
+enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled, TiledIrregular };
 
 struct ReadCache;  // ga_property.cpp
 
@@ -36,10 +36,14 @@ struct GaArray {
   // Distribution requested before GA_Allocate (GA_Set_*).
   Layout layout = Layout::Block;
   std::vector<int64_t> chunk;  // GA_Set_chunk / NGA_Create's chunk (empty: none)
-  std::vector<int64_t> map;    // GA_Set_irreg_distr (block starts)
-  std::vector<int> nblock;     // GA_Set_irreg_distr (blocks per dimension)
+  std::vector<int64_t> map;    // GA_Set_irreg_distr / GA_Set_tiled_irreg_proc_grid (starts)
+  std::vector<int> nblock;     // the same (blocks per dimension)
   std::vector<int64_t> block;  // GA_Set_block_cyclic* (block extents)
   std::vector<int> proc_grid;  // GA_Set_block_cyclic_proc_grid / tiled (empty: default)
+  // GA_Set_restricted / _range: the group ranks holding data, list[i] holding block i of a
+  // block or irregular distribution (empty: every rank). The Remora array then lives on the
+  // group's ranks reordered, the listed ones first (array rank i = group rank restricted[i]).
+  std::vector<int> restricted;
   // Pending NGA_Access patches, so NGA_Release(lo, hi) finds its pointer.
   struct Access {
     std::vector<int64_t> lo, hi;
@@ -138,6 +142,10 @@ int pgroup_size(const char* fn, int p_handle);
 int array_ranks(const GaArray& a);
 // This process's rank in an allocated array's group.
 int array_rank(const GaArray& a);
+// Restricted arrays order the Remora array's ranks differently from the group's: the group rank
+// of an array rank, and the array rank of a group rank (identity for other arrays).
+int group_rank_of(const GaArray& a, int array_rank);
+int array_rank_of(const GaArray& a, int group_rank);
 
 // GA index arrays (int or int64_t) widened to int64_t.
 template <typename Index>

@@ -47,6 +47,18 @@ int main(int argc, char** argv) {
     GA_Zero(g_a);
   }
   if (strcmp(mode, "property") == 0) NGA_Set_property(g_a, "write_mostly");
+  if (strcmp(mode, "restricted") == 0) {
+    int list[1] = {GA_Nnodes()};
+    GA_Set_restricted(GA_Create_handle(), list, 1);
+  }
+  if (strcmp(mode, "tiled_irreg") == 0) { /* tile starts not increasing */
+    int tdims[2] = {8, 6}, mapc[4] = {0, 5, 3, 0}, nblocks[2] = {3, 1}, grid[2] = {1, 1};
+    const int g = GA_Create_handle();
+    GA_Set_data(g, 2, tdims, C_DBL);
+    GA_Set_tiled_irreg_proc_grid(g, mapc, nblocks, grid);
+    GA_Allocate(g);
+  }
+  if (strcmp(mode, "restricted_range") == 0) NGA_Set_restricted_range(GA_Create_handle(), 1, 0);
   /* Ranks without a failure of their own wait here for the job to end. */
   GA_Sync();
   GA_Terminate();
