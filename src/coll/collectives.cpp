@@ -13,12 +13,13 @@
 namespace remora::coll {
 
 Collectives::Collectives(transport::Transport& transport, progress::ProgressEngine& progress)
-    : transport_(transport), progress_(progress), contexts_(std::make_shared<ContextIds>()) {}
+    : transport_(transport), progress_(progress), contexts_(std::make_shared<ContextIds>()) {
+  transport_.set_local_work(&areas_->pending(), &ShmAreas::advance_areas, areas_.get());
+}
 
 Collectives::~Collectives() {
-  std::lock_guard lock(areas_mutex_);
-  for (const auto& weak : areas_)
-    if (auto area = weak.lock()) area->release();
+  transport_.set_local_work(nullptr, nullptr, nullptr);
+  areas_->release_all();
 }
 
 int Collectives::create(transport::Transport& transport, progress::ProgressEngine& progress,
@@ -257,9 +258,7 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
   if (ShmArea::create(transport_, *comm, allgather, &area) != REMORA_SUCCESS) return;
-  std::lock_guard lock(areas_mutex_);
-  std::erase_if(areas_, [](const std::weak_ptr<ShmArea>& weak) { return weak.expired(); });
-  areas_.push_back(area);
+  areas_->add(area);
   comm->set_shm_area(std::move(area));
 }
 

@@ -159,10 +159,9 @@ class Collectives {
   std::shared_ptr<ContextIds> contexts_;
   std::shared_ptr<Communicator> world_;
   Algorithm configured_[kOperationCount] = {};
-  OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
-  std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
-  std::mutex areas_mutex_;
-  std::vector<std::weak_ptr<ShmArea>> areas_;
+  OrderKind default_order_ = OrderKind::Identity;                   // REMORA_COLL_ORDER
+  std::chrono::nanoseconds timeout_{0};                             // REMORA_COLL_TIMEOUT
+  std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
 };

@@ -14,6 +14,30 @@ constexpr size_t kAlign = 64;
 
 }  // namespace
 
+void ShmAreas::add(const std::shared_ptr<ShmArea>& area) {
+  area->set_ = shared_from_this();
+  std::lock_guard lock(mutex_);
+  std::erase_if(areas_, [](const std::weak_ptr<ShmArea>& weak) { return weak.expired(); });
+  areas_.push_back(area);
+}
+
+void ShmAreas::advance() {
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another thread advances them now
+  for (const auto& weak : areas_)
+    if (auto area = weak.lock())
+      if (area->pending_count_.load(std::memory_order_acquire) != 0)
+        scratch_.push_back(std::move(area));
+  for (const auto& area : scratch_) area->advance_pending();
+  scratch_.clear();
+}
+
+void ShmAreas::release_all() {
+  std::lock_guard lock(mutex_);
+  for (const auto& weak : areas_)
+    if (auto area = weak.lock()) area->release();
+}
+
 int ShmArea::create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather,
                     std::shared_ptr<ShmArea>* out) {
@@ -91,6 +115,26 @@ bool ShmArea::released(uint64_t round) const {
   return true;
 }
 
+void ShmArea::advance_pending() {
+  for (;;) {
+    std::shared_ptr<ShmRounds> first;
+    {
+      std::lock_guard lock(mutex_);
+      auto head = pending_.begin();
+      if (head == pending_.end()) return;
+      first = head->second.lock();
+      if (first == nullptr) {  // being destroyed
+        pending_.erase(head);
+        pending_count_.store(pending_.size(), std::memory_order_release);
+        continue;
+      }
+    }
+    if (!first->may_advance()) return;
+    std::unique_lock other(first->mutex_, std::try_to_lock);
+    if (!other.owns_lock() || first->advance() == kInFlight) return;
+  }
+}
+
 void ShmArea::abandon(uint64_t sequence) {
   std::lock_guard lock(mutex_);
   Header& mine = header(rank_);
@@ -123,6 +167,8 @@ std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64
   made->area_->pending_[sequence] = made;
   made->area_->pending_count_.store(made->area_->pending_.size(), std::memory_order_release);
   made->enlisted_ = true;
+  if (made->area_->set_ != nullptr)
+    made->area_->set_->pending_.fetch_add(1, std::memory_order_release);
   return made;
 }
 
@@ -137,6 +183,7 @@ void ShmRounds::leave() {
   std::lock_guard lock(area_->mutex_);
   area_->pending_.erase(sequence_);
   area_->pending_count_.store(area_->pending_.size(), std::memory_order_release);
+  if (area_->set_ != nullptr) area_->set_->pending_.fetch_sub(1, std::memory_order_release);
 }
 
 void ShmRounds::cancel() {

@@ -52,6 +52,32 @@ namespace remora::coll {
 class ShmRounds;
 class ShmFast;
 class ShmFastRun;
+class ShmArea;
+
+// The areas of this rank and how many shm collectives are pending on all of them: every wait
+// and poll of the application advances them all (Transport::set_local_work), so that no rank
+// waits for another rank's rounds while that rank waits for something else (calls of two
+// communicators waited in opposite orders). While none is pending that costs one load.
+class ShmAreas : public std::enable_shared_from_this<ShmAreas> {
+ public:
+  // Registers area (made by ShmArea::create, before any collective runs on it).
+  void add(const std::shared_ptr<ShmArea>& area);
+  // Advances every area's pending collectives as far as they go without blocking, each area's
+  // in sequence order; a collective that another thread advances now is left to it.
+  void advance();
+  // Unmaps every area still alive (the collectives layer ends).
+  void release_all();
+  const std::atomic<size_t>& pending() const { return pending_; }
+  // Transport::set_local_work's function; context: the ShmAreas.
+  static void advance_areas(void* context) { static_cast<ShmAreas*>(context)->advance(); }
+
+ private:
+  friend class ShmRounds;
+  std::atomic<size_t> pending_{0};  // enlisted ShmRounds of every area
+  std::mutex mutex_;
+  std::vector<std::weak_ptr<ShmArea>> areas_;
+  std::vector<std::shared_ptr<ShmArea>> scratch_;  // advance()'s list, under mutex_
+};
 
 class ShmArea {
  public:
@@ -93,6 +119,10 @@ class ShmArea {
     return header(rank).arrive.data[buffer];
   }
 
+  // Advances the pending collectives of this area in sequence order until one is in flight
+  // (or another thread holds it).
+  void advance_pending();
+
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
   // here instead of mistaking its flags of a later collective for this one's.
@@ -102,6 +132,7 @@ class ShmArea {
   friend class ShmRounds;
   friend class ShmFast;
   friend class ShmFastRun;
+  friend class ShmAreas;
   struct alignas(64) Flag {
     std::atomic<uint64_t> value;
     uint8_t data[2][kInlineBytes];  // arrive: the inline slots of buffers 0 and 1
@@ -144,10 +175,15 @@ class ShmArea {
   std::mutex mutex_;
   std::map<uint64_t, std::weak_ptr<ShmRounds>> pending_;
   std::atomic<size_t> pending_count_{0};
+  // The rank's areas (ShmAreas::add), whose count of pending collectives this area's enlisted
+  // ones are part of; none for an area not added.
+  std::shared_ptr<ShmAreas> set_;
 };
 
 // One collective: its rounds, advanced by poll() without blocking.
 class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_this<ShmRounds> {
+  friend class ShmArea;  // advance_pending
+
  public:
   struct Round {
     std::function<void(uint8_t* cell)> publish;  // empty: the round has no data of this rank

@@ -30,7 +30,11 @@ class ProgressEngine {
   void stop();
   Mode mode() const { return mode_; }
 
-  bool poll() { return transport_.poll(); }
+  // Also advances the rank's local work (Transport::run_local_work): the application's polls.
+  bool poll() {
+    transport_.run_local_work();
+    return transport_.poll();
+  }
 
   // Waits per the waiting policy until ready() (see Transport::wait_until).
   template <typename F>

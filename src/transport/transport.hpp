@@ -4,6 +4,7 @@
 // The transport trusts its callers: arguments are validated by the public API layer.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -215,11 +216,15 @@ class Transport {
   // yield, sleep) per the wait policy, until ready() or the job aborts. At the multiple thread
   // level the library lock is let go while it backs off and handed to a contending thread
   // after each round of progress (core/threads.hpp), so waiting never keeps other threads out.
+  // The application's waits (Sleeper::Application) also run the rank's local work first in
+  // every round (run_local_work).
   template <typename F, typename P>
   int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
     Backoff backoff(wait_policy());
+    const bool local = sleeper == Sleeper::Application;
     while (!ready()) {
       if (aborting()) return report_abort();
+      if (local) run_local_work();
       if (poll_once()) {
         threads::yield_if_contended();
         continue;
@@ -234,6 +239,27 @@ class Transport {
   int wait_until(const F& ready) {
     return wait_until(ready, [this] { return poll(); });
   }
+
+  // Local work: steps of this rank that only its application threads run, never the progress
+  // thread (the rounds of nonblocking shm collectives, coll/shm_area.hpp), and that every wait of
+  // the application must advance, whatever it waits for: another rank may wait for them while
+  // this one waits for that rank. *pending counts the work outstanding; while it is zero a wait
+  // round costs one load. advance(context) advances what it can without blocking. Set before
+  // the first wait and cleared (nullptr) before context goes, while no other thread is inside.
+  void set_local_work(const std::atomic<size_t>* pending, void (*advance)(void*), void* context) {
+    local_pending_ = pending;
+    local_advance_ = advance;
+    local_context_ = context;
+  }
+  void run_local_work() {
+    if (local_pending_ != nullptr && local_pending_->load(std::memory_order_acquire) != 0)
+      local_advance_(local_context_);
+  }
+
+ private:
+  const std::atomic<size_t>* local_pending_ = nullptr;
+  void (*local_advance_)(void*) = nullptr;
+  void* local_context_ = nullptr;
 };
 
 }  // namespace remora::transport
