@@ -50,6 +50,8 @@ class DeferredLock {
   bool defer_get(int target, uint64_t offset, void* result, size_t bytes) {
     return defer(target, OpKind::Get, offset, result, bytes);
   }
+  // The per-target bytes of waiting_ (Window's lock fast path records and tests them).
+  uint8_t* waiting_flags() { return waiting_.data(); }
   // Takes the lock word if not yet taken and performs the queued operations.
   int force(int target);
   // Completes the epoch and releases the lock word (or, never taken, does it all in one go).

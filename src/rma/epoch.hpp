@@ -33,6 +33,15 @@ class EpochState {
 
   // Passive target. begin_* check and close an unused fence epoch.
   int begin_lock(const char* function, int target);
+  // begin_lock's checks at once, for the lock fast path: true (and an unused fence epoch is
+  // closed) when begin_lock would succeed, false when it would fail (begin_lock then says why).
+  bool try_begin_lock(int target) {
+    if (fence_used_ || access_open_ || lock_all_ ||
+        locks_[static_cast<size_t>(target)] != LockMode::None)
+      return false;
+    fence_open_ = false;
+    return true;
+  }
   void locked(int target, LockMode mode) {
     locks_[static_cast<size_t>(target)] = mode;
     ++locks_held_;

@@ -105,6 +105,7 @@ int Window::create(const char* function, const WindowServices& services,
                                    !window->ghost_progress();
   if (window->transport_accumulates_)
     window->transport_pending_.assign(static_cast<size_t>(window->transport_.size()), 0);
+  window->make_fast_locks();  // after the mappings and transport_accumulates_ are known
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
       window->options_, lock_table_through_network(window->transport_, window->node_local_table()));
@@ -473,7 +474,7 @@ int Window::fence(const char* function, int assert_flags) {
   return REMORA_SUCCESS;
 }
 
-int Window::lock(const char* function, int lock_type, int target, int assert_flags) {
+int Window::lock_slow(const char* function, int lock_type, int target, int assert_flags) {
   if (lock_type != REMORA_LOCK_EXCLUSIVE && lock_type != REMORA_LOCK_SHARED)
     return fail(REMORA_ERR_ARG,
                 "%s: lock_type=%d is neither REMORA_LOCK_EXCLUSIVE nor REMORA_LOCK_SHARED",
@@ -557,6 +558,26 @@ void Window::make_rw_locks() {
   }
 }
 
+void Window::make_fast_locks() {
+  fast_lock_.assign(static_cast<size_t>(transport_.size()), FastLock{});
+  if (deferred_lock_) deferred_waiting_ = deferred_lock_->waiting_flags();
+  if (transport_accumulates_) return;  // unlock must complete them (complete_for_release)
+  for (int target : members_) {
+    const auto t = static_cast<size_t>(target);
+    const RwLock& word = rw_locks_[t];
+    // Exactly where lock_slow takes the word with RwLock on this mapping (acquire: not through
+    // an agent) and unlock_slow's complete_for_release needs no flush (ordered).
+    if (target == rank_ || direct_data_[t] == nullptr || word.node_local() ||
+        word.word_here() == nullptr || word.waiter_total_here() == nullptr)
+      continue;
+    fast_lock_[t] = FastLock{word.word_here(), word.waiter_total_here()};
+  }
+}
+
+void Window::wake_lock_waiters(int target) {
+  rw_lock(target).released();
+}
+
 int Window::acquire(int target, LockMode mode) {
   if (node_local_lock_ && transport_.address(*sync_, target) == nullptr)
     return locks_->lock(*this, target, mode);
@@ -575,7 +596,7 @@ int Window::release(int target, LockMode mode) {
   return REMORA_SUCCESS;
 }
 
-int Window::unlock(const char* function, int target) {
+int Window::unlock_slow(const char* function, int target) {
   if (int status = epoch_.check_unlock(function, target)) return status;
   close_passive_direct(target);
   if (deferred_lock_) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "remora/win.h"
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/acc_route.hpp"
 #include "rma/accumulate/locked_update.hpp"
@@ -159,8 +160,66 @@ class Window : public remora_win_s {
   }
 
   int fence(const char* function, int assert_flags);
-  int lock(const char* function, int lock_type, int target, int assert_flags);
-  int unlock(const char* function, int target);
+  // Passive-target lock and unlock. Fast path (fast_lock_[target] set: a target on this node,
+  // not this rank, whose lock word and waiter total are CPU atomics on this mapping and not
+  // node-local): lock is the epoch test plus, in an immediate epoch, one compare-and-swap
+  // (exclusive) or fetch-add (shared) on the word, and in a deferred epoch only the record;
+  // unlock (word held, nothing in flight) is one fetch-add that drops the word plus one load of
+  // the waiter total, waking waiters only when there are some. Everything else (assertions,
+  // errors, a busy word, a deferred epoch still waiting, owner requests in flight) goes
+  // through lock_slow / unlock_slow, which check and report as before.
+  int lock(const char* function, int lock_type, int target, int assert_flags) {
+    const auto t = static_cast<size_t>(target);
+    uint64_t* word = fast_lock_[t].word;
+    const bool exclusive = lock_type == REMORA_LOCK_EXCLUSIVE;
+    if (word == nullptr || assert_flags != 0 || (!exclusive && lock_type != REMORA_LOCK_SHARED) ||
+        !epoch_.try_begin_lock(target)) [[unlikely]]
+      return lock_slow(function, lock_type, target, assert_flags);
+    const LockMode mode = exclusive ? LockMode::Exclusive : LockMode::Shared;
+    if (deferred_waiting_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
+      lock_checked_[t] = 1;
+      epoch_.locked(target, mode);
+      deferred_waiting_[t] = 1;
+      return REMORA_SUCCESS;
+    }
+    // Sequentially consistent as RwLock's own read-modify-writes (the waiter protocol orders
+    // releases and registrations in one total order); on x86 every locked instruction is.
+    std::atomic_ref<uint64_t> lock_word(*word);
+    if (exclusive) {
+      uint64_t expected = 0;
+      if (!lock_word.compare_exchange_strong(expected, RwLock::kWriter)) [[unlikely]]
+        return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
+    } else if ((lock_word.fetch_add(1) & RwLock::kWriter) != 0) [[unlikely]] {
+      rw_lock(target).unlock_shared();  // undo the count (try_shared), wake whom it blocked
+      return lock_slow(function, lock_type, target, assert_flags);
+    }
+    lock_checked_[t] = 1;
+    epoch_.locked(target, mode);
+    passive_direct_[t] = direct_data_[t];  // open_passive_direct (target is not this rank)
+    return REMORA_SUCCESS;
+  }
+  int unlock(const char* function, int target) {
+    const auto t = static_cast<size_t>(target);
+    const FastLock fast = fast_lock_[t];
+    const LockMode mode = epoch_.lock_mode(target);
+    // The word is held (checked epoch, not a deferred one still waiting), and nothing is in
+    // flight: complete_for_release has nothing to wait for (no owner request; no transport
+    // accumulate, which needs a window across nodes, where no target has a fast path).
+    if (fast.word == nullptr || mode == LockMode::None || !lock_checked_[t] ||
+        (deferred_waiting_ != nullptr && deferred_waiting_[t] != 0) ||
+        owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
+      return unlock_slow(function, target);
+    passive_direct_[t] = nullptr;
+    // The release: a sequentially consistent read-modify-write on the word orders this rank's
+    // memcpys of the epoch before the next holder's accesses (complete_for_release).
+    std::atomic_ref<uint64_t>(*fast.word)
+        .fetch_add(mode == LockMode::Exclusive ? uint64_t{0} - RwLock::kWriter : ~uint64_t{0});
+    // The waiter total after the release (as RwLock::released, whose wake-up it is).
+    if (std::atomic_ref<uint64_t>(*fast.waiters).load(std::memory_order_seq_cst) != 0) [[unlikely]]
+      wake_lock_waiters(target);
+    epoch_.unlocked(target);
+    return REMORA_SUCCESS;
+  }
   int lock_all(const char* function, int assert_flags);
   int unlock_all(const char* function);
   int flush(const char* function, int target);
@@ -219,6 +278,12 @@ class Window : public remora_win_s {
   int do_put(int target, uint64_t offset, const void* origin, size_t bytes);
   int do_get(int target, uint64_t offset, void* result, size_t bytes);
   int do_accumulate(const AccArgs& args);
+  int lock_slow(const char* function, int lock_type, int target, int assert_flags);
+  int unlock_slow(const char* function, int target);
+  // Wakes target's lock-word waiters after a fast-path release (RwLock::released).
+  void wake_lock_waiters(int target);
+  // Fills fast_lock_ once the lock words, the data mapping and the deferred lock exist.
+  void make_fast_locks();
   // Take and release target's lock word unless the epoch is NOCHECK.
   int take_lock_word(int target, LockMode mode);
   int release_lock_word(int target, LockMode mode);
@@ -292,6 +357,16 @@ class Window : public remora_win_s {
   EpochState epoch_;
   // Per target: the lock word was taken (not NOCHECK). Bytes: see DeferredLock::waiting_.
   std::vector<uint8_t> lock_checked_;
+  // Per world rank: the lock fast path's lock word and waiter total on this mapping (see
+  // lock()), or nullptr words where the slow path is the only one.
+  struct FastLock {
+    uint64_t* word = nullptr;
+    uint64_t* waiters = nullptr;
+  };
+  std::vector<FastLock> fast_lock_;
+  // DeferredLock's per-target "lock word not yet taken" bytes on a deferred-lock window, else
+  // nullptr.
+  uint8_t* deferred_waiting_ = nullptr;
   bool lock_all_checked_ = false;
   std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred

@@ -39,13 +39,22 @@ class RwLock {
   bool try_exclusive() { return word_.compare_swap(0, kWriter); }
   // Whether the word is taken with CPU atomics on this process's mapping.
   bool direct() const { return word_.direct(); }
+  // The word and its waiter total on this process's mapping, for the lock fast path of
+  // Window (nullptr when not direct()): taking the word there is exactly try_exclusive or a
+  // successful try_shared, releasing it is unlock_* when the total is 0 (then released() has
+  // nobody to wake), on a lock that is not node-local (no agent to kick).
+  uint64_t* word_here() const { return word_.address(); }
+  uint64_t* waiter_total_here() const { return waiters_.total_here(); }
+  bool node_local() const { return node_local_; }
+  // After the word changed in the releasing direction: wakes the registered waiters (and kicks
+  // the agent of a node-local lock that holds requests).
+  void released();
   // The count of requests the agent holds for this part (node-local locks only).
   const SyncWord& remote_pending() const { return pending_; }
 
  private:
   static SyncWord word_of(transport::Transport& transport, const transport::Segment& sync,
                           SyncGeometry geometry, int owner, size_t offset);
-  void released();
 
   SyncWord word_;
   SyncWord pending_;

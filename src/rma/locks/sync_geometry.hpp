@@ -95,6 +95,8 @@ class SyncWord {
   uint64_t load() const { return fetch_add(0); }
   // Whether this is a CPU atomic on this process's mapping (else a transport call).
   bool direct() const { return word_ != nullptr; }
+  // The word on this process's mapping when direct(), else nullptr.
+  uint64_t* address() const { return word_; }
   void store(uint64_t value) const {
     if (word_ != nullptr) return std::atomic_ref<uint64_t>(*word_).store(value);
     exchange(value);

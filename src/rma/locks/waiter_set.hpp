@@ -45,6 +45,11 @@ class WaiterSet {
   // Whether the registry is on this process's mapping and nobody is registered (a sequentially
   // consistent load of the total, as wake_all's): the releaser of a mapped stripe then has
   // nothing to wake, without a call.
+  // The total of registered waiters on this process's mapping (what none_registered_here
+  // loads), or nullptr when the registry is reached through the transport.
+  uint64_t* total_here() const {
+    return part_ != nullptr ? reinterpret_cast<uint64_t*>(part_ + total_offset_) : nullptr;
+  }
   bool none_registered_here() const {
     return part_ != nullptr &&
            std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(part_ + total_offset_))

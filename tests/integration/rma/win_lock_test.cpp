@@ -1,7 +1,9 @@
 // Passive-target locks and the atomic operations built on windows: exclusive locks exclude
-// (an occupancy word never shows a second holder), shared locks are held concurrently, a
-// ticket lock and a compare-and-swap spin lock built from fetch_and_op / compare_and_swap
-// protect a plain counter, and compare_and_swap races leave only legal final states.
+// (an occupancy word never shows a second holder), shared locks are held concurrently and
+// exclude exclusive ones (a pair written under exclusive locks is never read torn, also with
+// lock=deferred), a ticket lock and a compare-and-swap spin lock built from fetch_and_op /
+// compare_and_swap protect a plain counter, and compare_and_swap races leave only legal final
+// states.
 #include <cstdint>
 
 #include "multirank.hpp"
@@ -12,7 +14,8 @@ int rank_, size_;
 constexpr int kRounds = 150;
 // Displacements (int64 units) in rank 0's window.
 constexpr size_t kOccupancy = 0, kCounter = 1, kArrived = 2, kTicket = 3, kServing = 4, kSpin = 5,
-                 kCas = 6, kWinners = 7;
+                 kCas = 6, kWinners = 7, kPairA = 8, kPairB = 9;
+constexpr size_t kWindowBytes = 10 * sizeof(int64_t);
 
 int64_t fetch(remora_win_t win, size_t disp, remora_op_t op, int64_t operand) {
   int64_t old = 0;
@@ -72,6 +75,33 @@ void shared_locks_overlap(remora_win_t win) {
   fetch(win, kArrived, REMORA_OP_SUM, 1);
   while (fetch(win, kArrived, REMORA_OP_NO_OP, 0) < size_) remora_test::progress_and_yield();
   REQUIRE_OK(remora_win_unlock(win, 0));
+  REQUIRE_OK(remora_barrier());
+}
+
+// Shared and exclusive locks of every rank on rank 0, interleaved: a writer (exclusive) stores
+// the same new value into two words with a flush between them, a reader (shared) loads both
+// and must see them equal; a reader that overlapped a writer would see the pair torn. Readers
+// that meet a writer's word back out and wait (the shared attempt is undone), writers wait for
+// readers. On a window with lock=deferred the loads are complete at unlock.
+void readers_and_writers(remora_win_t win) {
+  for (int round = 0; round < kRounds; ++round) {
+    if ((round + rank_) % 2 == 0) {
+      const int64_t value = int64_t{rank_} * 100000 + round + 1;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, 0, 0));
+      REQUIRE_OK(remora_win_put(win, 0, kPairA, &value, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_flush(win, 0));
+      REQUIRE_OK(remora_win_put(win, 0, kPairB, &value, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, 0));
+    } else {
+      int64_t a = -1, b = -2;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, 0, 0));
+      REQUIRE_OK(remora_win_get(win, 0, kPairA, &a, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_get(win, 0, kPairB, &b, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, 0));
+      REQUIRE(a == b, "round %d: a reader saw the pair torn: %lld and %lld", round, (long long)a,
+              (long long)b);
+    }
+  }
   REQUIRE_OK(remora_barrier());
 }
 
@@ -140,14 +170,21 @@ int main(int argc, char** argv) {
   size_ = remora_size();
   for (const char* info : {"acc_strategy=native", "acc_strategy=caller", "acc_strategy=owner"}) {
     remora_win_t win;
-    REQUIRE_OK(remora_win_allocate(64, 8, info, nullptr, &win));
+    REQUIRE_OK(remora_win_allocate(kWindowBytes, 8, info, nullptr, &win));
     exclusive_locks_exclude(win);
     shared_locks_overlap(win);
+    readers_and_writers(win);
     reset_counter(win);
     ticket_lock(win);
     reset_counter(win);
     cas_spin_lock(win);
     cas_race(win);
+    REQUIRE_OK(remora_win_free(&win));
+  }
+  {
+    remora_win_t win;
+    REQUIRE_OK(remora_win_allocate(kWindowBytes, 8, "lock=deferred", nullptr, &win));
+    readers_and_writers(win);
     REQUIRE_OK(remora_win_free(&win));
   }
   REQUIRE_OK(remora_finalize());
