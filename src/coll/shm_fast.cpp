@@ -9,6 +9,7 @@
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/algorithms/common.hpp"
+#include "coll/shm_single_copy.hpp"
 #include "core/backoff.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -50,6 +51,10 @@ class ShmFastRun {
  private:
   // The plan of the operation.
   void plan();
+  // bcast: whether it is single-copy (then plans it: round 0 the root publishes its buffer's
+  // address inline, the readers copy from the root's memory; round 1 the root waits for all).
+  bool plan_single_copy_bcast();
+  void single_copy_read(int buffer);
   bool publishes(size_t k) const;
   int wait_for(size_t k) const;
   bool consumes(size_t k) const;
@@ -90,6 +95,10 @@ class ShmFastRun {
   size_t rounds_ = 0;
   // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter/allgather: piece.
   int root_ = -1;
+  // bcast, allreduce: single-copy (bcast: two rounds, see shm.cpp; allreduce: three, see
+  // coll/shm_single_copy.hpp)
+  bool single_copy_ = false;
+  int transfer_status_ = 0;  // a single-copy read failed (its message is the last error)
   bool flat_ = true;
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
   size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
@@ -130,11 +139,18 @@ void ShmFastRun::plan() {
       break;
     case Operation::Bcast:
       root_ = args_.root;
+      if (plan_single_copy_bcast()) break;
       rounds_ = chunks_of(args_.count * args_.extent, kCell);
       break;
     case Operation::Reduce:
     case Operation::Allreduce: {
       root_ = operation_ == Operation::Reduce ? args_.root : -1;
+      if (operation_ == Operation::Allreduce && shm_single_copy::allreduce(area_, args_)) {
+        single_copy_ = true;
+        small_ = true;
+        rounds_ = shm_single_copy::kAllreduceRounds;
+        break;
+      }
       const size_t bytes = args_.count * args_.extent;
       flat_ = bytes <= kFlatBytes;
       small_ = bytes <= ShmArea::kInlineBytes;
@@ -182,12 +198,29 @@ void ShmFastRun::plan() {
   }
 }
 
+bool ShmFastRun::plan_single_copy_bcast() {
+  const size_t bytes = args_.count * args_.extent;
+  const size_t threshold = area_.single_copy_bytes();
+  if (threshold == 0 || bytes < threshold) return false;
+  single_copy_ = true;
+  small_ = true;
+  rounds_ = 2;
+  return true;
+}
+
+void ShmFastRun::single_copy_read(int buffer) {
+  uint64_t address = 0;
+  std::memcpy(&address, area_.cell(root_, buffer, true), sizeof address);
+  transfer_status_ = area_.read_from(root_, address, recv(), args_.count * args_.extent);
+}
+
 bool ShmFastRun::publishes(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ == root_;
+      return me_ == root_ && (!single_copy_ || k == 0);
     default:
       (void)k;
       return true;
@@ -197,6 +230,7 @@ bool ShmFastRun::publishes(size_t k) const {
 int ShmFastRun::wait_for(size_t k) const {
   switch (operation_) {
     case Operation::Bcast:
+      if (single_copy_ && k == 1) return me_ == root_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
       return me_ == root_ ? ShmArea::kNoRank : root_;
     case Operation::Reduce: {
       const bool result_here = me_ == root_;
@@ -210,11 +244,12 @@ int ShmFastRun::wait_for(size_t k) const {
 }
 
 bool ShmFastRun::others_publish(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ != root_;
+      return me_ != root_ && (!single_copy_ || k == 0);
     default:
       (void)k;
       return true;
@@ -222,11 +257,12 @@ bool ShmFastRun::others_publish(size_t k) const {
 }
 
 bool ShmFastRun::consumes(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k < 2;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ != root_;
+      return me_ != root_ && (!single_copy_ || k == 0);
     case Operation::Reduce:
       if (!flat_ && k % 2 == 0) return true;
       return me_ == root_;
@@ -239,12 +275,21 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
   const size_t extent = args_.extent;
   switch (operation_) {
     case Operation::Bcast: {
+      if (single_copy_) {
+        const uint64_t address = reinterpret_cast<uintptr_t>(recv());
+        std::memcpy(cell, &address, sizeof address);
+        break;
+      }
       const size_t offset = k * kCell;
       std::memcpy(cell, recv() + offset, std::min(kCell, args_.count * extent - offset));
       break;
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
+      if (single_copy_) {
+        shm_single_copy::publish(cell, input(), recv());
+        break;
+      }
       if (flat_) {
         std::memcpy(cell, input(), args_.count * extent);
         break;
@@ -286,6 +331,10 @@ void ShmFastRun::consume(size_t k, int buffer) {
   const size_t extent = args_.extent;
   switch (operation_) {
     case Operation::Bcast: {
+      if (single_copy_) {
+        single_copy_read(buffer);
+        break;
+      }
       const size_t offset = k * kCell;
       std::memcpy(recv() + offset, area_.cell(root_, buffer),
                   std::min(kCell, args_.count * extent - offset));
@@ -293,6 +342,11 @@ void ShmFastRun::consume(size_t k, int buffer) {
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
+      if (single_copy_) {  // round 0's addresses are in round 0's slots (buffer ^ 1 in round 1)
+        transfer_status_ = k == 0 ? shm_single_copy::reduce_slice(area_, args_, buffer, &held_)
+                                  : shm_single_copy::gather_slices(area_, args_, buffer ^ 1);
+        break;
+      }
       if (flat_) {
         reduce_cells(recv(), buffer, 0, args_.count);
         break;
@@ -460,6 +514,10 @@ int ShmFastRun::run(uint32_t signature) {
         if (status != REMORA_SUCCESS) break;
       }
       if (consumes(k)) consume(k, buffer);
+      if (transfer_status_ != 0) {
+        status = fail_call(transfer_status_, last_error(), true);
+        break;
+      }
       // done tells the members that published in this round that this one is past it. Where
       // nobody else published (barrier; bcast at the root) the arrive just stored is past
       // every round they published in, so done can wait. Elsewhere it cannot: the next arrive
