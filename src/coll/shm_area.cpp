@@ -68,6 +68,11 @@ bool ShmArea::probe_single_copy() const {
       return false;
     }
     if (seen != h.probe) return false;
+    // The same word back: the value does not change.
+    if (write_to(rank, h.probe_address, &seen, sizeof seen) != REMORA_SUCCESS) {
+      clear_error();
+      return false;
+    }
   }
   return true;
 }
@@ -86,6 +91,28 @@ int ShmArea::read_from(int rank, uint64_t address, void* target, size_t bytes) c
       return fail(REMORA_ERR_ARG,
                   "shm collectives: reading %zu bytes of rank %d of the communicator (process "
                   "%d) at 0x%llx with process_vm_readv failed: %s",
+                  bytes - done, rank, static_cast<int>(pid),
+                  static_cast<unsigned long long>(address + done), std::strerror(error));
+    }
+    done += static_cast<size_t>(got);
+  }
+  return REMORA_SUCCESS;
+}
+
+int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t bytes) const {
+  const auto pid = static_cast<pid_t>(header(rank).pid);
+  const auto* from = static_cast<const uint8_t*>(source);
+  size_t done = 0;
+  while (done < bytes) {
+    iovec local{const_cast<uint8_t*>(from) + done, bytes - done};
+    iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
+    const ssize_t got = process_vm_writev(pid, &local, 1, &remote, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      const int error = got < 0 ? errno : EFAULT;
+      return fail(REMORA_ERR_ARG,
+                  "shm collectives: writing %zu bytes to rank %d of the communicator (process "
+                  "%d) at 0x%llx with process_vm_writev failed: %s",
                   bytes - done, rank, static_cast<int>(pid),
                   static_cast<unsigned long long>(address + done), std::strerror(error));
     }

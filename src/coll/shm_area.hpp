@@ -102,6 +102,8 @@ class ShmArea {
   // Copies bytes at address (in the address space of member rank) to target; fails with a
   // message naming the member and the system error.
   int read_from(int rank, uint64_t address, void* target, size_t bytes) const;
+  // Copies bytes from source to address in member rank's address space (process_vm_writev).
+  int write_to(int rank, uint64_t address, const void* source, size_t bytes) const;
 
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
@@ -129,7 +131,8 @@ class ShmArea {
   static_assert(sizeof(Header) <= kHeaderBytes);
 
   ShmArea(transport::Transport& transport, transport::Segment* segment, const Communicator& comm);
-  // Whether this member can read every other member's memory with process_vm_readv.
+  // Whether this member can read and write every other member's memory with process_vm_readv
+  // and process_vm_writev.
   bool probe_single_copy() const;
   Header& header(int rank) const {
     return *reinterpret_cast<Header*>(parts_[static_cast<size_t>(rank)]);

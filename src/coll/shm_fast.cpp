@@ -51,10 +51,8 @@ class ShmFastRun {
  private:
   // The plan of the operation.
   void plan();
-  // bcast: whether it is single-copy (then plans it: round 0 the root publishes its buffer's
-  // address inline, the readers copy from the root's memory; round 1 the root waits for all).
+  // bcast: whether it is single-copy (then plans it: coll/shm_single_copy.hpp).
   bool plan_single_copy_bcast();
-  void single_copy_read(int buffer);
   bool publishes(size_t k) const;
   int wait_for(size_t k) const;
   bool consumes(size_t k) const;
@@ -199,19 +197,11 @@ void ShmFastRun::plan() {
 }
 
 bool ShmFastRun::plan_single_copy_bcast() {
-  const size_t bytes = args_.count * args_.extent;
-  const size_t threshold = area_.single_copy_bytes();
-  if (threshold == 0 || bytes < threshold) return false;
+  if (!shm_single_copy::bcast(area_, args_)) return false;
   single_copy_ = true;
   small_ = true;
-  rounds_ = 2;
+  rounds_ = shm_single_copy::kBcastRounds;
   return true;
-}
-
-void ShmFastRun::single_copy_read(int buffer) {
-  uint64_t address = 0;
-  std::memcpy(&address, area_.cell(root_, buffer, true), sizeof address);
-  transfer_status_ = area_.read_from(root_, address, recv(), args_.count * args_.extent);
 }
 
 bool ShmFastRun::publishes(size_t k) const {
@@ -220,7 +210,7 @@ bool ShmFastRun::publishes(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ == root_ && (!single_copy_ || k == 0);
+      return single_copy_ ? k == 0 : me_ == root_;
     default:
       (void)k;
       return true;
@@ -230,7 +220,7 @@ bool ShmFastRun::publishes(size_t k) const {
 int ShmFastRun::wait_for(size_t k) const {
   switch (operation_) {
     case Operation::Bcast:
-      if (single_copy_ && k == 1) return me_ == root_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      if (single_copy_) return ShmArea::kAllRanks;
       return me_ == root_ ? ShmArea::kNoRank : root_;
     case Operation::Reduce: {
       const bool result_here = me_ == root_;
@@ -249,7 +239,7 @@ bool ShmFastRun::others_publish(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ != root_ && (!single_copy_ || k == 0);
+      return single_copy_ ? k == 0 : me_ != root_;
     default:
       (void)k;
       return true;
@@ -262,7 +252,7 @@ bool ShmFastRun::consumes(size_t k) const {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return me_ != root_ && (!single_copy_ || k == 0);
+      return single_copy_ ? k == 0 : me_ != root_;
     case Operation::Reduce:
       if (!flat_ && k % 2 == 0) return true;
       return me_ == root_;
@@ -276,8 +266,7 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
   switch (operation_) {
     case Operation::Bcast: {
       if (single_copy_) {
-        const uint64_t address = reinterpret_cast<uintptr_t>(recv());
-        std::memcpy(cell, &address, sizeof address);
+        shm_single_copy::publish(cell, recv(), recv());
         break;
       }
       const size_t offset = k * kCell;
@@ -332,7 +321,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
   switch (operation_) {
     case Operation::Bcast: {
       if (single_copy_) {
-        single_copy_read(buffer);
+        transfer_status_ = shm_single_copy::bcast_copy(area_, args_, buffer);
         break;
       }
       const size_t offset = k * kCell;

@@ -35,6 +35,27 @@ bool allreduce(const ShmArea& area, const CollectiveArgs& args) {
   return threshold != 0 && args.count * args.extent >= threshold;
 }
 
+bool bcast(const ShmArea& area, const CollectiveArgs& args) {
+  return allreduce(area, args);  // the same threshold
+}
+
+int bcast_copy(const ShmArea& area, const CollectiveArgs& args, int buffer) {
+  const int me = area.rank(), root = args.root;
+  const size_t bytes = args.count * args.extent;
+  const size_t share = bytes / static_cast<size_t>(area.size());  // the root's writes
+  auto* data = static_cast<uint8_t*>(args.recv);
+  if (me != root)
+    return area.read_from(root, addresses(area, root, buffer).input + share, data + share,
+                          bytes - share);
+  if (share == 0) return REMORA_SUCCESS;
+  for (int rank = 0; rank < area.size(); ++rank) {
+    if (rank == me) continue;
+    if (int status = area.write_to(rank, addresses(area, rank, buffer).input, data, share))
+      return status;
+  }
+  return REMORA_SUCCESS;
+}
+
 void publish(uint8_t* slot, const void* input, void* result) {
   const Addresses a{reinterpret_cast<uintptr_t>(input), reinterpret_cast<uintptr_t>(result)};
   std::memcpy(slot, &a, sizeof a);

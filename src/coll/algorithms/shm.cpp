@@ -4,8 +4,9 @@
 //   bcast:          the root publishes the message cell by cell; the others copy each cell out
 //                   (two cells: the root fills the next one while the others read). From
 //                   ShmArea::single_copy_bytes on (when the members may read each other's
-//                   memory): the root publishes its buffer's address, the others copy the
-//                   message straight from it (process_vm_readv), the root waits for them;
+//                   memory): coll/shm_single_copy.hpp (all publish their buffers' addresses;
+//                   the root writes 1/P of the message into every buffer while the others
+//                   read the rest from the root's, process_vm_writev/readv, no cells);
 //   allreduce:      up to kFlatBytes one round: everyone publishes its vector and reduces all
 //                   of them in rank order. Larger: per cell-sized chunk, everyone publishes its
 //                   chunk, reduces slice r of the chunk over all ranks (reduce-scatter), then
@@ -70,39 +71,23 @@ void barrier_rounds(const Context&, std::vector<Round>* rounds) {
   rounds->push_back(Round{});
 }
 
-// Single-copy bcast (ShmArea::single_copy_bytes): round 0 the root publishes the address of its
-// buffer inline and the others copy the whole message from the root's memory with one
-// process_vm_readv each; round 1 the root waits until every reader has arrived there (is done
-// with its buffer). The fast path (coll/shm_fast.cpp) lays out the same rounds.
-void single_copy_bcast_rounds(const Context& c, size_t bytes, std::vector<Round>* rounds) {
-  const int root = c.args->root;
-  Round address, release;
-  address.small = true;
-  if (c.me == root) {
-    address.publish = [c](uint8_t* slot) {
-      const uint64_t at = reinterpret_cast<uintptr_t>(c.recv());
-      std::memcpy(slot, &at, sizeof at);
-    };
-    address.wait_for = ShmArea::kNoRank;
-    release.wait_for = ShmArea::kAllRanks;
-  } else {
-    address.wait_for = root;
-    address.transfer = [c, root, bytes](int buffer) {
-      uint64_t at = 0;
-      std::memcpy(&at, c.area->cell(root, buffer, true), sizeof at);
-      return c.area->read_from(root, at, c.recv(), bytes);
-    };
-    release.wait_for = ShmArea::kNoRank;
-  }
-  rounds->push_back(std::move(address));
+// Single-copy bcast: the rounds of coll/shm_single_copy.hpp.
+void single_copy_bcast_rounds(const Context& c, std::vector<Round>* rounds) {
+  Round addresses, release;
+  addresses.small = true;
+  addresses.publish = [c](uint8_t* slot) { shm_single_copy::publish(slot, c.recv(), c.recv()); };
+  addresses.transfer = [c](int buffer) {
+    return shm_single_copy::bcast_copy(*c.area, *c.args, buffer);
+  };
+  rounds->push_back(std::move(addresses));
   rounds->push_back(std::move(release));
+  static_assert(shm_single_copy::kBcastRounds == 2);
 }
 
 void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
   const size_t bytes = c.args->count * c.args->extent;
   const int root = c.args->root;
-  if (c.area->single_copy_bytes() != 0 && bytes >= c.area->single_copy_bytes())
-    return single_copy_bcast_rounds(c, bytes, rounds);
+  if (shm_single_copy::bcast(*c.area, *c.args)) return single_copy_bcast_rounds(c, rounds);
   for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
     const size_t offset = chunk * ShmArea::kCellBytes;
     const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
