@@ -86,6 +86,7 @@ int ShmArea::read_from(int rank, uint64_t address, void* target, size_t bytes) c
     iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
     const ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
     if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == ESRCH) return kMemberGone;
     if (got <= 0) {
       const int error = got < 0 ? errno : EFAULT;
       return fail(REMORA_ERR_ARG,
@@ -108,6 +109,7 @@ int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t byt
     iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
     const ssize_t got = process_vm_writev(pid, &local, 1, &remote, 1, 0);
     if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == ESRCH) return kMemberGone;
     if (got <= 0) {
       const int error = got < 0 ? errno : EFAULT;
       return fail(REMORA_ERR_ARG,
@@ -320,8 +322,14 @@ int ShmRounds::advance() {
       return fail(status_, "%s", message_.c_str());
     }
     if (round.consume) round.consume(buffer);
-    if (round.transfer) {
-      if (int status = round.transfer(buffer)) {
+    if (round.transfer && !member_gone_) {
+      const int status = round.transfer(buffer);
+      if (status == ShmArea::kMemberGone) {
+        // A member died: the end of the job (or a notice) ends this schedule; failing here
+        // after a second is the fallback.
+        member_gone_ = true;
+        abandon_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      } else if (status != REMORA_SUCCESS) {
         finished_ = true;
         status_ = status;
         message_ = last_error();
@@ -329,6 +337,15 @@ int ShmRounds::advance() {
         area.abandon(sequence_);
         return fail(status_, "%s", message_.c_str());
       }
+    }
+    if (member_gone_) {
+      if (std::chrono::steady_clock::now() < abandon_deadline_) return kInFlight;
+      finished_ = true;
+      status_ = REMORA_ERR_ARG;
+      message_ = "a member of the communicator ended (its process is gone) during this collective";
+      leave();
+      area.abandon(sequence_);
+      return fail(status_, "%s", message_.c_str());
     }
     area.store(area.header(me).done, id);
     published_ = false;

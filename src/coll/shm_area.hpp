@@ -99,8 +99,12 @@ class ShmArea {
   // when the area is made (every member probes every other's memory; all must succeed), so the
   // same on every member.
   size_t single_copy_bytes() const { return single_copy_bytes_; }
+  // What read_from and write_to return when the member's process is gone (ESRCH: it died; the
+  // job ends): not a failure of its own, the caller waits for the end of the job (or a notice)
+  // as it would for the flags of a dead member.
+  static constexpr int kMemberGone = 1;
   // Copies bytes at address (in the address space of member rank) to target; fails with a
-  // message naming the member and the system error.
+  // message naming the member and the system error (kMemberGone: see there).
   int read_from(int rank, uint64_t address, void* target, size_t bytes) const;
   // Copies bytes from source to address in member rank's address space (process_vm_writev).
   int write_to(int rank, uint64_t address, const void* source, size_t bytes) const;
@@ -225,6 +229,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   std::atomic<int> wait_for_{0};
   bool head_ = false;          // its turn has come (it stays first until it leaves)
   bool abandon_seen_ = false;  // a member abandoned it: its error notice is on its way
+  bool member_gone_ = false;   // a single-copy transfer found a member's process gone
   std::chrono::steady_clock::time_point abandon_deadline_;
 };
 

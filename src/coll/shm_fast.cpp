@@ -503,6 +503,18 @@ int ShmFastRun::run(uint32_t signature) {
         if (status != REMORA_SUCCESS) break;
       }
       if (consumes(k)) consume(k, buffer);
+      if (transfer_status_ == ShmArea::kMemberGone) {
+        // A member's process is gone (it died): wait, as for a dead member's flags, for the
+        // end of the job or a notice; after a second this call fails and tells the others.
+        const int gone_rank = wait_for(k) >= 0 ? wait_for(k) : root_;
+        status = wait([&](int* gone) {
+          *gone = gone_rank;
+          return -1;
+        });
+        if (status == REMORA_SUCCESS)
+          status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
+        break;
+      }
       if (transfer_status_ != 0) {
         status = fail_call(transfer_status_, last_error(), true);
         break;
