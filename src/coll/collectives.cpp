@@ -40,6 +40,8 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
   collectives->timeout_ = std::chrono::seconds(config.coll_timeout);
+  collectives->single_copy_bytes_ =
+      config.single_copy == "off" ? 0 : static_cast<size_t>(config.shm_single_copy_bytes);
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -257,7 +259,8 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // A failure (every member sees it) leaves the communicator without an area: its shm calls
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
-  if (ShmArea::create(transport_, *comm, allgather, &area) != REMORA_SUCCESS) return;
+  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, &area) != REMORA_SUCCESS)
+    return;
   areas_->add(area);
   comm->set_shm_area(std::move(area));
 }

@@ -161,6 +161,7 @@ class Collectives {
   Algorithm configured_[kOperationCount] = {};
   OrderKind default_order_ = OrderKind::Identity;                   // REMORA_COLL_ORDER
   std::chrono::nanoseconds timeout_{0};                             // REMORA_COLL_TIMEOUT
+  size_t single_copy_bytes_ = 0;                                    // REMORA_SHM_SINGLE_COPY_BYTES
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase

@@ -1,7 +1,12 @@
 #include "coll/shm_area.hpp"
 
+#include <sys/uio.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -39,7 +44,7 @@ void ShmAreas::release_all() {
 }
 
 int ShmArea::create(transport::Transport& transport, const Communicator& comm,
-                    const transport::Transport::GroupAllgather& allgather,
+                    const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
                     std::shared_ptr<ShmArea>* out) {
   std::vector<int> members;
   for (int rank = 0; rank < comm.size(); ++rank) members.push_back(comm.world_rank(rank));
@@ -52,6 +57,93 @@ int ShmArea::create(transport::Transport& transport, const Communicator& comm,
     if (part == nullptr)
       return fail(REMORA_ERR_UNSUPPORTED,
                   "shm collectives: a member's part of the shared area is not mapped here");
+  // Single-copy broadcasts: each member publishes its process id and a probe word, then reads
+  // every other member's probe word with process_vm_readv. Every member offers its threshold
+  // if all its reads returned the right words, else 0; all use the largest offer, or none if
+  // any offered 0.
+  ShmArea& area = **out;
+  Header& mine = area.header(area.rank_);
+  mine.pid = static_cast<uint64_t>(getpid());
+  mine.probe = mine.pid * 0x9e3779b97f4a7c15ULL ^ reinterpret_cast<uintptr_t>(&mine);
+  mine.probe_address = reinterpret_cast<uintptr_t>(&mine.probe);
+  std::vector<uint64_t> all;
+  if (int status = allgather(0, &all)) return status;  // every header is written
+  const uint64_t offer = single_copy_bytes != 0 && area.probe_single_copy() ? single_copy_bytes : 0;
+  if (int status = allgather(offer, &all)) return status;
+  uint64_t agreed = 0;
+  for (uint64_t value : all) {
+    if (value == 0) {
+      agreed = 0;
+      break;
+    }
+    agreed = std::max(agreed, value);
+  }
+  area.single_copy_bytes_ = static_cast<size_t>(agreed);
+  return REMORA_SUCCESS;
+}
+
+bool ShmArea::probe_single_copy() const {
+  for (int rank = 0; rank < size(); ++rank) {
+    if (rank == rank_) continue;
+    const Header& h = header(rank);
+    uint64_t seen = 0;
+    if (read_from(rank, h.probe_address, &seen, sizeof seen) != REMORA_SUCCESS) {
+      clear_error();
+      return false;
+    }
+    if (seen != h.probe) return false;
+    // The same word back: the value does not change.
+    if (write_to(rank, h.probe_address, &seen, sizeof seen) != REMORA_SUCCESS) {
+      clear_error();
+      return false;
+    }
+  }
+  return true;
+}
+
+int ShmArea::read_from(int rank, uint64_t address, void* target, size_t bytes) const {
+  const auto pid = static_cast<pid_t>(header(rank).pid);
+  auto* to = static_cast<uint8_t*>(target);
+  size_t done = 0;
+  while (done < bytes) {
+    iovec local{to + done, bytes - done};
+    iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
+    const ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == ESRCH) return kMemberGone;
+    if (got <= 0) {
+      const int error = got < 0 ? errno : EFAULT;
+      return fail(REMORA_ERR_ARG,
+                  "shm collectives: reading %zu bytes of rank %d of the communicator (process "
+                  "%d) at 0x%llx with process_vm_readv failed: %s",
+                  bytes - done, rank, static_cast<int>(pid),
+                  static_cast<unsigned long long>(address + done), std::strerror(error));
+    }
+    done += static_cast<size_t>(got);
+  }
+  return REMORA_SUCCESS;
+}
+
+int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t bytes) const {
+  const auto pid = static_cast<pid_t>(header(rank).pid);
+  const auto* from = static_cast<const uint8_t*>(source);
+  size_t done = 0;
+  while (done < bytes) {
+    iovec local{const_cast<uint8_t*>(from) + done, bytes - done};
+    iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
+    const ssize_t got = process_vm_writev(pid, &local, 1, &remote, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == ESRCH) return kMemberGone;
+    if (got <= 0) {
+      const int error = got < 0 ? errno : EFAULT;
+      return fail(REMORA_ERR_ARG,
+                  "shm collectives: writing %zu bytes to rank %d of the communicator (process "
+                  "%d) at 0x%llx with process_vm_writev failed: %s",
+                  bytes - done, rank, static_cast<int>(pid),
+                  static_cast<unsigned long long>(address + done), std::strerror(error));
+    }
+    done += static_cast<size_t>(got);
+  }
   return REMORA_SUCCESS;
 }
 
@@ -277,6 +369,31 @@ int ShmRounds::advance() {
       return fail(status_, "%s", message_.c_str());
     }
     if (round.consume) round.consume(buffer);
+    if (round.transfer && !member_gone_) {
+      const int status = round.transfer(buffer);
+      if (status == ShmArea::kMemberGone) {
+        // A member died: the end of the job (or a notice) ends this schedule; failing here
+        // after a second is the fallback.
+        member_gone_ = true;
+        abandon_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      } else if (status != REMORA_SUCCESS) {
+        finished_ = true;
+        status_ = status;
+        message_ = last_error();
+        leave();
+        area.abandon(sequence_);
+        return fail(status_, "%s", message_.c_str());
+      }
+    }
+    if (member_gone_) {
+      if (std::chrono::steady_clock::now() < abandon_deadline_) return kInFlight;
+      finished_ = true;
+      status_ = REMORA_ERR_ARG;
+      message_ = "a member of the communicator ended (its process is gone) during this collective";
+      leave();
+      area.abandon(sequence_);
+      return fail(status_, "%s", message_.c_str());
+    }
     area.store(area.header(me).done, id);
     published_ = false;
     ++next_;

@@ -98,8 +98,9 @@ class ShmArea {
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
+  // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES (see single_copy_bytes()).
   static int create(transport::Transport& transport, const Communicator& comm,
-                    const transport::Transport::GroupAllgather& allgather,
+                    const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
                     std::shared_ptr<ShmArea>* out);
   ~ShmArea();
   // Unmaps the area now (the collectives layer ends while something still holds it).
@@ -122,6 +123,21 @@ class ShmArea {
   // Advances the pending collectives of this area in sequence order until one is in flight
   // (or another thread holds it).
   void advance_pending();
+  // Broadcasts of at least this many bytes are single-copy (0: none): the root publishes the
+  // address of its buffer and every reader copies the message from the root's memory with
+  // process_vm_readv (Linux cross-memory attach), then the root waits until all have. Agreed
+  // when the area is made (every member probes every other's memory; all must succeed), so the
+  // same on every member.
+  size_t single_copy_bytes() const { return single_copy_bytes_; }
+  // What read_from and write_to return when the member's process is gone (ESRCH: it died; the
+  // job ends): not a failure of its own, the caller waits for the end of the job (or a notice)
+  // as it would for the flags of a dead member.
+  static constexpr int kMemberGone = 1;
+  // Copies bytes at address (in the address space of member rank) to target; fails with a
+  // message naming the member and the system error (kMemberGone: see there).
+  int read_from(int rank, uint64_t address, void* target, size_t bytes) const;
+  // Copies bytes from source to address in member rank's address space (process_vm_writev).
+  int write_to(int rank, uint64_t address, const void* source, size_t bytes) const;
 
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
@@ -142,11 +158,17 @@ class ShmArea {
   struct Header {
     Flag arrive, done;
     std::atomic<uint64_t> abandoned[kAbandoned];  // sequence + 1; 0: none
+    // Written once before the area is used: the member's process id and a probe word (and
+    // its address in the member's own address space) for the cross-memory-attach check.
+    uint64_t pid, probe, probe_address;
   };
   static constexpr size_t kHeaderBytes = 256;
   static_assert(sizeof(Header) <= kHeaderBytes);
 
   ShmArea(transport::Transport& transport, transport::Segment* segment, const Communicator& comm);
+  // Whether this member can read and write every other member's memory with process_vm_readv
+  // and process_vm_writev.
+  bool probe_single_copy() const;
   Header& header(int rank) const {
     return *reinterpret_cast<Header*>(parts_[static_cast<size_t>(rank)]);
   }
@@ -163,6 +185,7 @@ class ShmArea {
   std::vector<uint8_t*> parts_;  // by rank of the communicator
   std::vector<int> others_;      // the world ranks of the other members
   int rank_;
+  size_t single_copy_bytes_ = 0;
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
   // collective whose turn it is.
@@ -190,6 +213,9 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     int wait_for = ShmArea::kAllRanks;           // whose arrival this rank reads
     std::function<void(int buffer)> consume;     // reads area.cell(rank, buffer); may be empty
     bool small = false;                          // the data are inline (kInlineBytes)
+    // After consume: a read that may fail (a single-copy read of another member's memory);
+    // a failure (its message the last error) fails the collective.
+    std::function<int(int buffer)> transfer;
   };
   // Enlists the collective on the area in sequence order. keep: what the rounds' functions
   // point to (held as long as the rounds).
@@ -239,6 +265,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   std::atomic<int> wait_for_{0};
   bool head_ = false;          // its turn has come (it stays first until it leaves)
   bool abandon_seen_ = false;  // a member abandoned it: its error notice is on its way
+  bool member_gone_ = false;   // a single-copy transfer found a member's process gone
   std::chrono::steady_clock::time_point abandon_deadline_;
 };
 

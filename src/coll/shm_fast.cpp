@@ -9,6 +9,7 @@
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/algorithms/common.hpp"
+#include "coll/shm_single_copy.hpp"
 #include "core/backoff.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -50,6 +51,8 @@ class ShmFastRun {
  private:
   // The plan of the operation.
   void plan();
+  // bcast: whether it is single-copy (then plans it: coll/shm_single_copy.hpp).
+  bool plan_single_copy_bcast();
   bool publishes(size_t k) const;
   int wait_for(size_t k) const;
   bool consumes(size_t k) const;
@@ -91,6 +94,10 @@ class ShmFastRun {
   // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter, allgather, scatter,
   // alltoall: piece (elements per block and round); bcast, gather, scatter: root.
   int root_ = -1;
+  // bcast, allreduce: single-copy (bcast: two rounds, see shm.cpp; allreduce: three, see
+  // coll/shm_single_copy.hpp)
+  bool single_copy_ = false;
+  int transfer_status_ = 0;  // a single-copy read failed (its message is the last error)
   bool flat_ = true;
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
                         // (reductions, gather, scatter)
@@ -138,11 +145,18 @@ void ShmFastRun::plan() {
       break;
     case Operation::Bcast:
       root_ = args_.root;
+      if (plan_single_copy_bcast()) break;
       rounds_ = chunks_of(args_.count * args_.extent, kCell);
       break;
     case Operation::Reduce:
     case Operation::Allreduce: {
       root_ = operation_ == Operation::Reduce ? args_.root : -1;
+      if (operation_ == Operation::Allreduce && shm_single_copy::allreduce(area_, args_)) {
+        single_copy_ = true;
+        small_ = true;
+        rounds_ = shm_single_copy::kAllreduceRounds;
+        break;
+      }
       const size_t bytes = args_.count * args_.extent;
       flat_ = bytes <= kFlatBytes;
       small_ = bytes <= ShmArea::kInlineBytes;
@@ -221,11 +235,21 @@ void ShmFastRun::plan() {
   }
 }
 
+bool ShmFastRun::plan_single_copy_bcast() {
+  if (!shm_single_copy::bcast(area_, args_)) return false;
+  single_copy_ = true;
+  small_ = true;
+  rounds_ = shm_single_copy::kBcastRounds;
+  return true;
+}
+
 bool ShmFastRun::publishes(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+      return single_copy_ ? k == 0 : me_ == root_;
     case Operation::Scatter:
       return me_ == root_;
     case Operation::Gather:
@@ -239,6 +263,8 @@ bool ShmFastRun::publishes(size_t k) const {
 int ShmFastRun::wait_for(size_t k) const {
   switch (operation_) {
     case Operation::Bcast:
+      if (single_copy_) return ShmArea::kAllRanks;
+      return me_ == root_ ? ShmArea::kNoRank : root_;
     case Operation::Scatter:
       return me_ == root_ ? ShmArea::kNoRank : root_;
     case Operation::Gather:
@@ -255,10 +281,12 @@ int ShmFastRun::wait_for(size_t k) const {
 }
 
 bool ShmFastRun::others_publish(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+      return single_copy_ ? k == 0 : me_ != root_;
     case Operation::Scatter:
       return me_ != root_;
     case Operation::Gather:
@@ -272,10 +300,12 @@ bool ShmFastRun::others_publish(size_t k) const {
 }
 
 bool ShmFastRun::consumes(size_t k) const {
+  if (single_copy_ && operation_ == Operation::Allreduce) return k < 2;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
+      return single_copy_ ? k == 0 : me_ != root_;
     case Operation::Scatter:
       return me_ != root_;
     case Operation::Gather:
@@ -292,12 +322,20 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
   const size_t extent = args_.extent;
   switch (operation_) {
     case Operation::Bcast: {
+      if (single_copy_) {
+        shm_single_copy::publish(cell, recv(), recv());
+        break;
+      }
       const size_t offset = k * kCell;
       std::memcpy(cell, recv() + offset, std::min(kCell, args_.count * extent - offset));
       break;
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
+      if (single_copy_) {
+        shm_single_copy::publish(cell, input(), recv());
+        break;
+      }
       if (flat_) {
         std::memcpy(cell, input(), args_.count * extent);
         break;
@@ -366,6 +404,10 @@ void ShmFastRun::consume(size_t k, int buffer) {
   const size_t extent = args_.extent;
   switch (operation_) {
     case Operation::Bcast: {
+      if (single_copy_) {
+        transfer_status_ = shm_single_copy::bcast_copy(area_, args_, buffer);
+        break;
+      }
       const size_t offset = k * kCell;
       std::memcpy(recv() + offset, area_.cell(root_, buffer),
                   std::min(kCell, args_.count * extent - offset));
@@ -373,6 +415,11 @@ void ShmFastRun::consume(size_t k, int buffer) {
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
+      if (single_copy_) {  // round 0's addresses are in round 0's slots (buffer ^ 1 in round 1)
+        transfer_status_ = k == 0 ? shm_single_copy::reduce_slice(area_, args_, buffer, &held_)
+                                  : shm_single_copy::gather_slices(area_, args_, buffer ^ 1);
+        break;
+      }
       if (flat_) {
         reduce_cells(recv(), buffer, 0, args_.count);
         break;
@@ -566,6 +613,22 @@ int ShmFastRun::run(uint32_t signature) {
         if (status != REMORA_SUCCESS) break;
       }
       if (consumes(k)) consume(k, buffer);
+      if (transfer_status_ == ShmArea::kMemberGone) {
+        // A member's process is gone (it died): wait, as for a dead member's flags, for the
+        // end of the job or a notice; after a second this call fails and tells the others.
+        const int gone_rank = wait_for(k) >= 0 ? wait_for(k) : root_;
+        status = wait([&](int* gone) {
+          *gone = gone_rank;
+          return -1;
+        });
+        if (status == REMORA_SUCCESS)
+          status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
+        break;
+      }
+      if (transfer_status_ != 0) {
+        status = fail_call(transfer_status_, last_error(), true);
+        break;
+      }
       // done tells the members that published in this round that this one is past it. Where
       // nobody else published (barrier; bcast at the root) the arrive just stored is past
       // every round they published in, so done can wait. Elsewhere it cannot: the next arrive
