@@ -1,6 +1,7 @@
 #!/bin/sh
 # Remora's collectives (shm, message-based) beside Open MPI's and MPICH's in one interleaved
-# run: coll_floor under remorarun, coll_floor_mpi under each MPI, REPS repetitions, p = 2 and 4.
+# run: coll_floor under remorarun, coll_floor_mpi under each MPI, REPS repetitions, p = 2 and 4
+# (RANKS="2" for p = 2 only).
 # Usage: bench/coll_floor_peers.sh BUILD_DIR [REPS] > raw.txt; prints raw lines (label operation
 # bytes median_us min_us, prefixed by p and repetition), then the medians over repetitions.
 set -eu
@@ -12,7 +13,7 @@ ompi=$build/coll_floor_ompi
   "$(dirname "$0")/peers/coll_floor_mpi.cpp" -o "$ompi"
 raw=$(mktemp)
 for rep in $(seq 1 "$reps"); do
-  for p in 2 4; do
+  for p in ${RANKS:-2 4}; do
     "$build/tools/remorarun/remorarun" -n "$p" "$build/bench/coll_floor" shm | sed "s/^/$p $rep /" >> "$raw"
     mpiexec.openmpi -n "$p" "$ompi" openmpi | sed "s/^/$p $rep /" >> "$raw"
     "$build/tools/remorarun/remorarun" -n "$p" "$build/bench/coll_floor" messages | sed "s/^/$p $rep /" >> "$raw"
