@@ -1,6 +1,5 @@
 #include "coll/shm_area.hpp"
 
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "transport/shm/process_memory.hpp"
 
 namespace remora::coll {
 namespace {
@@ -16,6 +16,18 @@ namespace {
 constexpr int kInFlight = 1;
 // Parts start at this alignment inside the segment's parts (the flags get cache lines apart).
 constexpr size_t kAlign = 64;
+
+// The status of a copy to (write) or from a member's memory (error: 0 or the copy's errno).
+int copy_outcome(int error, bool write, int rank, pid_t pid, uint64_t address, size_t bytes) {
+  if (error == 0) return REMORA_SUCCESS;
+  if (error == ESRCH) return ShmArea::kMemberGone;
+  return fail(REMORA_ERR_ARG,
+              "shm collectives: %s %zu bytes %s rank %d of the communicator (process %d) at "
+              "0x%llx with process_vm_%s failed: %s",
+              write ? "writing" : "reading", bytes, write ? "to" : "of", rank,
+              static_cast<int>(pid), static_cast<unsigned long long>(address),
+              write ? "writev" : "readv", std::strerror(error));
+}
 
 }  // namespace
 
@@ -103,48 +115,15 @@ bool ShmArea::probe_single_copy() const {
 
 int ShmArea::read_from(int rank, uint64_t address, void* target, size_t bytes) const {
   const auto pid = static_cast<pid_t>(header(rank).pid);
-  auto* to = static_cast<uint8_t*>(target);
-  size_t done = 0;
-  while (done < bytes) {
-    iovec local{to + done, bytes - done};
-    iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
-    const ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0 && errno == ESRCH) return kMemberGone;
-    if (got <= 0) {
-      const int error = got < 0 ? errno : EFAULT;
-      return fail(REMORA_ERR_ARG,
-                  "shm collectives: reading %zu bytes of rank %d of the communicator (process "
-                  "%d) at 0x%llx with process_vm_readv failed: %s",
-                  bytes - done, rank, static_cast<int>(pid),
-                  static_cast<unsigned long long>(address + done), std::strerror(error));
-    }
-    done += static_cast<size_t>(got);
-  }
-  return REMORA_SUCCESS;
+  const int error =
+      shm::read_process_memory(pid, reinterpret_cast<const void*>(address), target, bytes);
+  return copy_outcome(error, false, rank, pid, address, bytes);
 }
 
 int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t bytes) const {
   const auto pid = static_cast<pid_t>(header(rank).pid);
-  const auto* from = static_cast<const uint8_t*>(source);
-  size_t done = 0;
-  while (done < bytes) {
-    iovec local{const_cast<uint8_t*>(from) + done, bytes - done};
-    iovec remote{reinterpret_cast<void*>(address + done), bytes - done};
-    const ssize_t got = process_vm_writev(pid, &local, 1, &remote, 1, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0 && errno == ESRCH) return kMemberGone;
-    if (got <= 0) {
-      const int error = got < 0 ? errno : EFAULT;
-      return fail(REMORA_ERR_ARG,
-                  "shm collectives: writing %zu bytes to rank %d of the communicator (process "
-                  "%d) at 0x%llx with process_vm_writev failed: %s",
-                  bytes - done, rank, static_cast<int>(pid),
-                  static_cast<unsigned long long>(address + done), std::strerror(error));
-    }
-    done += static_cast<size_t>(got);
-  }
-  return REMORA_SUCCESS;
+  const int error = shm::write_process_memory(pid, reinterpret_cast<void*>(address), source, bytes);
+  return copy_outcome(error, true, rank, pid, address, bytes);
 }
 
 ShmArea::ShmArea(transport::Transport& transport, transport::Segment* segment,
