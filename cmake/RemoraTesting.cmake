@@ -3,7 +3,8 @@
 #     RANKS <n>...                   rank counts to run it at
 #     [PROGRESS <mode>...]           progress modes: manual, thread, ghost (default: manual
 #                                    thread); ghost runs the node's ghost process as well
-#     [LABELS <label>...]            CTest labels (shm and np<N> are added)
+#     [LABELS <label>...]            CTest labels (shm, np<N> and, for runs at 5 or more ranks
+#                                    of a test also run at 2-4 ranks, also_below5 are added)
 #     [ARGS <arg>...]                program arguments
 #     [TIMEOUT <seconds>]            per run (default 120); remorarun --timeout enforces it too
 #     [ENV <VAR=value>...]           extra environment for every run
@@ -46,7 +47,19 @@ function(remora_add_multirank_test name)
     target_link_libraries(${exe} PRIVATE ${library} remora_test_support remora_warnings
                                          ${arg_LIBRARIES})
   endif()
+  # also_below5: a run at 5 or more ranks of a test that also runs at 2-4 ranks; the sanitizer
+  # jobs leave these out (scripts/run-tests.sh), the plain job runs them.
+  set(runs_below5 FALSE)
   foreach(ranks IN LISTS arg_RANKS)
+    if(ranks GREATER 1 AND ranks LESS 5)
+      set(runs_below5 TRUE)
+    endif()
+  endforeach()
+  foreach(ranks IN LISTS arg_RANKS)
+    set(width_label)
+    if(runs_below5 AND ranks GREATER 4)
+      set(width_label also_below5)
+    endif()
     foreach(mode IN LISTS arg_PROGRESS)
       set(test ${name}.np${ranks}.${mode})
       add_test(NAME ${test}
@@ -55,7 +68,7 @@ function(remora_add_multirank_test name)
       math(EXPR ctest_timeout "${arg_TIMEOUT} + 15")
       set_tests_properties(${test} PROPERTIES
         TIMEOUT ${ctest_timeout}
-        LABELS "shm;np${ranks};${mode};${arg_LABELS}"
+        LABELS "shm;np${ranks};${mode};${width_label};${arg_LABELS}"
         ENVIRONMENT "REMORA_PROGRESS=${mode};REMORATEST_RANKS=${ranks};${arg_ENV}")
       set_property(GLOBAL APPEND PROPERTY REMORA_MULTIRANK_TESTS "${test}|${exe}|${ranks}|${mode}")
       foreach(field TIMEOUT LABELS ARGS ENV)
