@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Paper 004 Fig. 3 (NBCBench method) on Remora and on the MPI libraries of this machine,
-# interleaved: Remora's igather and ialltoall, every algorithm, manual and thread progress
-# (bench/nbc_overhead), beside MPI_Igather and MPI_Ialltoall of Open MPI and MPICH
+# interleaved: Remora's ibarrier, ibcast, iallreduce, ireduce, igather and ialltoall, every
+# algorithm, manual and thread progress (bench/nbc_overhead), beside the same MPI calls of Open
+# MPI and MPICH
 # (bench/nbc_overhead_mpi, compiled here against each), at 2 and 4 ranks, REPS repetitions
 # (default 3). Prints one table of medians with the ratio Remora / best peer per row
 # (bench/peers/peer_report.py: the overhead and the blocking time), then the CSV; with PLOT_DIR
@@ -9,7 +10,10 @@
 #   bench/nbc_overhead_peers.sh BUILD_DIR [REPS] [PLOT_DIR] [MAX_BYTES]
 # BUILD_DIR is a Remora build with the benchmarks (a Release build for figures); MAX_BYTES is
 # the largest message (default 65536). RANKS (environment, default "2 4") lists the rank counts;
-# ALGORITHMS (environment, a comma list such as auto,shm) limits Remora's algorithms. p = 2 is bound one rank per core where the machine has
+# ALGORITHMS (environment, a comma list such as auto,shm) limits Remora's algorithms, OPERATIONS
+# (such as ibcast,igather) the operations of both, SIZES (such as 8,1024,65536) replaces the
+# powers of 4 up to MAX_BYTES, PROGRESS (default "manual thread") lists Remora's progress modes.
+# p = 2 is bound one rank per core where the machine has
 # 2 cores; 4 ranks on 2 cores are oversubscribed (the table says so). Progress and the load
 # average go to stderr.
 set -euo pipefail
@@ -36,12 +40,14 @@ add_peer() {  # label compiler launcher
 peer_mpis add_peer
 
 method=(--csv --max-bytes "$max_bytes")
+[ -n "${SIZES:-}" ] && method+=(--sizes "$SIZES")
+[ -n "${OPERATIONS:-}" ] && method+=(--operations "$OPERATIONS")
 remora_only=()
 [ -n "${ALGORITHMS:-}" ] && remora_only=(--algorithms "$ALGORITHMS")
 for rep in $(seq 1 "$reps"); do
   peer_repetition "$rep" "$reps"
   for p in ${RANKS:-2 4}; do
-    for progress in manual thread; do
+    for progress in ${PROGRESS:-manual thread}; do
       REMORA_PROGRESS=$progress "$remorarun" -n "$p" --timeout 600 "$build/bench/nbc_overhead" \
         "${method[@]}" "${remora_only[@]}" | peer_append "$rep"
     done

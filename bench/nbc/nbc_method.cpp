@@ -95,16 +95,39 @@ Result measure(Backend& backend, const Point& point) {
   return result;
 }
 
-void Buffers::resize(bool alltoall, size_t bytes, int ranks) {
-  const size_t blocks = static_cast<size_t>(ranks);
-  send.assign(alltoall ? bytes * blocks : bytes, 1);
-  recv.assign(bytes * blocks, 0);
+const char* operation_name(Operation operation) {
+  switch (operation) {
+    case Operation::Barrier:
+      return "ibarrier";
+    case Operation::Bcast:
+      return "ibcast";
+    case Operation::Allreduce:
+      return "iallreduce";
+    case Operation::Reduce:
+      return "ireduce";
+    case Operation::Gather:
+      return "igather";
+    case Operation::Alltoall:
+      return "ialltoall";
+  }
+  return "?";
 }
 
-void run_sizes(Backend& backend, const std::string& prefix, int ranks, int repetitions,
-               double units_per_us, const MethodOptions& options, bench::Report* report) {
+void Buffers::resize(Operation operation, size_t bytes, int ranks) {
+  const size_t blocks = static_cast<size_t>(ranks);
+  send.assign(operation == Operation::Alltoall ? bytes * blocks : bytes, 1);
+  const bool gathers = operation == Operation::Gather || operation == Operation::Alltoall;
+  recv.assign(gathers ? bytes * blocks : bytes, 0);
+}
+
+void run_sizes(Backend& backend, Operation operation, const std::string& prefix, int ranks,
+               int repetitions, double units_per_us, const MethodOptions& options,
+               bench::Report* report) {
   const Point point{repetitions, options.test_every, units_per_us};
-  for (size_t bytes : message_sizes(options.max_bytes)) {
+  std::vector<size_t> sizes =
+      options.sizes.empty() ? message_sizes(options.max_bytes) : options.sizes;
+  if (operation == Operation::Barrier) sizes.assign(1, 0);
+  for (size_t bytes : sizes) {
     backend.prepare(bytes);
     const Result result = measure(backend, point);
     for (size_t k = 0; k < options.test_every.size(); ++k) {
@@ -146,9 +169,12 @@ std::vector<size_t> message_sizes(size_t max_bytes) {
 }
 
 bool take_options(int* argc, char** argv, MethodOptions* options, std::string* error) {
-  std::string test_every, max_bytes;
+  std::string test_every, max_bytes, sizes, operations;
   if (!bench::take_extra_options(argc, argv,
-                                 {{"--test-every", &test_every}, {"--max-bytes", &max_bytes}})) {
+                                 {{"--test-every", &test_every},
+                                  {"--max-bytes", &max_bytes},
+                                  {"--sizes", &sizes},
+                                  {"--operations", &operations}})) {
     *error = "an option lacks its value";
     return false;
   }
@@ -164,6 +190,27 @@ bool take_options(int* argc, char** argv, MethodOptions* options, std::string* e
     }
     options->max_bytes = static_cast<size_t>(value);
   }
+  std::stringstream size_list(sizes);
+  for (std::string item; std::getline(size_list, item, ',');) {
+    if (!parse_count(item.c_str(), &value)) {
+      *error = "bad value for --sizes: " + sizes;
+      return false;
+    }
+    options->sizes.push_back(static_cast<size_t>(value));
+  }
+  if (!operations.empty()) {
+    options->operations.clear();
+    std::stringstream list(operations);
+    for (std::string item; std::getline(list, item, ',');) {
+      const auto* found = std::find_if(std::begin(kOperations), std::end(kOperations),
+                                       [&item](Operation o) { return item == operation_name(o); });
+      if (found == std::end(kOperations)) {
+        *error = "bad value for --operations: " + item;
+        return false;
+      }
+      options->operations.push_back(*found);
+    }
+  }
   return true;
 }
 
@@ -171,6 +218,9 @@ const char* method_usage() {
   return "  --test-every L   comma list of k: test the collective every k work units while\n"
          "                   computing, or `never` (default never,10)\n"
          "  --max-bytes N    largest message size (default 1048576); sizes 1, 4, 16, ... N\n"
+         "  --sizes L        comma list of message sizes in bytes instead (8,1024,65536)\n"
+         "  --operations L   comma list of ibarrier, ibcast, iallreduce, ireduce, igather,\n"
+         "                   ialltoall (default all, in that order)\n"
          "  --iterations R   repetitions per point (default 5); --batches is ignored\n";
 }
 

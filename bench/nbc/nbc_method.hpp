@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,20 @@ class Backend {
   virtual void wait() = 0;
 };
 
-// The buffers of a rooted gather (root 0) or an alltoall of `bytes` per rank or block.
+// The collectives the method measures, in the order the programs run them. Barrier has no
+// message size (its rows say 0 bytes); bcast, allreduce and reduce move `bytes` per rank;
+// gather `bytes` per rank to root 0; alltoall `bytes` per block.
+enum class Operation { Barrier, Bcast, Allreduce, Reduce, Gather, Alltoall };
+constexpr Operation kOperations[] = {Operation::Barrier, Operation::Bcast,  Operation::Allreduce,
+                                     Operation::Reduce,  Operation::Gather, Operation::Alltoall};
+// The variant prefix: "ibarrier", "ibcast", ..., "ialltoall".
+const char* operation_name(Operation operation);
+
+// The buffers of one operation at `bytes` (every byte 1 in the send buffer, 0 in the receive
+// buffer; bcast and barrier use send only).
 struct Buffers {
   std::vector<unsigned char> send, recv;
-  void resize(bool alltoall, size_t bytes, int ranks);
+  void resize(Operation operation, size_t bytes, int ranks);
 };
 
 // One work unit is a fixed amount of arithmetic (a few hundred nanoseconds on current CPUs).
@@ -65,12 +76,14 @@ struct Result {
 };
 Result measure(Backend& backend, const Point& point);
 
-// Measures every message size of options on backend and adds rows to report: bench
+// Measures every message size of options (barrier: one point, 0 bytes) on backend and adds rows
+// to report: bench
 // "nbc_overhead", one variant "<prefix>/k<k|never>" per k, each with the metrics blocking_us,
 // compute_us (the same for every k of a size) and overhead_us.
 struct MethodOptions;
-void run_sizes(Backend& backend, const std::string& prefix, int ranks, int repetitions,
-               double units_per_us, const MethodOptions& options, bench::Report* report);
+void run_sizes(Backend& backend, Operation operation, const std::string& prefix, int ranks,
+               int repetitions, double units_per_us, const MethodOptions& options,
+               bench::Report* report);
 
 // The --test-every values: "never" gives 0. Returns false on a bad list.
 bool parse_test_every(const std::string& list, std::vector<long>* values);
@@ -80,11 +93,13 @@ std::string test_every_label(long test_every);
 // Message sizes 1 B .. 1 MiB in powers of 4, or up to max_bytes.
 std::vector<size_t> message_sizes(size_t max_bytes);
 
-// Removes "--test-every LIST" and "--max-bytes N" from argv (so that the common option parser
-// does not see them); returns false on a malformed value.
+// Removes "--test-every LIST", "--max-bytes N", "--sizes LIST" and "--operations LIST" from
+// argv (so that the common option parser does not see them); returns false on a malformed value.
 struct MethodOptions {
   std::vector<long> test_every{0, 10};
   size_t max_bytes = size_t{1} << 20;
+  std::vector<size_t> sizes;  // --sizes; empty: message_sizes(max_bytes)
+  std::vector<Operation> operations{std::begin(kOperations), std::end(kOperations)};
 };
 bool take_options(int* argc, char** argv, MethodOptions* options, std::string* error);
 

@@ -212,10 +212,14 @@ def plot(medians, directory):
               "us (median, at the root)", f"paper002_fig9_10_latency_p{ranks}.png")
     for bench, group, ranks in sorted({k[:2] + (k[3],) for k in medians if k[0] == "nbc_overhead"}):
         operation, test_every = group.split("/")
-        lines(series(medians, bench, group, "overhead_us", ranks=ranks),
-              f"Paper 004 Fig. 3: {operation} overhead, test {test_every}, {ranks} ranks",
-              "bytes", "us (median, max over ranks)",
-              f"paper004_fig3_{operation}_{test_every}_p{ranks}.png")
+        data = series(medians, bench, group, "overhead_us", ranks=ranks)
+        title = f"Paper 004 Fig. 3: {operation} overhead, test {test_every}, {ranks} ranks"
+        name = f"paper004_fig3_{operation}_{test_every}_p{ranks}.png"
+        ylabel = "us (median, max over ranks)"
+        if any(x > 0 for points in data.values() for x, _ in points):
+            lines(data, title, "bytes", ylabel, name)
+        else:  # ibarrier: one point, at 0 bytes
+            bars(data, title, ylabel, name, label_of=lambda x: "barrier")
     return written
 
 

@@ -183,12 +183,19 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
   // where it measured faster than the message-based algorithms; larger ones (chunked through
   // the cells) were slower (allreduce of 1 MiB at p = 2: 367 us against 228,
-  // docs/benchmarks.md). Its gather, scatter and alltoall (on the fast path too) run only when
-  // asked for.
+  // docs/benchmarks.md). Its blocking gather, scatter and alltoall (on the fast path too) run
+  // only when asked for. Nonblocking calls take it too, and igather, where their NBC overhead
+  // measured lower than the message-based default's (bench/nbc_overhead, p = 2 and 4; ialltoall
+  // lost at p = 4, docs/benchmarks.md), except under thread progress: shm rounds advance only
+  // inside the application's Remora calls, while message-based schedules advance on the progress
+  // thread, the asynchronous progress that mode asks for.
   const bool auto_shm = operation == Operation::Barrier || operation == Operation::Bcast ||
                         operation == Operation::Reduce || operation == Operation::Allreduce ||
-                        operation == Operation::ReduceScatter || operation == Operation::Allgather;
-  if (automatic && !nonblocking && bytes <= ShmArea::kCellBytes && auto_shm && comm->size() > 1 &&
+                        operation == Operation::ReduceScatter ||
+                        operation == Operation::Allgather ||
+                        (nonblocking && operation == Operation::Gather);
+  const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
+  if (automatic && shm_progresses && bytes <= ShmArea::kCellBytes && auto_shm && comm->size() > 1 &&
       on_one_node(*comm))
     chosen = Algorithm::Shm;
   // Across nodes with ranks that share a node: the node phase in shared memory, then the

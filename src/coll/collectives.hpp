@@ -96,8 +96,9 @@ class Collectives {
   int complete_bypass(int* kept);
   // The algorithm for a call: the requested one, else REMORA_<OPERATION>, else the default.
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes, int size) const;
-  // The same for a call on comm. Auto picks shm for a blocking call of an operation it serves
-  // on a communicator whose ranks all share this node; a shm choice (picked or asked for) falls
+  // The same for a call on comm. Auto picks shm for a call of an operation it serves on a
+  // communicator whose ranks all share this node (a nonblocking one, igather too, unless the
+  // progress mode is thread); a shm choice (picked or asked for) falls
   // back to the operation's message-based default where the communicator has no shared area
   // (it spans nodes, or the job does under MPI, or making the area failed).
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes,

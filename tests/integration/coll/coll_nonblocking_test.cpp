@@ -37,6 +37,7 @@ struct Outstanding {
   Comm comm;
   int salt = 0;
   std::vector<int64_t> sum_in, sum_ring, sum_rabenseifner, sum_doubling;
+  int32_t gathered_in = 0;
   std::vector<int32_t> bcast, gathered, alltoall_in, alltoall_out, scanned_in, scanned;
   // The operations of the v-forms and of reduce_scatter, gather, scatter and exscan.
   int gather_root = 0, scatter_root = 0;
@@ -180,8 +181,10 @@ void start(Outstanding& o, std::vector<remora_request_t>* requests) {
   REQUIRE_OK(remora_ibcast(o.bcast.data(), kCount, REMORA_INT32, c.size - 1, c.handle,
                            REMORA_COLL_SCATTER_ALLGATHER, request()));
   o.gathered.assign(size, -1);
-  const int32_t mine = c.rank + o.salt;
-  REQUIRE_OK(remora_iallgather(&mine, o.gathered.data(), 1, REMORA_INT32, c.handle,
+  // The send buffer must outlive the call (an auto iallgather on one node is shm, whose rounds
+  // may publish it only once the calls started before it on the communicator are done).
+  o.gathered_in = c.rank + o.salt;
+  REQUIRE_OK(remora_iallgather(&o.gathered_in, o.gathered.data(), 1, REMORA_INT32, c.handle,
                                REMORA_COLL_AUTO, request()));
   o.alltoall_in.resize(size);
   o.alltoall_out.assign(size, -1);
