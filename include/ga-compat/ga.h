@@ -375,6 +375,13 @@ SingleComplex NGA_Cdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], 
  * (complex: by magnitude), patches of one type and element count matched in row-major order. */
 void NGA_Select_elem(int g_a, char* op, void* val, int* index);
 void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index);
+/* GA_Step_max(_patch): in *step (a's type; real types), the largest s with a + s b >= 0
+ * element-wise, as GA computes it (a >= 0 required; GA's "infinity" 2^31-1, 2^63-1, 1e37 or
+ * 1e307 when no element limits it, or when g_a is g_b). */
+void GA_Step_max(int g_a, int g_b, void* step);
+void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step);
+void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                         int64_t bhi[], void* step);
 void GA_Median(int g_a, int g_b, int g_c, int g_m);
 void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo,
                      int* chi, int g_m, int* mlo, int* mhi);

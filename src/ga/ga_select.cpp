@@ -1,10 +1,13 @@
 // GA's searches and element-wise selections: NGA_Select_elem (the smallest or largest element
-// and its subscript) and GA_Median / GA_Median_patch (m = the median of a, b and c element by
-// element). Collective over the array's group, beginning and ending with a sync. Each rank reads
-// an even share of the patch's rows (dimension 0) with one get and works on it; Select_elem
-// then exchanges one candidate per rank and Median writes its rows back, so every distribution
-// takes the same path. Complex elements compare by magnitude and keep their value (as GA).
+// and its subscript), GA_Median / GA_Median_patch (m = the median of a, b and c element by
+// element) and GA_Step_max / _patch (the longest step along b that keeps a non-negative).
+// Collective over the array's group, beginning and ending with a sync. Each rank reads an even
+// share of the patch's rows (dimension 0) with one get and works on it; Select_elem then exchanges
+// one candidate per rank and Median writes its rows back, so every distribution takes the same
+// path. Complex elements compare by magnitude and keep their value (as GA).
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "ga/ga_registry.hpp"
@@ -184,41 +187,123 @@ T median(const T& a, const T& b, const T& c) {
   return high;
 }
 
+// This rank's rows of `shape` (my_rows) taken from source, a patch of as many elements
+// matched in row-major order: read directly when the two have the same extents, else through a
+// copy of source shaped like `shape` (collective: every rank takes the same branch).
+template <typename T>
+std::vector<T> matching_rows(const char* fn, const Patch& source, const Patch& shape,
+                             const Patch& rows) {
+  bool same_shape = source.a->ndim == shape.a->ndim;
+  for (int d = 0; same_shape && d < shape.a->ndim; ++d)
+    same_shape = source.extent(d) == shape.extent(d);
+  Patch from = source;
+  remora_array_t temporary = nullptr;
+  if (!same_shape) {
+    check(fn, remora_array_duplicate(shape.array, "reshaped", &temporary));
+    check(fn, remora_array_copy_patch('N', source.array, source.lo, source.hi, temporary, shape.lo,
+                                      shape.hi));
+    from = shape;
+    from.array = temporary;
+  }
+  Patch mine = from;
+  for (int d = 0; d < shape.a->ndim; ++d) {
+    mine.lo[d] = from.lo[d] + (rows.lo[d] - shape.lo[d]);
+    mine.hi[d] = from.lo[d] + (rows.hi[d] - shape.lo[d]);
+  }
+  std::vector<T> values(static_cast<size_t>(rows.lo[0] <= rows.hi[0] ? rows.elements() : 0));
+  move(fn, mine, values.data(), false);
+  if (temporary != nullptr) check(fn, remora_array_destroy(&temporary));
+  return values;
+}
+
 template <typename T>
 void median_rows(const char* fn, const Patch* in, const Patch& m) {
   const remora_comm_t comm = pgroup_comm(fn, m.a->pgroup);
   check(fn, remora_array_sync_comm(comm));
   const Patch rows = my_rows(m, comm);
-  const size_t count = static_cast<size_t>(rows.lo[0] <= rows.hi[0] ? rows.elements() : 0);
   std::vector<T> values[3];
-  remora_array_t temporary[3] = {nullptr, nullptr, nullptr};
-  for (int k = 0; k < 3; ++k) {
-    Patch source = in[k];
-    bool same_shape = source.a->ndim == m.a->ndim;
-    for (int d = 0; same_shape && d < m.a->ndim; ++d) same_shape = source.extent(d) == m.extent(d);
-    if (!same_shape) {
-      // Reshaped in row-major order (as GA): a copy shaped like m's patch, collectively.
-      check(fn, remora_array_duplicate(m.a->array, "median", &temporary[k]));
-      check(fn, remora_array_copy_patch('N', source.array, source.lo, source.hi, temporary[k], m.lo,
-                                        m.hi));
-      source = m;
-    }
-    Patch mine = source;
-    for (int d = 0; d < m.a->ndim; ++d) {
-      mine.lo[d] = source.lo[d] + (rows.lo[d] - m.lo[d]);
-      mine.hi[d] = source.lo[d] + (rows.hi[d] - m.lo[d]);
-    }
-    if (temporary[k] != nullptr) mine.array = temporary[k];
-    values[k].resize(count);
-    move(fn, mine, values[k].data(), false);
-  }
-  for (remora_array_t& t : temporary)
-    if (t != nullptr) check(fn, remora_array_destroy(&t));
+  for (int k = 0; k < 3; ++k) values[k] = matching_rows<T>(fn, in[k], m, rows);
   check(fn, remora_array_sync_comm(comm));  // every read done before m is written
-  std::vector<T> result(count);
-  for (size_t i = 0; i < count; ++i) result[i] = median(values[0][i], values[1][i], values[2][i]);
+  std::vector<T> result(values[0].size());
+  for (size_t i = 0; i < result.size(); ++i)
+    result[i] = median(values[0][i], values[1][i], values[2][i]);
   move(fn, rows, result.data(), true);
   check(fn, remora_array_sync_comm(comm));
+}
+
+// GA's stand-in for an unbounded step, per type (GA_INFINITY_I / _L / _F / _D).
+template <typename T>
+T infinity() {
+  if constexpr (std::is_same_v<T, int32_t>)
+    return INT32_MAX;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return INT64_MAX;
+  else if constexpr (std::is_same_v<T, float>)
+    return 1.0e37f;
+  else
+    return 1.0e307;
+}
+
+// GA_Step_max: the largest s with a + s b >= 0 element-wise (a >= 0 required), as GA computes
+// it: each quotient a / b (a zero numerator gives infinity when b >= 0 and 0 when b < 0, a zero
+// divisor infinity) that is positive counts as unbounded; the result is |the largest of the
+// others|, infinity when there are none (or when g_a is g_b).
+template <typename T>
+void step_max(const char* fn, int g_a, const Patch& a, const Patch& b, bool same_array,
+              void* step) {
+  const remora_comm_t comm = pgroup_comm(fn, a.a->pgroup);
+  check(fn, remora_array_sync_comm(comm));
+  T largest = -infinity<T>();
+  if (!same_array) {
+    const Patch rows = my_rows(a, comm);
+    const std::vector<T> av = matching_rows<T>(fn, a, a, rows);
+    const std::vector<T> bv = matching_rows<T>(fn, b, a, rows);
+    for (size_t i = 0; i < av.size(); ++i) {
+      if (av[i] < T(0))
+        ga_fail(fn, "g_a=%d has a negative element (%g) in its patch: the step needs a >= 0", g_a,
+                static_cast<double>(av[i]));
+      T q;
+      if (av[i] == T(0))
+        q = bv[i] >= T(0) ? infinity<T>() : T(0);
+      else
+        q = bv[i] != T(0) ? av[i] / bv[i] : infinity<T>();
+      if (q <= T(0) && q > largest) largest = q;
+    }
+    check(fn, remora_allreduce(REMORA_IN_PLACE, &largest, 1, a.a->datatype, REMORA_OP_MAX, comm,
+                               REMORA_COLL_AUTO));
+  }
+  const T result = same_array ? infinity<T>() : largest < T(0) ? T(0) - largest : largest;
+  std::memcpy(step, &result, sizeof(T));
+  check(fn, remora_array_sync_comm(comm));
+}
+
+template <typename Index>
+void step_max_patch(const char* fn, int g_a, const Index* alo, const Index* ahi, int g_b,
+                    const Index* blo, const Index* bhi, void* step) {
+  const Patch a = patch_of(fn, "g_a", g_a, alo, ahi), b = patch_of(fn, "g_b", g_b, blo, bhi);
+  if (step == nullptr) ga_fail(fn, "step is NULL");
+  if (a.a->datatype != b.a->datatype)
+    ga_fail(fn, "g_a=%d has GA type %d but g_b=%d has GA type %d: they must match", g_a, a.a->type,
+            g_b, b.a->type);
+  if (a.elements() != b.elements())
+    ga_fail(fn, "g_a=%d's patch has %lld elements but g_b=%d's has %lld", g_a,
+            static_cast<long long>(a.elements()), g_b, static_cast<long long>(b.elements()));
+  if (a.a->pgroup != b.a->pgroup)
+    ga_fail(fn, "g_a=%d and g_b=%d live on different process groups", g_a, g_b);
+  const bool same_array = g_a == g_b;
+  switch (a.a->datatype) {
+    case REMORA_INT32:
+      return step_max<int32_t>(fn, g_a, a, b, same_array, step);
+    case REMORA_INT64:
+      return step_max<int64_t>(fn, g_a, a, b, same_array, step);
+    case REMORA_FLOAT:
+      return step_max<float>(fn, g_a, a, b, same_array, step);
+    case REMORA_DOUBLE:
+      return step_max<double>(fn, g_a, a, b, same_array, step);
+    default:
+      ga_fail(fn, "g_a=%d ('%s') has the complex GA type %d; this operation takes real types", g_a,
+              a.a->name.c_str(), a.a->type);
+  }
 }
 
 template <typename Index>
@@ -255,6 +340,19 @@ void NGA_Select_elem(int g_a, char* op, void* val, int* index) {
 
 void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index) {
   select_elem("NGA_Select_elem64", g_a, op, val, index);
+}
+
+void GA_Step_max(int g_a, int g_b, void* step) {
+  step_max_patch("GA_Step_max", g_a, kWhole, kWhole, g_b, kWhole, kWhole, step);
+}
+
+void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step) {
+  step_max_patch("GA_Step_max_patch", g_a, alo, ahi, g_b, blo, bhi, step);
+}
+
+void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                         int64_t bhi[], void* step) {
+  step_max_patch("GA_Step_max_patch64", g_a, alo, ahi, g_b, blo, bhi, step);
 }
 
 void GA_Median(int g_a, int g_b, int g_c, int g_m) {

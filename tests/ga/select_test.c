@@ -2,9 +2,9 @@
  * "min" / "max" (value and subscript) on int, long, float, double and double complex arrays;
  * GA_Median and GA_Median_patch(64) (on Remora also patches of other shapes, matched in
  * row-major order);
- * NGA_Fdot_patch / NGA_Lldot_patch / NGA_Cdot_patch (and 64); GA_Get_proc_index on a
- * ScaLAPACK-style grid; GA_List_nodeid. With an argument, one misuse that must end the job with
- * GA_Error's message (the modes in misuse()). */
+ * GA_Step_max(_patch)(64); NGA_Fdot_patch / NGA_Lldot_patch / NGA_Cdot_patch (and 64);
+ * GA_Get_proc_index on a ScaLAPACK-style grid; GA_List_nodeid. With an argument, one misuse that
+ * must end the job with GA_Error's message (the modes in misuse()). */
 #include <mpi.h>
 #include <stdint.h>
 #include <string.h>
@@ -167,6 +167,73 @@ static void check_median(void) {
   GA_Destroy(a);
 }
 
+/* GA_Step_max's rule, serially: the largest s with a + s b >= 0 (a >= 0). */
+static double step_reference(const double* a, const double* b, int n) {
+  double largest = -1.0e307;
+  for (int i = 0; i < n; ++i) {
+    const double q = a[i] == 0.0   ? (b[i] >= 0.0 ? 1.0e307 : 0.0)
+                     : b[i] != 0.0 ? a[i] / b[i]
+                                   : 1.0e307;
+    if (q <= 0.0 && q > largest) largest = q;
+  }
+  return largest < 0.0 ? -largest : largest;
+}
+
+static void check_step_max(void) {
+  int dims[2] = {ROWS, COLS};
+  double va[N], vb[N], pa[N], pb[N];
+  int ia[N], ib[N];
+  for (int k = 0; k < N; ++k) {
+    va[k] = 1.0 + k % 4;
+    vb[k] = (double)(k % 5 - 2);
+    ia[k] = 3 * (1 + k % 4);
+    ib[k] = k % 5 - 2;
+  }
+  const int a = put_all(NGA_Create(C_DBL, 2, dims, "a", NULL), va, ROWS, COLS);
+  const int b = put_all(NGA_Create(C_DBL, 2, dims, "b", NULL), vb, ROWS, COLS);
+  double step = 0.0;
+  GA_Step_max(a, b, &step);
+  CHECK(step == step_reference(va, vb, N));
+  GA_Step_max(a, a, &step); /* a + s a stays >= 0 for any s: GA's infinity */
+  CHECK(step == 1.0e307);
+  /* Rows 1..3 only. GA 5.8's patch forms search the whole temporary array they divide the
+   * patch into, elements outside the patch included (they give 0 here): on GA, the whole
+   * array as the patch. */
+#ifdef REMORA_GA_H
+  const int first = 1, last = 3;
+#else
+  const int first = 0, last = ROWS - 1;
+#endif
+  const int count = (last - first + 1) * COLS;
+  for (int k = 0; k < count; ++k) {
+    pa[k] = va[first * COLS + k];
+    pb[k] = vb[first * COLS + k];
+  }
+  int lo[2] = {first, 0}, hi[2] = {last, COLS - 1};
+  int64_t lo64[2] = {first, 0}, hi64[2] = {last, COLS - 1};
+  GA_Step_max_patch(a, lo, hi, b, lo, hi, &step);
+  CHECK(step == step_reference(pa, pb, count));
+  GA_Step_max_patch64(a, lo64, hi64, b, lo64, hi64, &step);
+  CHECK(step == step_reference(pa, pb, count));
+  /* int: the quotients truncate as C's division does. */
+  int gi = NGA_Create(C_INT, 2, dims, "ia", NULL), gj = NGA_Create(C_INT, 2, dims, "ib", NULL);
+  if (GA_Nodeid() == 0) {
+    int zero[2] = {0, 0}, top[2] = {ROWS - 1, COLS - 1}, ld[1] = {COLS};
+    NGA_Put(gi, zero, top, ia, ld);
+    NGA_Put(gj, zero, top, ib, ld);
+  }
+  GA_Sync();
+  int istep = 0, expected = 2147483647;
+  for (int k = 0; k < N; ++k)
+    if (ib[k] < 0 && -(ia[k] / ib[k]) < expected) expected = -(ia[k] / ib[k]);
+  GA_Step_max(gi, gj, &istep);
+  CHECK(istep == expected);
+  GA_Destroy(gj);
+  GA_Destroy(gi);
+  GA_Destroy(b);
+  GA_Destroy(a);
+}
+
 static void check_dots(void) {
   int dims[2] = {ROWS, COLS};
   const int f = NGA_Create(C_FLOAT, 2, dims, "f", NULL), f2 = GA_Duplicate(f, "f2");
@@ -273,6 +340,11 @@ static void misuse(const char* mode) {
     GA_Median(g, gi, g, g);
   }
   if (strcmp(mode, "proc_index") == 0) GA_Get_proc_index(g, 0, index);
+  if (strcmp(mode, "step_negative") == 0) {
+    double minus = -1.0;
+    GA_Fill(g, &minus);
+    GA_Step_max(g, GA_Duplicate(g, "b"), &v);
+  }
   if (strcmp(mode, "list_nodeid") == 0) {
     int list[70];
     GA_List_nodeid(list, GA_Nnodes() + 1);
@@ -287,6 +359,7 @@ int main(int argc, char** argv) {
   } else {
     check_select();
     check_median();
+    check_step_max();
     check_dots();
     check_process_queries();
   }
