@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ga/ga_dispatch.hpp"
 #include "ga/ga_registry.hpp"
 
 using namespace remora::ga;
@@ -81,39 +82,15 @@ template <typename T>
 T key(const T& v) {
   return v;
 }
-double key(const SingleComplex& v) {
-  return static_cast<double>(v.real) * v.real + static_cast<double>(v.imag) * v.imag;
-}
-double key(const DoubleComplex& v) {
-  return v.real * v.real + v.imag * v.imag;
-}
-
-// Calls body(T{}) with the C type of a's elements.
-template <typename Body>
-void with_type(const char* fn, const GaArray& a, Body body) {
-  switch (a.datatype) {
-    case REMORA_INT32:
-      return body(int32_t{});
-    case REMORA_INT64:
-      return body(int64_t{});
-    case REMORA_FLOAT:
-      return body(float{});
-    case REMORA_DOUBLE:
-      return body(double{});
-    case REMORA_FLOAT_COMPLEX:
-      return body(SingleComplex{});
-    case REMORA_DOUBLE_COMPLEX:
-      return body(DoubleComplex{});
-    default:
-      ga_fail(fn, "array '%s' has GA type %d, which this operation does not take", a.name.c_str(),
-              a.type);
-  }
+template <typename T>
+double key(const std::complex<T>& v) {
+  return static_cast<double>(v.real()) * v.real() + static_cast<double>(v.imag()) * v.imag();
 }
 
 // One rank's best element: its row-major position in the patch and its value.
 struct Candidate {
   int64_t position = -1;  // -1: the rank had no rows
-  unsigned char value[sizeof(DoubleComplex)] = {};
+  unsigned char value[sizeof(std::complex<double>)] = {};
 };
 
 template <typename T>
@@ -170,7 +147,7 @@ void select_elem(const char* fn, int g_a, const char* op, void* val, Index* subs
     ga_fail(fn, "op=\"%s\" is neither \"min\" nor \"max\"", op);
   if (val == nullptr || subscript == nullptr) ga_fail(fn, "val or index is NULL");
   int64_t where[GA_MAX_DIM] = {};
-  with_type(fn, *p.a, [&](auto type) { select_elem<decltype(type)>(fn, p, largest, val, where); });
+  dispatch(fn, *p.a, [&](auto type) { select_elem<decltype(type)>(fn, p, largest, val, where); });
   from_int64(where, p.a->ndim, subscript);
 }
 
@@ -325,7 +302,7 @@ void median_patch(const char* fn, int g_a, const Index* alo, const Index* ahi, i
     if (in[k].a->pgroup != m.a->pgroup)
       ga_fail(fn, "%s=%d and g_m=%d live on different process groups", names[k], handles[k], g_m);
   }
-  with_type(fn, *m.a, [&](auto type) { median_rows<decltype(type)>(fn, in, m); });
+  dispatch(fn, *m.a, [&](auto type) { median_rows<decltype(type)>(fn, in, m); });
 }
 
 constexpr const int* kWhole = nullptr;

@@ -74,13 +74,7 @@ int main(int argc, char** argv) {
   GA_Initialize();
   const int me = GA_Nodeid(), n = GA_Nnodes();
   const int world = GA_Pgroup_get_world();
-  if (argc > 1) {
-    misuse(argv[1]);
-    GA_Sync();
-    GA_Terminate();
-    MPI_Finalize();
-    return 0;
-  }
+  if (argc > 1) misuse(argv[1]); /* ends the job */
   CHECK(GA_Pgroup_get_mirror() == 0 && NGA_Pgroup_get_mirror() == 0);
   for (int r = 0; r < n; ++r) CHECK(GA_Pgroup_absolute_id(world, r) == r);
 
