@@ -82,6 +82,10 @@ void GA_Set_memory_limit(size_t limit);
 void GA_Set_debug(int flag);
 int GA_Get_debug(void);
 void GA_Summarize(int verbose);
+/* GA's preallocated gather/scatter buffers: Remora needs none, so only GA's bookkeeping and
+ * errors remain (allocating twice, or freeing what is not allocated, ends the job). */
+void NGA_Alloc_gatscat_buf(int nelems);
+void NGA_Free_gatscat_buf(void);
 
 /* Creation and destruction (collective). */
 int NGA_Create(int type, int ndim, int dims[], char* array_name, int chunk[]);

@@ -1,6 +1,7 @@
 // GA's settings and reports that change nothing Remora computes: the memory limit after
 // initialisation, the debug flag, the irregular-distribution flag, the stack-memory allocator
-// and the memory device (recorded, as GA records them), and GA_Summarize's table of arrays.
+// and the memory device (recorded, as GA records them), the gather/scatter buffers (GA's
+// bookkeeping only), and GA_Summarize's table of arrays.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@ using namespace remora::ga;
 namespace {
 
 std::atomic<int> debug_flag{0};
+std::atomic<int> gatscat_elements{0};  // NGA_Alloc_gatscat_buf's nelems, 0: none
 
 // GA's Fortran names of the element types, as GA_Summarize prints them.
 const char* type_name(remora_datatype_t type) {
@@ -85,6 +87,25 @@ void GA_Set_memory_dev(int g_a, char* device) {
   if (a.array != nullptr)
     ga_fail(fn, "array '%s' is already allocated: its memory device cannot change", a.name.c_str());
   // Remora's arrays live in host memory whatever the device: the name is accepted and unused.
+}
+
+void NGA_Alloc_gatscat_buf(int nelems) {
+  constexpr const char* fn = "NGA_Alloc_gatscat_buf";
+  require_initialized(fn);
+  // GA preallocates its gather/scatter work buffers here; Remora's gathers and scatters need
+  // none, so only GA's bookkeeping (and its errors) remain.
+  if (nelems < 0) ga_fail(fn, "nelems=%d is negative", nelems);
+  if (gatscat_elements != 0)
+    ga_fail(fn, "nelems=%d: the gather/scatter buffers are already allocated (for %d elements)",
+            nelems, gatscat_elements.load());
+  gatscat_elements = nelems;
+}
+
+void NGA_Free_gatscat_buf(void) {
+  constexpr const char* fn = "NGA_Free_gatscat_buf";
+  require_initialized(fn);
+  if (gatscat_elements == 0) ga_fail(fn, "the gather/scatter buffers are not allocated");
+  gatscat_elements = 0;
 }
 
 void GA_Summarize(int verbose) {

@@ -1,8 +1,9 @@
 /* GA's settings and reports: GA_Set_debug / GA_Get_debug, GA_Set_memory_limit (limited, then
  * no limit again), GA_Deallocate (memory freed, handle kept and allocated again),
  * GA_Set_irreg_flag, GA_Set_memory_dev and GA_Register_stack_memory before an allocation that
- * must still work, GA_Summarize (Remora: its table checked), and the NGA_ spellings. With an
- * argument, one misuse that must end the job with GA_Error's message (the modes in misuse()). */
+ * must still work, gathers with and without NGA_Alloc_gatscat_buf's buffers, GA_Summarize (Remora:
+ * its table checked), and the NGA_ spellings. With an argument, one misuse that must end the job
+ * with GA_Error's message (the modes in misuse()). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,11 @@ static void misuse(const char* mode) {
     GA_Set_memory_dev(g, device);
   }
   if (strcmp(mode, "irreg_flag") == 0) GA_Set_irreg_flag(4242, 1);
+  if (strcmp(mode, "gatscat_twice") == 0) {
+    NGA_Alloc_gatscat_buf(10);
+    NGA_Alloc_gatscat_buf(20);
+  }
+  if (strcmp(mode, "gatscat_free") == 0) NGA_Free_gatscat_buf();
 }
 
 int main(int argc, char** argv) {
@@ -110,6 +116,17 @@ int main(int argc, char** argv) {
   check_summary(g);
 #endif
   GA_Summarize(0);
+
+  /* Gathers with GA's preallocated buffers, then without. */
+  NGA_Alloc_gatscat_buf(8);
+  for (int round = 0; round < 2; ++round) {
+    int subs[4][2] = {{0, 0}, {3, 4}, {1, 2}, {2, 1}};
+    int* subscripts[4] = {subs[0], subs[1], subs[2], subs[3]};
+    double got[4] = {0.0, 0.0, 0.0, 0.0};
+    NGA_Gather(g, got, subscripts, 4);
+    for (int k = 0; k < 4; ++k) CHECK(got[k] == 2.0);
+    if (round == 0) NGA_Free_gatscat_buf();
+  }
 
   /* Deallocate: the memory goes, the handle stays and can be allocated again. */
   CHECK(GA_Deallocate(g) == 1);
