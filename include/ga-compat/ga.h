@@ -74,6 +74,18 @@ size_t GA_Inquire_memory(void);
 double GA_Wtime(void);
 void GA_Error(char* message, int code);
 void GA_Print_stats(void);
+/* GA_Set_memory_limit: GA_Initialize_ltd's per-process limit, set or changed later (0, or a
+ * value GA would read as negative: no limit). The debug flag: stored and returned. GA_Summarize:
+ * every process prints its table of allocated arrays (verbose != 0: and who owns which patch),
+ * in GA's format (Fortran order, 1-based). */
+void GA_Set_memory_limit(size_t limit);
+void GA_Set_debug(int flag);
+int GA_Get_debug(void);
+void GA_Summarize(int verbose);
+/* GA's preallocated gather/scatter buffers: Remora needs none, so only GA's bookkeeping and
+ * errors remain (allocating twice, or freeing what is not allocated, ends the job). */
+void NGA_Alloc_gatscat_buf(int nelems);
+void NGA_Free_gatscat_buf(void);
 
 /* Creation and destruction (collective). */
 int NGA_Create(int type, int ndim, int dims[], char* array_name, int chunk[]);
@@ -114,6 +126,15 @@ void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 int GA_Allocate(int g_a);
 int GA_Duplicate(int g_a, char* array_name);
 void GA_Destroy(int g_a);
+/* GA 5.8: frees the array's memory (collective) and keeps the handle with its settings, so
+ * GA_Allocate can allocate it again; 1, or 0 when the handle has no memory. */
+int GA_Deallocate(int g_a);
+/* Recorded as GA records them, with no effect on Remora's arrays (host memory, Remora's own
+ * temporaries and distributions): the irregular-distribution flag, the memory device (before
+ * GA_Allocate) and the stack-memory allocator (both functions required). */
+void GA_Set_irreg_flag(int g_a, int flag);
+void GA_Set_memory_dev(int g_a, char* device);
+void GA_Register_stack_memory(void* (*ext_alloc)(size_t, int, char*), void (*ext_free)(void*));
 /* Properties (collective over the array's group). "read_only": each rank copies the whole
  * array now; gets read the copy and writes fail until unset. "read_cache": accepted, gets stay
  * reads of the owners. */
@@ -145,6 +166,12 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]);
 void GA_Get_proc_grid(int g_a, int dims[]);
 void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 int GA_Total_blocks(int g_a);
+/* The process grid coordinates (C order) of rank iproc of an array on a ScaLAPACK-style grid
+ * (GA_Set_block_cyclic_proc_grid, GA_Set_tiled_proc_grid, GA_Set_tiled_irreg_proc_grid); other
+ * arrays fail, as in GA. */
+void GA_Get_proc_index(int g_a, int iproc, int subscript[]);
+/* list[i] = i for i < nprocs (nprocs at most the number of processes): GA's process ids. */
+void GA_List_nodeid(int* list, int nprocs);
 /* Handles: 1 if g_a names a created array (GA_Create_handle or a creation), else 0;
  * GA_Check_handle ends the job with string in the message if it does not. */
 int GA_Valid_handle(int g_a);
@@ -332,6 +359,38 @@ double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b
                         int64_t blo[], int64_t bhi[]);
 DoubleComplex NGA_Zdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
                                int64_t blo[], int64_t bhi[]);
+long long NGA_Lldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                          int bhi[]);
+float NGA_Fdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                     int bhi[]);
+SingleComplex NGA_Cdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                             int bhi[]);
+long long NGA_Lldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                            int64_t blo[], int64_t bhi[]);
+float NGA_Fdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                       int64_t blo[], int64_t bhi[]);
+SingleComplex NGA_Cdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                               int64_t blo[], int64_t bhi[]);
+
+/* Searches and selections (collective over the array's group). NGA_Select_elem: op "min" or
+ * "max" (GA reads the first three characters): the smallest or largest element in *val and
+ * its subscript in index (C order); complex elements compare by magnitude; among equal values
+ * the first in C order. GA_Median(_patch): m = the median of a, b and c element by element
+ * (complex: by magnitude), patches of one type and element count matched in row-major order. */
+void NGA_Select_elem(int g_a, char* op, void* val, int* index);
+void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index);
+/* GA_Step_max(_patch): in *step (a's type; real types), the largest s with a + s b >= 0
+ * element-wise, as GA computes it (a >= 0 required; GA's "infinity" 2^31-1, 2^63-1, 1e37 or
+ * 1e307 when no element limits it, or when g_a is g_b). */
+void GA_Step_max(int g_a, int g_b, void* step);
+void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step);
+void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                         int64_t bhi[], void* step);
+void GA_Median(int g_a, int g_b, int g_c, int g_m);
+void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo,
+                     int* chi, int g_m, int* mlo, int* mhi);
+void GA_Median_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi,
+                       int g_c, int64_t* clo, int64_t* chi, int g_m, int64_t* mlo, int64_t* mhi);
 
 /* b = a^T (2-D); a = (a + a^T) / 2 (square 2-D). */
 void GA_Transpose(int g_a, int g_b);
@@ -424,6 +483,24 @@ void GA_Pgroup_brdcst(int grp_id, void* buf, int lenbuf, int root);
 void GA_Pgroup_igop(int grp_id, int* x, int n, char* op);
 void GA_Pgroup_lgop(int grp_id, long* x, int n, char* op);
 void GA_Pgroup_dgop(int grp_id, double* x, int n, char* op);
+void GA_Pgroup_llgop(int grp, long long x[], int n, char* op);
+void GA_Pgroup_fgop(int grp, float x[], int n, char* op);
+void GA_Pgroup_cgop(int grp, SingleComplex x[], int n, char* op);
+void GA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op);
+/* New groups, collective over grp_id and in its rank order (as MPI_Comm_split): _split cuts it
+ * into groups of ceil(size / num_group) consecutive ranks (num_group = 0 returns grp_id), and
+ * _split_irreg groups the ranks passing the same color (>= 0); each process gets the handle of
+ * its own group. GA_Pgroup_self (collective over the default group) gives each process a group
+ * of itself alone; GA_Pgroup_duplicate (collective over grp, the world included) a group of the
+ * same ranks. GA_Pgroup_absolute_id: the world rank of rank pid of pgroup. */
+int GA_Pgroup_split(int grp_id, int num_group);
+int GA_Pgroup_split_irreg(int grp_id, int color);
+int GA_Pgroup_self(void);
+int GA_Pgroup_duplicate(int grp);
+int GA_Pgroup_absolute_id(int pgroup, int pid);
+/* GA's mirror group handle (0), as GA returns it; Remora has no mirrored arrays, so calls that
+ * take a group fail on it. */
+int GA_Pgroup_get_mirror(void);
 void GA_Set_pgroup(int g_a, int p_handle);
 int GA_Get_pgroup(int g_a);
 int GA_Get_pgroup_size(int grp_id);
@@ -470,6 +547,23 @@ int NGA_Pgroup_nnodes(int grp);
 int NGA_Pgroup_nodeid(int grp);
 void NGA_Pgroup_set_default(int grp);
 void NGA_Pgroup_sync(int grp_id);
+void NGA_Pgroup_llgop(int grp, long long x[], int n, char* op);
+void NGA_Pgroup_fgop(int grp, float x[], int n, char* op);
+void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op);
+int NGA_Pgroup_split(int grp_id, int num_group);
+int NGA_Pgroup_split_irreg(int grp_id, int color);
+int NGA_Pgroup_self(void);
+int NGA_Pgroup_duplicate(int grp);
+int NGA_Pgroup_absolute_id(int pgroup, int pid);
+int NGA_Pgroup_get_mirror(void);
+void NGA_Get_proc_index(int g_a, int iproc, int subscript[]);
+void NGA_List_nodeid(int* list, int nprocs);
+int NGA_Deallocate(int g_a);
+void NGA_Set_memory_limit(size_t limit);
+void NGA_Set_debug(int flag);
+int NGA_Get_debug(void);
+void NGA_Set_irreg_flag(int g_a, int flag);
+void NGA_Set_memory_dev(int g_a, char* device);
 void NGA_Set_array_name(int g_a, char* name);
 void NGA_Set_block_cyclic(int g_a, int dims[]);
 void NGA_Set_block_cyclic_proc_grid(int g_a, int dims[], int proc_grid[]);

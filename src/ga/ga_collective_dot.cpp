@@ -124,4 +124,38 @@ DoubleComplex NGA_Zdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], 
                                   g_b, t_b, blo, bhi);
 }
 
+long long NGA_Lldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                          int bhi[]) {
+  return patch_dot<long long>("NGA_Lldot_patch", REMORA_INT64, g_a, t_a, alo, ahi, g_b, t_b, blo,
+                              bhi);
+}
+
+float NGA_Fdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                     int bhi[]) {
+  return patch_dot<float>("NGA_Fdot_patch", REMORA_FLOAT, g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
+}
+
+SingleComplex NGA_Cdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                             int bhi[]) {
+  return patch_dot<SingleComplex>("NGA_Cdot_patch", REMORA_FLOAT_COMPLEX, g_a, t_a, alo, ahi, g_b,
+                                  t_b, blo, bhi);
+}
+
+long long NGA_Lldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                            int64_t blo[], int64_t bhi[]) {
+  return patch_dot<long long>("NGA_Lldot_patch64", REMORA_INT64, g_a, t_a, alo, ahi, g_b, t_b, blo,
+                              bhi);
+}
+
+float NGA_Fdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                       int64_t blo[], int64_t bhi[]) {
+  return patch_dot<float>("NGA_Fdot_patch64", REMORA_FLOAT, g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
+}
+
+SingleComplex NGA_Cdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                               int64_t blo[], int64_t bhi[]) {
+  return patch_dot<SingleComplex>("NGA_Cdot_patch64", REMORA_FLOAT_COMPLEX, g_a, t_a, alo, ahi, g_b,
+                                  t_b, blo, bhi);
+}
+
 }  // extern "C"

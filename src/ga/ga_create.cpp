@@ -326,6 +326,16 @@ void set_cyclic(const char* fn, int g_a, const Index* block, const Index* grid, 
 
 using namespace remora::ga;
 
+namespace {
+// Frees an allocated array's memory (collective over its group); the handle stays.
+void release_memory(const char* fn, GaArray& a) {
+  release_properties(fn, a);
+  memory_remove(local_bytes(a, a.array));
+  check(fn, remora_array_destroy(&a.array));
+  a.accesses.clear();
+}
+}  // namespace
+
 extern "C" {
 
 int NGA_Create(int type, int ndim, int dims[], char* array_name, int chunk[]) {
@@ -477,12 +487,20 @@ int GA_Duplicate(int g_a, char* array_name) {
 void GA_Destroy(int g_a) {
   const char* fn = "GA_Destroy";
   GaArray& a = lookup(fn, g_a);
-  if (a.array != nullptr) {
-    release_properties(fn, a);
-    memory_remove(local_bytes(a, a.array));
-    check(fn, remora_array_destroy(&a.array));
-  }
+  if (a.array != nullptr) release_memory(fn, a);
   free_handle(g_a);
+}
+
+int GA_Deallocate(int g_a) {
+  const char* fn = "GA_Deallocate";
+  require_initialized(fn);
+  // As GA 5.8: FALSE for a handle without memory; else the memory goes, and the handle keeps
+  // its settings so that GA_Allocate can allocate it again.
+  if (!handle_exists(g_a)) return 0;
+  GaArray& a = lookup(fn, g_a);
+  if (a.array == nullptr) return 0;
+  release_memory(fn, a);
+  return 1;
 }
 
 }  // extern "C"

@@ -8,6 +8,7 @@
 #include <complex>
 #include <vector>
 
+#include "ga/ga_dispatch.hpp"
 #include "ga/ga_registry.hpp"
 
 using remora::ga::check;
@@ -88,27 +89,6 @@ void update_diagonal(const char* fn, const GaArray& a, int64_t first, int64_t co
     T value;
     check(fn, remora_array_get(a.array, at, at, &value, ld));
     if (update(i, value)) check(fn, remora_array_put(a.array, at, at, &value, ld));
-  }
-}
-
-// Calls body.template operator()<T>() with T the C++ element type of a.
-template <typename Body>
-void dispatch(const char* fn, const GaArray& a, Body&& body) {
-  switch (a.datatype) {
-    case REMORA_INT32:
-      return body(int32_t{});
-    case REMORA_INT64:
-      return body(int64_t{});
-    case REMORA_FLOAT:
-      return body(float{});
-    case REMORA_DOUBLE:
-      return body(double{});
-    case REMORA_FLOAT_COMPLEX:
-      return body(std::complex<float>{});
-    case REMORA_DOUBLE_COMPLEX:
-      return body(std::complex<double>{});
-    default:
-      ga_fail(fn, "g_a ('%s') has GA type %d, which %s does not take", a.name.c_str(), a.type, fn);
   }
 }
 

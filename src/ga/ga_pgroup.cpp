@@ -29,6 +29,16 @@ std::map<int, Pgroup>& groups() {
   return table;
 }
 int next_handle = 1;
+constexpr int kMirrorGroup = 0;  // GA_Pgroup_get_mirror's handle: never a live group here
+
+// Records a new group (its communicators made by the caller) and returns its handle.
+int record(Pgroup group) {
+  if (group.comm != REMORA_COMM_NULL) check("record", remora_comm_rank(group.comm, &group.rank));
+  const std::lock_guard<std::mutex> hold(state_mutex());
+  const int handle = next_handle++;
+  groups()[handle] = std::move(group);
+  return handle;
+}
 
 Pgroup* find(int handle) {
   const std::lock_guard<std::mutex> hold(state_mutex());
@@ -39,6 +49,8 @@ Pgroup* find(int handle) {
 const Pgroup& live(const char* fn, int handle) {
   require_initialized(fn);
   const Pgroup* group = find(handle);
+  if (group == nullptr && handle == kMirrorGroup)
+    ga_fail(fn, "p_handle=0 is GA's mirror group: Remora has no mirrored arrays");
   if (group == nullptr) ga_fail(fn, "p_handle=%d is not a live process group", handle);
   return *group;
 }
@@ -53,6 +65,32 @@ std::vector<int> members_of(const char* fn, int handle) {
 
 MPI_Comm mpi_comm_of(const char* fn, int handle) {
   return handle == kWorldGroup ? world_comm() : live(fn, handle).mpi;
+}
+
+// A new group of the members of grp that pass this process's colour (>= 0), in grp's order:
+// collective over grp, as MPI_Comm_split (GA_Pgroup_split / _split_irreg / _self).
+int split_group(const char* fn, int grp, int color) {
+  const remora_comm_t parent = pgroup_comm(fn, grp);
+  const std::vector<int> parent_members = members_of(fn, grp);
+  int rank = 0;
+  check(fn, remora_comm_rank(parent, &rank));
+  Pgroup group;
+  check(fn, remora_comm_split(parent, color, rank, &group.comm));
+  if (MPI_Comm_split(mpi_comm_of(fn, grp), color, rank, &group.mpi) != MPI_SUCCESS)
+    ga_fail(fn, "MPI_Comm_split failed");
+  // The new group's members as GA world ranks: its ranks translated to grp's.
+  remora_group_t mine = REMORA_GROUP_NULL, theirs = REMORA_GROUP_NULL;
+  check(fn, remora_comm_group(group.comm, &mine));
+  check(fn, remora_comm_group(parent, &theirs));
+  int size = 0;
+  check(fn, remora_group_size(mine, &size));
+  std::vector<int> ranks(static_cast<size_t>(size)), in_parent(static_cast<size_t>(size));
+  for (int r = 0; r < size; ++r) ranks[static_cast<size_t>(r)] = r;
+  check(fn, remora_group_translate_ranks(mine, size, ranks.data(), theirs, in_parent.data()));
+  check(fn, remora_group_free(&mine));
+  check(fn, remora_group_free(&theirs));
+  for (int r : in_parent) group.members.push_back(parent_members[static_cast<size_t>(r)]);
+  return record(std::move(group));
 }
 
 }  // namespace
@@ -156,11 +194,7 @@ int GA_Pgroup_create(int* list, int count) {
     ga_fail(fn, "MPI_Comm_create failed");
   MPI_Group_free(&mpi_members);
   MPI_Group_free(&mpi_world);
-  if (group.comm != REMORA_COMM_NULL) check(fn, remora_comm_rank(group.comm, &group.rank));
-  const int handle = next_handle++;
-  const std::lock_guard<std::mutex> hold(state_mutex());
-  groups()[handle] = std::move(group);
-  return handle;
+  return record(std::move(group));
 }
 
 int GA_Pgroup_destroy(int grp) {
@@ -178,6 +212,60 @@ int GA_Pgroup_destroy(int grp) {
   const std::lock_guard<std::mutex> hold(state_mutex());
   groups().erase(grp);
   return 1;
+}
+
+int GA_Pgroup_split(int grp_id, int num_group) {
+  constexpr const char* fn = "GA_Pgroup_split";
+  int size = 0, rank = 0;
+  const remora_comm_t parent = pgroup_comm(fn, grp_id);
+  check(fn, remora_comm_size(parent, &size));
+  check(fn, remora_comm_rank(parent, &rank));
+  if (num_group < 0) ga_fail(fn, "num_group=%d is negative", num_group);
+  if (num_group == 0) return grp_id;  // as GA
+  // As GA: groups of ceil(size / num_group) consecutive ranks, the last one smaller (so there
+  // may be fewer than num_group groups).
+  const int per_group = (size + num_group - 1) / num_group;
+  return split_group(fn, grp_id, rank / per_group);
+}
+
+int GA_Pgroup_split_irreg(int grp_id, int color) {
+  constexpr const char* fn = "GA_Pgroup_split_irreg";
+  pgroup_comm(fn, grp_id);  // a live group this process belongs to
+  if (color < 0) ga_fail(fn, "color=%d is negative", color);
+  return split_group(fn, grp_id, color);
+}
+
+int GA_Pgroup_self(void) {
+  constexpr const char* fn = "GA_Pgroup_self";
+  require_initialized(fn);
+  const int parent = default_pgroup();
+  int rank = 0;
+  check(fn, remora_comm_rank(pgroup_comm(fn, parent), &rank));
+  return split_group(fn, parent, rank);
+}
+
+int GA_Pgroup_duplicate(int grp) {
+  constexpr const char* fn = "GA_Pgroup_duplicate";
+  Pgroup group;
+  const remora_comm_t parent = pgroup_comm(fn, grp);
+  group.members = members_of(fn, grp);
+  check(fn, remora_comm_dup(parent, &group.comm));
+  if (MPI_Comm_dup(mpi_comm_of(fn, grp), &group.mpi) != MPI_SUCCESS)
+    ga_fail(fn, "MPI_Comm_dup failed");
+  return record(std::move(group));
+}
+
+int GA_Pgroup_absolute_id(int pgroup, int pid) {
+  constexpr const char* fn = "GA_Pgroup_absolute_id";
+  const std::vector<int> members = members_of(fn, pgroup);
+  if (pid < 0 || pid >= static_cast<int>(members.size()))
+    ga_fail(fn, "pid=%d is not a rank of process group %d [0, %zu)", pid, pgroup, members.size());
+  return members[static_cast<size_t>(pid)];
+}
+
+int GA_Pgroup_get_mirror(void) {
+  require_initialized("GA_Pgroup_get_mirror");
+  return kMirrorGroup;
 }
 
 void GA_Pgroup_set_default(int grp) {

@@ -331,6 +331,33 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
   }
 }
 
+void GA_Get_proc_index(int g_a, int iproc, int subscript[]) {
+  const char* fn = "GA_Get_proc_index";
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (subscript == nullptr) ga_fail(fn, "subscript is NULL");
+  if (a.layout != Layout::ScalapackCyclic && a.layout != Layout::Tiled &&
+      a.layout != Layout::TiledIrregular)
+    ga_fail(fn, "array '%s' does not use a ScaLAPACK-style process grid", a.name.c_str());
+  if (iproc < 0 || iproc >= array_ranks(a))
+    ga_fail(fn, "iproc=%d is outside [0, %d)", iproc, array_ranks(a));
+  int grid[GA_MAX_DIM];
+  process_grid(fn, a, grid);
+  // Ranks run over the grid row-major (block_owner), and GA returns C order here.
+  for (int d = a.ndim - 1, rest = iproc; d >= 0; --d) {
+    subscript[d] = rest % grid[d];
+    rest /= grid[d];
+  }
+}
+
+void GA_List_nodeid(int* list, int nprocs) {
+  const char* fn = "GA_List_nodeid";
+  require_initialized(fn);
+  if (nprocs < 0 || nprocs > remora_size())
+    ga_fail(fn, "nprocs=%d is outside [0, %d] (the number of processes)", nprocs, remora_size());
+  if (list == nullptr && nprocs > 0) ga_fail(fn, "list is NULL");
+  for (int i = 0; i < nprocs; ++i) list[i] = i;  // GA's ids are the world ranks
+}
+
 void GA_Get_proc_grid(int g_a, int dims[]) {
   const char* fn = "GA_Get_proc_grid";
   if (dims == nullptr) ga_fail(fn, "dims is NULL");

@@ -121,6 +121,57 @@ void NGA_Pgroup_set_default(int grp) {
 void NGA_Pgroup_sync(int grp_id) {
   GA_Pgroup_sync(grp_id);
 }
+void NGA_Pgroup_llgop(int grp, long long x[], int n, char* op) {
+  GA_Pgroup_llgop(grp, x, n, op);
+}
+void NGA_Pgroup_fgop(int grp, float x[], int n, char* op) {
+  GA_Pgroup_fgop(grp, x, n, op);
+}
+void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op) {
+  GA_Pgroup_zgop(grp, x, n, op);
+}
+int NGA_Pgroup_split(int grp_id, int num_group) {
+  return GA_Pgroup_split(grp_id, num_group);
+}
+int NGA_Pgroup_split_irreg(int grp_id, int color) {
+  return GA_Pgroup_split_irreg(grp_id, color);
+}
+int NGA_Pgroup_self(void) {
+  return GA_Pgroup_self();
+}
+int NGA_Pgroup_duplicate(int grp) {
+  return GA_Pgroup_duplicate(grp);
+}
+int NGA_Pgroup_absolute_id(int pgroup, int pid) {
+  return GA_Pgroup_absolute_id(pgroup, pid);
+}
+int NGA_Pgroup_get_mirror(void) {
+  return GA_Pgroup_get_mirror();
+}
+void NGA_Get_proc_index(int g_a, int iproc, int subscript[]) {
+  GA_Get_proc_index(g_a, iproc, subscript);
+}
+void NGA_List_nodeid(int* list, int nprocs) {
+  GA_List_nodeid(list, nprocs);
+}
+int NGA_Deallocate(int g_a) {
+  return GA_Deallocate(g_a);
+}
+void NGA_Set_memory_limit(size_t limit) {
+  GA_Set_memory_limit(limit);
+}
+void NGA_Set_debug(int flag) {
+  GA_Set_debug(flag);
+}
+int NGA_Get_debug(void) {
+  return GA_Get_debug();
+}
+void NGA_Set_irreg_flag(int g_a, int flag) {
+  GA_Set_irreg_flag(g_a, flag);
+}
+void NGA_Set_memory_dev(int g_a, char* device) {
+  GA_Set_memory_dev(g_a, device);
+}
 void NGA_Set_array_name(int g_a, char* name) {
   GA_Set_array_name(g_a, name);
 }
