@@ -201,7 +201,7 @@ void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga
 void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha,
                  ga_nbhdl_t* nbhandle);
 void NGA_NbWait(ga_nbhdl_t* nbhandle);
-/* 0 once every operation on the handle has completed, 1 while some are pending. */
+/* 1 once every operation on the handle has completed, 0 while some are pending (as GA 5.9). */
 int NGA_NbTest(ga_nbhdl_t* nbhandle);
 void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]);
 void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf,
