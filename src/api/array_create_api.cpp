@@ -125,14 +125,11 @@ int check_array_rank(const char* function, const Array& a, int rank) {
   return REMORA_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
-                        remora_array_t* array) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_array_create";
+// Creations of any ndim: the type and shape checks, then build(ranks, &dist) makes its own
+// checks and the distribution.
+template <typename Build>
+int create_nd(const char* function, remora_datatype_t type, int ndim, const int64_t* dims,
+              const char* name, remora_array_t* array, Build build) {
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
   std::optional<Distribution> dist;
@@ -141,10 +138,24 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
     if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
     int ranks = 0;
     if (int status = creation_ranks(function, &ranks)) return status;
-    dist = Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks);
-    return REMORA_SUCCESS;
+    return build(ranks, &dist);
   }();
   return publish(function, *runtime, checked, std::move(dist), type, name, array);
+}
+
+}  // namespace
+
+extern "C" {
+
+int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
+                        remora_array_t* array) {
+  REMORA_API_ENTRY();
+  return create_nd("remora_array_create", type, ndim, dims, name, array,
+                   [&](int ranks, std::optional<Distribution>* dist) {
+                     *dist = Distribution::block_default(std::vector<int64_t>(dims, dims + ndim),
+                                                         ranks);
+                     return REMORA_SUCCESS;
+                   });
 }
 
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
@@ -219,20 +230,13 @@ int remora_array_create_block_dealt(remora_datatype_t type, int ndim, const int6
                                     const int64_t* block, const char* name, remora_array_t* array) {
   REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_create_block_dealt";
-  Runtime* runtime = nullptr;
-  if (int status = enter_collective(function, &runtime)) return status;
-  std::optional<Distribution> dist;
-  const int checked = [&]() -> int {
-    if (int status = check_type(function, type)) return status;
-    if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
-    if (int status = check_positive(function, "block", block, ndim)) return status;
-    int ranks = 0;
-    if (int status = creation_ranks(function, &ranks)) return status;
-    dist = Distribution::dealt(std::vector<int64_t>(dims, dims + ndim),
-                               std::vector<int64_t>(block, block + ndim), ranks);
-    return REMORA_SUCCESS;
-  }();
-  return publish(function, *runtime, checked, std::move(dist), type, name, array);
+  return create_nd(function, type, ndim, dims, name, array,
+                   [&](int ranks, std::optional<Distribution>* dist) {
+                     if (int status = check_positive(function, "block", block, ndim)) return status;
+                     *dist = Distribution::dealt(std::vector<int64_t>(dims, dims + ndim),
+                                                 std::vector<int64_t>(block, block + ndim), ranks);
+                     return static_cast<int>(REMORA_SUCCESS);
+                   });
 }
 
 int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t* dims,

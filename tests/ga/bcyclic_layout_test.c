@@ -57,6 +57,21 @@ static void check_all(int g_a, const struct shape* s, int round) {
   free(all);
 }
 
+/* This rank's memory of the array through NGA_Access_block_segment (form 0) or its 64 form. */
+static double* my_segment(int g_a, int form, long* len) {
+  double* seg = NULL;
+  if (form == 0) {
+    int len32 = -1;
+    NGA_Access_block_segment(g_a, me, &seg, &len32);
+    *len = len32;
+  } else {
+    int64_t len64 = -1;
+    NGA_Access_block_segment64(g_a, me, &seg, &len64);
+    *len = (long)len64;
+  }
+  return seg;
+}
+
 /* GA_Set_block_cyclic: the queries, and my segment filled in GA's layout. */
 static void check_dealt(const struct shape* s, int form) {
   const int g_a = GA_Create_handle();
@@ -93,17 +108,8 @@ static void check_dealt(const struct shape* s, int form) {
     CHECK(NGA_Locate(g_a, lo) == k && NGA_Locate(g_a, hi) == k);
     if (k % nprocs == me) expected_len += size;
   }
-  double* seg = NULL;
   long len = -1;
-  if (form == 0) {
-    int len32 = -1;
-    NGA_Access_block_segment(g_a, me, &seg, &len32);
-    len = len32;
-  } else {
-    int64_t len64 = -1;
-    NGA_Access_block_segment64(g_a, me, &seg, &len64);
-    len = (long)len64;
-  }
+  double* seg = my_segment(g_a, form, &len);
   CHECK(len == expected_len && (len == 0 || seg != NULL));
   long at = 0;
   for (int k = me; k < total; k += nprocs) {
@@ -139,17 +145,8 @@ static void check_grid(int form) {
   CHECK(GA_Allocate(g_a) == 1);
   const int in_grid = me < rows * cols, pr = me / cols, pc = me % cols;
   if (in_grid) {
-    double* seg = NULL;
     long len = -1;
-    if (form == 0) {
-      int len32 = -1;
-      NGA_Access_block_segment(g_a, me, &seg, &len32);
-      len = len32;
-    } else {
-      int64_t len64 = -1;
-      NGA_Access_block_segment64(g_a, me, &seg, &len64);
-      len = (long)len64;
-    }
+    double* seg = my_segment(g_a, form, &len);
     long at = 0;
     for (int i = 0; i < dims[0]; ++i) {
       if ((i / block[0]) % rows != pr) continue;
@@ -197,11 +194,7 @@ static void check_grid(int form) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  GA_Initialize();
-  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
-  me = GA_Nodeid();
-  nprocs = GA_Nnodes();
+  ga_test_begin(&argc, &argv, &me, &nprocs);
   for (int form = 0; form < 2; ++form) {
     for (size_t s = 0; s < sizeof dealt / sizeof dealt[0]; ++s) check_dealt(&dealt[s], form);
     check_grid(form);

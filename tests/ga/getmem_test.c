@@ -31,11 +31,7 @@ static int disjoint(const void* a, size_t a_bytes, const void* b, size_t b_bytes
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  GA_Initialize();
-  MA_init(C_DBL, 1000000, 1000000); /* GA needs MA for its temporary buffers */
-  me = GA_Nodeid();
-  nprocs = GA_Nnodes();
+  ga_test_begin(&argc, &argv, &me, &nprocs);
   const int n0 = me + 3, n1 = 2 * me + 5, n2 = 7;
   double* a = GA_Getmem(C_DBL, n0, 0);
   double* b = GA_Getmem(C_DBL, n1, -1);
