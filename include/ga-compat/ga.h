@@ -68,6 +68,10 @@ int GA_Cluster_procid(int node, int loc_proc);
 int GA_Cluster_proc_nodeid(int proc);
 int GA_Uses_fapi(void);
 int GA_Uses_ma(void);
+/* Memory from GA's pool (collective over group grp_id; ids <= 0: the world group): this
+ * rank's nelem elements of type; GA_Freemem (collective) returns it. */
+void* GA_Getmem(int type, int nelem, int grp_id);
+void GA_Freemem(void* ptr);
 size_t GA_Memory_avail(void);
 int GA_Memory_limited(void);
 size_t GA_Inquire_memory(void);
@@ -246,6 +250,17 @@ void NGA_Release_update(int g_a, int lo[], int hi[]);
 void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]);
 void NGA_Release_block(int g_a, int idx);
 void NGA_Release_update_block(int g_a, int idx);
+/* Block grid (GA_Set_block_cyclic_proc_grid and tiled arrays): index[] is the block's
+ * coordinates over the block grid, in C order. */
+void NGA_Access_block_grid(int g_a, int index[], void* ptr, int ld[]);
+void NGA_Access_block_grid64(int g_a, int64_t index[], void* ptr, int64_t ld[]);
+void NGA_Release_block_grid(int g_a, int index[]);
+void NGA_Release_update_block_grid(int g_a, int index[]);
+/* All of process proc's memory of the array (*len elements), when this process maps it. */
+void NGA_Access_block_segment(int g_a, int proc, void* ptr, int* len);
+void NGA_Access_block_segment64(int g_a, int proc, void* ptr, int64_t* len);
+void NGA_Release_block_segment(int g_a, int idx);
+void NGA_Release_update_block_segment(int g_a, int idx);
 
 /* Synchronisation. */
 void GA_Sync(void);

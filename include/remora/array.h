@@ -15,7 +15,8 @@
  *                   array's shape (Global Arrays' default), any ndim up to REMORA_ARRAY_MAX_DIM
  *   irregular       user-given block starts per dimension (GA's map/nblock)
  *   block-cyclic    2-D, ScaLAPACK-style blocks of block[0] x block[1] dealt round-robin over
- *                   a 2-D grid
+ *                   a 2-D grid; or N-d blocks dealt round-robin over the ranks in block-number
+ *                   order (remora_array_create_block_dealt, GA_Set_block_cyclic's layout)
  *   element-cyclic  2-D, Elemental's [MC,MR]: element (i,j) lives on grid position
  *                   (i mod Pr, j mod Pc); the grid is near-square as Elemental builds it.
  *
@@ -71,6 +72,14 @@ REMORA_API int remora_array_create_irregular(remora_datatype_t type, int ndim, c
 REMORA_API int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims,
                                                 const int64_t* block, const int* grid,
                                                 const char* name, remora_array_t* array);
+/* Blocks dealt round-robin (Global Arrays' GA_Set_block_cyclic), any ndim: blocks of
+ * block[0] x ... (the last of a dimension shorter), numbered row-major over the block grid;
+ * block k lives on rank k mod P. Each rank stores its blocks one after another in increasing
+ * number, each row-major with its own extents. Kind REMORA_DIST_BLOCK_CYCLIC; the process grid
+ * reads 1 x ... x P and the local shape 1 x ... x (the rank's element count). */
+REMORA_API int remora_array_create_block_dealt(remora_datatype_t type, int ndim,
+                                               const int64_t* dims, const int64_t* block,
+                                               const char* name, remora_array_t* array);
 /* Block-cyclic (2-D) with tiles of irregular extents: ntiles[d] tiles in dimension d starting
  * at starts[offset_d + k] (offset_d = the sum of ntiles[0..d-1]; 0 first, strictly increasing,
  * below dims[d]); tile (i, j) lives on grid position (i mod grid[0], j mod grid[1]), grid
@@ -178,6 +187,13 @@ REMORA_API int remora_array_sync_comm(remora_comm_t comm);
 REMORA_API int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi,
                                    void** pointer, int64_t* ld);
 REMORA_API int remora_array_release(remora_array_t a, void* pointer);
+/* The whole local array of rank (a rank of a's ranks) when this rank maps it (its own, or a
+ * rank's on the same node; else REMORA_ERR_UNSUPPORTED): *pointer to its first element, *count
+ * elements, row-major over remora_array_local_shape's extents (for dealt blocks: the rank's
+ * blocks in number order). Stores become visible to others at the next sync or flush. Nothing
+ * to release (NGA_Access_block_segment). */
+REMORA_API int remora_array_access_local(remora_array_t a, int rank, void** pointer,
+                                         int64_t* count);
 REMORA_API int remora_array_release_update(remora_array_t a, void* pointer);
 
 /* ---- Element lists: subscripts holds n * ndim indices (element k: subscripts[k*ndim ..]) ---- */

@@ -39,15 +39,20 @@ int check_type(const char* function, int type) {
   return REMORA_SUCCESS;
 }
 
+// name[0..ndim-1] (dims, block) all at least 1.
+int check_positive(const char* function, const char* name, const int64_t* values, int ndim) {
+  if (int status = check_pointer(function, name, values)) return status;
+  for (int d = 0; d < ndim; ++d)
+    if (values[d] < 1)
+      return fail(REMORA_ERR_ARG, "%s: %s[%d]=%" PRId64 " must be at least 1", function, name, d,
+                  values[d]);
+  return REMORA_SUCCESS;
+}
+
 int check_shape(const char* function, int ndim, const int64_t* dims, int max_ndim) {
   if (ndim < 1 || ndim > max_ndim)
     return fail(REMORA_ERR_ARG, "%s: ndim=%d must lie in [1, %d]", function, ndim, max_ndim);
-  if (int status = check_pointer(function, "dims", dims)) return status;
-  for (int d = 0; d < ndim; ++d)
-    if (dims[d] < 1)
-      return fail(REMORA_ERR_ARG, "%s: dims[%d]=%" PRId64 " must be at least 1", function, d,
-                  dims[d]);
-  return REMORA_SUCCESS;
+  return check_positive(function, "dims", dims, ndim);
 }
 
 // grid NULL: near-square; else grid[0] x grid[1] with at most `ranks` ranks.
@@ -120,14 +125,11 @@ int check_array_rank(const char* function, const Array& a, int rank) {
   return REMORA_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
-                        remora_array_t* array) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_array_create";
+// Creations of any ndim: the type and shape checks, then build(ranks, &dist) makes its own
+// checks and the distribution.
+template <typename Build>
+int create_nd(const char* function, remora_datatype_t type, int ndim, const int64_t* dims,
+              const char* name, remora_array_t* array, Build build) {
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
   std::optional<Distribution> dist;
@@ -136,10 +138,24 @@ int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, c
     if (int status = check_shape(function, ndim, dims, REMORA_ARRAY_MAX_DIM)) return status;
     int ranks = 0;
     if (int status = creation_ranks(function, &ranks)) return status;
-    dist = Distribution::block_default(std::vector<int64_t>(dims, dims + ndim), ranks);
-    return REMORA_SUCCESS;
+    return build(ranks, &dist);
   }();
   return publish(function, *runtime, checked, std::move(dist), type, name, array);
+}
+
+}  // namespace
+
+extern "C" {
+
+int remora_array_create(remora_datatype_t type, int ndim, const int64_t* dims, const char* name,
+                        remora_array_t* array) {
+  REMORA_API_ENTRY();
+  return create_nd("remora_array_create", type, ndim, dims, name, array,
+                   [&](int ranks, std::optional<Distribution>* dist) {
+                     *dist = Distribution::block_default(std::vector<int64_t>(dims, dims + ndim),
+                                                         ranks);
+                     return REMORA_SUCCESS;
+                   });
 }
 
 int remora_array_create_irregular(remora_datatype_t type, int ndim, const int64_t* dims,
@@ -198,11 +214,7 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
   const int checked = [&]() -> int {
     if (int status = check_type(function, type)) return status;
     if (int status = check_shape(function, 2, dims, 2)) return status;
-    if (int status = check_pointer(function, "block", block)) return status;
-    for (int d = 0; d < 2; ++d)
-      if (block[d] < 1)
-        return fail(REMORA_ERR_ARG, "%s: block[%d]=%" PRId64 " must be at least 1", function, d,
-                    block[d]);
+    if (int status = check_positive(function, "block", block, 2)) return status;
     std::vector<int> g;
     int ranks = 0;
     if (int status = creation_ranks(function, &ranks)) return status;
@@ -212,6 +224,19 @@ int remora_array_create_block_cyclic(remora_datatype_t type, const int64_t* dims
     return REMORA_SUCCESS;
   }();
   return publish(function, *runtime, checked, std::move(dist), type, name, array);
+}
+
+int remora_array_create_block_dealt(remora_datatype_t type, int ndim, const int64_t* dims,
+                                    const int64_t* block, const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_create_block_dealt";
+  return create_nd(function, type, ndim, dims, name, array,
+                   [&](int ranks, std::optional<Distribution>* dist) {
+                     if (int status = check_positive(function, "block", block, ndim)) return status;
+                     *dist = Distribution::dealt(std::vector<int64_t>(dims, dims + ndim),
+                                                 std::vector<int64_t>(block, block + ndim), ranks);
+                     return static_cast<int>(REMORA_SUCCESS);
+                   });
 }
 
 int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t* dims,
@@ -397,6 +422,24 @@ int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
   if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "extents", extents)) return status;
   for (int d = 0; d < array->ndim(); ++d) extents[d] = array->dist().local_extent(rank, d);
+  return REMORA_SUCCESS;
+}
+
+int remora_array_access_local(remora_array_t a, int rank, void** pointer, int64_t* count) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_access_local";
+  Array* array = nullptr;
+  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = check_array_rank(function, *array, rank)) return status;
+  if (int status = check_pointer(function, "pointer", pointer)) return status;
+  if (int status = check_pointer(function, "count", count)) return status;
+  char* base = array->mapped(rank);
+  if (base == nullptr)
+    return fail(REMORA_ERR_UNSUPPORTED,
+                "%s: rank=%d's memory of a ('%s') is not mapped by this rank (another node)",
+                function, rank, array->name().c_str());
+  *pointer = base;
+  *count = array->dist().local_elements(rank);
   return REMORA_SUCCESS;
 }
 

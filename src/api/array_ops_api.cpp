@@ -194,7 +194,8 @@ int remora_array_gemm(char transa, char transb, const void* alpha, remora_array_
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
   const std::string& algorithm = runtime->config.array_gemm;
-  if (algorithm == "summa" || (algorithm == "auto" && remora::arrays::summa_suits(*z)))
+  if ((algorithm == "summa" && remora::arrays::summa_applies(*z)) ||
+      (algorithm == "auto" && remora::arrays::summa_suits(*z)))
     return remora::arrays::summa_gemm(ta, tb, alpha, *x, *y, beta, *z);
   return remora::arrays::gemm(ta, tb, alpha, *x, *y, beta, *z);
 }

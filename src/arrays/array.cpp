@@ -185,7 +185,7 @@ int Array::transfer(const int64_t* lo, const int64_t* hi, Buffer* buffer, const 
   const std::vector<int64_t> user = buffer_strides(ndim(), ld);
   for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
     if (result != REMORA_SUCCESS) return;
-    const TileTransfer t = tile_transfer(tile, lo, user, dist_.local_extents(tile.owner), element_);
+    const TileTransfer t = tile_transfer(tile, lo, user, element_);
     auto* at = static_cast<std::conditional_t<Put, const char, char>*>(buffer) + t.user_offset;
     const int owner = world_rank(tile.owner);
     if constexpr (Put) {
@@ -270,8 +270,8 @@ int Array::accumulate(const int64_t* lo, const int64_t* hi, const void* buffer, 
   int result = REMORA_SUCCESS;
   for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
     if (result != REMORA_SUCCESS) return;
-    const std::vector<int64_t> local = dist_.local_extents(tile.owner);
-    const TileTransfer t = tile_transfer(tile, lo, user, local, element_);
+    const std::vector<int64_t>& local = tile.local;
+    const TileTransfer t = tile_transfer(tile, lo, user, element_);
     // Pack: the user's strided tile into a dense buffer of the tile's shape.
     std::vector<Axis> to_packed, to_owner;
     int64_t packed_stride = 1, owner_stride = 1;

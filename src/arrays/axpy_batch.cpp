@@ -213,8 +213,7 @@ int AxpyBatch::axpy(int direction, const void* alpha, void* buffer, const int64_
     header.tiles = 0;
   };
   for_each_tile(array_.dist(), lo, hi, [&](const Tile& tile) {
-    const TileTransfer t =
-        tile_transfer(tile, lo, user, array_.dist().local_extents(tile.owner), element);
+    const TileTransfer t = tile_transfer(tile, lo, user, element);
     char* at = static_cast<char*>(buffer) + t.user_offset;
     if (direction == REMORA_AXPY_GLOBAL_TO_LOCAL) {
       if (tile.owner == me) {  // no message to ourselves: copy under the batch's lock

@@ -50,6 +50,17 @@ Distribution Distribution::cyclic_tiles(std::vector<int64_t> dims,
   return d;
 }
 
+Distribution Distribution::dealt(std::vector<int64_t> dims, std::vector<int64_t> block, int ranks) {
+  Distribution d;
+  d.kind_ = REMORA_DIST_BLOCK_CYCLIC;
+  d.grid_.assign(dims.size(), 1);
+  d.grid_.back() = ranks;
+  d.deal_ = std::make_shared<const BlockDeal>(dims, block, ranks);
+  d.block_ = std::move(block);
+  d.dims_ = std::move(dims);
+  return d;
+}
+
 Distribution Distribution::block_default(std::vector<int64_t> dims, int ranks) {
   const std::vector<int> grid = block_grid(ranks, dims);
   std::vector<std::vector<int64_t>> starts(dims.size());
@@ -70,6 +81,7 @@ int64_t Distribution::elements() const {
 bool Distribution::same_layout(const Distribution& other) const {
   if (dims_ != other.dims_ || grid_ != other.grid_ || is_cyclic() != other.is_cyclic())
     return false;
+  if (deal_ || other.deal_) return deal_ && other.deal_ && *deal_ == *other.deal_;
   return is_cyclic() ? block_ == other.block_ && tiles_ == other.tiles_ : starts_ == other.starts_;
 }
 
@@ -108,6 +120,7 @@ int64_t Distribution::cyclic_local_extent(int d, int coord) const {
 }
 
 int64_t Distribution::local_extent(int rank, int d) const {
+  if (deal_) return d + 1 < ndim() ? 1 : deal_->local_elements(rank);
   const std::vector<int> c = coords(rank);
   const int p = c[static_cast<size_t>(d)];
   if (p < 0) return 0;
@@ -233,6 +246,7 @@ int64_t Distribution::local_index(int d, int64_t index) const {
 }
 
 void Distribution::locate(const int64_t* index, int* owner, int64_t* local) const {
+  if (deal_) return deal_->locate(index, owner, local);
   int rank = 0;
   int64_t linear = 0;
   for (int d = 0; d < ndim(); ++d) {

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "arrays/block_deal.hpp"
 #include "remora/array.h"
 
 namespace remora::arrays {
@@ -41,6 +43,11 @@ class Distribution {
   // goes to grid coordinate b mod grid[d], which stores its tiles in order.
   static Distribution cyclic_tiles(std::vector<int64_t> dims,
                                    std::vector<std::vector<int64_t>> starts, std::vector<int> grid);
+  // Blocks dealt round-robin over ranks (GA_Set_block_cyclic; block_deal.hpp): any ndim, kind
+  // block-cyclic, grid 1 x ... x ranks. Each rank's local array is its blocks one after another
+  // (local extents 1, ..., 1, its element count); runs and owning_coords do not apply: patches
+  // go by blocks (for_each_tile).
+  static Distribution dealt(std::vector<int64_t> dims, std::vector<int64_t> block, int ranks);
   // The default block distribution of dims over ranks.
   static Distribution block_default(std::vector<int64_t> dims, int ranks);
 
@@ -51,6 +58,7 @@ class Distribution {
   int ndim() const { return static_cast<int>(dims_.size()); }
   const std::vector<int64_t>& dims() const { return dims_; }
   const std::vector<int>& grid() const { return grid_; }
+  const BlockDeal* deal() const { return deal_.get(); }
   int64_t elements() const;
   // Same owner and local index for every element (then local storage lines up).
   bool same_layout(const Distribution& other) const;
@@ -91,6 +99,7 @@ class Distribution {
   // Cyclic with irregular tiles (empty otherwise): tile starts, each tile's start in its
   // coordinate's local extent, and each coordinate's local extent, per dimension.
   std::vector<std::vector<int64_t>> tiles_, tile_local_, coord_extent_;
+  std::shared_ptr<const BlockDeal> deal_;  // dealt blocks (null otherwise)
 };
 
 }  // namespace remora::arrays

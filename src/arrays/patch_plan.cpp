@@ -1,13 +1,50 @@
 #include "arrays/patch_plan.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "arrays/process_grid.hpp"
 
 namespace remora::arrays {
 
+namespace {
+// Dealt blocks: one tile per block that lo..hi meets.
+void for_each_dealt_tile(const BlockDeal& deal, const int64_t* lo, const int64_t* hi,
+                         const std::function<void(const Tile&)>& visit) {
+  const int ndim = deal.ndim();
+  const auto& block = deal.block();
+  int64_t first[REMORA_ARRAY_MAX_DIM], last[REMORA_ARRAY_MAX_DIM], c[REMORA_ARRAY_MAX_DIM];
+  for (int d = 0; d < ndim; ++d) {
+    first[d] = c[d] = lo[d] / block[static_cast<size_t>(d)];
+    last[d] = hi[d] / block[static_cast<size_t>(d)];
+  }
+  std::vector<std::pair<int64_t, Tile>> tiles;  // (block number, tile)
+  for (;;) {
+    Tile tile;
+    const int64_t number = deal.number(c);
+    tile.owner = deal.owner(number);
+    tile.local_base = deal.offset(c);
+    for (int d = 0; d < ndim; ++d) {
+      const int64_t start = c[d] * block[static_cast<size_t>(d)];
+      const int64_t from = std::max(lo[d], start);
+      const int64_t to = std::min(hi[d], start + deal.extent(d, c[d]) - 1);
+      tile.runs.push_back(Run{from, to - from + 1, 1, from - start});
+      tile.local.push_back(deal.extent(d, c[d]));
+    }
+    tiles.emplace_back(number, std::move(tile));
+    int d = ndim - 1;
+    while (d >= 0 && ++c[d] > last[d]) c[d] = first[d], --d;
+    if (d < 0) break;
+  }
+  std::stable_sort(tiles.begin(), tiles.end(),
+                   [](const auto& a, const auto& b) { return a.second.owner < b.second.owner; });
+  for (const auto& entry : tiles) visit(entry.second);
+}
+}  // namespace
+
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
                    const std::function<void(const Tile&)>& visit) {
+  if (dist.deal() != nullptr) return for_each_dealt_tile(*dist.deal(), lo, hi, visit);
   const int ndim = dist.ndim();
   std::vector<std::vector<int>> coords(static_cast<size_t>(ndim));
   for (int d = 0; d < ndim; ++d) {
@@ -25,6 +62,7 @@ void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* h
     }
     Tile tile;
     tile.owner = grid_rank(dist.grid(), c);
+    tile.local = dist.local_extents(tile.owner);
     tile.runs.resize(static_cast<size_t>(ndim));
     // Every combination of runs of this owner.
     std::vector<size_t> r(static_cast<size_t>(ndim), 0);
@@ -74,13 +112,15 @@ std::vector<int64_t> buffer_strides(int ndim, const int64_t* ld) {
 }
 
 TileTransfer tile_transfer(const Tile& tile, const int64_t* lo, const std::vector<int64_t>& user,
-                           const std::vector<int64_t>& local, size_t element) {
+                           size_t element) {
   const size_t ndim = tile.runs.size();
+  const std::vector<int64_t>& local = tile.local;
   std::vector<int64_t> local_strides(ndim, 1);
   for (size_t d = ndim - 1; d-- > 0;) local_strides[d] = local_strides[d + 1] * local[d + 1];
   const int64_t e = static_cast<int64_t>(element);
   std::vector<Axis> axes;
   TileTransfer t;
+  t.remote_offset = static_cast<size_t>(tile.local_base * e);
   for (size_t d = 0; d < ndim; ++d) {
     const Run& run = tile.runs[d];
     axes.push_back(Axis{run.length, user[d] * run.step * e, local_strides[d] * e});

@@ -18,6 +18,11 @@ namespace remora::arrays {
 struct Tile {
   int owner = 0;
   std::vector<Run> runs;  // one per dimension
+  // The runs' local indices are into a row-major array of these extents that starts at element
+  // local_base of the owner's local array: the owner's whole local array for grid layouts,
+  // one block for dealt blocks.
+  std::vector<int64_t> local;
+  int64_t local_base = 0;
 };
 
 // The element strides of each dimension in the user's buffer (leading dimensions ld) and in the
@@ -90,7 +95,8 @@ void for_each_owned_slab(const OwnedPatch& patch, int ndim, const int64_t* lo, c
   }
 }
 
-// Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order.
+// Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order (dealt blocks:
+// one tile per block, in block order within an owner).
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
                    const std::function<void(const Tile&)>& visit);
 
@@ -111,14 +117,14 @@ transport::StridedShape merged_shape(const std::vector<Axis>& axes, size_t eleme
 std::vector<int64_t> buffer_strides(int ndim, const int64_t* ld);
 
 // The axes and offsets of tile between a user buffer (holding the patch from lo with element
-// strides user) and the owner's local array (row-major with extents local).
+// strides user) and the owner's local array.
 struct TileTransfer {
   transport::StridedShape shape;
   size_t user_offset = 0;    // bytes from the buffer's start
   size_t remote_offset = 0;  // bytes from the owner's local array's start
 };
 TileTransfer tile_transfer(const Tile& tile, const int64_t* lo, const std::vector<int64_t>& user,
-                           const std::vector<int64_t>& local, size_t element);
+                           size_t element);
 
 // Copies a StridedShape's blocks from src (a side) to dst (b side), or back when reverse.
 void copy_strided(const transport::StridedShape& shape, const char* a, char* b);

@@ -100,8 +100,12 @@ int multiply_local(bool trans_a, bool trans_b, const void* alpha, Array& a, Arra
 
 }  // namespace
 
+bool summa_applies(const Array& c) {
+  return c.dist().deal() == nullptr;
+}
+
 bool summa_suits(const Array& c) {
-  return !strided(c.dist(), 0) && !strided(c.dist(), 1);
+  return summa_applies(c) && !strided(c.dist(), 0) && !strided(c.dist(), 1);
 }
 
 int summa_gemm(bool trans_a, bool trans_b, const void* alpha, Array& a, Array& b, const void* beta,

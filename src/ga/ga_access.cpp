@@ -87,6 +87,65 @@ void access_block(const char* fn, int g_a, int64_t idx, void* ptr, Index* ld) {
   access(fn, a, lo, hi, ptr, ld);
 }
 
+// NGA_Access_block_grid: the block at block-grid coordinates index (C order) of an array on a
+// process grid (GA refuses the others too).
+template <typename Index>
+void grid_block_patch(const char* fn, const GaArray& a, const Index* index, int64_t* lo,
+                      int64_t* hi) {
+  if (index == nullptr) ga_fail(fn, "index is NULL");
+  if (a.layout != Layout::ScalapackCyclic && a.layout != Layout::Tiled &&
+      a.layout != Layout::TiledIrregular)
+    ga_fail(fn, "array '%s' has no block grid (GA_Set_block_cyclic_proc_grid or GA_Set_tiled*)",
+            a.name.c_str());
+  int64_t counts[GA_MAX_DIM];
+  block_counts(a, counts);
+  for (int d = 0; d < a.ndim; ++d) {
+    if (index[d] < 0 || index[d] >= counts[d])
+      ga_fail(fn, "index[%d]=%lld is outside [0, %lld) of array '%s'", d,
+              static_cast<long long>(index[d]), static_cast<long long>(counts[d]), a.name.c_str());
+    lo[d] = block_start(a, d, index[d]);
+    hi[d] = (index[d] + 1 < counts[d] ? block_start(a, d, index[d] + 1) : a.dims[d]) - 1;
+  }
+}
+
+template <typename Index>
+void access_grid_block(const char* fn, int g_a, const Index* index, void* ptr, Index* ld) {
+  GaArray& a = lookup_allocated(fn, g_a);
+  int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM];
+  grid_block_patch(fn, a, index, lo, hi);
+  access(fn, a, lo, hi, ptr, ld);
+}
+
+void release_grid_block(const char* fn, int g_a, const int* index, bool update) {
+  GaArray& a = lookup_allocated(fn, g_a);
+  int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM];
+  grid_block_patch(fn, a, index, lo, hi);
+  release(fn, a, lo, hi, update);
+}
+
+// NGA_Access_block_segment: proc's whole local memory, in place (nothing to copy back).
+template <typename Length>
+void access_segment(const char* fn, int g_a, int proc, void* ptr, Length* len) {
+  GaArray& a = lookup_allocated(fn, g_a);
+  if (ptr == nullptr || len == nullptr) ga_fail(fn, "ptr or len is NULL");
+  if (proc < 0 || proc >= array_ranks(a))
+    ga_fail(fn, "proc=%d is not a process of array '%s' [0, %d)", proc, a.name.c_str(),
+            array_ranks(a));
+  void* pointer = nullptr;
+  int64_t count = 0;
+  check(fn, remora_array_access_local(a.array, array_rank_of(a, proc), &pointer, &count));
+  *static_cast<void**>(ptr) = pointer;
+  *len = static_cast<Length>(count);
+  stat_record(Stat::Access, 0);
+}
+
+void release_segment(const char* fn, int g_a, int idx) {
+  const GaArray& a = lookup_allocated(fn, g_a);
+  if (idx < 0 || idx >= array_ranks(a))
+    ga_fail(fn, "idx=%d is not a process of array '%s' [0, %d)", idx, a.name.c_str(),
+            array_ranks(a));
+}
+
 template <typename Index>
 void release_patch(const char* fn, int g_a, const Index* lo, const Index* hi, bool update) {
   GaArray& a = lookup_allocated(fn, g_a);
@@ -137,6 +196,32 @@ void NGA_Release_block(int g_a, int idx) {
 }
 void NGA_Release_update_block(int g_a, int idx) {
   release_block("NGA_Release_update_block", g_a, idx, true);
+}
+
+void NGA_Access_block_grid(int g_a, int index[], void* ptr, int ld[]) {
+  access_grid_block("NGA_Access_block_grid", g_a, index, ptr, ld);
+}
+void NGA_Access_block_grid64(int g_a, int64_t index[], void* ptr, int64_t ld[]) {
+  access_grid_block("NGA_Access_block_grid64", g_a, index, ptr, ld);
+}
+void NGA_Release_block_grid(int g_a, int index[]) {
+  release_grid_block("NGA_Release_block_grid", g_a, index, false);
+}
+void NGA_Release_update_block_grid(int g_a, int index[]) {
+  release_grid_block("NGA_Release_update_block_grid", g_a, index, true);
+}
+void NGA_Access_block_segment(int g_a, int proc, void* ptr, int* len) {
+  access_segment("NGA_Access_block_segment", g_a, proc, ptr, len);
+}
+void NGA_Access_block_segment64(int g_a, int proc, void* ptr, int64_t* len) {
+  access_segment("NGA_Access_block_segment64", g_a, proc, ptr, len);
+}
+// The segment is the array's memory itself: releasing has nothing to put back.
+void NGA_Release_block_segment(int g_a, int idx) {
+  release_segment("NGA_Release_block_segment", g_a, idx);
+}
+void NGA_Release_update_block_segment(int g_a, int idx) {
+  release_segment("NGA_Release_update_block_segment", g_a, idx);
 }
 
 }  // extern "C"

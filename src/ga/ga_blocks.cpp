@@ -30,6 +30,8 @@ int64_t block_of(const GaArray& a, int d, int64_t index) {
 }
 
 void process_grid(const char* fn, const GaArray& a, int* grid) {
+  // GA_Set_block_cyclic deals blocks without a process grid; GA 5.8 reports zeros.
+  if (a.layout == Layout::BlockCyclic) return std::fill(grid, grid + a.ndim, 0);
   check(fn, remora_array_proc_grid(a.array, grid));
 }
 
@@ -62,6 +64,12 @@ void block_bounds(const char* fn, const GaArray& a, int64_t idx, int64_t* lo, in
 }
 
 int block_owner(const char* fn, const GaArray& a, const int64_t* coords) {
+  if (a.layout == Layout::BlockCyclic) {  // block k on rank k mod P
+    int64_t counts[GA_MAX_DIM], number = 0;
+    block_counts(a, counts);
+    for (int d = 0; d < a.ndim; ++d) number = number * counts[d] + coords[d];
+    return static_cast<int>(number % array_ranks(a));
+  }
   int grid[GA_MAX_DIM];
   process_grid(fn, a, grid);
   int64_t rank = 0;

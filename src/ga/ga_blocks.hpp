@@ -9,7 +9,7 @@
 namespace remora::ga {
 
 bool is_cyclic(const GaArray& a);
-// The process grid (ndim entries; for block-cyclic arrays 2).
+// The process grid (ndim entries; zeros for GA_Set_block_cyclic arrays, which have none).
 void process_grid(const char* fn, const GaArray& a, int* grid);
 // Block-cyclic arrays: blocks per dimension and their total.
 int64_t block_counts(const GaArray& a, int64_t* counts);

@@ -87,30 +87,6 @@ void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<i
   }
 }
 
-// GA_Set_block_cyclic deals the blocks, numbered row-major (the last dimension fastest), to
-// the ranks round-robin: block k goes to rank k mod P. Remora's block-cyclic layout puts block
-// (i, j) on rank (i mod R) * C + (j mod C) of an R x C grid, which is the same map when the
-// blocks form one row (grid 1 x P), the blocks per row n1 are a multiple of P (grid 1 x P) or
-// divide P (grid P/n1 x n1), or all blocks fit on distinct ranks (grid n0 x n1). true and that grid
-// in those cases; false otherwise (the array then uses Remora's near-square grid: see
-// docs/global-arrays.md).
-bool round_robin_grid(const GaArray& a, int* grid) {
-  const int64_t ranks = pgroup_size("GA_Allocate", a.pgroup);
-  if (a.block[0] < 1 || a.block[1] < 1) return false;  // creation reports the bad extent
-  const int64_t n0 = (a.dims[0] + a.block[0] - 1) / a.block[0],
-                n1 = (a.dims[1] + a.block[1] - 1) / a.block[1];
-  if (n0 == 1 || n1 % ranks == 0) {
-    grid[0] = 1, grid[1] = static_cast<int>(ranks);
-  } else if (ranks % n1 == 0) {
-    grid[0] = static_cast<int>(ranks / n1), grid[1] = static_cast<int>(n1);
-  } else if (n0 * n1 <= ranks) {
-    grid[0] = static_cast<int>(n0), grid[1] = static_cast<int>(n1);
-  } else {
-    return false;
-  }
-  return true;
-}
-
 int create_native(const char* fn, GaArray& a, remora_array_t* out) {
   const char* name = a.name.c_str();
   switch (a.layout) {
@@ -124,24 +100,19 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
     case Layout::Irregular:
       return remora_array_create_irregular(a.datatype, a.ndim, a.dims, a.nblock.data(),
                                            a.map.data(), name, out);
-    case Layout::BlockCyclic:
+    case Layout::BlockCyclic:  // block k on rank k mod P, any ndim
+      return remora_array_create_block_dealt(a.datatype, a.ndim, a.dims, a.block.data(), name, out);
     case Layout::ScalapackCyclic:
     case Layout::Tiled:
     case Layout::TiledIrregular:
       if (a.ndim != 2)
         ga_fail(fn,
-                "array '%s': block-cyclic distributions are supported for 2-d arrays only "
-                "(ndim=%d)",
+                "array '%s': ScaLAPACK-style and tiled distributions are supported for 2-d "
+                "arrays only (ndim=%d)",
                 name, a.ndim);
       if (a.layout == Layout::TiledIrregular)
         return remora_array_create_block_cyclic_tiles(a.datatype, a.dims, a.nblock.data(),
                                                       a.map.data(), a.proc_grid.data(), name, out);
-      if (a.layout == Layout::BlockCyclic) {
-        int grid[2];
-        const bool round_robin = round_robin_grid(a, grid);
-        return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
-                                                round_robin ? grid : nullptr, name, out);
-      }
       return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
                                               a.proc_grid.empty() ? nullptr : a.proc_grid.data(),
                                               name, out);

@@ -321,6 +321,9 @@ void NGA_Proc_topology(int g_a, int proc, int coordinates[]) {
     ga_fail(fn, "proc=%d is outside [0, %d)", proc, array_ranks(a));
   int grid[GA_MAX_DIM];
   process_grid(fn, a, grid);
+  if (a.layout == Layout::BlockCyclic)  // GA 5.8 divides by its zero grid here
+    ga_fail(fn, "array '%s' deals its blocks round-robin (GA_Set_block_cyclic): no process grid",
+            a.name.c_str());
   // Ranks run over the grid with the last C dimension fastest. GA's C binding copies its
   // Fortran-order coordinates without reversing them, so coordinates[0] is that of the last C
   // dimension. A rank beyond the grid owns nothing; GA's formula has no bound and wraps it

@@ -2,8 +2,7 @@
  * to the ranks round-robin, block k to rank k mod P. Each rank fills the blocks k = me, me+P,
  * ... through NGA_Access_block (which only the owner may do, in GA as here), then every rank
  * reads the whole array with NGA_Get and compares it with the serial reference; NGA_Distribution
- * names block k's bounds. Shapes whose round-robin deal Remora's block-cyclic layout cannot hold
- * (see docs/global-arrays.md) are only put, got and compared. */
+ * names block k's bounds. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +12,16 @@
 #include "macdecls.h"
 
 struct shape {
-  int dims[2], block[2], round_robin; /* round_robin: check ownership too */
+  int dims[2], block[2];
 };
 
 static const struct shape shapes[] = {
-    {{12, 12}, {1, 1}, 1}, /* 12 blocks per row: a multiple of 1, 2, 4 ranks */
-    {{6, 5}, {6, 1}, 1},   /* one row of blocks */
-    {{20, 2}, {3, 1}, 1},  /* 2 blocks per row: divides 2 and 4 ranks */
-    {{3, 4}, {2, 2}, 1},   /* 4 blocks */
-    {{8, 12}, {2, 3}, 1},  /* 4 x 4 blocks */
-    {{9, 14}, {2, 3}, 0},  /* 5 x 5 blocks: no grid deals them round-robin on 2 or 4 ranks */
+    {{12, 12}, {1, 1}}, /* 12 blocks per row */
+    {{6, 5}, {6, 1}},   /* one row of blocks */
+    {{20, 2}, {3, 1}},  /* 2 blocks per row */
+    {{3, 4}, {2, 2}},   /* 4 blocks */
+    {{8, 12}, {2, 3}},  /* 4 x 4 blocks */
+    {{9, 14}, {2, 3}},  /* 5 x 5 blocks: on 2, 3 or 4 ranks no process grid deals them so */
 };
 
 static double value(int i, int j) {
@@ -49,24 +48,15 @@ int main(int argc, char** argv) {
       CHECK(hi[0] == (lo[0] + block[0] < dims[0] ? lo[0] + block[0] : dims[0]) - 1);
       CHECK(hi[1] == (lo[1] + block[1] < dims[1] ? lo[1] + block[1] : dims[1]) - 1);
     }
-    if (sh->round_robin) {
-      for (int k = me; k < n0 * n1; k += nprocs) {
-        int lo[2], hi[2], ld[1];
-        double* p = NULL;
-        NGA_Distribution(g_a, k, lo, hi);
-        NGA_Access_block(g_a, k, &p, ld);
-        CHECK(p != NULL && ld[0] >= hi[1] - lo[1] + 1);
-        for (int i = lo[0]; i <= hi[0]; ++i)
-          for (int j = lo[1]; j <= hi[1]; ++j) p[(i - lo[0]) * ld[0] + (j - lo[1])] = value(i, j);
-        NGA_Release_update_block(g_a, k);
-      }
-    } else if (me == 0) {
-      double* buf = malloc(sizeof(double) * dims[0] * dims[1]);
-      for (int i = 0; i < dims[0]; ++i)
-        for (int j = 0; j < dims[1]; ++j) buf[i * dims[1] + j] = value(i, j);
-      int lo[2] = {0, 0}, hi[2] = {dims[0] - 1, dims[1] - 1}, ld[1] = {dims[1]};
-      NGA_Put(g_a, lo, hi, buf, ld);
-      free(buf);
+    for (int k = me; k < n0 * n1; k += nprocs) {
+      int lo[2], hi[2], ld[1];
+      double* p = NULL;
+      NGA_Distribution(g_a, k, lo, hi);
+      NGA_Access_block(g_a, k, &p, ld);
+      CHECK(p != NULL && ld[0] >= hi[1] - lo[1] + 1);
+      for (int i = lo[0]; i <= hi[0]; ++i)
+        for (int j = lo[1]; j <= hi[1]; ++j) p[(i - lo[0]) * ld[0] + (j - lo[1])] = value(i, j);
+      NGA_Release_update_block(g_a, k);
     }
     GA_Sync();
     double* all = malloc(sizeof(double) * dims[0] * dims[1]);

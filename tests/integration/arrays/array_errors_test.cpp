@@ -36,6 +36,12 @@ void check_creation() {
   const int64_t block[2] = {2, 0};
   REQUIRE_ERROR(remora_array_create_block_cyclic(REMORA_DOUBLE, dims, block, nullptr, "x", &a),
                 REMORA_ERR_ARG, "block[1]=0");
+  REQUIRE_ERROR(remora_array_create_block_dealt(REMORA_DOUBLE, 2, dims, block, "x", &a),
+                REMORA_ERR_ARG, "block[1]=0");
+  REQUIRE_ERROR(remora_array_create_block_dealt(REMORA_DOUBLE, 8, dims, block, "x", &a),
+                REMORA_ERR_ARG, "ndim=8");
+  REQUIRE_ERROR(remora_array_create_block_dealt(REMORA_DOUBLE, 2, dims, nullptr, "x", &a),
+                REMORA_ERR_ARG, "block");
   const int grid[2] = {size_, 2};
   REQUIRE_ERROR(remora_array_create_element_cyclic(REMORA_DOUBLE, dims, grid, "x", &a),
                 REMORA_ERR_ARG, "grid=");
@@ -144,6 +150,11 @@ int main(int argc, char** argv) {
   remora_array_t a = nullptr;
   REQUIRE_OK(remora_array_create(REMORA_DOUBLE, 2, dims, "errors", &a));
   check_patches(a);
+  void* local = nullptr;
+  int64_t local_count = 0;
+  REQUIRE_ERROR(remora_array_access_local(a, size_, &local, &local_count), REMORA_ERR_RANK,
+                "rank=");
+  REQUIRE_ERROR(remora_array_access_local(a, 0, &local, nullptr), REMORA_ERR_ARG, "count");
   check_collective_misuse(a);
   REQUIRE_OK(remora_array_destroy(&a));
   check_handles();

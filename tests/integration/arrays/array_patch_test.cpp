@@ -253,6 +253,19 @@ void check_queries(remora_array_t a, const std::vector<int64_t>& dims, uint64_t 
   for (int64_t n : dims) expected *= n;
   REQUIRE(total == expected, "local shapes hold %lld of %lld elements", (long long)total,
           (long long)expected);
+  // Each rank's whole local array, where mapped here (always this rank's; other nodes' not):
+  // as many elements as its shape.
+  for (int r = 0; r < size_; ++r) {
+    int64_t extents[REMORA_ARRAY_MAX_DIM], count = -1, n = 1;
+    void* local = nullptr;
+    REQUIRE_OK(remora_array_local_shape(a, r, extents));
+    const int status = remora_array_access_local(a, r, &local, &count);
+    if (r != rank_ && status == REMORA_ERR_UNSUPPORTED) continue;
+    REQUIRE_OK(status);
+    for (size_t d = 0; d < ndim; ++d) n *= extents[d];
+    REQUIRE(count == n && (n == 0 || local != nullptr), "rank %d: local count %lld of %lld", r,
+            (long long)count, (long long)n);
+  }
   remora_distribution_kind_t kind;
   REQUIRE_OK(remora_array_kind(a, &kind));
   std::mt19937_64 rng(seed + 99);
@@ -329,6 +342,12 @@ int main(int argc, char** argv) {
                           }};
     check_layout<double>(nd_block, dims, 10 + static_cast<uint64_t>(ndim));
     check_layout<int32_t>(irregular_layout(ndim, size_), dims, 20 + static_cast<uint64_t>(ndim));
+    const Layout nd_dealt{
+        "dealt", ndim, [ndim](remora_datatype_t t, const int64_t* d, remora_array_t* a) {
+          const int64_t block[4] = {2, 3, 4, 1};
+          return remora_array_create_block_dealt(t, ndim, d, block, "dealt_nd", a);
+        }};
+    check_layout<double>(nd_dealt, dims, 30 + static_cast<uint64_t>(ndim));
   }
   return remora_finalize();
 }

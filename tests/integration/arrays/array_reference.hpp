@@ -111,6 +111,22 @@ inline std::vector<Layout> layouts_2d(int ranks) {
                    const int grid[2] = {ranks, 1};
                    return remora_array_create_element_cyclic(t, d, grid, "ec_col", a);
                  }});
+  out.push_back(
+      {"block_dealt_2x3", 2, [](remora_datatype_t t, const int64_t* d, remora_array_t* a) {
+         const int64_t block[2] = {2, 3};
+         return remora_array_create_block_dealt(t, 2, d, block, "bd23", a);
+       }});
+  out.push_back(
+      {"block_cyclic_tiles", 2, [ranks](remora_datatype_t t, const int64_t* d, remora_array_t* a) {
+         // Tiles of uneven extents, 5 x 4 of them, over a grid of all the ranks.
+         const int ntiles[2] = {5, 4};
+         std::vector<int64_t> starts = uneven_starts(d[0], ntiles[0]);
+         const std::vector<int64_t> columns = uneven_starts(d[1], ntiles[1]);
+         starts.insert(starts.end(), columns.begin(), columns.end());
+         const int grid[2] = {ranks % 2 == 0 ? 2 : 1, ranks % 2 == 0 ? ranks / 2 : ranks};
+         return remora_array_create_block_cyclic_tiles(t, d, ntiles, starts.data(), grid, "tiles",
+                                                       a);
+       }});
   return out;
 }
 

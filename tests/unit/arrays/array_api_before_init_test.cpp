@@ -36,11 +36,14 @@ TEST(ArrayApiBeforeInit, EveryCallFailsWithNotInitialized) {
                          &a);
   EXPECT_NOT_INITIALIZED(remora_array_create_block_cyclic, REMORA_DOUBLE, dims, block, nullptr, "a",
                          &a);
+  EXPECT_NOT_INITIALIZED(remora_array_create_block_dealt, REMORA_DOUBLE, 2, dims, block, "a", &a);
   EXPECT_NOT_INITIALIZED(remora_array_create_element_cyclic, REMORA_DOUBLE, dims, nullptr, "a", &a);
   EXPECT_NOT_INITIALIZED(remora_array_duplicate, a, "b", &a);
   EXPECT_NOT_INITIALIZED(remora_array_destroy, &a);
   EXPECT_NOT_INITIALIZED(remora_array_inquire, a, &type, nullptr, nullptr);
   EXPECT_NOT_INITIALIZED(remora_array_kind, a, &kind);
+  int64_t local_count = 0;
+  EXPECT_NOT_INITIALIZED(remora_array_access_local, a, 0, &pointer, &local_count);
   EXPECT_NOT_INITIALIZED(remora_array_proc_grid, a, grid);
   EXPECT_NOT_INITIALIZED(remora_array_distribution, a, 0, out, out);
   EXPECT_NOT_INITIALIZED(remora_array_local_shape, a, 0, out);

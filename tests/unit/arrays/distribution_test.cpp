@@ -3,9 +3,11 @@
 // owner stores it at, and tiles to one owner are coalesced into few strided levels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
+#include "arrays/block_deal.hpp"
 #include "arrays/distribution.hpp"
 #include "arrays/patch_plan.hpp"
 #include "arrays/process_grid.hpp"
@@ -41,6 +43,8 @@ std::vector<Distribution> distributions(int ranks) {
   out.push_back(Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {13, 11}, {2, 3}, {2, 2}));
   out.push_back(Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, {13, 11}, {4, 1}, {1, 3}));
   out.push_back(Distribution::cyclic(REMORA_DIST_ELEMENT_CYCLIC, {13, 11}, {1, 1}, {2, 3}));
+  out.push_back(Distribution::dealt({13, 11}, {2, 3}, ranks));
+  out.push_back(Distribution::dealt({5, 4, 3, 6}, {2, 3, 2, 4}, ranks));
   return out;
 }
 
@@ -81,7 +85,7 @@ TEST(PatchPlan, TilesCoverEachElementOnceWhereItLives) {
       std::map<std::vector<int64_t>, int> seen;
       for_each_tile(dist, lo.data(), hi.data(), [&](const Tile& tile) {
         std::vector<int64_t> k(ndim, 0);
-        const std::vector<int64_t> extents = dist.local_extents(tile.owner);
+        EXPECT_EQ(tile.local.size(), ndim);
         for (;;) {
           std::vector<int64_t> global(ndim), local(ndim);
           for (size_t d = 0; d < ndim; ++d) {
@@ -92,7 +96,7 @@ TEST(PatchPlan, TilesCoverEachElementOnceWhereItLives) {
           int64_t index = -1;
           dist.locate(global.data(), &owner, &index);
           EXPECT_EQ(owner, tile.owner);
-          EXPECT_EQ(index, linear(extents, local));
+          EXPECT_EQ(index, tile.local_base + linear(tile.local, local));
           ++seen[global];
           size_t d = ndim;
           while (d-- > 0 && ++k[d] == tile.runs[d].length) k[d] = 0;
@@ -107,6 +111,58 @@ TEST(PatchPlan, TilesCoverEachElementOnceWhereItLives) {
   }
 }
 
+// Blocks dealt round-robin, against a serial model of GA's storage: every block numbered
+// row-major goes to rank k mod P, which stores its blocks one after another in number order,
+// each row-major with its own extents. Every element is located where the model puts it, and
+// each rank's element count is the model's, for shapes with short last blocks and P = 1..13.
+TEST(BlockDeal, LocatesEveryElementWhereGaStoresIt) {
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
+      {{10, 9}, {3, 2}}, {{5, 4, 3}, {2, 3, 2}}, {{11}, {3}},        {{7, 7, 7, 5}, {2, 3, 1, 2}},
+      {{1, 1}, {1, 1}},  {{6, 4}, {6, 4}},       {{13, 11}, {1, 1}}, {{9, 8, 7}, {4, 4, 4}}};
+  for (const auto& [dims, block] : shapes) {
+    const size_t n = dims.size();
+    std::vector<int64_t> counts(n);
+    int64_t blocks = 1, elements = 1;
+    for (size_t d = 0; d < n; ++d) {
+      counts[d] = (dims[d] + block[d] - 1) / block[d];
+      blocks *= counts[d];
+      elements *= dims[d];
+    }
+    for (int ranks = 1; ranks <= 13; ++ranks) {
+      const BlockDeal deal(dims, block, ranks);
+      std::vector<int64_t> filled(static_cast<size_t>(ranks), 0);
+      int checked = 0;
+      for (int64_t k = 0; k < blocks; ++k) {
+        std::vector<int64_t> c(n), lo(n), extent(n), i(n);
+        for (size_t d = n, rest = static_cast<size_t>(k); d-- > 0; rest /= counts[d]) {
+          c[d] = static_cast<int64_t>(rest % static_cast<size_t>(counts[d]));
+          lo[d] = c[d] * block[d];
+          extent[d] = std::min(block[d], dims[d] - lo[d]);
+        }
+        ASSERT_EQ(deal.number(c.data()), k);
+        const int owner = static_cast<int>(k % ranks);
+        int64_t& at = filled[static_cast<size_t>(owner)];
+        for (;;) {  // the block's elements, row-major: the owner's next places
+          std::vector<int64_t> global(n);
+          for (size_t d = 0; d < n; ++d) global[d] = lo[d] + i[d];
+          int got_owner = -1;
+          int64_t got_local = -1;
+          deal.locate(global.data(), &got_owner, &got_local);
+          ASSERT_EQ(got_owner, owner) << "ranks " << ranks << " block " << k;
+          ASSERT_EQ(got_local, at++) << "ranks " << ranks << " block " << k;
+          ++checked;
+          size_t d = n;
+          while (d-- > 0 && ++i[d] == extent[d]) i[d] = 0;
+          if (d == static_cast<size_t>(-1)) break;
+        }
+      }
+      EXPECT_EQ(checked, elements);
+      for (int r = 0; r < ranks; ++r)
+        EXPECT_EQ(deal.local_elements(r), filled[static_cast<size_t>(r)]) << "rank " << r;
+    }
+  }
+}
+
 // One strided transfer per owner for block and element-cyclic layouts, with contiguous
 // levels merged.
 TEST(PatchPlan, TransfersAreCoalescedPerOwner) {
@@ -117,7 +173,7 @@ TEST(PatchPlan, TransfersAreCoalescedPerOwner) {
   int tiles = 0;
   for_each_tile(block, lo, hi, [&](const Tile& tile) {
     ++tiles;
-    const TileTransfer t = tile_transfer(tile, lo, user, block.local_extents(tile.owner), 8);
+    const TileTransfer t = tile_transfer(tile, lo, user, 8);
     EXPECT_EQ(t.shape.levels, 0) << "full rows of a row block are one contiguous run";
   });
   EXPECT_EQ(tiles, 4);
@@ -128,7 +184,7 @@ TEST(PatchPlan, TransfersAreCoalescedPerOwner) {
   const int64_t clo[2] = {1, 0}, chi[2] = {10, 9};
   for_each_tile(cyclic, clo, chi, [&](const Tile& tile) {
     ++tiles;
-    const TileTransfer t = tile_transfer(tile, clo, user, cyclic.local_extents(tile.owner), 8);
+    const TileTransfer t = tile_transfer(tile, clo, user, 8);
     EXPECT_EQ(t.shape.levels, 2);
     EXPECT_EQ(t.shape.count[0], 8u);
   });
