@@ -267,7 +267,8 @@ void NGA_Update_ghosts(int g_a);
 /* Collective; complete when it returns (the handle is then complete too). */
 void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t* nbhandle);
 /* Collective: the ghosts on side idir (-1 or 1) of dimension; flag != 0: with the corners
- * (the ghosts of the other dimensions on that side). Returns 1. */
+ * (the ghosts of the other dimensions on that side). As in GA's C binding, dimension counts
+ * from the last C dimension (0: the last). Returns 1. */
 int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int flag);
 /* Local: the ghost region in direction mask (mask[d] in -1, 0, 1) from the neighbours.
  * Complete when it returns. */
