@@ -6,14 +6,24 @@
 // into the interior (pulled) at the same points after the merge. A merge writes only the
 // elements that differ from the snapshot taken at the last pull, so that another rank's put into
 // elements this rank did not write survives it.
+#include <atomic>
 #include <cstring>
 
 #include "ga/ga_blocks.hpp"
 #include "ga/ga_patch.hpp"
 
 namespace remora::ga {
+namespace {
+// Padded blocks alive on this process: GA_Sync looks through the handles only when some are.
+std::atomic<int> live_padded_blocks{0};
+}  // namespace
 
 struct GhostCells {
+  GhostCells() { live_padded_blocks.fetch_add(1, std::memory_order_relaxed); }
+  ~GhostCells() { live_padded_blocks.fetch_sub(1, std::memory_order_relaxed); }
+  GhostCells(const GhostCells&) = delete;
+  GhostCells& operator=(const GhostCells&) = delete;
+
   int ndim = 0;
   size_t element = 0;
   int64_t lo[GA_MAX_DIM] = {}, hi[GA_MAX_DIM] = {};  // this rank's block
@@ -353,6 +363,7 @@ bool ghost_release(const char* fn, GaArray& a, void* pointer) {
 }
 
 void ghosts_before_sync(const char* fn) {
+  if (live_padded_blocks.load(std::memory_order_relaxed) == 0) return;
   for (int handle : live_handles()) {
     GaArray& a = lookup(fn, handle);
     if (a.ghosts) merge(fn, a, *a.ghosts);
@@ -360,6 +371,7 @@ void ghosts_before_sync(const char* fn) {
 }
 
 void ghosts_after_sync(const char* fn) {
+  if (live_padded_blocks.load(std::memory_order_relaxed) == 0) return;
   for (int handle : live_handles()) {
     GaArray& a = lookup(fn, handle);
     if (a.ghosts) pull(fn, a, *a.ghosts);
