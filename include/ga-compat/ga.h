@@ -272,6 +272,67 @@ void GA_Unlock(int mutex);
 int GA_Destroy_mutexes(void);
 void GA_Mask_sync(int first, int last);
 
+/* Ghost cells (docs/global-arrays.md, "Ghost cells"): each rank's block inside a padded block
+ * of width[d] extra elements on each side of dimension d. NGA_Access of a patch of this rank's
+ * block gives a pointer into the padded block with ld counting the ghosts; NGA_Access_ghosts
+ * gives its start and extents; puts, gets and accumulates address the interior only.
+ * GA_Update_ghosts (collective) fills the ghosts with the neighbours' values, wrapping around
+ * the array's ends, corners included unless GA_Set_ghost_corner_flag(g_a, 0). */
+int NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char* array_name, int chunk[]);
+int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char* array_name,
+                        int64_t chunk[]);
+int NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char* array_name,
+                             int chunk[], int p_handle);
+int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                               char* array_name, int64_t chunk[], int p_handle);
+int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* array_name,
+                            int nblock[], int map[]);
+int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[],
+                              char* array_name, int64_t nblock[], int64_t map[]);
+int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* array_name,
+                                   int nblock[], int map[], int p_handle);
+int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                                     char* array_name, int64_t nblock[], int64_t map[],
+                                     int p_handle);
+/* Handle API: before GA_Allocate. */
+void GA_Set_ghosts(int g_a, int width[]);
+void GA_Set_ghosts64(int g_a, int64_t width[]);
+void NGA_Set_ghosts(int g_a, int width[]);
+void NGA_Set_ghosts64(int g_a, int64_t width[]);
+/* 1 when some width is positive. */
+int GA_Has_ghosts(int g_a);
+int NGA_Has_ghosts(int g_a);
+void GA_Set_ghost_corner_flag(int g_a, int flag);
+/* Collective over the array's group. */
+void GA_Update_ghosts(int g_a);
+void NGA_Update_ghosts(int g_a);
+/* Collective; complete when it returns (the handle is then complete too). */
+void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t* nbhandle);
+/* Collective: the ghosts on side idir (-1 or 1) of dimension; flag != 0: with the corners
+ * (the ghosts of the other dimensions on that side). As in GA's C binding, dimension counts
+ * from the last C dimension (0: the last). Returns 1. */
+int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int flag);
+/* Local: the ghost region in direction mask (mask[d] in -1, 0, 1) from the neighbours.
+ * Complete when it returns. */
+void NGA_NbGet_ghost_dir(int g_a, int mask[], ga_nbhdl_t* handle);
+void NGA_NbGet_ghost_dir64(int g_a, int64_t mask[], ga_nbhdl_t* handle);
+/* dims: the padded block's extents; ptr: its start; ld: ndim-1 padded extents. */
+void NGA_Access_ghosts(int g_a, int dims[], void* ptr, int ld[]);
+void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]);
+/* subscript: 0-based within the padded block. */
+void NGA_Access_ghost_element(int g_a, void* ptr, int subscript[], int ld[]);
+void NGA_Access_ghost_element64(int g_a, void* ptr, int64_t subscript[], int64_t ld[]);
+void NGA_Release_ghosts(int g_a);
+void NGA_Release_update_ghosts(int g_a);
+void NGA_Release_ghost_element(int g_a, int index[]);
+void NGA_Release_ghost_element64(int g_a, int64_t index[]);
+void NGA_Release_update_ghost_element(int g_a, int index[]);
+void NGA_Release_update_ghost_element64(int g_a, int64_t index[]);
+/* lo..hi (global indices) inside this rank's padded block: copied from it; otherwise a
+ * periodic get. */
+void NGA_Get_ghost_block(int g_a, int lo[], int hi[], void* buf, int ld[]);
+void NGA_Get_ghost_block64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+
 /* ---- ga-coll: collective array operations ---- */
 /* Collective over the array's ranks, each beginning and ending with a sync. value, alpha,
  * beta, start and inc point to one element of the array's type. Patches of two or three

@@ -38,6 +38,7 @@ void release(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, b
     pointer = it->pointer;
     a.accesses.erase(it);
   }
+  if (ghost_release(fn, a, pointer)) return;  // a pointer into the padded block
   check(fn, update ? remora_array_release_update(a.array, pointer)
                    : remora_array_release(a.array, pointer));
 }
@@ -50,7 +51,9 @@ void access(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, vo
   release(fn, a, lo, hi, false);  // an earlier access of this patch that was never released
   void* pointer = nullptr;
   int64_t ld64[GA_MAX_DIM] = {};
-  check(fn, remora_array_access(a.array, lo, hi, &pointer, ld64));
+  // A ghosted array's own patches live in the padded block (ld counting the ghosts, as GA's).
+  if (a.ghosts) pointer = ghost_access(fn, a, lo, hi, ld64);
+  if (pointer == nullptr) check(fn, remora_array_access(a.array, lo, hi, &pointer, ld64));
   const std::lock_guard<std::mutex> hold(state_mutex());
   a.accesses.push_back(
       {std::vector<int64_t>(lo, lo + a.ndim), std::vector<int64_t>(hi, hi + a.ndim), pointer});

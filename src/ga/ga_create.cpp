@@ -166,6 +166,7 @@ int allocate(const char* fn, GaArray& a) {
   }
   memory_add(bytes);
   a.array = array;
+  attach_ghosts(fn, a);
   return 1;
 }
 
@@ -201,10 +202,12 @@ int create_with(const char* fn, int type, int ndim, const Index* dims, const cha
   return handle;
 }
 
+// width: the ghost widths of the NGA_Create_ghosts* forms (nullptr: no ghost cells).
 template <typename Index>
 int create(const char* fn, int type, int ndim, const Index* dims, const char* name,
-           const Index* chunk, int pgroup) {
+           const Index* chunk, int pgroup, const Index* width = nullptr) {
   return create_with(fn, type, ndim, dims, name, pgroup, [&](GaArray& a) {
+    if (width != nullptr) set_ghost_widths(fn, a, width);
     if (chunk == nullptr) return;
     a.chunk.resize(static_cast<size_t>(a.ndim));
     to_int64(chunk, a.ndim, a.chunk.data());
@@ -229,9 +232,12 @@ void set_irregular(const char* fn, GaArray& a, const Index* map, const Index* nb
 
 template <typename Index>
 int create_irregular(const char* fn, int type, int ndim, const Index* dims, const char* name,
-                     const Index* block, const Index* map, int pgroup) {
-  return create_with(fn, type, ndim, dims, name, pgroup,
-                     [&](GaArray& a) { set_irregular(fn, a, map, block); });
+                     const Index* block, const Index* map, int pgroup,
+                     const Index* width = nullptr) {
+  return create_with(fn, type, ndim, dims, name, pgroup, [&](GaArray& a) {
+    if (width != nullptr) set_ghost_widths(fn, a, width);
+    set_irregular(fn, a, map, block);
+  });
 }
 
 // GA_Set_tiled_irreg_proc_grid: tiles cut at mapc (nblocks[d] starts per dimension, as
@@ -342,6 +348,44 @@ int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* array_na
                           p_handle);
 }
 
+int NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char* array_name, int chunk[]) {
+  return create("NGA_Create_ghosts", type, ndim, dims, array_name, chunk, default_pgroup(), width);
+}
+int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char* array_name,
+                        int64_t chunk[]) {
+  return create("NGA_Create_ghosts64", type, ndim, dims, array_name, chunk, default_pgroup(),
+                width);
+}
+int NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char* array_name,
+                             int chunk[], int p_handle) {
+  return create("NGA_Create_ghosts_config", type, ndim, dims, array_name, chunk, p_handle, width);
+}
+int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                               char* array_name, int64_t chunk[], int p_handle) {
+  return create("NGA_Create_ghosts_config64", type, ndim, dims, array_name, chunk, p_handle, width);
+}
+int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* array_name,
+                            int nblock[], int map[]) {
+  return create_irregular("NGA_Create_ghosts_irreg", type, ndim, dims, array_name, nblock, map,
+                          default_pgroup(), width);
+}
+int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* array_name,
+                              int64_t nblock[], int64_t map[]) {
+  return create_irregular("NGA_Create_ghosts_irreg64", type, ndim, dims, array_name, nblock, map,
+                          default_pgroup(), width);
+}
+int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* array_name,
+                                   int nblock[], int map[], int p_handle) {
+  return create_irregular("NGA_Create_ghosts_irreg_config", type, ndim, dims, array_name, nblock,
+                          map, p_handle, width);
+}
+int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[],
+                                     char* array_name, int64_t nblock[], int64_t map[],
+                                     int p_handle) {
+  return create_irregular("NGA_Create_ghosts_irreg_config64", type, ndim, dims, array_name, nblock,
+                          map, p_handle, width);
+}
+
 int GA_Create_handle(void) {
   require_initialized("GA_Create_handle");
   const int handle = new_handle();
@@ -440,6 +484,7 @@ int GA_Duplicate(int g_a, char* array_name) {
   a.replica_node = REMORA_COMM_NULL;
   a.replica_win = nullptr;
   a.cache.reset();
+  a.ghosts.reset();  // ghost widths and the corner flag are duplicated, the padded block not
   a.array = nullptr;
   a.name = array_name != nullptr ? array_name : "";
   remora_array_t array = nullptr;
@@ -452,6 +497,7 @@ int GA_Duplicate(int g_a, char* array_name) {
   }
   memory_add(bytes);
   a.array = array;
+  attach_ghosts(fn, a);
   return handle;
 }
 

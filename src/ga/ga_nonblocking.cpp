@@ -93,6 +93,13 @@ void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const In
 }
 
 }  // namespace
+
+void complete_handle(const char* fn, ga_nbhdl_t* handle) {
+  if (handle == nullptr) ga_fail(fn, "nbhandle is NULL");
+  const std::lock_guard<std::mutex> hold(state_mutex());
+  list_for(handle);  // a live handle with nothing pending: NbWait / NbTest complete it at once
+}
+
 }  // namespace remora::ga
 
 using namespace remora::ga;

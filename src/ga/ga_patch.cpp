@@ -29,37 +29,6 @@ std::vector<Run> wrapped_runs(int64_t lo, int64_t hi, int64_t n) {
   return runs;
 }
 
-void periodic(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
-              void* buffer, const int64_t* ld, const void* alpha) {
-  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
-  if (ld == nullptr && a.ndim > 1) ga_fail(fn, "ld is NULL for a %d-d array", a.ndim);
-  std::vector<std::vector<Run>> runs(static_cast<size_t>(a.ndim));
-  int64_t stride[GA_MAX_DIM];  // buffer elements per step in each dimension
-  for (int d = a.ndim - 1; d >= 0; --d) {
-    if (lo[d] > hi[d])
-      ga_fail(fn, "lo[%d]=%lld > hi[%d]=%lld", d, (long long)lo[d], d, (long long)hi[d]);
-    runs[static_cast<size_t>(d)] = wrapped_runs(lo[d], hi[d], a.dims[d]);
-    stride[d] = d == a.ndim - 1 ? 1 : stride[d + 1] * ld[d];
-  }
-  const size_t element = element_size(fn, a.type);
-  size_t pick[GA_MAX_DIM] = {};
-  while (true) {
-    int64_t sub_lo[GA_MAX_DIM], sub_hi[GA_MAX_DIM], offset = 0;
-    for (int d = 0; d < a.ndim; ++d) {
-      const Run& run = runs[static_cast<size_t>(d)][pick[d]];
-      sub_lo[d] = run.start;
-      sub_hi[d] = run.start + run.length - 1;
-      offset += run.offset * stride[d];
-    }
-    transfer(fn, a, op, sub_lo, sub_hi,
-             static_cast<char*>(buffer) + offset * static_cast<int64_t>(element), ld, alpha);
-    int d = a.ndim - 1;
-    while (d >= 0 && pick[d] + 1 == runs[static_cast<size_t>(d)].size()) pick[d] = 0, --d;
-    if (d < 0) return;
-    ++pick[d];
-  }
-}
-
 // Strided: the selected elements as one element list (subscripts + densely packed values),
 // moved with one scatter / gather / scatter_acc.
 void strided(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
@@ -143,6 +112,37 @@ void blocking_strided(const char* fn, int g_a, Transfer op, const Index* lo, con
 }
 
 }  // namespace
+
+void periodic(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
+              void* buffer, const int64_t* ld, const void* alpha) {
+  if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
+  if (ld == nullptr && a.ndim > 1) ga_fail(fn, "ld is NULL for a %d-d array", a.ndim);
+  std::vector<std::vector<Run>> runs(static_cast<size_t>(a.ndim));
+  int64_t stride[GA_MAX_DIM];  // buffer elements per step in each dimension
+  for (int d = a.ndim - 1; d >= 0; --d) {
+    if (lo[d] > hi[d])
+      ga_fail(fn, "lo[%d]=%lld > hi[%d]=%lld", d, (long long)lo[d], d, (long long)hi[d]);
+    runs[static_cast<size_t>(d)] = wrapped_runs(lo[d], hi[d], a.dims[d]);
+    stride[d] = d == a.ndim - 1 ? 1 : stride[d + 1] * ld[d];
+  }
+  const size_t element = element_size(fn, a.type);
+  size_t pick[GA_MAX_DIM] = {};
+  while (true) {
+    int64_t sub_lo[GA_MAX_DIM], sub_hi[GA_MAX_DIM], offset = 0;
+    for (int d = 0; d < a.ndim; ++d) {
+      const Run& run = runs[static_cast<size_t>(d)][pick[d]];
+      sub_lo[d] = run.start;
+      sub_hi[d] = run.start + run.length - 1;
+      offset += run.offset * stride[d];
+    }
+    transfer(fn, a, op, sub_lo, sub_hi,
+             static_cast<char*>(buffer) + offset * static_cast<int64_t>(element), ld, alpha);
+    int d = a.ndim - 1;
+    while (d >= 0 && pick[d] + 1 == runs[static_cast<size_t>(d)].size()) pick[d] = 0, --d;
+    if (d < 0) return;
+    ++pick[d];
+  }
+}
 
 int64_t patch_elements(int ndim, const int64_t* lo, const int64_t* hi) {
   int64_t n = 1;

@@ -20,6 +20,13 @@ struct PatchArgs {
 // One blocking patch operation (alpha: Acc only).
 void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
               void* buffer, const int64_t* ld, const void* alpha);
+// The same with indices that wrap around the array's ends (lo..hi may lie outside [0, dims)):
+// one transfer per wrapped run.
+void periodic(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
+              void* buffer, const int64_t* ld, const void* alpha);
+// Makes *handle name an operation that has completed (ga_nonblocking.cpp): for nonblocking
+// calls that finish before they return.
+void complete_handle(const char* fn, ga_nbhdl_t* handle);
 // The number of elements in lo..hi.
 int64_t patch_elements(int ndim, const int64_t* lo, const int64_t* hi);
 

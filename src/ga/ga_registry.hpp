@@ -23,7 +23,8 @@ constexpr int kWorldGroup = -1;  // GA's world process group handle
 // How a handle made by GA_Create_handle will be distributed when GA_Allocate runs.
 enum class Layout { Block, Irregular, BlockCyclic, ScalapackCyclic, Tiled, TiledIrregular };
 
-struct ReadCache;  // ga_property.cpp
+struct ReadCache;   // ga_property.cpp
+struct GhostCells;  // ga_ghosts.cpp
 
 struct GaArray {
   remora_array_t array = nullptr;  // null until allocated
@@ -60,7 +61,30 @@ struct GaArray {
   remora_win_t replica_win = nullptr;
   // NGA_Set_property "read_cache": owners' blocks this rank has read (ga_property.cpp).
   std::shared_ptr<ReadCache> cache;
+  // Ghost cells (NGA_Create_ghosts*, GA_Set_ghosts): the width per side of each dimension
+  // (empty: none), whether updates fill the corners, and once allocated this rank's padded
+  // copy of its block (ga_ghosts.cpp).
+  std::vector<int64_t> ghost_width;
+  bool ghost_corners = true;
+  std::shared_ptr<GhostCells> ghosts;
 };
+
+// ---- ghost cells (ga_ghosts.cpp) ----
+// Validates width (ndim entries) and records it as a's ghost widths (before allocation).
+template <typename Index>
+void set_ghost_widths(const char* fn, GaArray& a, const Index* width);
+// After a's allocation (or duplication): this rank's padded block, filled from the array.
+void attach_ghosts(const char* fn, GaArray& a);
+// NGA_Access of lo..hi on a ghosted array: a pointer into the padded block (ld counting the
+// ghosts), or nullptr when lo..hi is not inside this rank's block (then the plain access).
+void* ghost_access(const char* fn, GaArray& a, const int64_t* lo, const int64_t* hi, int64_t* ld);
+// Whether pointer lies in a's padded block; if so, writes what was written through it into the
+// array (NGA_Release* of a ghost access).
+bool ghost_release(const char* fn, GaArray& a, void* pointer);
+// GA_Sync on ghosted arrays: before it, writes through padded blocks go to the arrays; after
+// it, the padded blocks take the arrays' values.
+void ghosts_before_sync(const char* fn);
+void ghosts_after_sync(const char* fn);
 
 // ---- properties (ga_property.cpp) ----
 // Before fn writes into a: fails (GA_Error) when a is read-only; empties a's read cache.

@@ -22,11 +22,13 @@ extern "C" {
 
 void GA_Sync(void) {
   require_initialized("GA_Sync");
+  ghosts_before_sync("GA_Sync");  // writes through padded blocks reach the arrays
   // GA_Sync synchronises the default group (pgroups part).
   if (default_pgroup() == kWorldGroup)
     check("GA_Sync", remora_array_sync());
   else
     GA_Pgroup_sync(default_pgroup());
+  ghosts_after_sync("GA_Sync");
   invalidate_read_caches();
   stat_record(Stat::Sync, 0);
 }
