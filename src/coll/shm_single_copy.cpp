@@ -118,23 +118,22 @@ int gather_slices(const ShmArea& area, const CollectiveArgs& args, int buffer) {
   return REMORA_SUCCESS;
 }
 
-int gather(const ShmArea& area, const CollectiveArgs& args, int buffer) {
+// gather (into the root's result) or scatter (from the root's input) of block `me`, regular form.
+int rooted(const ShmArea& area, const CollectiveArgs& args, int buffer, bool gathering) {
   const int me = area.rank(), root = args.root;
   const size_t bytes = args.count * args.extent;
-  const size_t at = args.recv_displs[static_cast<size_t>(me)] * args.extent;  // regular form
-  if (me != root)
-    return area.write_to(root, addresses(area, root, buffer).result + at, args.send, bytes);
-  if (!args.in_place) std::memcpy(result_of(args) + at, args.send, bytes);
-  return REMORA_SUCCESS;
-}
-
-int scatter(const ShmArea& area, const CollectiveArgs& args, int buffer) {
-  const int me = area.rank(), root = args.root;
-  const size_t bytes = args.count * args.extent;
-  const size_t at = args.send_displs[static_cast<size_t>(me)] * args.extent;  // regular form
-  if (me != root)
-    return area.read_from(root, addresses(area, root, buffer).input + at, args.recv, bytes);
-  if (!args.in_place) std::memcpy(args.recv, bytes_at(args.send, at), bytes);
+  const auto& displs = gathering ? args.recv_displs : args.send_displs;
+  const size_t at = displs[static_cast<size_t>(me)] * args.extent;
+  if (me != root) {
+    const Addresses a = addresses(area, root, buffer);
+    return gathering ? area.write_to(root, a.result + at, args.send, bytes)
+                     : area.read_from(root, a.input + at, args.recv, bytes);
+  }
+  if (args.in_place) return REMORA_SUCCESS;  // the root's own block is where it belongs
+  if (gathering)
+    std::memcpy(result_of(args) + at, args.send, bytes);
+  else
+    std::memcpy(args.recv, bytes_at(args.send, at), bytes);
   return REMORA_SUCCESS;
 }
 
@@ -238,9 +237,9 @@ int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& arg
     case Operation::Reduce:
       return reduce_slice(area, args, args.root, addresses_buffer, scratch);
     case Operation::Gather:
-      return gather(area, args, addresses_buffer);
+      return rooted(area, args, addresses_buffer, true);
     case Operation::Scatter:
-      return scatter(area, args, addresses_buffer);
+      return rooted(area, args, addresses_buffer, false);
     case Operation::Allgather:
       return allgather(area, args, addresses_buffer);
     case Operation::Alltoall:

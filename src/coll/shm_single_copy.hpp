@@ -17,8 +17,9 @@
 //   allgather (2 rounds): every member reads every other member's block from its input;
 //   alltoall (2 rounds): every member reads its block from every other member's input (in
 //            place: a copy of the input, as the result overwrites it).
-// A member's own block is a local copy. They run from sizes given by threshold() on (when the
-// members may read each other's memory): the same decision on every member.
+// A member's own block is a local copy. They run when decisive_bytes() reaches
+// ShmArea::single_copy_bytes (agreed when the area was made; 0: never): the same decision on
+// every member.
 #pragma once
 
 #include <cstddef>
