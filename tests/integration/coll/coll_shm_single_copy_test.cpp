@@ -11,22 +11,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "api/runtime.hpp"
-#include "coll/collectives.hpp"
 #include "multirank.hpp"
+#include "shm_single_copy_mode.hpp"
 
 namespace {
 
 using Values = std::vector<int64_t>;
-
-const remora::coll::ShmArea* area_of(remora_comm_t comm) {
-  remora::api::Runtime* runtime = nullptr;
-  REQUIRE_OK(remora::api::enter("coll_shm_single_copy_test", &runtime));
-  return runtime->collectives->communicators.find(comm)->shm_area().get();
-}
 
 int64_t element(int who, int tag, size_t i) {
   return static_cast<int64_t>(who) * 1000003 + tag * 7 + static_cast<int64_t>(i % 100003) -
@@ -203,13 +195,7 @@ int main(int argc, char** argv) {
   remora_comm_t world;
   REQUIRE_OK(remora_comm_world(&world));
   const int me = remora_rank(), size = remora_size();
-  const std::string mode = argc > 1 ? argv[1] : "";
-  const remora::coll::ShmArea* area = area_of(world);
-  const size_t threshold = area != nullptr ? area->single_copy_bytes() : 0;
-  if (area != nullptr && mode == "expect_cells")
-    REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
-  if (area != nullptr && mode == "expect_single_copy")
-    REQUIRE(threshold != 0, "no single copy on this area");
+  const size_t threshold = expect_single_copy_mode(argc, argv);
   // Odd int64 counts: above the cell size; about 1 MiB; around the threshold.
   const size_t cell = remora::coll::ShmArea::kCellBytes;
   std::vector<size_t> counts{3 * cell / 8 + 5, 131075};
