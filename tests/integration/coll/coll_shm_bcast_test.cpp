@@ -85,11 +85,9 @@ void allreduces(size_t count, int round) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  REQUIRE_OK(remora_init(&argc, &argv));
   remora_comm_t world;
-  REQUIRE_OK(remora_comm_world(&world));
+  const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
-  const size_t threshold = expect_single_copy_mode(argc, argv);
   const size_t cell = remora::coll::ShmArea::kCellBytes;
   std::vector<size_t> sizes{cell - 1, cell + 5, 3 * cell + 17, 1048576 + 3};
   if (threshold > 1) {

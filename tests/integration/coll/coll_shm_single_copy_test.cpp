@@ -191,11 +191,9 @@ void run(const std::function<Job(const Setup&, int)>& make, const Setup& setup, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  REQUIRE_OK(remora_init(&argc, &argv));
   remora_comm_t world;
-  REQUIRE_OK(remora_comm_world(&world));
+  const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
-  const size_t threshold = expect_single_copy_mode(argc, argv);
   // Odd int64 counts: above the cell size; about 1 MiB; around the threshold.
   const size_t cell = remora::coll::ShmArea::kCellBytes;
   std::vector<size_t> counts{3 * cell / 8 + 5, 131075};

@@ -9,10 +9,13 @@
 #include "coll/collectives.hpp"
 #include "multirank.hpp"
 
-// Returns the world area's single-copy threshold (0: none, or no area: one rank).
-inline size_t expect_single_copy_mode(int argc, char** argv) {
+// Initializes Remora; returns the world (*world) and its area's single-copy threshold (0: none,
+// or no area: one rank).
+inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out) {
+  REQUIRE_OK(remora_init(&argc, &argv));
   remora_comm_t world;
   REQUIRE_OK(remora_comm_world(&world));
+  *world_out = world;
   remora::api::Runtime* runtime = nullptr;
   REQUIRE_OK(remora::api::enter("shm test", &runtime));
   const remora::coll::ShmArea* area =
