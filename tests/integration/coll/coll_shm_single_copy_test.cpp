@@ -195,8 +195,7 @@ int main(int argc, char** argv) {
   const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
   // Odd int64 counts: above the cell size; about 1 MiB; around the threshold.
-  const size_t cell = remora::coll::ShmArea::kCellBytes;
-  std::vector<size_t> counts{3 * cell / 8 + 5, 131075};
+  std::vector<size_t> counts{3 * remora::coll::ShmArea::kCellBytes / 8 + 5, 131075};
   if (threshold > 16) {
     counts.push_back(threshold / 8 - 1);
     counts.push_back(threshold / 8 + 1);
