@@ -96,11 +96,14 @@ int check_array(const char* function, const char* name, const size_t* array,
   return REMORA_SUCCESS;
 }
 
+// Fills counts and displs in place: the vectors are the thread's reused ones (see
+// ThreadArgs), so the regular forms allocate nothing once they have held a communicator's size.
 void uniform(size_t count, const Communicator& comm, std::vector<size_t>* counts,
              std::vector<size_t>* displs) {
-  counts->assign(static_cast<size_t>(comm.size()), count);
-  displs->clear();
-  for (size_t rank = 0; rank < counts->size(); ++rank) displs->push_back(rank * count);
+  const auto size = static_cast<size_t>(comm.size());
+  counts->assign(size, count);
+  displs->resize(size);
+  for (size_t rank = 0; rank < size; ++rank) (*displs)[rank] = rank * count;
 }
 
 size_t sum(const std::vector<size_t>& counts) {
@@ -142,6 +145,33 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
 
 // What every collective checks first: initialized, not in a handler, the request pointer of a
 // nonblocking call, the communicator and the algorithm.
+// The arguments of this thread's calls, reused from call to call so that the per-rank counts
+// and displacements keep their storage (three or more allocations per call otherwise; launch
+// reads and permutes them, never moves them away). A call that finds them in use (a call
+// inside a call; handlers may not make collective calls, so none today) takes its own.
+struct ThreadArgs {
+  CollectiveArgs args;
+  bool busy = false;
+};
+thread_local ThreadArgs thread_args;
+
+CollectiveArgs& take_args(CollectiveArgs* own, bool* took) {
+  if (thread_args.busy) return *own;
+  thread_args.busy = *took = true;
+  CollectiveArgs& args = thread_args.args;
+  CollectiveArgs fresh;  // the defaults, with the previous call's emptied vectors
+  std::vector<size_t>* lists[] = {&args.send_counts, &args.send_displs, &args.recv_counts,
+                                  &args.recv_displs};
+  std::vector<size_t>* kept[] = {&fresh.send_counts, &fresh.send_displs, &fresh.recv_counts,
+                                 &fresh.recv_displs};
+  for (size_t i = 0; i < 4; ++i) {
+    lists[i]->clear();
+    kept[i]->swap(*lists[i]);
+  }
+  args = std::move(fresh);
+  return args;
+}
+
 struct Call {
   explicit Call(const char* name) : function(name) {}
   Call(const Call&) = delete;
@@ -150,6 +180,7 @@ struct Call {
   // other return path launches): the other members, who may have started this collective,
   // must hear of it rather than wait for this rank.
   ~Call() {
+    if (took_args) thread_args.busy = false;
     if (comm == nullptr || launched) return;
     const std::string message = remora::last_error();
     const int code = remora::last_error_code();
@@ -160,7 +191,9 @@ struct Call {
   Runtime* runtime = nullptr;
   CommPtr comm;
   Algorithm algorithm = Algorithm::Auto;
-  CollectiveArgs args;
+  bool took_args = false;
+  CollectiveArgs own_args;  // unused unless the thread's are busy
+  CollectiveArgs& args = take_args(&own_args, &took_args);
   bool launched = false;
 
   int begin(remora_comm_t handle, Operation operation, remora_coll_algorithm_t requested,

@@ -51,8 +51,8 @@ class ShmFastRun {
  private:
   // The plan of the operation.
   void plan();
-  // bcast: whether it is single-copy (then plans it: coll/shm_single_copy.hpp).
-  bool plan_single_copy_bcast();
+  // Whether the operation is single-copy (then plans it: coll/shm_single_copy.hpp).
+  bool plan_single_copy();
   bool publishes(size_t k) const;
   int wait_for(size_t k) const;
   bool consumes(size_t k) const;
@@ -94,10 +94,10 @@ class ShmFastRun {
   // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter, allgather, scatter,
   // alltoall: piece (elements per block and round); bcast, gather, scatter: root.
   int root_ = -1;
-  // bcast, allreduce: single-copy (bcast: two rounds, see shm.cpp; allreduce: three, see
-  // coll/shm_single_copy.hpp)
+  // single-copy (coll/shm_single_copy.hpp): rounds_ rounds, the last without transfers
   bool single_copy_ = false;
-  int transfer_status_ = 0;  // a single-copy read failed (its message is the last error)
+  const void* source_ = nullptr;  // single-copy: the published input
+  int transfer_status_ = 0;       // a single-copy read failed (its message is the last error)
   bool flat_ = true;
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
                         // (reductions, gather, scatter)
@@ -139,24 +139,18 @@ bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Opera
 }
 
 void ShmFastRun::plan() {
+  if (plan_single_copy()) return;
   switch (operation_) {
     case Operation::Barrier:
       rounds_ = 1;
       break;
     case Operation::Bcast:
       root_ = args_.root;
-      if (plan_single_copy_bcast()) break;
       rounds_ = chunks_of(args_.count * args_.extent, kCell);
       break;
     case Operation::Reduce:
     case Operation::Allreduce: {
       root_ = operation_ == Operation::Reduce ? args_.root : -1;
-      if (operation_ == Operation::Allreduce && shm_single_copy::allreduce(area_, args_)) {
-        single_copy_ = true;
-        small_ = true;
-        rounds_ = shm_single_copy::kAllreduceRounds;
-        break;
-      }
       const size_t bytes = args_.count * args_.extent;
       flat_ = bytes <= kFlatBytes;
       small_ = bytes <= ShmArea::kInlineBytes;
@@ -235,21 +229,25 @@ void ShmFastRun::plan() {
   }
 }
 
-bool ShmFastRun::plan_single_copy_bcast() {
-  if (!shm_single_copy::bcast(area_, args_)) return false;
+bool ShmFastRun::plan_single_copy() {
+  rounds_ = shm_single_copy::rounds(area_, operation_, args_);
+  if (rounds_ == 0) return false;
   single_copy_ = true;
   small_ = true;
-  rounds_ = shm_single_copy::kBcastRounds;
+  const bool rooted = operation_ == Operation::Bcast || operation_ == Operation::Reduce ||
+                      operation_ == Operation::Gather || operation_ == Operation::Scatter;
+  root_ = rooted ? args_.root : -1;
+  source_ = shm_single_copy::source(operation_, args_, me_, &input_copy_);
   return true;
 }
 
 bool ShmFastRun::publishes(size_t k) const {
-  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
+  if (single_copy_) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return single_copy_ ? k == 0 : me_ == root_;
+      return me_ == root_;
     case Operation::Scatter:
       return me_ == root_;
     case Operation::Gather:
@@ -261,9 +259,9 @@ bool ShmFastRun::publishes(size_t k) const {
 }
 
 int ShmFastRun::wait_for(size_t k) const {
+  if (single_copy_) return ShmArea::kAllRanks;
   switch (operation_) {
     case Operation::Bcast:
-      if (single_copy_) return ShmArea::kAllRanks;
       return me_ == root_ ? ShmArea::kNoRank : root_;
     case Operation::Scatter:
       return me_ == root_ ? ShmArea::kNoRank : root_;
@@ -281,12 +279,12 @@ int ShmFastRun::wait_for(size_t k) const {
 }
 
 bool ShmFastRun::others_publish(size_t k) const {
-  if (single_copy_ && operation_ == Operation::Allreduce) return k == 0;
+  if (single_copy_) return k == 0;
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return single_copy_ ? k == 0 : me_ != root_;
+      return me_ != root_;
     case Operation::Scatter:
       return me_ != root_;
     case Operation::Gather:
@@ -300,12 +298,12 @@ bool ShmFastRun::others_publish(size_t k) const {
 }
 
 bool ShmFastRun::consumes(size_t k) const {
-  if (single_copy_ && operation_ == Operation::Allreduce) return k < 2;
+  if (single_copy_) return k + 1 < rounds_;  // the last round only waits
   switch (operation_) {
     case Operation::Barrier:
       return false;
     case Operation::Bcast:
-      return single_copy_ ? k == 0 : me_ != root_;
+      return me_ != root_;
     case Operation::Scatter:
       return me_ != root_;
     case Operation::Gather:
@@ -320,22 +318,15 @@ bool ShmFastRun::consumes(size_t k) const {
 
 void ShmFastRun::publish(size_t k, uint8_t* cell) {
   const size_t extent = args_.extent;
+  if (single_copy_) return shm_single_copy::publish(cell, source_, recv());
   switch (operation_) {
     case Operation::Bcast: {
-      if (single_copy_) {
-        shm_single_copy::publish(cell, recv(), recv());
-        break;
-      }
       const size_t offset = k * kCell;
       std::memcpy(cell, recv() + offset, std::min(kCell, args_.count * extent - offset));
       break;
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
-      if (single_copy_) {
-        shm_single_copy::publish(cell, input(), recv());
-        break;
-      }
       if (flat_) {
         std::memcpy(cell, input(), args_.count * extent);
         break;
@@ -402,12 +393,12 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
 
 void ShmFastRun::consume(size_t k, int buffer) {
   const size_t extent = args_.extent;
+  if (single_copy_) {
+    transfer_status_ = shm_single_copy::transfer(area_, operation_, args_, k, buffer, &held_);
+    return;
+  }
   switch (operation_) {
     case Operation::Bcast: {
-      if (single_copy_) {
-        transfer_status_ = shm_single_copy::bcast_copy(area_, args_, buffer);
-        break;
-      }
       const size_t offset = k * kCell;
       std::memcpy(recv() + offset, area_.cell(root_, buffer),
                   std::min(kCell, args_.count * extent - offset));
@@ -415,11 +406,6 @@ void ShmFastRun::consume(size_t k, int buffer) {
     }
     case Operation::Reduce:
     case Operation::Allreduce: {
-      if (single_copy_) {  // round 0's addresses are in round 0's slots (buffer ^ 1 in round 1)
-        transfer_status_ = k == 0 ? shm_single_copy::reduce_slice(area_, args_, buffer, &held_)
-                                  : shm_single_copy::gather_slices(area_, args_, buffer ^ 1);
-        break;
-      }
       if (flat_) {
         reduce_cells(recv(), buffer, 0, args_.count);
         break;

@@ -1,20 +1,25 @@
-// The single-copy bcast and allreduce of the shm algorithm, shared by its schedule
-// (coll/algorithms/ shm.cpp) and its fast path (coll/shm_fast.cpp), which lay out the same three
-// rounds:
-//   round 0: every member publishes the addresses of its input and its result buffer inline
-//            (ShmArea::kInlineBytes) and waits for all; then reduces slice r of the vector (r
-//            its rank; even_blocks' split) in rank order, reading the other members' slices of
-//            their inputs with process_vm_readv, one cell-sized piece at a time;
-//   round 1: waits for all (every slice is reduced), then copies the other slices of the result
-//            from their owners' result buffers;
-//   round 2: waits for all (nobody reads its buffers any more).
-// bcast, two rounds:
-//   round 0: every member publishes the address of its buffer inline and waits for all; then
-//            the root writes the first 1/P of the message into every other member's buffer
-//            (process_vm_writev) while each of them reads the rest from the root's buffer
-//            (process_vm_readv): at P = 2 both copy half at once;
-//   round 1: waits for all (every copy is done).
-// Both run from ShmArea::single_copy_bytes on (when the members may read each other's memory).
+// The single-copy transfers of the shm algorithm, shared by its schedule
+// (coll/algorithms/shm.cpp) and its fast path (coll/shm_fast.cpp), which lay out the same
+// rounds. Round 0: every member publishes the addresses of its input and its result buffer
+// inline (ShmArea::kInlineBytes) and waits for all; then it moves data between its own buffers
+// and the other members' with process_vm_readv / process_vm_writev (no cells). The last round
+// waits for all: nobody reads or writes another member's buffers any more.
+//   bcast (2 rounds): the root writes the first 1/P of the message into every other member's
+//            buffer while each of them reads the rest from the root's: at P = 2 both copy half;
+//   allreduce (3 rounds): round 0 reduces slice r of the vector (r its rank; even_blocks'
+//            split) in rank order, reading the other members' slices of their inputs one
+//            cell-sized piece at a time; round 1 (after all reduced) copies the other slices of
+//            the result from their owners' result buffers;
+//   reduce (2 rounds): as allreduce's round 0, but a member other than the root writes each
+//            reduced piece of its slice into the root's result (every member reduces 1/P);
+//   gather (2 rounds): every member but the root writes its block into the root's result;
+//   scatter (2 rounds): every member but the root reads its block from the root's input;
+//   allgather (2 rounds): every member reads every other member's block from its input;
+//   alltoall (2 rounds): every member reads its block from every other member's input (in
+//            place: a copy of the input, as the result overwrites it).
+// A member's own block is a local copy. They run when decisive_bytes() reaches
+// ShmArea::single_copy_bytes (agreed when the area was made; 0: never): the same decision on
+// every member.
 #pragma once
 
 #include <cstddef>
@@ -26,22 +31,19 @@
 
 namespace remora::coll::shm_single_copy {
 
-constexpr size_t kAllreduceRounds = 3, kBcastRounds = 2;
-
-// Whether a bcast of args runs single-copy on area (alike on every member).
-bool bcast(const ShmArea& area, const CollectiveArgs& args);
-// bcast round 0's work, after all arrived (buffer: round 0's): the root's writes or this
-// member's read.
-int bcast_copy(const ShmArea& area, const CollectiveArgs& args, int buffer);
-
-// Whether an allreduce of args runs single-copy on area (alike on every member).
-bool allreduce(const ShmArea& area, const CollectiveArgs& args);
-// Round 0's inline data: the two addresses (bcast: input is the buffer, result unused).
+// The bytes that decide whether an operation is single-copy: the message (bcast, reductions)
+// or one block (the others; allgather: the largest).
+size_t decisive_bytes(Operation operation, const CollectiveArgs& args);
+// How many rounds operation takes single-copy on area (0: it does not), alike on every member.
+size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args);
+// The input member `rank` publishes; alltoall in place: a copy of recvbuf, made in *copy.
+const void* source(Operation operation, const CollectiveArgs& args, int rank,
+                   std::vector<uint8_t>* copy);
+// Round 0's inline data: the two addresses.
 void publish(uint8_t* slot, const void* input, void* result);
-// Round 0's work, after all arrived (buffer: round 0's). scratch: a cell-sized piece.
-int reduce_slice(const ShmArea& area, const CollectiveArgs& args, int buffer,
-                 std::vector<uint8_t>* scratch);
-// Round 1's work (buffer: round 0's, where the addresses are).
-int gather_slices(const ShmArea& area, const CollectiveArgs& args, int buffer);
+// The work of round `round` (one that transfers: every round but the last) after all arrived;
+// buffer: that round's (the addresses are in round 0's). scratch: a few cell-sized pieces.
+int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& args, size_t round,
+             int buffer, std::vector<uint8_t>* scratch);
 
 }  // namespace remora::coll::shm_single_copy

@@ -2,18 +2,11 @@
 // node reads the others' cells directly, so each operation is flat:
 //   barrier:        one round without data, every rank waits for every other;
 //   bcast:          the root publishes the message cell by cell; the others copy each cell out
-//                   (two cells: the root fills the next one while the others read). From
-//                   ShmArea::single_copy_bytes on (when the members may read each other's
-//                   memory): coll/shm_single_copy.hpp (all publish their buffers' addresses;
-//                   the root writes 1/P of the message into every buffer while the others
-//                   read the rest from the root's, process_vm_writev/readv, no cells);
+//                   (two cells: the root fills the next one while the others read);
 //   allreduce:      up to kFlatBytes one round: everyone publishes its vector and reduces all
 //                   of them in rank order. Larger: per cell-sized chunk, everyone publishes its
 //                   chunk, reduces slice r of the chunk over all ranks (reduce-scatter), then
 //                   publishes that slice and copies everyone's slices (allgather);
-//                   From ShmArea::single_copy_bytes on (when the members may read each other's
-//                   memory): coll/shm_single_copy.hpp (slices reduced from the others' inputs
-//                   and copied from their results with process_vm_readv, no cells);
 //   reduce:         the same, but only the root reads the result (and up to kFlatBytes only the
 //                   root reduces: the others publish and leave);
 //   reduce_scatter: per round each rank publishes a piece of every block; rank r reduces its
@@ -24,6 +17,10 @@
 //   scatter:        per round the root publishes a piece of every block; rank r copies its own;
 //   alltoall:       per round each rank publishes a piece of every block it sends; rank r
 //                   copies the pieces for r from every cell.
+// bcast, reduce, allreduce, allgather, gather, scatter and alltoall from the single-copy size on
+// (when the members may read each other's memory) skip the cells: every member publishes its
+// buffers' addresses and reads (or writes) the others' buffers directly
+// (coll/shm_single_copy.hpp, process_vm_readv/writev).
 // gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it together,
 // keep their one round's data in the inline slots, as the small reductions do (alltoall keeps
 // the cells: through the slots it measured slower at p = 2, as reduce_scatter_block did).
@@ -74,23 +71,34 @@ void barrier_rounds(const Context&, std::vector<Round>* rounds) {
   rounds->push_back(Round{});
 }
 
-// Single-copy bcast: the rounds of coll/shm_single_copy.hpp.
-void single_copy_bcast_rounds(const Context& c, std::vector<Round>* rounds) {
-  Round addresses, release;
-  addresses.small = true;
-  addresses.publish = [c](uint8_t* slot) { shm_single_copy::publish(slot, c.recv(), c.recv()); };
-  addresses.transfer = [c](int buffer) {
-    return shm_single_copy::bcast_copy(*c.area, *c.args, buffer);
-  };
-  rounds->push_back(std::move(addresses));
-  rounds->push_back(std::move(release));
-  static_assert(shm_single_copy::kBcastRounds == 2);
+// Single-copy: the rounds of coll/shm_single_copy.hpp (round 0 publishes the addresses; every
+// round but the last transfers). Returns false, adding none, when the operation is not.
+bool single_copy_rounds(const Context& c, Operation operation, std::vector<Round>* rounds) {
+  const size_t count = shm_single_copy::rounds(*c.area, operation, *c.args);
+  if (count == 0) return false;
+  const auto copy = std::make_shared<std::vector<uint8_t>>();
+  const void* input = shm_single_copy::source(operation, *c.args, c.me, copy.get());
+  const auto scratch = std::make_shared<std::vector<uint8_t>>();
+  for (size_t k = 0; k < count; ++k) {
+    Round round;
+    if (k == 0) {
+      round.small = true;
+      round.publish = [c, input, copy](uint8_t* slot) {
+        shm_single_copy::publish(slot, input, c.recv());
+      };
+    }
+    if (k + 1 < count)
+      round.transfer = [c, operation, k, scratch](int buffer) {
+        return shm_single_copy::transfer(*c.area, operation, *c.args, k, buffer, scratch.get());
+      };
+    rounds->push_back(std::move(round));
+  }
+  return true;
 }
 
 void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
   const size_t bytes = c.args->count * c.args->extent;
   const int root = c.args->root;
-  if (shm_single_copy::bcast(*c.area, *c.args)) return single_copy_bcast_rounds(c, rounds);
   for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
     const size_t offset = chunk * ShmArea::kCellBytes;
     const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
@@ -110,30 +118,9 @@ void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
   }
 }
 
-// Single-copy allreduce: the rounds of coll/shm_single_copy.hpp.
-void single_copy_allreduce_rounds(const Context& c, std::vector<Round>* rounds) {
-  Round addresses, gather, release;
-  addresses.small = true;
-  addresses.publish = [c](uint8_t* slot) { shm_single_copy::publish(slot, c.input(), c.recv()); };
-  const auto scratch = std::make_shared<std::vector<uint8_t>>();
-  addresses.transfer = [c, scratch](int buffer) {
-    return shm_single_copy::reduce_slice(*c.area, *c.args, buffer, scratch.get());
-  };
-  // Round 1's buffer is the other one: the addresses are in round 0's.
-  gather.transfer = [c](int buffer) {
-    return shm_single_copy::gather_slices(*c.area, *c.args, buffer ^ 1);
-  };
-  rounds->push_back(std::move(addresses));
-  rounds->push_back(std::move(gather));
-  rounds->push_back(std::move(release));
-  static_assert(shm_single_copy::kAllreduceRounds == 3);
-}
-
 // allreduce (root < 0) and reduce.
 void reduction_rounds(const Context& c, int root, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
-  if (root < 0 && shm_single_copy::allreduce(*c.area, args))
-    return single_copy_allreduce_rounds(c, rounds);
   const size_t bytes = args.count * args.extent;
   const bool result_here = root < 0 || c.me == root;
   if (bytes <= kFlatBytes) {
@@ -393,6 +380,7 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
   c.me = area->rank();
   c.size = area->size();
   std::vector<Round> rounds;
+  if (single_copy_rounds(c, operation, &rounds)) operation = Operation::Scan;  // no more rounds
   switch (operation) {
     case Operation::Barrier:
       barrier_rounds(c, &rounds);

@@ -9,24 +9,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
-#include "api/runtime.hpp"
-#include "coll/collectives.hpp"
 #include "multirank.hpp"
+#include "shm_single_copy_mode.hpp"
 
 namespace {
-
-remora::api::Runtime& runtime() {
-  remora::api::Runtime* found = nullptr;
-  REQUIRE_OK(remora::api::enter("coll_shm_bcast_test", &found));
-  return *found;
-}
-
-const remora::coll::ShmArea* area_of(remora_comm_t comm) {
-  return runtime().collectives->communicators.find(comm)->shm_area().get();
-}
 
 uint8_t value(int root, int round, size_t i) {
   return static_cast<uint8_t>(root * 31 + round * 7 + i * 13 + i / 4093);
@@ -97,17 +85,9 @@ void allreduces(size_t count, int round) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  REQUIRE_OK(remora_init(&argc, &argv));
   remora_comm_t world;
-  REQUIRE_OK(remora_comm_world(&world));
+  const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
-  const std::string expect = argc > 1 ? argv[1] : "";
-  const remora::coll::ShmArea* area = area_of(world);
-  const size_t threshold = area != nullptr ? area->single_copy_bytes() : 0;
-  if (area != nullptr && expect == "expect_cells")
-    REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
-  if (area != nullptr && expect == "expect_single_copy")
-    REQUIRE(threshold != 0, "no single-copy bcast on this area");
   const size_t cell = remora::coll::ShmArea::kCellBytes;
   std::vector<size_t> sizes{cell - 1, cell + 5, 3 * cell + 17, 1048576 + 3};
   if (threshold > 1) {

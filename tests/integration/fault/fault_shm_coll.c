@@ -4,7 +4,7 @@
  * launcher ends the job with the dead rank named and its exit status, that no process survives
  * and that no shared-memory object of the job (segments, the communicators' areas) is left.
  *
- * Usage: fault_shm_coll iallreduce|ibarrier|loop
+ * Usage: fault_shm_coll iallreduce|ibarrier|loop|blocks
  *   iallreduce: the victim starts a 2 MiB shm allreduce on the world (many rounds of 64 KiB
  *     cells), advances it with remora_request_test and dies; the others are in the same
  *     allreduce, blocking.
@@ -12,7 +12,10 @@
  *     barrier (the victim arrived) and wait in a shm allreduce on the world.
  *   loop: every rank runs shm allreduces of 2 MiB and shm barriers on the world and on a
  *     split; a thread of the victim kills it once its main thread has finished three rounds,
- *     so that it dies while its main thread is inside a collective. */
+ *     so that it dies while its main thread is inside a collective.
+ *   blocks: as loop, with single-copy shm reduces, gathers, scatters, allgathers and alltoalls
+ *     (blocks of 2 MiB / P, above the single-copy size: members read and write each other's
+ *     buffers), so that the victim dies inside one while the others copy from or to it. */
 #include "fault_common.h" /* first: it selects the POSIX features */
 
 #include <pthread.h>
@@ -51,7 +54,7 @@ static void allreduce(const int64_t* in, int64_t* out, remora_comm_t comm) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: fault_shm_coll iallreduce|ibarrier|loop\n");
+    fprintf(stderr, "usage: fault_shm_coll iallreduce|ibarrier|loop|blocks\n");
     return 2;
   }
   const char* how = argv[1];
@@ -95,6 +98,25 @@ int main(int argc, char** argv) {
     for (int round = 0;; ++round) {
       allreduce(in, out, round % 2 ? half : world);
       require(remora_comm_barrier(round % 3 ? world : dup, REMORA_COLL_SHM), "barrier (shm)");
+      atomic_store(&rounds_done, round + 1);
+    }
+  } else if (strcmp(how, "blocks") == 0) {
+    pthread_t thread;
+    if (rank == victim && pthread_create(&thread, NULL, killer, NULL) != 0) return 2;
+    const size_t block = kElements / (size_t)remora_size();
+    for (int round = 0;; ++round) {
+      const int root = round % remora_size();
+      require(remora_reduce(in, out, kElements, REMORA_INT64, REMORA_OP_SUM, root, world,
+                            REMORA_COLL_SHM),
+              "remora_reduce (shm)");
+      require(remora_gather(in, out, block, REMORA_INT64, root, world, REMORA_COLL_SHM),
+              "remora_gather (shm)");
+      require(remora_scatter(in, out, block, REMORA_INT64, root, world, REMORA_COLL_SHM),
+              "remora_scatter (shm)");
+      require(remora_allgather(in, out, block, REMORA_INT64, world, REMORA_COLL_SHM),
+              "remora_allgather (shm)");
+      require(remora_alltoall(in, out, block, REMORA_INT64, world, REMORA_COLL_SHM),
+              "remora_alltoall (shm)");
       atomic_store(&rounds_done, round + 1);
     }
   } else {

@@ -1,0 +1,30 @@
+// The shm tests' check of what the world's area uses (INTERNAL tests): argv[1] "expect_cells"
+// or "expect_single_copy" requires the area's single-copy threshold to be zero or not.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "api/runtime.hpp"
+#include "coll/collectives.hpp"
+#include "multirank.hpp"
+
+// Initializes Remora; returns the world (*world) and its area's single-copy threshold (0: none,
+// or no area: one rank).
+inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  remora_comm_t world;
+  REQUIRE_OK(remora_comm_world(&world));
+  *world_out = world;
+  remora::api::Runtime* runtime = nullptr;
+  REQUIRE_OK(remora::api::enter("shm test", &runtime));
+  const remora::coll::ShmArea* area =
+      runtime->collectives->communicators.find(world)->shm_area().get();
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const size_t threshold = area != nullptr ? area->single_copy_bytes() : 0;
+  if (area != nullptr && mode == "expect_cells")
+    REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
+  if (area != nullptr && mode == "expect_single_copy")
+    REQUIRE(threshold != 0, "no single copy on this area");
+  return threshold;
+}
