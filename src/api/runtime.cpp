@@ -13,9 +13,13 @@
 #include "core/threads.hpp"
 
 namespace remora::api {
+namespace detail {
+Runtime* the_runtime = nullptr;
+}  // namespace detail
+using detail::the_runtime;
+
 namespace {
 
-Runtime* the_runtime = nullptr;
 bool finalized = false;
 
 }  // namespace
@@ -134,13 +138,10 @@ void abort_job(int code, const char* message) {
   _exit(exit_code);
 }
 
-int enter(const char* function, Runtime** runtime) {
-  if (the_runtime == nullptr)
-    return fail(REMORA_ERR_NOT_INITIALIZED,
-                "%s: Remora is not initialized (call remora_init first%s)", function,
-                finalized ? "; remora_finalize was already called" : "");
-  *runtime = the_runtime;
-  return REMORA_SUCCESS;
+int detail::not_initialized(const char* function) {
+  return fail(REMORA_ERR_NOT_INITIALIZED,
+              "%s: Remora is not initialized (call remora_init first%s)", function,
+              finalized ? "; remora_finalize was already called" : "");
 }
 
 Runtime& current_runtime() {
@@ -196,10 +197,8 @@ int check_single_threaded(const char* function) {
   return REMORA_SUCCESS;
 }
 
-int check_not_in_handler(const char* function) {
-  if (transport::AmDispatcher::in_handler())
-    return fail(REMORA_ERR_STATE, "%s: not allowed inside an active-message handler", function);
-  return REMORA_SUCCESS;
+int detail::in_handler(const char* function) {
+  return fail(REMORA_ERR_STATE, "%s: not allowed inside an active-message handler", function);
 }
 
 }  // namespace remora::api

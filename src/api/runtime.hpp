@@ -13,6 +13,7 @@
 #include "progress/progress_engine.hpp"
 #include "remora/array.h"
 #include "remora/segment.h"
+#include "remora/status.h"
 #include "rma/window_registry.hpp"
 #include "transport/am_dispatcher.hpp"
 #include "transport/ghost_directory.hpp"
@@ -68,10 +69,23 @@ int initialize(int* argc, char*** argv, int required = 0);
 int finalize();
 [[noreturn]] void abort_job(int code, const char* message);
 
+namespace detail {
+extern Runtime* the_runtime;  // from remora_init to remora_finalize, else nullptr
+// The failures of enter() and check_not_in_handler(), out of line: the checks stay inline.
+[[gnu::cold, gnu::noinline]] int not_initialized(const char* function);
+[[gnu::cold, gnu::noinline]] int in_handler(const char* function);
+}  // namespace detail
+
 // Finds the runtime; fails with a message naming `function` when Remora is not initialized.
 // Like errno, the thread's message is only ever written by failures, so it survives later
 // successful calls (remora_last_error() after remora_rank() still explains the failure).
-int enter(const char* function, Runtime** runtime);
+// Inline: every public call makes it.
+inline int enter(const char* function, Runtime** runtime) {
+  if (detail::the_runtime == nullptr) [[unlikely]]
+    return detail::not_initialized(function);
+  *runtime = detail::the_runtime;
+  return REMORA_SUCCESS;
+}
 bool is_initialized();
 // The runtime, once enter() has succeeded in this call.
 Runtime& current_runtime();
@@ -88,6 +102,10 @@ int check_range(const char* function, remora_segment_t segment, int rank, size_t
 // looks only at the multiple level, where a count of the threads inside is kept.
 int check_single_threaded(const char* function);
 // Not from inside an active-message handler (collectives would deadlock there).
-int check_not_in_handler(const char* function);
+inline int check_not_in_handler(const char* function) {
+  if (transport::AmDispatcher::in_handler()) [[unlikely]]
+    return detail::in_handler(function);
+  return REMORA_SUCCESS;
+}
 
 }  // namespace remora::api

@@ -21,15 +21,21 @@ using remora::rma::Window;
 
 namespace {
 
-int enter_window(const char* function, remora_win_t win, Window** window,
-                 Runtime** runtime_out = nullptr) {
+// Why enter_window failed (out of line: the checks themselves are inline in every entry point).
+[[gnu::cold, gnu::noinline]] int bad_window(const char* function, remora_win_t win) {
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
   if (win == nullptr) return fail(REMORA_ERR_ARG, "%s: win is NULL", function);
-  *window = runtime->windows->find(win);
-  if (*window == nullptr)
-    return fail(REMORA_ERR_ARG, "%s: win=%p is not a live window (freed, or never allocated)",
-                function, static_cast<void*>(win));
+  return fail(REMORA_ERR_ARG, "%s: win=%p is not a live window (freed, or never allocated)",
+              function, static_cast<void*>(win));
+}
+
+inline int enter_window(const char* function, remora_win_t win, Window** window,
+                        Runtime** runtime_out = nullptr) {
+  Runtime* runtime = remora::api::detail::the_runtime;
+  // find() is nullptr for a null handle (never a live window).
+  if (runtime == nullptr || (*window = runtime->windows->find(win)) == nullptr) [[unlikely]]
+    return bad_window(function, win);
   if (runtime_out != nullptr) *runtime_out = runtime;
   return REMORA_SUCCESS;
 }
@@ -42,16 +48,22 @@ int enter_sync(const char* function, remora_win_t win, Window** window) {
 
 // rank is a rank of the window's communicator: checked, then replaced by its world rank, which
 // is what the window works with (one table lookup; the identity for a world window).
-int translate_rank(const char* function, const char* name, const Window& window, int& rank) {
-  if (rank < 0 || rank >= window.comm_size())
-    return fail(REMORA_ERR_RANK, "%s: %s=%d is outside the window's ranks [0, %d)", function, name,
-                rank, window.comm_size());
+[[gnu::cold, gnu::noinline]] int bad_rank(const char* function, const char* name,
+                                          const Window& window, int rank) {
+  return fail(REMORA_ERR_RANK, "%s: %s=%d is outside the window's ranks [0, %d)", function, name,
+              rank, window.comm_size());
+}
+
+inline int translate_rank(const char* function, const char* name, const Window& window, int& rank) {
+  // One unsigned comparison covers rank < 0.
+  if (static_cast<unsigned>(rank) >= static_cast<unsigned>(window.comm_size())) [[unlikely]]
+    return bad_rank(function, name, window, rank);
   rank = window.world_rank(rank);
   return REMORA_SUCCESS;
 }
 
 // win and target are valid; target (in: a rank of the window) becomes its world rank.
-int enter_target(const char* function, remora_win_t win, int& target, Window** window) {
+inline int enter_target(const char* function, remora_win_t win, int& target, Window** window) {
   if (int status = enter_window(function, win, window)) return status;
   return translate_rank(function, "target", **window, target);
 }
@@ -101,41 +113,48 @@ int check_type(const char* function, int type) {
   return REMORA_SUCCESS;
 }
 
-// Checks (target already checked) that count elements of type at disp lie inside target's window;
-// *offset receives the byte offset.
-int check_target_range(const char* function, const Window& window, int target, size_t disp,
-                       size_t count, int type, uint64_t* offset) {
+// Why check_target_range failed (out of line, as bad_window).
+[[gnu::cold, gnu::noinline]] int bad_target_range(const char* function, const Window& window,
+                                                  int target, size_t disp, size_t count, int type) {
   if (int status = check_type(function, type)) return status;
-  const size_t unit = window.disp_unit(target), element = remora::rma::datatype_size(type);
-  const size_t size = window.size(target);
   const size_t limit = std::numeric_limits<size_t>::max();
+  return fail(
+      REMORA_ERR_RANGE,
+      "%s: disp=%zu count=%zu (REMORA_%s) lies outside target %d's window of %zu bytes "
+      "(disp_unit %zu)%s",
+      function, disp, count, remora::rma::datatype_name(type), target, window.size(target),
+      window.disp_unit(target),
+      disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
+}
+
+// Checks (target already checked) that count elements of type at disp lie inside target's window;
+// *offset and *bytes receive the byte offset and length.
+inline int check_target_range(const char* function, const Window& window, int target, size_t disp,
+                              size_t count, int type, uint64_t* offset, size_t* bytes = nullptr) {
+  const size_t element = remora::rma::datatype_size(type);  // 0: not a type
+  const size_t unit = window.disp_unit(target), size = window.size(target);
   // Overflow checks without divisions: this runs on every operation.
   size_t start = 0, length = 0, end = 0;
-  const bool overflow = __builtin_mul_overflow(disp, unit, &start) ||
-                        __builtin_mul_overflow(count, element, &length) ||
+  const bool overflow = __builtin_mul_overflow(disp, unit, &start) |
+                        __builtin_mul_overflow(count, element, &length) |
                         __builtin_add_overflow(start, length, &end);
-  if (overflow || end > size)
-    return fail(
-        REMORA_ERR_RANGE,
-        "%s: disp=%zu count=%zu (REMORA_%s) lies outside target %d's window of %zu bytes "
-        "(disp_unit %zu)%s",
-        function, disp, count, remora::rma::datatype_name(type), target, size, unit,
-        disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
+  if (element == 0 || overflow || end > size) [[unlikely]]
+    return bad_target_range(function, window, target, disp, count, type);
   *offset = start;
+  if (bytes != nullptr) *bytes = length;
   return REMORA_SUCCESS;
 }
 
 // Common checks of put and get: *offset and *bytes receive the target range, target becomes
 // its world rank.
-int prepare_transfer(const char* function, remora_win_t win, int& target, size_t disp, size_t count,
-                     int type, const void* buffer, const char* buffer_name, Window** window,
-                     uint64_t* offset, size_t* bytes) {
+inline int prepare_transfer(const char* function, remora_win_t win, int& target, size_t disp,
+                            size_t count, int type, const void* buffer, const char* buffer_name,
+                            Window** window, uint64_t* offset, size_t* bytes) {
   if (int status = enter_target(function, win, target, window)) return status;
-  if (int status = check_target_range(function, **window, target, disp, count, type, offset))
+  if (int status = check_target_range(function, **window, target, disp, count, type, offset, bytes))
     return status;
   if (count > 0 && buffer == nullptr) [[unlikely]]
     return check_pointer(function, buffer_name, buffer);
-  *bytes = count * remora::rma::datatype_size(type);
   return REMORA_SUCCESS;
 }
 

@@ -23,7 +23,7 @@ LockMode DeferredLock::mode(int target) const {
 
 int DeferredLock::lock(int target) {
   if (target == window_.rank()) return window_.take_lock_word(target, mode(target));
-  waiting_[static_cast<size_t>(target)] = true;
+  waiting_[static_cast<size_t>(target)] = kFresh;
   return REMORA_SUCCESS;
 }
 
@@ -38,7 +38,7 @@ bool DeferredLock::take_now(int target, uint64_t offset, const void* origin, siz
         mode(target) == LockMode::Exclusive ? word.try_exclusive() : word.try_shared();
     if (!taken) return false;
   }
-  waiting_[t] = false;
+  waiting_[t] = kNotWaiting;
   window_.open_passive_direct(target);
   if (bytes > 0) std::memcpy(part + offset, origin, bytes);  // as do_put (target is not us)
   return true;
@@ -48,6 +48,7 @@ bool DeferredLock::take_now(int target, uint64_t offset, const void* origin, siz
                                            size_t bytes) {
   const auto t = static_cast<size_t>(target);
   spill(t);
+  waiting_[t] = kRecorded;
   if (kind == OpKind::Put)
     queues_[t].push_put(target, offset, buffer, bytes);
   else
@@ -78,7 +79,7 @@ int DeferredLock::perform_slot(int target) {
   if (!waiting_[t]) return REMORA_SUCCESS;
   spill(t);
   if (int status = window_.take_lock_word(target, mode(target))) return status;
-  waiting_[t] = false;
+  waiting_[t] = kNotWaiting;
   const int status =
       queues_[t].for_each_get_last([this](const QueuedOp& op) { return window_.execute(op); });
   queues_[t].clear();
@@ -94,19 +95,19 @@ int DeferredLock::unlock(int target) {
   if (waiting_[t]) {
     if (slots_[t].used) {
       // Lock-op-unlock (paper 001): one put or get in the slot, the queue is empty.
-      waiting_[t] = false;
+      waiting_[t] = kNotWaiting;
       if ((status = window_.take_lock_word(target, held))) {
         slots_[t].used = false;  // the epoch ends all the same
         return status;
       }
       status = perform_slot(target);
     } else if (queues_[t].empty()) {  // an empty epoch: the lock word is never touched
-      waiting_[t] = false;
+      waiting_[t] = kNotWaiting;
       return REMORA_SUCCESS;
     } else {
       status = force(target);
       if (waiting_[t]) {  // the lock word could not be taken; the epoch ends all the same
-        waiting_[t] = false;
+        waiting_[t] = kNotWaiting;
         queues_[t].clear();
         return status;
       }
@@ -123,7 +124,8 @@ int DeferredLock::unlock(int target) {
 int DeferredLock::lock_all() {
   for (int target = 0; target < window_.transport_.size(); ++target)
     if (int status = lock(target)) {
-      for (int locked = 0; locked < target; ++locked) waiting_[static_cast<size_t>(locked)] = false;
+      for (int locked = 0; locked < target; ++locked)
+        waiting_[static_cast<size_t>(locked)] = kNotWaiting;
       return status;
     }
   return REMORA_SUCCESS;

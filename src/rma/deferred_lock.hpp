@@ -40,6 +40,7 @@ class DeferredLock {
     const auto t = static_cast<size_t>(target);
     if (!waiting_[t]) return nullptr;
     spill(t);
+    waiting_[t] = kRecorded;  // the caller queues an operation
     return &queues_[t];
   }
   // Records a put or get to target while its lock word is not yet taken: true if recorded (in
@@ -50,7 +51,11 @@ class DeferredLock {
   bool defer_get(int target, uint64_t offset, void* result, size_t bytes) {
     return defer(target, OpKind::Get, offset, result, bytes);
   }
-  // The per-target bytes of waiting_ (Window's lock fast path records and tests them).
+  // The values of waiting_[target]: not waiting (the word is held, or no epoch), waiting with
+  // nothing recorded yet (slot and queue empty), waiting with operations recorded.
+  static constexpr uint8_t kNotWaiting = 0, kFresh = 1, kRecorded = 2;
+  // The per-target bytes of waiting_ (Window's lock fast path records them, its put fast path
+  // takes the word of a kFresh epoch as take_now does).
   uint8_t* waiting_flags() { return waiting_.data(); }
   // Takes the lock word if not yet taken and performs the queued operations.
   int force(int target);
@@ -79,6 +84,7 @@ class DeferredLock {
     if (!slot.used && queues_[t].empty()) {
       if (kind == OpKind::Put && take_now(target, offset, buffer, bytes)) return true;
       slot = Slot{true, kind, offset, bytes, buffer};
+      waiting_[t] = kRecorded;
       return true;
     }
     return queue(target, kind, offset, buffer, bytes);
@@ -98,8 +104,9 @@ class DeferredLock {
   int perform_slot(int target);
 
   Window& window_;
-  // Per target: a deferred epoch whose lock word is not yet taken. Bytes, not vector<bool>,
-  // whose bit proxies cost a read-modify-write on every lock and unlock.
+  // Per target: a deferred epoch whose lock word is not yet taken (kFresh or kRecorded), else
+  // kNotWaiting. Bytes, not vector<bool>, whose bit proxies cost a read-modify-write on every
+  // lock and unlock.
   std::vector<uint8_t> waiting_;
   std::vector<OpQueue> queues_;
   std::vector<Slot> slots_;

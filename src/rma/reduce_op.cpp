@@ -72,30 +72,6 @@ bool is_complex_type(int type) {
 
 }  // namespace
 
-size_t datatype_size(int type) {
-  switch (type) {
-    case REMORA_INT8:
-    case REMORA_UINT8:
-      return 1;
-    case REMORA_INT16:
-    case REMORA_UINT16:
-      return 2;
-    case REMORA_INT32:
-    case REMORA_UINT32:
-    case REMORA_FLOAT:
-      return 4;
-    case REMORA_INT64:
-    case REMORA_UINT64:
-    case REMORA_DOUBLE:
-    case REMORA_FLOAT_COMPLEX:
-      return 8;
-    case REMORA_DOUBLE_COMPLEX:
-      return 16;
-    default:
-      return 0;
-  }
-}
-
 const char* datatype_name(int type) {
   static const char* const names[] = {"?",      "INT8",          "INT16",         "INT32",  "INT64",
                                       "UINT8",  "UINT16",        "UINT32",        "UINT64", "FLOAT",

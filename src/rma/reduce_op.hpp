@@ -9,8 +9,32 @@
 
 namespace remora::rma {
 
-// Bytes per element, or 0 for a value that is not a remora_datatype_t.
-size_t datatype_size(int type);
+// Bytes per element, or 0 for a value that is not a remora_datatype_t. Inline: every
+// operation's argument check asks.
+inline size_t datatype_size(int type) {
+  switch (type) {
+    case REMORA_INT8:
+    case REMORA_UINT8:
+      return 1;
+    case REMORA_INT16:
+    case REMORA_UINT16:
+      return 2;
+    case REMORA_INT32:
+    case REMORA_UINT32:
+    case REMORA_FLOAT:
+      return 4;
+    case REMORA_INT64:
+    case REMORA_UINT64:
+    case REMORA_DOUBLE:
+    case REMORA_FLOAT_COMPLEX:
+      return 8;
+    case REMORA_DOUBLE_COMPLEX:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
 const char* datatype_name(int type);
 const char* op_name(int op);
 

@@ -16,6 +16,7 @@
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/acc_route.hpp"
 #include "rma/accumulate/locked_update.hpp"
+#include "rma/deferred_lock.hpp"
 #include "rma/epoch.hpp"
 #include "rma/locks/lock_table.hpp"
 #include "rma/locks/rw_lock.hpp"
@@ -112,8 +113,20 @@ class Window : public remora_win_s {
 
   // In an immediate passive epoch to a target this process maps (not this rank), a put or get
   // is the memcpy itself (passive_direct_); else the epoch check, deferral and transport paths.
+  // In a deferred lock epoch to such a target with nothing recorded yet, a put first tries the
+  // lock word once, as DeferredLock::take_now does (inline here: the deferred lock-put-unlock
+  // then costs what the immediate one does); if the word is busy, put_checked records the put
+  // (after one more attempt, never waiting).
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
-    if (unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
+    const auto t = static_cast<size_t>(target);
+    unsigned char* part = passive_direct_[t];
+    if (part == nullptr && deferred_waiting_ != nullptr &&
+        deferred_waiting_[t] == DeferredLock::kFresh && fast_lock_[t].word != nullptr &&
+        lock_checked_[t] && try_lock_word(t, epoch_.lock_mode(target) == LockMode::Exclusive)) {
+      deferred_waiting_[t] = DeferredLock::kNotWaiting;
+      part = passive_direct_[t] = direct_data_[t];  // open_passive_direct (not this rank)
+    }
+    if (part != nullptr) [[likely]] {
       if (bytes > 0) std::memcpy(part + offset, origin, bytes);
       return 0;
     }
@@ -179,20 +192,11 @@ class Window : public remora_win_s {
     if (deferred_waiting_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
       lock_checked_[t] = 1;
       epoch_.locked(target, mode);
-      deferred_waiting_[t] = 1;
+      deferred_waiting_[t] = DeferredLock::kFresh;
       return REMORA_SUCCESS;
     }
-    // Sequentially consistent as RwLock's own read-modify-writes (the waiter protocol orders
-    // releases and registrations in one total order); on x86 every locked instruction is.
-    std::atomic_ref<uint64_t> lock_word(*word);
-    if (exclusive) {
-      uint64_t expected = 0;
-      if (!lock_word.compare_exchange_strong(expected, RwLock::kWriter)) [[unlikely]]
-        return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
-    } else if ((lock_word.fetch_add(1) & RwLock::kWriter) != 0) [[unlikely]] {
-      rw_lock(target).unlock_shared();  // undo the count (try_shared), wake whom it blocked
-      return lock_slow(function, lock_type, target, assert_flags);
-    }
+    if (!try_lock_word(t, exclusive)) [[unlikely]]
+      return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
     lock_checked_[t] = 1;
     epoch_.locked(target, mode);
     passive_direct_[t] = direct_data_[t];  // open_passive_direct (target is not this rank)
@@ -206,7 +210,7 @@ class Window : public remora_win_s {
     // flight: complete_for_release has nothing to wait for (no owner request; no transport
     // accumulate, which needs a window across nodes, where no target has a fast path).
     if (fast.word == nullptr || mode == LockMode::None || !lock_checked_[t] ||
-        (deferred_waiting_ != nullptr && deferred_waiting_[t] != 0) ||
+        (deferred_waiting_ != nullptr && deferred_waiting_[t] != DeferredLock::kNotWaiting) ||
         owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
       return unlock_slow(function, target);
     passive_direct_[t] = nullptr;
@@ -222,6 +226,24 @@ class Window : public remora_win_s {
   }
   int lock_all(const char* function, int assert_flags);
   int unlock_all(const char* function);
+
+ private:
+  // One attempt at target t's lock word through fast_lock_ (set for t): RwLock::try_exclusive
+  // or try_shared on this mapping.
+  bool try_lock_word(size_t t, bool exclusive) {
+    // Sequentially consistent as RwLock's own read-modify-writes (the waiter protocol orders
+    // releases and registrations in one total order); on x86 every locked instruction is.
+    std::atomic_ref<uint64_t> lock_word(*fast_lock_[t].word);
+    if (exclusive) {
+      uint64_t expected = 0;
+      return lock_word.compare_exchange_strong(expected, RwLock::kWriter);
+    }
+    if ((lock_word.fetch_add(1) & RwLock::kWriter) == 0) return true;
+    rw_lock(static_cast<int>(t)).unlock_shared();  // undo the count, wake whom it blocked
+    return false;
+  }
+
+ public:
   int flush(const char* function, int target);
   int flush_all(const char* function);
   int flush_local(const char* function, int target);

@@ -6,9 +6,12 @@
 #include "core/log.hpp"
 
 namespace remora::transport {
-namespace {
-// initial-exec: a direct TLS access, no __tls_get_addr call on every blocking API call.
+namespace detail {
 [[gnu::tls_model("initial-exec")]] thread_local bool running_handler = false;
+}  // namespace detail
+using detail::running_handler;
+namespace {
+// initial-exec: as running_handler.
 [[gnu::tls_model("initial-exec")]] thread_local int handlers_held = 0;
 }  // namespace
 
@@ -25,10 +28,6 @@ bool AmDispatcher::may_dispatch() {
 }
 
 AmDispatcher::AmDispatcher(int nranks) : partial_(static_cast<size_t>(nranks)) {}
-
-bool AmDispatcher::in_handler() {
-  return running_handler;
-}
 
 int AmDispatcher::register_handler(AmHandler handler, void* context, int* handler_id) {
   std::lock_guard lock(register_mutex_);

@@ -18,6 +18,12 @@
 
 namespace remora::transport {
 
+namespace detail {
+// Set while this thread runs a handler (AmDispatcher::in_handler). initial-exec: a direct TLS
+// access, no __tls_get_addr call on every public entry point.
+[[gnu::tls_model("initial-exec")]] extern thread_local bool running_handler;
+}  // namespace detail
+
 class AmDispatcher {
  public:
   static constexpr int kMaxHandlers = 1024;
@@ -41,8 +47,8 @@ class AmDispatcher {
 
   bool pending() const { return inbox_size_.load(std::memory_order_acquire) > 0; }
 
-  // True on a thread that is running a handler.
-  static bool in_handler();
+  // True on a thread that is running a handler. Inline: every public entry point asks.
+  static bool in_handler() { return detail::running_handler; }
 
   // Between hold_handlers() and the matching release_handlers() (they nest), dispatch() on
   // this thread runs no handler: messages wait in the inbox for the next dispatch outside the

@@ -284,6 +284,96 @@ void lock_single_and_multi() {
   REQUIRE_OK(remora_win_free(&win));
 }
 
+// Single-operation deferred lock epochs of every kind, values checked after each unlock: each
+// rank owns its writer slot on every target, so every result is known. fetch_and_op, then
+// compare_and_swap, then get_accumulate (each queued, performed at unlock), a put that finds
+// the word free (taken at the put) and a get (kept in the slot for unlock).
+void lock_single_ops_each_kind() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const size_t mine = static_cast<size_t>(rank_);
+  for (size_t i = 0; i < slots(); ++i) base[i] = 0;
+  REQUIRE_OK(remora_barrier());
+  constexpr int kRounds = 10;
+  for (int round = 0; round < kRounds; ++round)
+    for (int t = 0; t < size_; ++t) {
+      const int64_t r = round;
+      auto single = [&](auto op) {
+        REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
+        op();
+        REQUIRE_OK(remora_win_unlock(win, t));
+      };
+      int64_t result = -7, one = 1, swap = -(r + 1), compare = r + 1, replace = r + 1;
+      single([&] {  // the slot holds r: r + 1
+        REQUIRE_OK(
+            remora_win_fetch_and_op(win, t, mine, &one, &result, REMORA_INT64, REMORA_OP_SUM));
+      });
+      REQUIRE(result == r, "fetch_and_op to %d, round %d: %lld", t, round, (long long)result);
+      result = -7;
+      single([&] {  // r + 1 -> -(r + 1)
+        REQUIRE_OK(
+            remora_win_compare_and_swap(win, t, mine, &swap, &compare, &result, REMORA_INT64));
+      });
+      REQUIRE(result == r + 1, "compare_and_swap to %d, round %d: %lld", t, round,
+              (long long)result);
+      result = -7;
+      single([&] {  // -(r + 1) -> r + 1
+        REQUIRE_OK(remora_win_get_accumulate(win, t, mine, &replace, &result, 1, REMORA_INT64,
+                                             REMORA_OP_REPLACE, nullptr));
+      });
+      REQUIRE(result == -(r + 1), "get_accumulate to %d, round %d: %lld", t, round,
+              (long long)result);
+      // The slot now holds r + 1: a put of r + 1 (the same value) and a get read it back.
+      int64_t put = r + 1, got = -7;
+      single([&] { REQUIRE_OK(remora_win_put(win, t, mine, &put, 1, REMORA_INT64)); });
+      put = -9;  // reusable after unlock
+      single([&] { REQUIRE_OK(remora_win_get(win, t, mine, &got, 1, REMORA_INT64)); });
+      REQUIRE(got == r + 1, "get from %d, round %d: %lld", t, round, (long long)got);
+    }
+  REQUIRE_OK(remora_barrier());
+  for (int w = 0; w < size_; ++w)
+    REQUIRE(base[w] == kRounds, "slot of writer %d: %lld", w, (long long)base[w]);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
+// A put after an operation recorded in the epoch (an accumulate, queued; a get, in the slot)
+// must not take the lock word at once (the put fast path only takes it for an epoch with
+// nothing recorded): it is queued behind them, the get still goes last, and all are performed.
+void put_after_recorded_operation() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const size_t mine = static_cast<size_t>(rank_);
+  for (size_t i = 0; i < slots(); ++i) base[i] = 0;
+  REQUIRE_OK(remora_barrier());
+  constexpr int kRounds = 10;
+  for (int round = 0; round < kRounds; ++round)
+    for (int t = 0; t < size_; ++t) {
+      const int64_t one = 1, put = value(rank_, t, round);
+      int64_t got = -7;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, t, 0));
+      if (round % 2 == 0)
+        REQUIRE_OK(remora_win_accumulate(win, t, scratch(0), &one, 1, REMORA_INT64, REMORA_OP_SUM,
+                                         nullptr));
+      else
+        REQUIRE_OK(remora_win_get(win, t, mine, &got, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_put(win, t, mine, &put, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, t));
+      // The own window's lock is immediate: there the get reads the previous round's put.
+      if (round % 2 == 1)
+        REQUIRE(got == (t == rank_ ? value(rank_, t, round - 1) : put),
+                "get before a put to %d, round %d: %lld", t, round, (long long)got);
+    }
+  REQUIRE_OK(remora_barrier());
+  REQUIRE(base[scratch(0)] == int64_t{kRounds / 2} * size_, "accumulates: %lld",
+          (long long)base[scratch(0)]);
+  for (int w = 0; w < size_; ++w)
+    REQUIRE(base[w] == value(w, rank_, kRounds - 1), "slot of writer %d: %lld", w,
+            (long long)base[w]);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 // Closing deferred fences in a row with counts that differ per epoch, origin and target (0, 1
 // or 2 puts; some epochs have none at all): each closing fence must wait for exactly its own
 // epoch's operations, whichever row of counts it uses.
@@ -562,6 +652,8 @@ int main(int argc, char** argv) {
   lock_visibility();
   exclusive_locks_exclude();
   lock_single_and_multi();
+  lock_single_ops_each_kind();
+  put_after_recorded_operation();
   fence_varying_counts();
   shared_locks_overlap();
   lock_all_and_flush_all();
