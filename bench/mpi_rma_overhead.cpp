@@ -23,6 +23,8 @@
 //   ratio     remora latency / mpi latency (same size), and mpi MBps / remora MBps
 //   get_bw    n gets back to back, one flush: remora_win_get on the window in its lock_all
 //             epoch against MPI_Get
+//   rget_bw   as get_bw with remora_win_rget, one remora_request_waitall and one flush, against
+//             the same MPI_Get loop
 //   cas       remora_compare_swap on the segment and remora_win_compare_and_swap on the window
 //             against MPI_Compare_and_swap + MPI_Win_flush (BENCH_SKIP_CAS=1: not run)
 //   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
@@ -214,6 +216,17 @@ int main(int argc, char** argv) {
                   MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
+      // The same with the request form: n remora_win_rget, one waitall, one flush.
+      std::vector<remora_request_t> requests(static_cast<size_t>(n));
+      const double rget_seconds =
+          bench::median(bench::time_batches(options.batches, 1, nothing, [&](int) {
+            for (int i = 0; i < n; ++i)
+              bench::check(remora_win_rget(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8,
+                                           &requests[static_cast<size_t>(i)]),
+                           "remora_win_rget");
+            bench::check(remora_request_waitall(n, requests.data()), "remora_request_waitall");
+            bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+          }));
       report.add_latency("put", "remora_put_flush", ranks, bytes, put.remora);
       report.add_latency("put", "mpi_put_flush", ranks, bytes, put.mpi);
       ratio("put", bytes, put);
@@ -238,6 +251,9 @@ int main(int argc, char** argv) {
                  volume / bench::median(get_bandwidth.mpi));
       report.add("get_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
                  bench::median(get_bandwidth.remora) / bench::median(get_bandwidth.mpi));
+      report.add("rget_bw", "remora_win_rget", ranks, bytes, "MBps", volume / rget_seconds);
+      report.add("rget_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
+                 rget_seconds / bench::median(get_bandwidth.mpi));
       const size_t doubles = std::max<size_t>(bytes / sizeof(double), 1);
       Pair accumulate;
       accumulate.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {

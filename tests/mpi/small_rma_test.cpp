@@ -3,7 +3,8 @@
 // MPI_Win_flush only for a target with puts since its last flush. Checked: a put's source
 // buffer may be overwritten as soon as the put returns; after the origin's flush a third rank
 // reads the data; thousands of puts outstanding before one flush; puts to two targets, flushed
-// one target at a time; a get after a flush; window puts and gets.
+// one target at a time; a get after a flush; strided puts, and strided gets of small and large
+// rows from two targets at once; window puts and gets.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -118,7 +119,58 @@ int main(int argc, char** argv) {
   if (rank == 2) check_local(segment, 4, 2, 0, 8192);
   REQUIRE_OK(remora_barrier());
 
-  // Round 5: a window in a lock_all epoch: rank 0 puts 8 B to rank 1 and flushes, rank 2 reads.
+  // Round 5: strided gets. Rank 0 puts rows into ranks 1 and 2 and flushes both; then every
+  // rank reads both other ranks' rows at once (gets to several targets, each target itself
+  // reading): small rows are one MPI_Get per row and one MPI_Win_flush for the call, rows above
+  // 16 KiB a get each. Padding between the rows read must stay untouched.
+  // The small rows are written with one strided put per target (4 planes of 16 rows of 24
+  // bytes, 100 bytes apart at the target), whose packed source is scribbled over at once.
+  const size_t count[3] = {24, 16, 4}, target_stride[2] = {100, 1600};
+  if (rank == 0)
+    for (int target = 1; target < 3; ++target) {
+      const size_t packed_stride[2] = {24, 24 * 16};
+      std::vector<uint8_t> rows(64 * 24);
+      for (size_t row = 0; row < 64; ++row)
+        for (size_t b = 0; b < 24; ++b) rows[row * 24 + b] = pattern(5, target, 3 + row * 100 + b);
+      REQUIRE_OK(remora_put_strided(segment, target, 3, target_stride, rows.data(), packed_stride,
+                                    count, 2));
+      std::memset(rows.data(), 0xEE, rows.size());
+      put_pieces(segment, 5, target, 1 << 20, 3 * 20480, 4096);
+    }
+  if (rank == 0) REQUIRE_OK(remora_flush_all(segment));
+  REQUIRE_OK(remora_barrier());
+  for (int target = 0; target < 3; ++target) {
+    if (target == rank || target == 0) continue;
+    // The same rows, 32 bytes apart here.
+    const size_t local_stride[2] = {32, 512};
+    std::vector<uint8_t> back(4 * 512, 0xEE);
+    REQUIRE_OK(
+        remora_get_strided(segment, target, 3, target_stride, back.data(), local_stride, count, 2));
+    for (size_t row = 0; row < 64; ++row) {
+      for (size_t b = 0; b < 24; ++b)
+        REQUIRE(back[row * 32 + b] == pattern(5, target, 3 + row * 100 + b),
+                "strided get from rank %d: row %zu byte %zu is %u", target, row, b,
+                back[row * 32 + b]);
+      for (size_t b = 24; b < 32; ++b)
+        REQUIRE(back[row * 32 + b] == 0xEE, "strided get from rank %d wrote past row %zu", target,
+                row);
+    }
+    // Three rows of 20 KiB (above the flushed-get size), 20,480 bytes apart at the target.
+    const size_t big_count[2] = {20480 - 8, 3}, big_stride[1] = {20480}, big_local[1] = {20480};
+    std::vector<uint8_t> big(3 * 20480, 0xEE);
+    REQUIRE_OK(remora_get_strided(segment, target, (1 << 20) + 8, big_stride, big.data(), big_local,
+                                  big_count, 1));
+    for (size_t row = 0; row < 3; ++row)
+      for (size_t b = 0; b < 20480; ++b) {
+        const uint8_t expected =
+            b < 20480 - 8 ? pattern(5, target, (1 << 20) + 8 + row * 20480 + b) : 0xEE;
+        REQUIRE(big[row * 20480 + b] == expected,
+                "large strided get from rank %d: row %zu byte %zu", target, row, b);
+      }
+  }
+  REQUIRE_OK(remora_barrier());
+
+  // Round 6: a window in a lock_all epoch: rank 0 puts 8 B to rank 1 and flushes, rank 2 reads.
   remora_win_t window = nullptr;
   void* base = nullptr;
   REQUIRE_OK(remora_win_allocate(4096, 1, nullptr, &base, &window));

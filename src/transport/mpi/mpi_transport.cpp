@@ -154,6 +154,13 @@ int MpiTransport::wait_for(MPI_Request* request) {
     }
   }
   return wait_until([&] {
+    // A request of this rank is outstanding across nodes: its target (or the collective's
+    // peers) may need this rank's MPI calls, and it completes only in one of them, so the
+    // wait stays active (polls, does not sleep) until it completes.
+    if (active_ns_ > 0) {
+      const uint64_t now = now_ns();
+      if (!active(now + active_ns_ / 2)) stay_active(now);
+    }
     std::lock_guard lock(mpi_mutex_);
     int done = 0;
     MPI_Test(request, &done, MPI_STATUS_IGNORE);

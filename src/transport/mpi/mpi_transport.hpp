@@ -13,7 +13,8 @@
 // polls MPI in all its phases, and in its sleep phase an application thread's wait keeps
 // polling (yielding the CPU now and then) while this rank is active across nodes: for
 // REMORA_MPI_ACTIVE_US after its last exchange with another node (a message sent or received, a
-// one-sided operation issued, a notice received). An origin that issues one-sided operations to a
+// one-sided operation issued, a notice received), and while it waits for an MPI request of its
+// own (wait_for). An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
 // Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between

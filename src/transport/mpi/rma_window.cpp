@@ -1,6 +1,7 @@
 #include "transport/mpi/rma_window.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -102,26 +103,74 @@ int RmaWindow::flushed_get(int rank, size_t offset, void* destination, size_t by
   return REMORA_SUCCESS;
 }
 
+// Small blocks: every block's MPI_Rput, then the waits for their local completion (one wait
+// per block in turn made a GA patch put wait once per row).
 int RmaWindow::put_strided(int target, size_t offset, const void* source,
                            const transport::StridedShape& shape) {
   int status = REMORA_SUCCESS;
-  const auto* local = static_cast<const uint8_t*>(source);
-  shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
-    if (status == REMORA_SUCCESS)
-      status = put(target, offset + remote_offset, local + local_offset, shape.count[0]);
-  });
+  auto* local = static_cast<uint8_t*>(const_cast<void*>(source));
+  if (shape.count[0] > kStageMaxBytes) {
+    shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+      if (status == REMORA_SUCCESS)
+        status = put(target, offset + remote_offset, local + local_offset, shape.count[0]);
+    });
+    return status;
+  }
+  const int rank = window_rank(target);
+  const auto count = static_cast<int>(shape.count[0]);
+  std::vector<MPI_Request> requests;
+  requests.reserve(shape.total_bytes() / std::max<size_t>(shape.count[0], 1));
+  int result = MPI_SUCCESS;
+  {
+    std::lock_guard lock(mpi_mutex_);
+    shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+      if (result != MPI_SUCCESS) return;
+      MPI_Request& request = requests.emplace_back(MPI_REQUEST_NULL);
+      result = MPI_Rput(local + local_offset, count, MPI_BYTE, rank,
+                        static_cast<MPI_Aint>(offset + remote_offset), count, MPI_BYTE, window_,
+                        &request);
+    });
+    unflushed(rank);
+  }
+  // Every issued put is waited for, even after a failure: the caller may reuse source at once.
+  for (MPI_Request& request : requests)
+    if (request != MPI_REQUEST_NULL)
+      if (int waited = wait_(&request); status == REMORA_SUCCESS) status = waited;
+  if (result != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "strided MPI_Rput of %zu bytes at offset %zu of rank %d failed",
+                shape.total_bytes(), offset, rank);
   return status;
 }
 
+// Small blocks: every block's MPI_Get, then one MPI_Win_flush for them all (the call completes
+// as a whole; a flush per block made a GA patch get wait for the target once per row).
 int RmaWindow::get_strided(int target, size_t offset, void* destination,
                            const transport::StridedShape& shape) {
   int status = REMORA_SUCCESS;
   auto* local = static_cast<uint8_t*>(destination);
+  if (shape.count[0] > kStageMaxBytes) {
+    shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+      if (status == REMORA_SUCCESS)
+        status = get(target, offset + remote_offset, local + local_offset, shape.count[0]);
+    });
+    return status;
+  }
+  const int rank = window_rank(target);
+  const auto count = static_cast<int>(shape.count[0]);
+  std::lock_guard lock(mpi_mutex_);
+  int result = MPI_SUCCESS;
   shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
-    if (status == REMORA_SUCCESS)
-      status = get(target, offset + remote_offset, local + local_offset, shape.count[0]);
+    if (result == MPI_SUCCESS)
+      result = MPI_Get(local + local_offset, count, MPI_BYTE, rank,
+                       static_cast<MPI_Aint>(offset + remote_offset), count, MPI_BYTE, window_);
   });
-  return status;
+  // Even after a failed MPI_Get: the ones issued before it must land before the call returns.
+  const int flushed_result = MPI_Win_flush(rank, window_);
+  if (result != MPI_SUCCESS || flushed_result != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "strided MPI_Get of %zu bytes at offset %zu of rank %d failed",
+                shape.total_bytes(), offset, rank);
+  flushed(rank);
+  return REMORA_SUCCESS;
 }
 
 int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_t operand,

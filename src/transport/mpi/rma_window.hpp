@@ -1,7 +1,9 @@
 // One segment's MPI-3 RMA window for the ranks on other nodes: created over each rank's part
 // of the node's shared memory (MPI_Win_create), so that MPI and the node's shared-memory path
 // reach the same bytes, and kept in a lock_all epoch for its whole life. A get of at most
-// kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it. Puts,
+// kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it (a strided
+// get of such blocks: one MPI_Get per block, one MPI_Win_flush; a strided put of them: every
+// block's MPI_Rput, then the waits). Puts,
 // larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
 // and return at local completion, waited for with Remora's waiting policy rather than inside
 // MPI, which busy-polls (small puts staged and sent with MPI_Put, as small accumulates are,
