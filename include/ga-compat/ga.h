@@ -287,8 +287,8 @@ int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width
                                char* array_name, int64_t chunk[], int p_handle);
 int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* array_name,
                             int nblock[], int map[]);
-int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[],
-                              char* array_name, int64_t nblock[], int64_t map[]);
+int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* array_name,
+                              int64_t nblock[], int64_t map[]);
 int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* array_name,
                                    int nblock[], int map[], int p_handle);
 int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[],
