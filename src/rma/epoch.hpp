@@ -31,12 +31,19 @@ class EpochState {
   int check_fence(const char* function, int assert_flags) const;
   void fenced(int assert_flags);
 
+  // An immediate fence opened this epoch without a barrier (Window::fence): other ranks may not
+  // have entered it yet, so this rank's first access to any window memory (an operation, a
+  // lock, lock_all, start or post) waits for them (Window::await_fence_entries) first.
+  void set_entries_pending(bool pending) { entries_pending_ = pending; }
+  bool entries_pending() const { return entries_pending_; }
+
   // Passive target. begin_* check and close an unused fence epoch.
   int begin_lock(const char* function, int target);
   // begin_lock's checks at once, for the lock fast path: true (and an unused fence epoch is
-  // closed) when begin_lock would succeed, false when it would fail (begin_lock then says why).
+  // closed) when begin_lock would succeed, false when it would fail (begin_lock then says why)
+  // or fence entries are pending (lock_slow awaits them).
   bool try_begin_lock(int target) {
-    if (fence_used_ || access_open_ || lock_all_ ||
+    if (fence_used_ || entries_pending_ || access_open_ || lock_all_ ||
         locks_[static_cast<size_t>(target)] != LockMode::None)
       return false;
     fence_open_ = false;
@@ -83,6 +90,7 @@ class EpochState {
 
   bool fence_open_ = false;  // a fence without NOSUCCEED was the last synchronisation
   bool fence_used_ = false;  // ... and operations were issued since
+  bool entries_pending_ = false;
   bool lock_all_ = false;
   std::vector<LockMode> locks_;
   int locks_held_ = 0;

@@ -20,6 +20,7 @@ int Pscw::post(const char* function, const std::vector<int>& group, int assert_f
     return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than NOCHECK, NOSTORE, NOPUT",
                 function, assert_flags);
   if (int status = window_.epoch_.begin_post(function)) return status;
+  if (int status = window_.await_fence_entries_if_pending()) return status;
   window_.sync();  // this rank's stores to its memory precede the origins' accesses
   transport::Transport& transport = window_.transport_;
   const int me = transport.rank();
@@ -59,6 +60,7 @@ int Pscw::start(const char* function, const std::vector<int>& group, int assert_
     return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
                 function, assert_flags);
   if (int status = window_.epoch_.begin_start(function)) return status;
+  if (int status = window_.await_fence_entries_if_pending()) return status;
   std::vector<bool> members(static_cast<size_t>(window_.transport_.size()), false);
   for (int target : group) {
     ++starts_made_[static_cast<size_t>(target)];

@@ -1,6 +1,7 @@
 #include "rma/window.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -240,6 +241,7 @@ int Window::put_checked(const char* function, int target, uint64_t offset, const
   if (!epoch_.passive(target)) [[unlikely]] {
     if (int status = epoch_.check_access(function, target)) return status;
     epoch_.note_operation();
+    if (int status = await_fence_entries_if_pending()) return status;
   }
   if (OpQueue* queue = deferral(target)) {
     queue->push_put(target, offset, origin, bytes);
@@ -268,6 +270,7 @@ int Window::get_checked(const char* function, int target, uint64_t offset, void*
   if (!epoch_.passive(target)) [[unlikely]] {
     if (int status = epoch_.check_access(function, target)) return status;
     epoch_.note_operation();
+    if (int status = await_fence_entries_if_pending()) return status;
   }
   if (OpQueue* queue = deferral(target)) {
     queue->push_get(target, offset, result, bytes);
@@ -313,6 +316,7 @@ bool Window::owner_applies_native(int type, uint64_t offset) const {
 int Window::accumulate(const char* function, const AccArgs& args) {
   if (int status = epoch_.check_access(function, args.target)) return status;
   epoch_.note_operation();
+  if (int status = await_fence_entries_if_pending()) return status;
   if (args.count == 0) return REMORA_SUCCESS;
   if (OpQueue* queue = deferral(args.target)) {
     queue->push_accumulate(args);
@@ -458,6 +462,11 @@ int Window::complete_all() {
 // previous epoch everywhere and starts the next. Only NOPRECEDE together with NOSUCCEED has
 // nothing to end and nothing to start, so it skips the barrier; NOSTORE and NOPUT need no
 // work on shared memory (the barrier already orders local stores and remote updates).
+// NOPRECEDE alone ends nothing (MPI: such a fence need not act as a barrier): on one node
+// (cpu_atomics_) it only publishes this rank's entry, and this rank's first access in the epoch
+// waits for every member's (await_fence_entries), so an unused epoch, such as the two fences
+// of paper 001's Fig. 2, costs one barrier instead of two, and the rank that enters first does
+// not wait for the others.
 int Window::fence(const char* function, int assert_flags) {
   if (int status = epoch_.check_fence(function, assert_flags)) return status;
   if (deferred_fence_) {
@@ -467,11 +476,46 @@ int Window::fence(const char* function, int assert_flags) {
   }
   if (int status = complete_all()) return status;
   constexpr int kNothingToSynchronise = REMORA_MODE_NOPRECEDE | REMORA_MODE_NOSUCCEED;
-  if ((assert_flags & kNothingToSynchronise) != kNothingToSynchronise)
+  const int synchronise = assert_flags & kNothingToSynchronise;
+  if (synchronise == REMORA_MODE_NOPRECEDE && cpu_atomics_) {
+    enter_fence();
+    epoch_.fenced(assert_flags);
+    epoch_.set_entries_pending(true);
+    return REMORA_SUCCESS;  // nothing ended, so there is nothing new to see
+  }
+  if (synchronise != kNothingToSynchronise) {
     if (int status = barrier_()) return status;
+    epoch_.set_entries_pending(false);  // everyone has entered every earlier fence
+  }
   epoch_.fenced(assert_flags);
   sync();  // the updates of the ended epoch are visible to this rank's loads
   return REMORA_SUCCESS;
+}
+
+uint64_t* Window::fence_entries_word(int rank) const {
+  auto* part = static_cast<unsigned char*>(transport_.address(*sync_, rank));
+  return reinterpret_cast<uint64_t*>(part + sync_geometry().fence_entries());
+}
+
+void Window::enter_fence() {
+  // Release: this rank's stores to its memory before the fence precede every access of the
+  // epoch, which begins with an acquire load of this word.
+  std::atomic_ref<uint64_t>(*fence_entries_word(rank_))
+      .store(++fence_entries_, std::memory_order_release);
+  transport_.wake_ranks(members_.data(), members_.size());  // a member may sleep in await
+}
+
+int Window::await_fence_entries() {
+  const uint64_t entered = fence_entries_;
+  const int status = transport_.wait_until([this, entered] {
+    for (int rank : members_)
+      if (std::atomic_ref<uint64_t>(*fence_entries_word(rank)).load(std::memory_order_acquire) <
+          entered)
+        return false;
+    return true;
+  });
+  if (status == REMORA_SUCCESS) epoch_.set_entries_pending(false);
+  return status;
 }
 
 int Window::lock_slow(const char* function, int lock_type, int target, int assert_flags) {
@@ -483,6 +527,7 @@ int Window::lock_slow(const char* function, int lock_type, int target, int asser
     return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
                 function, assert_flags);
   if (int status = epoch_.begin_lock(function, target)) return status;
+  if (int status = await_fence_entries_if_pending()) return status;
   const LockMode mode = lock_type == REMORA_LOCK_EXCLUSIVE ? LockMode::Exclusive : LockMode::Shared;
   lock_checked_[static_cast<size_t>(target)] = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (deferred_lock_) {
@@ -615,6 +660,7 @@ int Window::lock_all(const char* function, int assert_flags) {
     return fail(REMORA_ERR_ARG, "%s: assert_flags=%d has bits other than REMORA_MODE_NOCHECK",
                 function, assert_flags);
   if (int status = epoch_.begin_lock_all(function)) return status;
+  if (int status = await_fence_entries_if_pending()) return status;
   lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (deferred_lock_) {
     std::fill(lock_checked_.begin(), lock_checked_.end(), static_cast<uint8_t>(lock_all_checked_));

@@ -71,7 +71,12 @@ struct SyncGeometry {
   size_t fence_counts(int parity, int rank) const {
     return pscw_posts_from(2 * nranks) + 8 * static_cast<size_t>(parity * nranks + rank);
   }
-  size_t bytes() const { return fence_counts(2, 0); }
+  // The immediate fence on one node (Window::fence): in each rank's part, the number of fences
+  // this rank entered that opened an epoch without ending one (NOPRECEDE), so without a
+  // barrier; monotonic, never reset. An origin's first access in such an epoch waits until every
+  // member's word reaches its own count.
+  size_t fence_entries() const { return fence_counts(2, 0); }
+  size_t bytes() const { return fence_entries() + 8; }
 };
 
 // One 64-bit word of a rank's part of a segment, used through the transport's atomics, or
