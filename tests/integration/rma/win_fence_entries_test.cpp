@@ -15,7 +15,7 @@
 namespace {
 
 int rank_, size_;
-constexpr int kRounds = 24;
+constexpr int kRounds = 12;
 
 int64_t value(int writer, int target, int round) {
   return 1000000 * round + 1000 * writer + target + 1;
