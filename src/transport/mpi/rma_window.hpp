@@ -10,8 +10,10 @@
 // made put bandwidth at 512 B-4 KiB under MPICH with a progress thread 20-40x lower on this
 // 2-core VM: the staging blocks' MPI_Win_flush_local_all, presumably); compare-and-swap has no
 // request form and waits in MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine,
-// MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). flush gives remote completion
-// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush.
+// MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). A request-based get (rget) is MPI_Rget
+// left in flight, recorded per target until its request tests complete or a flush of the target
+// completes it. flush gives remote completion (MPI_Win_flush), and only for a target with puts or
+// accumulates issued since its last flush, or rgets in flight.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
 // gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
@@ -19,6 +21,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -56,6 +59,12 @@ class RmaWindow {
 
   int put(int target, size_t offset, const void* source, size_t bytes);
   int get(int target, size_t offset, void* destination, size_t bytes);
+  // A request-based get (Transport::get_pending): MPI_Rget, left in flight without a flush. It
+  // completes when its MPI request tests complete, or at the next MPI_Win_flush of its target
+  // (flush, flush_all, a blocking get or compare-and-swap to it), or when the window is freed;
+  // the per-rank record (in_flight_) lets those complete the request too.
+  int rget(int target, size_t offset, void* destination, size_t bytes,
+           std::shared_ptr<transport::PendingGet>* pending);
   int put_strided(int target, size_t offset, const void* source,
                   const transport::StridedShape& shape);
   int get_strided(int target, size_t offset, void* destination,
@@ -78,7 +87,8 @@ class RmaWindow {
       : window_(window),
         mpi_mutex_(mpi_mutex),
         wait_(std::move(wait)),
-        unflushed_to_(static_cast<size_t>(window_size), 0) {}
+        unflushed_to_(static_cast<size_t>(window_size), 0),
+        in_flight_(static_cast<size_t>(window_size)) {}
   int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
   // A small get (see the top of this file); rank is the window's rank.
   int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
@@ -94,8 +104,25 @@ class RmaWindow {
     unflushed_ = true;
     unflushed_to_[static_cast<size_t>(rank)] = 1;
   }
-  // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged any more.
+  // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged nor in flight
+  // any more.
   void flushed(int rank);
+  // Under mpi_mutex_: per window rank, the rgets issued to it that may still be in flight (done
+  // ones are dropped at the next flush, or when the list has doubled since it was last pruned).
+  class InFlightGet;
+  struct InFlight {
+    std::vector<std::shared_ptr<InFlightGet>> gets;
+    size_t prune_at = 64;
+  };
+  std::vector<InFlight> in_flight_;
+  bool gets_in_flight_ = false;  // some rank's list is not empty (flush_all's fast test)
+  // Whether rgets to rank are still in flight (drops the done ones).
+  bool gets_pending(int rank);
+  // After an MPI_Win_flush of rank (or of all ranks): its rgets have arrived; frees their
+  // requests and marks them done.
+  void complete_gets(int rank);
+  void complete_all_gets();  // complete_gets of every rank, after MPI_Win_flush_all
+  void finish_gets();        // MPI_Win_flush_all and complete_all_gets, when some are in flight
   // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
   // for: the caller's buffer is free at once), kept until a flush has completed them
   // (rma_accumulate.cpp). Under mpi_mutex_.
