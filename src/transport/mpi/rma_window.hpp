@@ -3,17 +3,18 @@
 // reach the same bytes, and kept in a lock_all epoch for its whole life. A get of at most
 // kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it (a strided
 // get of such blocks: one MPI_Get per block, one MPI_Win_flush; a strided put of them: every
-// block's MPI_Rput, then the waits). Puts,
+// block's MPI_Rput, then the waits). A put of at most kStagedPutMaxBytes is copied into staging
+// blocks and sent with MPI_Put (no wait: the copy is the origin until a flush). Larger puts,
 // larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
 // and return at local completion, waited for with Remora's waiting policy rather than inside
-// MPI, which busy-polls (small puts staged and sent with MPI_Put, as small accumulates are,
-// made put bandwidth at 512 B-4 KiB under MPICH with a progress thread 20-40x lower on this
-// 2-core VM: the staging blocks' MPI_Win_flush_local_all, presumably); compare-and-swap has no
-// request form and waits in MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine,
-// MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). A request-based get (rget) is MPI_Rget
-// left in flight, recorded per target until its request tests complete or a flush of the target
-// completes it. flush gives remote completion (MPI_Win_flush), and only for a target with puts or
-// accumulates issued since its last flush, or rgets in flight.
+// MPI, which busy-polls (staging puts of 512 B-4 KiB too made their bandwidth under MPICH with a
+// progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
+// presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
+// 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
+// A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
+// tests complete or a flush of the target completes it. flush gives remote completion
+// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush,
+// or rgets in flight.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
 // gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
@@ -40,6 +41,10 @@ constexpr size_t kWindowSizeQuantum = 16;
 constexpr size_t kStageMaxBytes = size_t{16} << 10;
 constexpr size_t kStageBlockBytes = size_t{64} << 10;
 constexpr size_t kStageBlocks = 16;
+// Puts of at most this many bytes are staged too and sent with MPI_Put (RmaWindow::staged_put);
+// larger ones are MPI_Rput and a wait (staging 512 B-4 KiB puts made their bandwidth with a
+// progress thread under MPICH 20-40x lower: docs/benchmarks.md).
+constexpr size_t kStagedPutMaxBytes = 256;
 
 class RmaWindow {
  public:
@@ -90,7 +95,9 @@ class RmaWindow {
         unflushed_to_(static_cast<size_t>(window_size), 0),
         in_flight_(static_cast<size_t>(window_size)) {}
   int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
-  // A small get (see the top of this file); rank is the window's rank.
+  // A small put (kStagedPutMaxBytes) and a small get (see the top of this file); rank is the
+  // window's rank.
+  int staged_put(int rank, size_t offset, const void* source, size_t bytes);
   int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
 
   MPI_Win window_;
