@@ -199,8 +199,12 @@ REMORA_API int remora_win_get_accumulate_layout(remora_win_t win, int target, si
  * completes at local completion (rput, raccumulate: origin may be reused) or when result holds
  * the data (rget, rget_accumulate); remote completion needs flush or unlock as usual. On shared
  * memory every operation reaches that point before it returns, so the request is already
- * complete; it stays valid (and reports success) after flush, unlock or unlock_all until it is
- * waited for or tested. On failure *request is REMORA_REQUEST_NULL. */
+ * complete. An rget to a rank of another node (over MPI, on a remora_win_allocate window, in an
+ * immediate epoch) is left in flight: result holds the data once the request tests or waits
+ * complete, or after flush, flush_local, flush_all, flush_local_all, unlock or unlock_all
+ * reaching its target (docs/rma.md). A request stays valid (and reports success) after flush,
+ * unlock or unlock_all until it is waited for or tested. On failure *request is
+ * REMORA_REQUEST_NULL. */
 REMORA_API int remora_win_rput(remora_win_t win, int target, size_t disp, const void* origin,
                                size_t count, remora_datatype_t type, remora_request_t* request);
 REMORA_API int remora_win_rget(remora_win_t win, int target, size_t disp, void* result,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "api/runtime.hpp"
 #include "remora/win.h"
@@ -37,9 +38,12 @@ int win_prepare_accumulate(const char* function, remora_win_t win, int& target, 
                            rma::Window** window, rma::AccArgs* args);
 
 // Request-based operations (win_request_api.cpp): target must be in a passive-target epoch;
-// runs issue() and, once it succeeded, sets *request to a completed RMA request.
+// runs issue() and, once it succeeded, sets *request to an RMA request: a completed one, or
+// one that completes with *pending when issue() left a get in flight there (pending: set by
+// issue, or nullptr).
 int win_issue_request(const char* function, rma::Window& window, int target,
-                      remora_request_t* request, const std::function<int()>& issue);
+                      remora_request_t* request, const std::function<int()>& issue,
+                      const std::shared_ptr<transport::PendingGet>* pending = nullptr);
 // The same from the handle: checks request, win and target first.
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
                    const std::function<int()>& issue);

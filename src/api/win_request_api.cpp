@@ -35,12 +35,17 @@ int transfer_request(const char* function, remora_win_t win, int target, size_t 
           remora::api::win_prepare_transfer(function, win, target, disp, count, type, buffer,
                                             is_put ? "origin" : "result", &window, &offset, &bytes))
     return status;
-  return remora::api::win_issue_request(function, *window, target, request, [&] {
-    if constexpr (is_put)
-      return window->put(function, target, offset, buffer, bytes);
-    else
-      return window->get(function, target, offset, buffer, bytes);
-  });
+  // An rget across nodes is left in flight (Window::get_pending); its request completes it.
+  std::shared_ptr<remora::transport::PendingGet> pending;
+  return remora::api::win_issue_request(
+      function, *window, target, request,
+      [&] {
+        if constexpr (is_put)
+          return window->put(function, target, offset, buffer, bytes);
+        else
+          return window->get_pending(function, target, offset, buffer, bytes, &pending);
+      },
+      &pending);
 }
 
 // raccumulate (result NULL) and rget_accumulate.
@@ -65,9 +70,11 @@ int accumulate_request(const char* function, remora_win_t win, int target, size_
 
 namespace remora::api {
 
-// Checks the epoch, issues the operation and, once it succeeded, makes its request.
+// Checks the epoch, issues the operation and, once it succeeded, makes its request (with the
+// get issue() left in flight, if any).
 int win_issue_request(const char* function, Window& window, int target, remora_request_t* request,
-                      const std::function<int()>& issue) {
+                      const std::function<int()>& issue,
+                      const std::shared_ptr<transport::PendingGet>* pending) {
   if (!window.in_passive_epoch(target))
     return fail(REMORA_ERR_STATE,
                 "%s: target=%d is not locked: request-based operations need a passive-target "
@@ -77,8 +84,8 @@ int win_issue_request(const char* function, Window& window, int target, remora_r
   if (int status = window.perform_deferred(function, target)) return status;
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
-  *request = static_cast<remora_request_t>(
-      runtime->collectives->requests.add(std::make_shared<rma::RmaRequest>()));
+  *request = static_cast<remora_request_t>(runtime->collectives->requests.add(
+      std::make_shared<rma::RmaRequest>(pending != nullptr ? *pending : nullptr)));
   return REMORA_SUCCESS;
 }
 

@@ -106,6 +106,7 @@ int Window::create(const char* function, const WindowServices& services,
                                    !window->ghost_progress();
   if (window->transport_accumulates_)
     window->transport_pending_.assign(static_cast<size_t>(window->transport_.size()), 0);
+  window->gets_in_flight_.assign(static_cast<size_t>(window->transport_.size()), 0);
   window->make_fast_locks();  // after the mappings and transport_accumulates_ are known
   // Coarse stripes where the lock table goes through the network (lock_granularity.hpp).
   window->options_.lock_granularity = lock_table_granularity(
@@ -288,6 +289,17 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
   if (user_) return user_->get(*this, target, offset, result, bytes);
   if (target == transport_.rank()) touch_local_edge();
   return transport_.get(*data_, target, offset, result, bytes);
+}
+
+int Window::get_pending(const char* function, int target, uint64_t offset, void* result,
+                        size_t bytes, std::shared_ptr<transport::PendingGet>* pending) {
+  pending->reset();
+  const bool in_flight = direct_data_[static_cast<size_t>(target)] == nullptr && !user_ &&
+                         !deferred_lock_ && bytes > 0 && epoch_.passive(target) &&
+                         deferral(target) == nullptr;
+  if (!in_flight) return get(function, target, offset, result, bytes);
+  gets_in_flight_[static_cast<size_t>(target)] = 1;
+  return transport_.get_pending(*data_, target, offset, result, bytes, pending);
 }
 
 // All ranks choose the same path for a given location and type, so the paths never race: the
@@ -719,11 +731,15 @@ int Window::flush_all(const char* function) {
   return complete_all();
 }
 
-// Every operation has copied its origin buffer (or delivered its result) when it returns;
-// a deferred lock epoch performs its queued operations first.
+// Every operation but an rget across nodes has copied its origin buffer (or delivered its
+// result) when it returns; a deferred lock epoch performs its queued operations first, and
+// rgets still in flight are completed by the transport's flush of their target.
 int Window::flush_local(const char* function, int target) {
   if (int status = epoch_.check_passive(function, target)) return status;
-  return deferred_lock_ ? deferred_lock_->force(target) : REMORA_SUCCESS;
+  if (deferred_lock_) return deferred_lock_->force(target);
+  if (!gets_in_flight_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  gets_in_flight_[static_cast<size_t>(target)] = 0;
+  return transport_.flush(target);
 }
 
 int Window::flush_local_all(const char* function) {
@@ -731,6 +747,11 @@ int Window::flush_local_all(const char* function) {
   if (deferred_lock_)
     for (int target : members_)
       if (int status = deferred_lock_->force(target)) return status;
+  for (int target : members_)
+    if (gets_in_flight_[static_cast<size_t>(target)]) {
+      std::fill(gets_in_flight_.begin(), gets_in_flight_.end(), 0);
+      return transport_.flush_all();
+    }
   return REMORA_SUCCESS;
 }
 

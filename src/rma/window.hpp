@@ -139,6 +139,12 @@ class Window : public remora_win_s {
     }
     return get_checked(function, target, offset, result, bytes);
   }
+  // The get of a request (remora_win_rget): to a target of another node, in an immediate
+  // passive epoch on a window of Remora's memory, the transport's get left in flight (*pending
+  // set; it completes when it tests done, or at a flush, flush_all, unlock or unlock_all that
+  // reaches the target); otherwise get(), complete on return (*pending null).
+  int get_pending(const char* function, int target, uint64_t offset, void* result, size_t bytes,
+                  std::shared_ptr<transport::PendingGet>* pending);
   int accumulate(const char* function, const AccArgs& args);
   // An accumulate-family operation whose bytes lie within one block of the target's lock table
   // (one stripe): accumulate, get_accumulate, fetch_and_op, compare_and_swap. Where the path to
@@ -366,6 +372,9 @@ class Window : public remora_win_s {
   // Per world rank: an accumulate through the transport to it since its last completion, which
   // an accumulate of another path to it completes first (issue order from one origin).
   std::vector<char> transport_pending_;
+  // Per world rank: an rget to it may be in flight (get_pending), which flush_local completes
+  // with the transport's flush (flush and unlock flush it anyway).
+  std::vector<char> gets_in_flight_;
   std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
   // Per world rank: its data part where put and get are a memcpy on this mapping, else null.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/backoff.hpp"
@@ -57,6 +58,14 @@ struct StridedShape {
 };
 
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
+
+// A get in flight (Transport::get_pending). test() makes progress on it without blocking and
+// says whether the data has arrived; once true, always true. Thread-safe.
+class PendingGet {
+ public:
+  virtual ~PendingGet() = default;
+  virtual bool test() = 0;
+};
 
 // One accumulate-family operation for Transport::accumulate, with remora_datatype_t and
 // remora_op_t values (not REMORA_OP_SCALED_SUM, which the caller turns into a sum of scaled
@@ -138,6 +147,15 @@ class Transport {
                           const StridedShape& shape) = 0;
   virtual int flush(int target) = 0;
   virtual int flush_all() = 0;
+  // A get that may still be in flight when it returns (a request-based get): *pending is then
+  // set, and the data is in destination once pending->test() is true or after flush(target),
+  // flush_all() or the end of the segment; else (the default: a completed get) *pending is
+  // null. The caller does not read destination before then, nor free the segment's transport.
+  virtual int get_pending(const Segment& segment, int target, size_t offset, void* destination,
+                          size_t bytes, std::shared_ptr<PendingGet>* pending) {
+    pending->reset();
+    return get(segment, target, offset, destination, bytes);
+  }
 
   // Single-copy access to another rank's private memory (not a segment): windows over user
   // memory and large messages copy directly instead of staging through shared memory.

@@ -4,7 +4,8 @@
 // buffer may be overwritten as soon as the put returns; after the origin's flush a third rank
 // reads the data; thousands of puts outstanding before one flush; puts to two targets, flushed
 // one target at a time; a get after a flush; strided puts, and strided gets of small and large
-// rows from two targets at once; window puts and gets.
+// rows from two targets at once; window puts and gets; more small (staged) puts outstanding than
+// the staging blocks hold, and puts on both sides of the staging size.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -191,6 +192,30 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_unlock_all(window));
   REQUIRE_OK(remora_win_free(&window));
+
+  // Round 7: puts of at most 256 bytes are staged copies sent with MPI_Put. 80,000 puts of 8 B
+  // to two targets in turn (each copy takes 16 bytes of the 1 MiB of staging blocks, so the
+  // blocks fill and are reused while puts are outstanding), then 256-byte (staged) and 257-byte
+  // (MPI_Rput) puts, sources scribbled over as each put returns; one flush_all.
+  if (rank == 0) {
+    for (size_t i = 0; i < 40000; ++i) {
+      put_pieces(segment, 7, 1, i * 8, 8, 8);
+      put_pieces(segment, 7, 2, i * 8, 8, 8);
+    }
+    put_pieces(segment, 7, 1, 1 << 20, 100 * 256, 256);
+    put_pieces(segment, 7, 2, 1 << 20, 100 * 257, 257);
+    REQUIRE_OK(remora_flush_all(segment));
+  }
+  REQUIRE_OK(remora_barrier());
+  if (rank == 1) {
+    check_local(segment, 7, 1, 0, 40000 * 8);
+    check_local(segment, 7, 1, 1 << 20, 100 * 256);
+  }
+  if (rank == 2) {
+    check_local(segment, 7, 2, 0, 40000 * 8);
+    check_local(segment, 7, 2, 1 << 20, 100 * 257);
+  }
+  REQUIRE_OK(remora_barrier());
 
   REQUIRE_OK(remora_segment_free(&segment));
   REQUIRE_OK(remora_finalize());

@@ -331,6 +331,15 @@ int MpiTransport::remote_get(const transport::Segment& segment, int target, size
   return as_mpi(segment).window->get(target, offset, destination, bytes);
 }
 
+int MpiTransport::get_pending(const transport::Segment& segment, int target, size_t offset,
+                              void* destination, size_t bytes,
+                              std::shared_ptr<transport::PendingGet>* pending) {
+  if (local_endpoint(target) >= 0)
+    return Transport::get_pending(segment, target, offset, destination, bytes, pending);
+  announce(target);
+  return as_mpi(segment).window->rget(target, offset, destination, bytes, pending);
+}
+
 int MpiTransport::remote_put_strided(const transport::Segment& segment, int target, size_t offset,
                                      const void* source, const transport::StridedShape& shape) {
   announce(target);

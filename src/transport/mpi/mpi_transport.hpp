@@ -66,6 +66,10 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
                              transport::Segment** segment) override;
   int free_group_segment(transport::Segment* segment) override;
   bool cpu_atomics(const transport::Segment& segment) const override;
+  // On this node a get as any other (complete); on another node MPI_Rget left in flight
+  // (RmaWindow::rget).
+  int get_pending(const transport::Segment& segment, int target, size_t offset, void* destination,
+                  size_t bytes, std::shared_ptr<transport::PendingGet>* pending) override;
   // Put, get, atomics, flushes and messages: routed (router.hpp); the remote path is below.
   // MPI's accumulates on the segment's window (rma_window.hpp), for every target of a job of
   // several nodes (not routed: one atomicity domain for the window); none on a job of one node.

@@ -3,15 +3,18 @@
 // reach the same bytes, and kept in a lock_all epoch for its whole life. A get of at most
 // kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it (a strided
 // get of such blocks: one MPI_Get per block, one MPI_Win_flush; a strided put of them: every
-// block's MPI_Rput, then the waits). Puts,
+// block's MPI_Rput, then the waits). A put of at most kStagedPutMaxBytes is copied into staging
+// blocks and sent with MPI_Put (no wait: the copy is the origin until a flush). Larger puts,
 // larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
 // and return at local completion, waited for with Remora's waiting policy rather than inside
-// MPI, which busy-polls (small puts staged and sent with MPI_Put, as small accumulates are,
-// made put bandwidth at 512 B-4 KiB under MPICH with a progress thread 20-40x lower on this
-// 2-core VM: the staging blocks' MPI_Win_flush_local_all, presumably); compare-and-swap has no
-// request form and waits in MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine,
-// MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs). flush gives remote completion
-// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush.
+// MPI, which busy-polls (staging puts of 512 B-4 KiB too made their bandwidth under MPICH with a
+// progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
+// presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
+// 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
+// A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
+// tests complete or a flush of the target completes it. flush gives remote completion
+// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush,
+// or rgets in flight.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
 // gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
@@ -19,6 +22,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -37,6 +41,10 @@ constexpr size_t kWindowSizeQuantum = 16;
 constexpr size_t kStageMaxBytes = size_t{16} << 10;
 constexpr size_t kStageBlockBytes = size_t{64} << 10;
 constexpr size_t kStageBlocks = 16;
+// Puts of at most this many bytes are staged too and sent with MPI_Put (RmaWindow::staged_put);
+// larger ones are MPI_Rput and a wait (staging 512 B-4 KiB puts made their bandwidth with a
+// progress thread under MPICH 20-40x lower: docs/benchmarks.md).
+constexpr size_t kStagedPutMaxBytes = 256;
 
 class RmaWindow {
  public:
@@ -56,6 +64,12 @@ class RmaWindow {
 
   int put(int target, size_t offset, const void* source, size_t bytes);
   int get(int target, size_t offset, void* destination, size_t bytes);
+  // A request-based get (Transport::get_pending): MPI_Rget, left in flight without a flush. It
+  // completes when its MPI request tests complete, or at the next MPI_Win_flush of its target
+  // (flush, flush_all, a blocking get or compare-and-swap to it), or when the window is freed;
+  // the per-rank record (in_flight_) lets those complete the request too.
+  int rget(int target, size_t offset, void* destination, size_t bytes,
+           std::shared_ptr<transport::PendingGet>* pending);
   int put_strided(int target, size_t offset, const void* source,
                   const transport::StridedShape& shape);
   int get_strided(int target, size_t offset, void* destination,
@@ -78,9 +92,12 @@ class RmaWindow {
       : window_(window),
         mpi_mutex_(mpi_mutex),
         wait_(std::move(wait)),
-        unflushed_to_(static_cast<size_t>(window_size), 0) {}
+        unflushed_to_(static_cast<size_t>(window_size), 0),
+        in_flight_(static_cast<size_t>(window_size)) {}
   int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
-  // A small get (see the top of this file); rank is the window's rank.
+  // A small put (kStagedPutMaxBytes) and a small get (see the top of this file); rank is the
+  // window's rank.
+  int staged_put(int rank, size_t offset, const void* source, size_t bytes);
   int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
 
   MPI_Win window_;
@@ -94,8 +111,25 @@ class RmaWindow {
     unflushed_ = true;
     unflushed_to_[static_cast<size_t>(rank)] = 1;
   }
-  // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged any more.
+  // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged nor in flight
+  // any more.
   void flushed(int rank);
+  // Under mpi_mutex_: per window rank, the rgets issued to it that may still be in flight (done
+  // ones are dropped at the next flush, or when the list has doubled since it was last pruned).
+  class InFlightGet;
+  struct InFlight {
+    std::vector<std::shared_ptr<InFlightGet>> gets;
+    size_t prune_at = 64;
+  };
+  std::vector<InFlight> in_flight_;
+  bool gets_in_flight_ = false;  // some rank's list is not empty (flush_all's fast test)
+  // Whether rgets to rank are still in flight (drops the done ones).
+  bool gets_pending(int rank);
+  // After an MPI_Win_flush of rank (or of all ranks): its rgets have arrived; frees their
+  // requests and marks them done.
+  void complete_gets(int rank);
+  void complete_all_gets();  // complete_gets of every rank, after MPI_Win_flush_all
+  void finish_gets();        // MPI_Win_flush_all and complete_all_gets, when some are in flight
   // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
   // for: the caller's buffer is free at once), kept until a flush has completed them
   // (rma_accumulate.cpp). Under mpi_mutex_.
