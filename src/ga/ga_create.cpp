@@ -166,7 +166,7 @@ size_t local_bytes(const GaArray& a, remora_array_t array) {
   check("GA_Allocate", remora_array_local_shape(array, rank, extents));
   int64_t n = 1;
   for (int d = 0; d < a.ndim; ++d) n *= extents[d];
-  return static_cast<size_t>(n) * element_size("GA_Allocate", a.type);
+  return static_cast<size_t>(n) * element_bytes("GA_Allocate", a);
 }
 
 // Collective. 1 on success; 0 when the memory limit (GA_Initialize_ltd) refuses it.

@@ -129,6 +129,12 @@ size_t user_type_bytes(int type);
 // this gives the element size of a GA type code.
 size_t element_size(const char* fn, int type);
 
+// The bytes of one element of an allocated array: a registered type's own size (kept by the
+// array, so it outlives NGA_Deregister_type, as in GA), else its type code's.
+inline size_t element_bytes(const char* fn, const GaArray& a) {
+  return a.user_bytes != 0 ? a.user_bytes : element_size(fn, a.type);
+}
+
 // Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (nonblocking
 // handles, NGA_Access records, process groups, and the writers of the handle table) are
 // guarded by this one mutex, held only for short sections that never call Remora, so a thread

@@ -27,7 +27,7 @@ template <typename Index>
 void field(const char* fn, int g_a, Transfer op, const Index* lo, const Index* hi, Index foff,
            Index fsize, void* buf, const Index* ld, ga_nbhdl_t* handle) {
   const GaArray& a = lookup_allocated(fn, g_a, Types::Any);
-  const size_t element = element_size(fn, a.type);
+  const size_t element = element_bytes(fn, a);
   if (foff < 0) ga_fail(fn, "foff=%lld is negative", static_cast<long long>(foff));
   if (fsize < 1) ga_fail(fn, "fsize=%lld is not positive", static_cast<long long>(fsize));
   if (static_cast<size_t>(foff) + static_cast<size_t>(fsize) > element)

@@ -174,7 +174,21 @@ int main(int argc, char** argv) {
   CHECK(NGA_Deregister_type(t_record) == -2);
   CHECK(NGA_Deregister_type(C_DBL) == -1);
   CHECK(NGA_Register_type(sizeof(record)) == t_record);
-  CHECK(NGA_Deregister_type(t_tmp) == 0);
+  /* An array outlives its type's registration (GA keeps the element size per array). */
+  {
+    int dims[1] = {2 * nprocs}, lo[1] = {0}, hi[1] = {2 * nprocs - 1};
+    int g = NGA_Create(t_tmp, 1, dims, "three", NULL);
+    CHECK(NGA_Deregister_type(t_tmp) == 0);
+    unsigned char in[3 * 64], out[3 * 64];
+    for (int i = 0; i < 3 * dims[0]; ++i) in[i] = initial(i, 1);
+    if (me == 0) NGA_Put(g, lo, hi, in, NULL);
+    GA_Sync();
+    NGA_Get_field(g, lo, hi, 1, 2, out, NULL);
+    for (int i = 0; i < dims[0]; ++i)
+      CHECK(out[2 * i] == in[3 * i + 1] && out[2 * i + 1] == in[3 * i + 2]);
+    GA_Sync();
+    GA_Destroy(g);
+  }
 
   one_dim(t_record, (int)sizeof(record), 8, 8);  /* the double x */
   one_dim(t_record, (int)sizeof(record), 16, 5); /* tag; the padding after it is kept */
