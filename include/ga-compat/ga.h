@@ -188,6 +188,22 @@ int GA_Get_dimension(int g_a);
 int GA_Uses_proc_grid(int g_a);
 void GA_Nblock(int g_a, int nblock[]);
 
+/* User-defined types: NGA_Register_type(bytes) returns a type code (1017, 1018, ...: local,
+ * every process registers the same types in the same order) for NGA_Create* / GA_Set_data;
+ * arrays of it support put, get (blocking and nonblocking), the field calls, the queries,
+ * GA_Duplicate and GA_Destroy. NGA_Deregister_type: 0, -1 for a built-in code, -2 for one not
+ * registered. A field is bytes foff .. foff+fsize-1 of each element of lo..hi; buf holds fsize
+ * bytes per element, ld counting elements. Arrays of built-in types take whole-element fields
+ * only (foff 0, fsize the element size). */
+int NGA_Register_type(size_t bytes);
+int NGA_Deregister_type(int type);
+void NGA_Get_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld);
+void NGA_Put_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld);
+void NGA_Nbget_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld,
+                     ga_nbhdl_t* nbhandle);
+void NGA_Nbput_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld,
+                     ga_nbhdl_t* nbhandle);
+
 /* One-sided data movement. */
 void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]);
 void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
@@ -577,6 +593,16 @@ int GA_Pgroup_absolute_id(int pgroup, int pid);
 /* GA's mirror group handle (0), as GA returns it; Remora has no mirrored arrays, so calls that
  * take a group fail on it. */
 int GA_Pgroup_get_mirror(void);
+/* Mirrored arrays: Remora has none, so these do what GA does for a distributed array:
+ * GA_Is_mirrored is 0; GA_Merge_mirrored is a GA_Sync (collective); NGA_Merge_distr_patch
+ * copies g_a's patch into g_b's (NGA_Copy_patch) on one node and ends the job across nodes. */
+int GA_Is_mirrored(int g_a);
+int NGA_Is_mirrored(int g_a);
+void GA_Merge_mirrored(int g_a);
+void NGA_Merge_mirrored(int g_a);
+void NGA_Merge_distr_patch(int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+void NGA_Merge_distr_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                             int64_t bhi[]);
 void GA_Set_pgroup(int g_a, int p_handle);
 int GA_Get_pgroup(int g_a);
 int GA_Get_pgroup_size(int grp_id);

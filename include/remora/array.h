@@ -8,7 +8,9 @@
  * sum_d (i_d - lo_d) * prod_{e>=d} ld[e] elements.
  *
  * Element types: REMORA_INT32 (int), REMORA_INT64 (long), REMORA_FLOAT, REMORA_DOUBLE,
- * REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX.
+ * REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX; and REMORA_UINT8 for byte arrays, which are
+ * moved (put, get, scatter, gather, access, queries, duplicate, destroy) but never computed
+ * on (the other calls return REMORA_ERR_ARG).
  *
  * Distributions (process grid: see remora_array_proc_grid):
  *   block           each dimension cut into near-equal blocks over a grid chosen from the

@@ -4,6 +4,7 @@
 #include <cinttypes>
 
 #include "api/runtime.hpp"
+#include "arrays/element_types.hpp"
 #include "core/error.hpp"
 #include "rma/reduce_op.hpp"
 
@@ -48,7 +49,8 @@ int check_transfer(const char* function, const Array& a, const int64_t* lo, cons
   return REMORA_SUCCESS;
 }
 
-int find_array(const char* function, const char* name, remora_array_t handle, Array** array) {
+int find_array(const char* function, const char* name, remora_array_t handle, Array** array,
+               ArrayUse use) {
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
   if (handle == nullptr) return fail(REMORA_ERR_ARG, "%s: %s is NULL", function, name);
@@ -56,6 +58,12 @@ int find_array(const char* function, const char* name, remora_array_t handle, Ar
     return fail(REMORA_ERR_ARG, "%s: %s=%p is not a live array (destroyed, or never created)",
                 function, name, static_cast<void*>(handle));
   *array = static_cast<Array*>(handle);
+  if (use == ArrayUse::Compute && arrays::is_byte_type((*array)->type()))
+    return fail(REMORA_ERR_ARG,
+                "%s: %s ('%s') is a byte array (REMORA_UINT8), which is moved, not computed on: "
+                "put, get, their nonblocking forms, scatter, gather, access, the queries, "
+                "duplicate and destroy take it",
+                function, name, (*array)->name().c_str());
   return REMORA_SUCCESS;
 }
 

@@ -22,9 +22,12 @@ int check_transfer(const char* function, const remora::arrays::Array& a, const i
 
 namespace remora::api {
 
-// handle is a live array (message names function and the argument name).
+// What an entry point does with an array: compute on its elements (byte arrays refused) or
+// only move, query, duplicate or destroy it (any array).
+enum class ArrayUse { Compute, Move };
+// handle is a live array (message names function and the argument name) that use allows.
 int find_array(const char* function, const char* name, remora_array_t handle,
-               remora::arrays::Array** array);
+               remora::arrays::Array** array, ArrayUse use = ArrayUse::Compute);
 // a has two dimensions.
 int check_2d(const char* function, const char* name, const remora::arrays::Array& a);
 // trans is 'N'/'n' (*transposed = false) or 'T'/'t' (true).

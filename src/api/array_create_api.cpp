@@ -31,10 +31,11 @@ using remora::arrays::Distribution;
 namespace {
 
 int check_type(const char* function, int type) {
-  if (!remora::arrays::is_array_type(type))
+  if (!remora::arrays::is_array_type(type) && !remora::arrays::is_byte_type(type))
     return fail(REMORA_ERR_ARG,
                 "%s: type=%d is not an array element type (REMORA_INT32, REMORA_INT64, "
-                "REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX)",
+                "REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX, or "
+                "REMORA_UINT8 for byte arrays)",
                 function, type);
   return REMORA_SUCCESS;
 }
@@ -309,7 +310,7 @@ int remora_array_duplicate(remora_array_t a, const char* name, remora_array_t* a
   Runtime* runtime = nullptr;
   if (int status = enter_collective(function, &runtime)) return status;
   Array* source = nullptr;
-  const int checked = find_array(function, "a", a, &source);
+  const int checked = find_array(function, "a", a, &source, remora::api::ArrayUse::Move);
   if (checked != REMORA_SUCCESS) {
     const std::string message = remora::last_error();
     if (int status = remora::api::check_not_in_handler(function)) return status;
@@ -337,7 +338,8 @@ int remora_array_destroy(remora_array_t* array) {
   Array* a = nullptr;
   int checked = remora::api::check_single_threaded(function);
   if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", array);
-  if (checked == REMORA_SUCCESS) checked = find_array(function, "*array", *array, &a);
+  if (checked == REMORA_SUCCESS)
+    checked = find_array(function, "*array", *array, &a, remora::api::ArrayUse::Move);
   if (checked == REMORA_SUCCESS && remora::api::attached_batches(*runtime, a) > 0)
     checked = fail(REMORA_ERR_STATE,
                    "%s: array '%s' has %d AXPY batch(es) attached: remora_axpy_detach them first",
@@ -367,7 +369,8 @@ int remora_array_destroy(remora_array_t* array) {
 int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, int64_t* dims) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_inquire", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_inquire", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (type != nullptr) *type = static_cast<remora_datatype_t>(array->type());
   if (ndim != nullptr) *ndim = array->ndim();
   if (dims != nullptr)
@@ -378,7 +381,8 @@ int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim, i
 int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_kind", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_kind", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_pointer("remora_array_kind", "kind", kind)) return status;
   *kind = array->dist().kind();
   return REMORA_SUCCESS;
@@ -387,7 +391,9 @@ int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind) {
 int remora_array_proc_grid(remora_array_t a, int* grid) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_proc_grid", "a", a, &array)) return status;
+  if (int status =
+          find_array("remora_array_proc_grid", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_pointer("remora_array_proc_grid", "grid", grid)) return status;
   for (size_t d = 0; d < array->dist().grid().size(); ++d) grid[d] = array->dist().grid()[d];
   return REMORA_SUCCESS;
@@ -398,7 +404,7 @@ int remora_array_distribution(remora_array_t a, int rank, int64_t* lo, int64_t* 
   constexpr const char* function = "remora_array_distribution";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move)) return status;
   if (int status = enter(function, &runtime)) return status;
   if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "lo", lo)) return status;
@@ -417,7 +423,7 @@ int remora_array_local_shape(remora_array_t a, int rank, int64_t* extents) {
   constexpr const char* function = "remora_array_local_shape";
   Array* array = nullptr;
   Runtime* runtime = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move)) return status;
   if (int status = enter(function, &runtime)) return status;
   if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "extents", extents)) return status;
@@ -429,7 +435,7 @@ int remora_array_access_local(remora_array_t a, int rank, void** pointer, int64_
   REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_access_local";
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move)) return status;
   if (int status = check_array_rank(function, *array, rank)) return status;
   if (int status = check_pointer(function, "pointer", pointer)) return status;
   if (int status = check_pointer(function, "count", count)) return status;
@@ -448,7 +454,7 @@ int remora_array_locate_region(remora_array_t a, const int64_t* lo, const int64_
   REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_locate_region";
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move)) return status;
   if (int status = check_patch(function, *array, lo, hi)) return status;
   if (int status = check_pointer(function, "count", count)) return status;
   if (max > 0)
@@ -509,7 +515,8 @@ int remora_array_get_create_comm(remora_comm_t* comm) {
 int remora_array_ranks(remora_array_t a, int* size, int* rank) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_ranks", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_ranks", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (size != nullptr) *size = array->comm_size();
   if (rank != nullptr) *rank = array->comm_rank();
   return REMORA_SUCCESS;

@@ -69,7 +69,9 @@ int find_request(const char* function, remora_array_request_t* handle, Request**
 int find_transfer(const char* function, remora_array_t a, const int64_t* lo, const int64_t* hi,
                   const void* buffer, const int64_t* ld, bool acc, const void* alpha,
                   Array** array) {
-  if (int status = find_array(function, "a", a, array)) return status;
+  if (int status = find_array(function, "a", a, array,
+                              acc ? remora::api::ArrayUse::Compute : remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_transfer(function, **array, lo, hi, buffer, ld)) return status;
   return acc ? check_alpha(function, alpha) : REMORA_SUCCESS;
 }
@@ -205,21 +207,25 @@ int remora_array_test(remora_array_request_t* request, int* done) {
 int remora_array_flush(remora_array_t a) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_flush", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_flush", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   return array->flush();
 }
 
 int remora_array_flush_local(remora_array_t a) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_flush_local", "a", a, &array)) return status;
+  if (int status =
+          find_array("remora_array_flush_local", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   return array->complete_issued();
 }
 
 int remora_array_pending(remora_array_t a, int64_t* count) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_pending", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_pending", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_pointer("remora_array_pending", "count", count)) return status;
   *count = array->issued();
   return REMORA_SUCCESS;
@@ -250,7 +256,7 @@ int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi, 
   REMORA_API_ENTRY();
   constexpr const char* function = "remora_array_access";
   Array* array = nullptr;
-  if (int status = find_array(function, "a", a, &array)) return status;
+  if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move)) return status;
   if (int status = check_patch(function, *array, lo, hi)) return status;
   if (int status = check_pointer(function, "pointer", pointer)) return status;
   if (array->ndim() > 1)
@@ -261,14 +267,17 @@ int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi, 
 int remora_array_release(remora_array_t a, void* pointer) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_release", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_release", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   return array->release("remora_array_release", pointer, false);
 }
 
 int remora_array_release_update(remora_array_t a, void* pointer) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_release_update", "a", a, &array)) return status;
+  if (int status =
+          find_array("remora_array_release_update", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   return array->release("remora_array_release_update", pointer, true);
 }
 
@@ -276,7 +285,8 @@ int remora_array_scatter(remora_array_t a, const void* values, const int64_t* su
                          size_t n) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_scatter", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_scatter", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_subscripts("remora_array_scatter", *array, values, subscripts, n))
     return status;
   return array->scatter(values, subscripts, n);
@@ -285,7 +295,8 @@ int remora_array_scatter(remora_array_t a, const void* values, const int64_t* su
 int remora_array_gather(remora_array_t a, void* values, const int64_t* subscripts, size_t n) {
   REMORA_API_ENTRY();
   Array* array = nullptr;
-  if (int status = find_array("remora_array_gather", "a", a, &array)) return status;
+  if (int status = find_array("remora_array_gather", "a", a, &array, remora::api::ArrayUse::Move))
+    return status;
   if (int status = check_subscripts("remora_array_gather", *array, values, subscripts, n))
     return status;
   return array->gather(values, subscripts, n);

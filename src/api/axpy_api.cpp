@@ -43,6 +43,8 @@ int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axp
   if (int status = remora::api::check_not_in_handler(function)) return status;
   remora_distribution_kind_t kind;
   if (int status = remora_array_kind(a, &kind)) return status;  // checks a
+  remora::arrays::Array* array = nullptr;  // and refuses byte arrays: AXPY adds elements
+  if (int status = remora::api::find_array(function, "a", a, &array)) return status;
   if (detach != REMORA_AXPY_DETACH_EOM && detach != REMORA_AXPY_DETACH_NBX)
     return fail(REMORA_ERR_ARG,
                 "%s: detach=%d is neither REMORA_AXPY_DETACH_EOM nor REMORA_AXPY_DETACH_NBX",
@@ -56,9 +58,7 @@ int remora_axpy_attach(remora_array_t a, remora_axpy_detach_t detach, remora_axp
                 "of every rank",
                 function, ranks, runtime->transport->size());
   AxpyBatch* created = nullptr;
-  if (int status = AxpyBatch::attach(*runtime->transport, *static_cast<remora::arrays::Array*>(a),
-                                     detach, &created))
-    return status;
+  if (int status = AxpyBatch::attach(*runtime->transport, *array, detach, &created)) return status;
   runtime->array_handles.axpy_batches.insert(created);
   *batch = created;
   return REMORA_SUCCESS;

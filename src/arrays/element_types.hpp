@@ -23,6 +23,12 @@ inline bool is_array_type(int type) {
   }
 }
 
+// Byte arrays (REMORA_UINT8): elements of any size as the GA layer's user-defined types need
+// them, moved but never computed on (the C API refuses arithmetic on them).
+inline bool is_byte_type(int type) {
+  return type == REMORA_UINT8;
+}
+
 inline bool is_integer_type(int type) {
   return type == REMORA_INT32 || type == REMORA_INT64;
 }

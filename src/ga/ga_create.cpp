@@ -87,8 +87,47 @@ void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<i
   }
 }
 
+// An array of a registered type: a REMORA_UINT8 array with one more dimension (the element's
+// bytes, never split), distributed over the others as the request says.
+int create_user_typed(const char* fn, const GaArray& a, remora_array_t* out) {
+  const char* name = a.name.c_str();
+  if (!a.ghost_width.empty())
+    ga_fail(fn, "array '%s' has the user-defined type %d: ghost cells need a built-in type", name,
+            a.type);
+  int64_t dims[GA_MAX_DIM];
+  std::copy(a.dims, a.dims + a.ndim, dims);
+  dims[a.ndim] = static_cast<int64_t>(a.user_bytes);
+  const int ndim = a.ndim + 1;
+  std::vector<int> nblock;
+  std::vector<int64_t> map;
+  switch (a.layout) {
+    case Layout::Block:
+      ga_default_blocks(a, &nblock, &map);
+      break;
+    case Layout::Irregular:
+      nblock = a.nblock;
+      map = a.map;
+      break;
+    case Layout::BlockCyclic: {
+      std::vector<int64_t> block = a.block;
+      block.push_back(dims[a.ndim]);
+      return remora_array_create_block_dealt(REMORA_UINT8, ndim, dims, block.data(), name, out);
+    }
+    default:
+      ga_fail(fn,
+              "array '%s' has the user-defined type %d: its distribution must be GA's default, "
+              "irregular or GA_Set_block_cyclic",
+              name, a.type);
+  }
+  nblock.push_back(1);
+  map.push_back(0);
+  return remora_array_create_irregular(REMORA_UINT8, ndim, dims, nblock.data(), map.data(), name,
+                                       out);
+}
+
 int create_native(const char* fn, GaArray& a, remora_array_t* out) {
   const char* name = a.name.c_str();
+  if (a.user_bytes != 0) return create_user_typed(fn, a, out);
   switch (a.layout) {
     case Layout::Block: {
       std::vector<int> nblock;
@@ -127,7 +166,7 @@ size_t local_bytes(const GaArray& a, remora_array_t array) {
   check("GA_Allocate", remora_array_local_shape(array, rank, extents));
   int64_t n = 1;
   for (int d = 0; d < a.ndim; ++d) n *= extents[d];
-  return static_cast<size_t>(n) * element_size("GA_Allocate", a.type);
+  return static_cast<size_t>(n) * element_bytes("GA_Allocate", a);
 }
 
 // Collective. 1 on success; 0 when the memory limit (GA_Initialize_ltd) refuses it.
@@ -178,6 +217,10 @@ void set_data(const char* fn, GaArray& a, int ndim, const int64_t* dims, int typ
       ga_fail(fn, "dims[%d]=%lld is not positive", d, static_cast<long long>(dims[d]));
   a.type = type;
   a.datatype = datatype_of(fn, type);
+  a.user_bytes = user_type_bytes(type);
+  if (a.user_bytes != 0 && ndim == GA_MAX_DIM)  // the bytes take one Remora dimension
+    ga_fail(fn, "ndim=%d: arrays of a user-defined type (type=%d) have at most %d dimensions", ndim,
+            type, GA_MAX_DIM - 1);
   a.ndim = ndim;
   std::copy(dims, dims + ndim, a.dims);
 }
@@ -474,7 +517,7 @@ int GA_Allocate(int g_a) {
 
 int GA_Duplicate(int g_a, char* array_name) {
   const char* fn = "GA_Duplicate";
-  GaArray& source = lookup_allocated(fn, g_a);
+  GaArray& source = lookup_allocated(fn, g_a, Types::Any);
   const int handle = new_handle();
   GaArray& a = lookup(fn, handle);
   a = source;  // type, shape and distribution settings; handles own stable storage

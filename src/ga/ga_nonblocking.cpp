@@ -54,9 +54,12 @@ Pending& list_for(ga_nbhdl_t* handle) {
 template <typename Index>
 void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const Index* hi, void* buf,
                  const Index* ld, const void* alpha, ga_nbhdl_t* handle) {
-  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& a = lookup_allocated(fn, g_a, op == Transfer::Acc ? Types::Builtin : Types::Any);
   if (handle == nullptr) ga_fail(fn, "nbhandle is NULL");
   const PatchArgs args(a, lo, hi, ld);
+  if (a.user_bytes != 0)
+    return transfer_bytes(fn, a, op, args.lo.data, args.hi.data, 0,
+                          static_cast<int64_t>(a.user_bytes), buf, args.ld.data, handle);
   remora_array_request_t request = REMORA_ARRAY_REQUEST_NULL;
   if (op != Transfer::Get) require_writable(fn, a);
   if (op == Transfer::Get && (a.read_only || a.cache)) {  // from the replica or the read cache:
@@ -93,6 +96,12 @@ void nonblocking(const char* fn, int g_a, Transfer op, const Index* lo, const In
 }
 
 }  // namespace
+
+void add_request(const char* fn, ga_nbhdl_t* handle, remora_array_request_t request) {
+  if (handle == nullptr) ga_fail(fn, "nbhandle is NULL");
+  const std::lock_guard<std::mutex> hold(state_mutex());
+  list_for(handle).requests.push_back(request);
+}
 
 void complete_handle(const char* fn, ga_nbhdl_t* handle) {
   if (handle == nullptr) ga_fail(fn, "nbhandle is NULL");

@@ -89,7 +89,7 @@ void strided(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, c
 template <typename Index>
 void blocking(const char* fn, int g_a, Transfer op, const Index* lo, const Index* hi, void* buf,
               const Index* ld, const void* alpha) {
-  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& a = lookup_allocated(fn, g_a, op == Transfer::Acc ? Types::Builtin : Types::Any);
   const PatchArgs args(a, lo, hi, ld);
   transfer(fn, a, op, args.lo.data, args.hi.data, buf, args.ld.data, alpha);
 }
@@ -153,6 +153,9 @@ int64_t patch_elements(int ndim, const int64_t* lo, const int64_t* hi) {
 void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
               void* buffer, const int64_t* ld, const void* alpha) {
   if (op != Transfer::Get) require_writable(fn, a);
+  if (a.user_bytes != 0 && op != Transfer::Acc)
+    return transfer_bytes(fn, a, op, lo, hi, 0, static_cast<int64_t>(a.user_bytes), buffer, ld,
+                          nullptr);
   switch (op) {
     case Transfer::Put:
       check(fn, remora_array_put(a.array, lo, hi, buffer, ld));

@@ -24,6 +24,14 @@ void transfer(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, 
 // one transfer per wrapped run.
 void periodic(const char* fn, const GaArray& a, Transfer op, const int64_t* lo, const int64_t* hi,
               void* buffer, const int64_t* ld, const void* alpha);
+// Bytes first..first+count-1 of each element of lo..hi of an array of a registered type, the
+// buffer holding count bytes per element (ld counting elements, as GA's field calls); handle:
+// nullptr for a blocking transfer, else the nonblocking handle the request joins (ga_types.cpp).
+void transfer_bytes(const char* fn, const GaArray& a, Transfer op, const int64_t* lo,
+                    const int64_t* hi, int64_t first, int64_t count, void* buffer,
+                    const int64_t* ld, ga_nbhdl_t* handle);
+// Adds a pending request to the list *handle names, or starts one (ga_nonblocking.cpp).
+void add_request(const char* fn, ga_nbhdl_t* handle, remora_array_request_t request);
 // Makes *handle name an operation that has completed (ga_nonblocking.cpp): for nonblocking
 // calls that finish before they return.
 void complete_handle(const char* fn, ga_nbhdl_t* handle);

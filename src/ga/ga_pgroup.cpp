@@ -1,8 +1,8 @@
 // Process groups (GA_Pgroup_*): a group is a list of GA world ranks with a Remora communicator
 // (arrays created on the group live on it: remora_array_set_create_comm) and an MPI
 // communicator (GA_MPI_Comm_pgroup). As in GA, GA_Pgroup_create is collective over the default
-// group and its list holds ranks of the default group; GA_Nodeid / GA_Nnodes answer for the
-// default group.
+// group and its list holds ranks of the default group, taken in ascending order; GA_Nodeid /
+// GA_Nnodes answer for the default group.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -166,15 +166,18 @@ int GA_Pgroup_create(int* list, int count) {
   if (count < 1 || count > parent_size)
     ga_fail(fn, "count=%d must lie in [1, %d] (the default group's size)", count, parent_size);
   if (list == nullptr) ga_fail(fn, "list is NULL");
-  std::vector<int> world_ranks;
   std::vector<char> seen(static_cast<size_t>(parent_size), 0);
   for (int i = 0; i < count; ++i) {
     if (list[i] < 0 || list[i] >= parent_size)
       ga_fail(fn, "list[%d]=%d is not a rank of the default group [0, %d)", i, list[i],
               parent_size);
     if (seen[static_cast<size_t>(list[i])]++) ga_fail(fn, "list[%d]=%d appears twice", i, list[i]);
-    world_ranks.push_back(parent_members[static_cast<size_t>(list[i])]);
   }
+  // GA sorts the list: the group's rank i is its i-th smallest default-group rank, whatever
+  // order the caller wrote them in.
+  std::vector<int> world_ranks;
+  for (int r = 0; r < parent_size; ++r)
+    if (seen[static_cast<size_t>(r)]) world_ranks.push_back(parent_members[static_cast<size_t>(r)]);
   Pgroup group;
   group.members = world_ranks;
   // The Remora communicator: collective over the default group (non-members get none).

@@ -80,7 +80,7 @@ std::vector<Piece> locate_pieces(const char* fn, const GaArray& a, const int64_t
 }
 
 void distribution(const char* fn, int g_a, int iproc, int64_t* lo, int64_t* hi) {
-  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& a = lookup_allocated(fn, g_a, Types::Any);
   if (lo == nullptr || hi == nullptr) ga_fail(fn, "lo or hi is NULL");
   if (is_cyclic(a)) {
     // GA: for block-cyclic arrays iproc names a block.
@@ -155,7 +155,7 @@ int locate_num_blocks(const char* fn, int g_a, const int* lo, const int* hi) {
 
 template <typename Index>
 void inquire(const char* fn, int g_a, int* type, int* ndim, Index* dims) {
-  const GaArray& a = lookup_allocated(fn, g_a);
+  const GaArray& a = lookup_allocated(fn, g_a, Types::Any);
   if (type != nullptr) *type = a.type;
   if (ndim != nullptr) *ndim = a.ndim;
   if (dims != nullptr) from_int64(a.dims, a.ndim, dims);
@@ -214,7 +214,7 @@ void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]) {
 }
 
 int GA_Ndim(int g_a) {
-  return lookup_allocated("GA_Ndim", g_a).ndim;
+  return lookup_allocated("GA_Ndim", g_a, Types::Any).ndim;
 }
 
 char* GA_Inquire_name(int g_a) {

@@ -107,14 +107,17 @@ remora_datatype_t datatype_of(const char* fn, int type) {
     case F_DCPL:
       return REMORA_DOUBLE_COMPLEX;
     default:
+      if (user_type_bytes(type) != 0) return REMORA_UINT8;
       ga_fail(fn,
               "type=%d is not a supported GA type code (C_INT, C_LONG, C_LONGLONG, "
-              "C_FLOAT, C_DBL, C_SCPL, C_DCPL or their F_ forms)",
+              "C_FLOAT, C_DBL, C_SCPL, C_DCPL, their F_ forms, or one NGA_Register_type "
+              "returned)",
               type);
   }
 }
 
 size_t element_size(const char* fn, int type) {
+  if (const size_t bytes = user_type_bytes(type)) return bytes;
   switch (datatype_of(fn, type)) {
     case REMORA_INT32:
     case REMORA_FLOAT:
@@ -155,10 +158,15 @@ bool handle_exists(int handle) {
   return find(handle) != nullptr;
 }
 
-GaArray& lookup_allocated(const char* fn, int handle) {
+GaArray& lookup_allocated(const char* fn, int handle, Types types) {
   GaArray& a = lookup(fn, handle);
   if (a.array == nullptr)
     ga_fail(fn, "g_a=%d ('%s') is not allocated yet (GA_Allocate)", handle, a.name.c_str());
+  if (types == Types::Builtin && a.user_bytes != 0)
+    ga_fail(fn,
+            "g_a=%d ('%s') has the user-defined type %d (NGA_Register_type, %zu bytes); this "
+            "call takes GA's built-in types only",
+            handle, a.name.c_str(), a.type, a.user_bytes);
   return a;
 }
 

@@ -30,6 +30,10 @@ struct GaArray {
   remora_array_t array = nullptr;  // null until allocated
   int type = 0;                    // GA type code (C_DBL, F_INT, ...)
   remora_datatype_t datatype = REMORA_DOUBLE;
+  // A user-defined type (NGA_Register_type) of this many bytes; 0 for GA's built-in types.
+  // Such an array is a Remora REMORA_UINT8 array with one more dimension, of user_bytes and
+  // never split, holding each element's bytes (ga_types.cpp).
+  size_t user_bytes = 0;
   std::string name;
   int ndim = 0;
   int64_t dims[GA_MAX_DIM] = {};
@@ -116,11 +120,20 @@ void release_properties(const char* fn, GaArray& a);
 // A Remora call that returned status < 0: fails with remora_last_error().
 void check(const char* fn, int status);
 
-// GA type code -> Remora element type; fails (GA_Error) for codes Remora cannot hold.
+// GA type code -> Remora element type; fails (GA_Error) for codes Remora cannot hold. A
+// registered type's elements are bytes (REMORA_UINT8).
 remora_datatype_t datatype_of(const char* fn, int type);
+// The size of registered type code type (NGA_Register_type), 0 when it is not one (ga_types.cpp).
+size_t user_type_bytes(int type);
 // The GA type code that NGA_Inquire reports for a Remora element type is kept per handle;
 // this gives the element size of a GA type code.
 size_t element_size(const char* fn, int type);
+
+// The bytes of one element of an allocated array: a registered type's own size (kept by the
+// array, so it outlives NGA_Deregister_type, as in GA), else its type code's.
+inline size_t element_bytes(const char* fn, const GaArray& a) {
+  return a.user_bytes != 0 ? a.user_bytes : element_size(fn, a.type);
+}
 
 // Thread safety (GA's thread-safe mode: MPI_THREAD_MULTIPLE): the layer's tables (nonblocking
 // handles, NGA_Access records, process groups, and the writers of the handle table) are
@@ -137,9 +150,12 @@ int new_handle();
 GaArray& lookup(const char* fn, int handle);
 // Whether handle names a created array (allocated or not); never fails.
 bool handle_exists(int handle);
+// Which arrays a call takes: most calls compute on elements and take GA's built-in types only;
+// the calls that move elements as bytes (put, get, fields, queries, duplicate) take any type.
+enum class Types { Builtin, Any };
 // The same, and also fails when the handle is not allocated yet (GA_Create_handle without
-// GA_Allocate).
-GaArray& lookup_allocated(const char* fn, int handle);
+// GA_Allocate), or (Types::Builtin) when its type is a registered one.
+GaArray& lookup_allocated(const char* fn, int handle, Types types = Types::Builtin);
 void free_handle(int handle);
 // Every live handle (for GA_Terminate).
 std::vector<int> live_handles();

@@ -26,4 +26,12 @@ static inline void ga_test_begin(int* argc, char*** argv, int* me, int* nprocs) 
   *nprocs = GA_Nnodes();
 }
 
+/* The end of a GA test program whose checks all passed: rank 0 says so, then GA and MPI end. */
+static inline int ga_test_end(const char* program, int me, int nprocs) {
+  if (me == 0) printf("%s: all checks passed on %d ranks\n", program, nprocs);
+  GA_Terminate();
+  MPI_Finalize();
+  return 0;
+}
+
 #endif /* REMORA_GA_TEST_CHECK_H */

@@ -122,6 +122,14 @@ int main(int argc, char** argv) {
   int everyone[64];
   for (int r = 0; r < n; ++r) everyone[r] = r;
   const int all = GA_Pgroup_create(everyone, n);
+  /* GA sorts GA_Pgroup_create's list: written backwards, the group's ranks still ascend. */
+  int backwards[64];
+  for (int r = 0; r < n; ++r) backwards[r] = n - 1 - r;
+  const int sorted = GA_Pgroup_create(backwards, n);
+  CHECK(GA_Pgroup_nnodes(sorted) == n && GA_Pgroup_nodeid(sorted) == me);
+  for (int r = 0; r < n; ++r) CHECK(GA_Pgroup_absolute_id(sorted, r) == r);
+  collectives(sorted);
+  CHECK(GA_Pgroup_destroy(sorted));
   int from[3] = {all, parity, halves};
 #ifdef REMORA_GA_H
   const int kinds = 3;
