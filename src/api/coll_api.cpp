@@ -5,6 +5,7 @@
 
 #include "api/coll_handles.hpp"
 #include "coll/algorithms/algorithms.hpp"
+#include "coll/shm_fast.hpp"
 #include "core/error.hpp"
 #include "remora/coll.h"
 #include "rma/reduce_op.hpp"
@@ -127,6 +128,67 @@ void set_input(const void* send, CollectiveArgs* args) {
   args->send = args->in_place ? nullptr : send;
 }
 
+// A collective that failed below: its message names the function.
+int call_failed(const char* function, int status) {
+  const std::string message = remora::last_error();
+  return fail(status, "%s: %s", function, message.c_str());
+}
+
+// ---- The small path (coll/shm_fast.hpp): blocking calls of small payloads on shm ----
+// It takes a call only when every argument passes the checks the full path makes (valid(comm)
+// repeats those that need the communicator); any other call, erroneous ones included, takes the
+// full path, which checks, reports and tells the other members. It borrows the communicator
+// without a reference and builds no CollectiveArgs. Returns true with the call's status in
+// *status when it ran the call.
+template <typename Valid>
+bool small_call(const char* function, remora_comm_t handle, Operation operation,
+                remora_coll_algorithm_t requested, const remora::coll::ShmFast::Small& args,
+                const Valid& valid, int* status) {
+  Runtime* runtime = nullptr;
+  if (handle == REMORA_COMM_NULL || args.count > remora::coll::ShmFast::kSmallScatterBytes ||
+      remora::api::enter_waiting(function, &runtime) != REMORA_SUCCESS)
+    return false;
+  const auto algorithm = static_cast<Algorithm>(requested);
+  Communicator* comm = runtime->collectives->communicators.find_borrowed(handle);
+  if (comm == nullptr || !remora::coll::supports(operation, algorithm) || !valid(*comm))
+    return false;
+  if (!runtime->collectives->run_small(*comm, operation, algorithm, args, status)) return false;
+  if (*status != REMORA_SUCCESS) *status = call_failed(function, *status);
+  return true;
+}
+
+// The small path's arguments of a call whose input may be in place (sendbuf REMORA_IN_PLACE).
+remora::coll::ShmFast::Small small_args(const void* sendbuf, void* recvbuf, size_t count,
+                                        int root) {
+  remora::coll::ShmFast::Small small;
+  small.in_place = sendbuf == REMORA_IN_PLACE;
+  small.send = small.in_place ? nullptr : sendbuf;
+  small.recv = recvbuf;
+  small.count = count;
+  small.root = root;
+  return small;
+}
+
+bool small_type(remora_datatype_t type, remora::coll::ShmFast::Small* args) {
+  args->type = type;
+  args->extent = remora::rma::datatype_size(type);
+  return args->extent != 0;
+}
+
+// As check_reduction, without reporting.
+bool small_reduction(const char* function, remora_op_t op, remora_datatype_t type,
+                     remora::coll::ShmFast::Small* args) {
+  if (!small_type(type, args) || op == REMORA_OP_REPLACE || op == REMORA_OP_NO_OP ||
+      op == REMORA_OP_SCALED_SUM)
+    return false;
+  args->op = op;
+  return remora::rma::check_op(function, op, type) == REMORA_SUCCESS;
+}
+
+bool small_root(int root, const Communicator& comm) {
+  return root >= 0 && root < comm.size();
+}
+
 // Builds and starts the collective; returns its request, or waits for it when request is
 // nullptr (the blocking form). args are permuted when comm has a rank order.
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
@@ -134,10 +196,7 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
   std::shared_ptr<Schedule> started;
   const int status = runtime.collectives->launch(comm, operation, requested, bytes, args,
                                                  request != nullptr ? &started : nullptr);
-  if (status != REMORA_SUCCESS) {
-    const std::string message = remora::last_error();
-    return fail(status, "%s: %s", function, message.c_str());
-  }
+  if (status != REMORA_SUCCESS) return call_failed(function, status);
   if (request != nullptr)
     *request = static_cast<remora_request_t>(runtime.collectives->requests.add(started));
   return REMORA_SUCCESS;
@@ -214,6 +273,11 @@ struct Call {
 
 int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
             bool nonblocking, remora_request_t* request) {
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && small_call(
+                          function, comm, Operation::Barrier, algorithm, {},
+                          [](const Communicator&) { return true; }, &small_status))
+    return small_status;
   Call call{function};
   if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
     return status;
@@ -223,6 +287,20 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
 int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
           remora_comm_t comm, remora_coll_algorithm_t algorithm, bool nonblocking,
           remora_request_t* request) {
+  remora::coll::ShmFast::Small small;
+  small.recv = buffer;
+  small.count = count;
+  small.root = root;
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && small_type(type, &small) &&
+      small_call(
+          function, comm, Operation::Bcast, algorithm, small,
+          [&](const Communicator& c) {
+            return small_root(root, c) &&
+                   check_buffer(function, "buffer", buffer, count, false) == REMORA_SUCCESS;
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, Operation::Bcast, algorithm, nonblocking, request))
@@ -241,12 +319,26 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
               size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
               bool exclusive = false) {
+  const bool rooted = operation == Operation::Reduce;
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, rooted ? root : 0);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && operation != Operation::Scan && small_reduction(function, op, type, &small) &&
+      small_call(
+          function, comm, operation, algorithm, small,
+          [&](const Communicator& c) {
+            if (rooted && !small_root(root, c)) return false;
+            const bool receives = !rooted || c.rank() == root;
+            return check_buffer(function, "sendbuf", sendbuf, count, receives) == REMORA_SUCCESS &&
+                   (!receives ||
+                    check_buffer(function, "recvbuf", recvbuf, count, false) == REMORA_SUCCESS);
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
   if (int status = check_reduction(function, op, type, &args)) return status;
   if (int status = check_count(function, "count", count, args)) return status;
-  const bool rooted = operation == Operation::Reduce;
   if (rooted)
     if (int status = check_root(function, root, *call.comm, &args)) return status;
   const bool receives = !rooted || call.comm->rank() == root;
@@ -265,6 +357,19 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
                    const size_t* recvcounts, size_t recvcount, bool vector_form,
                    remora_datatype_t type, remora_op_t op, remora_comm_t comm,
                    remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, recvcount, 0);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && !vector_form && small_reduction(function, op, type, &small) &&
+      small_call(
+          function, comm, Operation::ReduceScatter, algorithm, small,
+          [&](const Communicator& c) {
+            const size_t total = recvcount * static_cast<size_t>(c.size());
+            return check_buffer(function, "sendbuf", sendbuf, total, true) == REMORA_SUCCESS &&
+                   check_buffer(function, "recvbuf", recvbuf, small.in_place ? total : recvcount,
+                                false) == REMORA_SUCCESS;
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
@@ -295,6 +400,23 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               void* recvbuf, const size_t* recvcounts, const size_t* displs, bool vector_form,
               remora_datatype_t type, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  const bool rooted = operation == Operation::Gather;
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, root);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && !vector_form && rooted && small_type(type, &small) &&
+      small_call(
+          function, comm, operation, algorithm, small,
+          [&](const Communicator& c) {
+            if (!small_root(root, c)) return false;
+            const bool receives = c.rank() == root;
+            return check_buffer(function, "sendbuf", sendbuf, sendcount, receives) ==
+                       REMORA_SUCCESS &&
+                   (!receives || check_buffer(function, "recvbuf", recvbuf,
+                                              sendcount * static_cast<size_t>(c.size()),
+                                              false) == REMORA_SUCCESS);
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;
@@ -302,7 +424,6 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
   if (int status = check_type(function, type, &args)) return status;
   const char* count_name = vector_form ? "sendcount" : "count";
   if (int status = check_count(function, count_name, sendcount, args)) return status;
-  const bool rooted = operation == Operation::Gather;
   if (rooted)
     if (int status = check_root(function, root, *call.comm, &args)) return status;
   const bool receives = !rooted || call.comm->rank() == root;
@@ -334,6 +455,26 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
                const size_t* displs, void* recvbuf, size_t recvcount, remora_datatype_t type,
                int root, remora_comm_t comm, remora_coll_algorithm_t algorithm, bool vector_form,
                bool nonblocking, remora_request_t* request) {
+  remora::coll::ShmFast::Small small;
+  small.send = sendbuf;
+  small.in_place = recvbuf == REMORA_IN_PLACE;
+  small.recv = small.in_place ? nullptr : recvbuf;
+  small.count = recvcount;
+  small.root = root;
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && !vector_form && small_type(type, &small) &&
+      small_call(
+          function, comm, Operation::Scatter, algorithm, small,
+          [&](const Communicator& c) {
+            if (!small_root(root, c)) return false;
+            const bool sends = c.rank() == root;
+            return (!sends || check_buffer(function, "sendbuf", sendbuf,
+                                           recvcount * static_cast<size_t>(c.size()),
+                                           false) == REMORA_SUCCESS) &&
+                   check_buffer(function, "recvbuf", recvbuf, recvcount, sends) == REMORA_SUCCESS;
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;

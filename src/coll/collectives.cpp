@@ -123,7 +123,7 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
                         Algorithm requested, size_t bytes, CollectiveArgs* args,
                         std::shared_ptr<Schedule>* started) {
   const bool nonblocking = started != nullptr;
-  Algorithm algorithm = choose(operation, requested, bytes, comm, nonblocking);
+  Algorithm algorithm = choose(operation, requested, bytes, *comm, nonblocking);
   const bool blocks_differ =
       args->vector_form && (operation == Operation::Gather || operation == Operation::Scatter ||
                             operation == Operation::Alltoall);
@@ -176,8 +176,8 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
 }
 
 Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t bytes,
-                              const std::shared_ptr<Communicator>& comm, bool nonblocking) {
-  Algorithm chosen = choose(operation, requested, bytes, comm->size());
+                              Communicator& comm, bool nonblocking) {
+  Algorithm chosen = choose(operation, requested, bytes, comm.size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
   // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
@@ -195,8 +195,8 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
                         operation == Operation::Allgather ||
                         (nonblocking && operation == Operation::Gather);
   const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
-  if (automatic && shm_progresses && bytes <= ShmArea::kCellBytes && auto_shm && comm->size() > 1 &&
-      on_one_node(*comm))
+  if (automatic && shm_progresses && bytes <= ShmArea::kCellBytes && auto_shm && comm.size() > 1 &&
+      on_one_node(comm))
     chosen = Algorithm::Shm;
   // Across nodes with ranks that share a node: the node phase in shared memory, then the
   // leaders (algorithms/hierarchical.cpp), for blocking barriers and allreduces up to 64 KiB,
@@ -204,18 +204,16 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // p = 4 (docs/collectives.md); its bcast, reduce and 1 MiB allreduce measured slower.
   const bool hierarchical_wins =
       operation == Operation::Barrier || (operation == Operation::Allreduce && bytes <= 65536);
-  if (automatic && !nonblocking && hierarchical_wins && spans_shared_nodes(*comm))
+  if (automatic && !nonblocking && hierarchical_wins && spans_shared_nodes(comm))
     chosen = Algorithm::Hierarchical;
-  if (has_constraint(chosen, kNeedsSeveralNodes) && !spans_shared_nodes(*comm))
-    return default_algorithm(operation, bytes, comm->size());
-  if (!has_constraint(chosen, kNeedsSharedArea) || comm->shm_area_ptr() != nullptr) return chosen;
-  return default_algorithm(operation, bytes, comm->size());
+  if (has_constraint(chosen, kNeedsSeveralNodes) && !spans_shared_nodes(comm))
+    return default_algorithm(operation, bytes, comm.size());
+  if (!has_constraint(chosen, kNeedsSharedArea) || comm.shm_area_ptr() != nullptr) return chosen;
+  return default_algorithm(operation, bytes, comm.size());
 }
 
 uint64_t Collectives::shm_yield_ns() const {
-  // As the fast path's (run_shm_fast).
-  static const bool bound = available_cpus() == 1;
-  return transport_.wait_policy().oversubscribed || !bound ? ShmFast::kYieldNs : 0;
+  return shm_env().yield_ns;  // as the fast path's
 }
 
 bool Collectives::on_one_node(Communicator& comm) const {
@@ -278,6 +276,16 @@ void Collectives::build(Schedule& schedule, Operation operation, Algorithm algor
   find_algorithm(algorithm)->build(schedule, operation, args, env);
 }
 
+ShmFast::Env Collectives::shm_env() const {
+  // The yield phase where a member this one waits for may be on this CPU's run queue: the node
+  // is oversubscribed, or this rank is not bound to one CPU. A rank bound to a CPU of its own
+  // (remorarun binds by default) gives that CPU to other programs' processes when it yields.
+  static const bool bound = available_cpus() == 1;
+  const bool oversubscribed = transport_.wait_policy().oversubscribed;
+  return ShmFast::Env{*messenger_, progress_, timeout_, oversubscribed,
+                      oversubscribed || !bound ? ShmFast::kYieldNs : 0};
+}
+
 bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                                const CollectiveArgs& args, int* status) {
   // The fast path runs every operation the shm algorithm has (a blocking call that chose shm).
@@ -286,15 +294,27 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
   if (area == nullptr) return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
                       operation == Operation::Gather || operation == Operation::Scatter;
-  // The yield phase where a member this one waits for may be on this CPU's run queue: the node
-  // is oversubscribed, or this rank is not bound to one CPU. A rank bound to a CPU of its own
-  // (remorarun binds by default) gives that CPU to other programs' processes when it yields.
-  static const bool bound = available_cpus() == 1;
-  const bool oversubscribed = transport_.wait_policy().oversubscribed;
-  const ShmFast::Env env{*messenger_, progress_, timeout_, oversubscribed,
-                         oversubscribed || !bound ? ShmFast::kYieldNs : 0};
-  return ShmFast::run(env, *comm, *area, operation, args,
+  return ShmFast::run(shm_env(), *comm, *area, operation, args,
                       signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
+}
+
+bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm requested,
+                            const ShmFast::Small& args, int* status) {
+  ShmArea* area = comm.shm_area_ptr();
+  if (area == nullptr ||
+      !ShmFast::small_serves(operation, args, comm.size(), area->single_copy_bytes()))
+    return false;
+  const size_t bytes = operation == Operation::ReduceScatter
+                           ? args.count * args.extent * static_cast<size_t>(comm.size())
+                           : args.count * args.extent;
+  // shm asked for: choose() would keep it (comm has its area).
+  if (requested != Algorithm::Shm &&
+      choose(operation, requested, bytes, comm, false) != Algorithm::Shm)
+    return false;
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
+                      operation == Operation::Gather || operation == Operation::Scatter;
+  return ShmFast::run_small(shm_env(), comm, *area, operation, args,
+                            signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
 }
 
 std::shared_ptr<Communicator> Collectives::make_communicator(Group group, uint32_t context) {

@@ -19,6 +19,7 @@
 #include "coll/rank_order.hpp"
 #include "coll/schedule.hpp"
 #include "coll/shm_area.hpp"
+#include "coll/shm_fast.hpp"
 #include "core/clock.hpp"
 #include "core/config.hpp"
 #include "core/request.hpp"
@@ -101,8 +102,8 @@ class Collectives {
   // progress mode is thread); a shm choice (picked or asked for) falls
   // back to the operation's message-based default where the communicator has no shared area
   // (it spans nodes, or the job does under MPI, or making the area failed).
-  Algorithm choose(Operation operation, Algorithm requested, size_t bytes,
-                   const std::shared_ptr<Communicator>& comm, bool nonblocking);
+  Algorithm choose(Operation operation, Algorithm requested, size_t bytes, Communicator& comm,
+                   bool nonblocking);
   // Gives comm its shared area when all its ranks share this node and the job runs on one node
   // (else group segments would need an MPI window, which cannot be freed without the members).
   // Collective over comm, when it is created (dup, split, create; the world's at start-up), so
@@ -121,8 +122,17 @@ class Collectives {
   // Runs a blocking call for which choose() returned Algorithm::Shm on the fast path
   // (coll/shm_fast.hpp) when it can: returns true and the call's status in *status; false
   // when the call needs a schedule (an earlier shm collective of comm is still pending here).
+  // The environment of the shm fast and small paths' waits.
+  ShmFast::Env shm_env() const;
   bool run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                     const CollectiveArgs& args, int* status);
+  // A blocking call of a small payload in its regular form (ShmFast::small_serves) when the
+  // algorithm is shm (asked for, or auto's choice) and nothing of comm's shm area is pending
+  // here: runs it on the small path (coll/shm_fast.hpp) and returns true with its status in
+  // *status; false, having done nothing, otherwise (then the caller launches the call). For
+  // the duration of a call on comm (the caller's reference keeps comm alive).
+  bool run_small(Communicator& comm, Operation operation, Algorithm requested,
+                 const ShmFast::Small& args, int* status);
 
   // One collective call on comm, with the algorithm choose() gives: blocking (started ==
   // nullptr) on the shm fast path when it can, else on a schedule that is waited for; or

@@ -2,6 +2,8 @@
 // it is ever dereferenced, so a stale or invented handle is reported instead of followed.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -23,8 +25,27 @@ class HandleTable {
     auto found = live_.find(handle);
     return found == live_.end() ? nullptr : found->second;
   }
+  // The object without taking a reference, for the duration of a call on it (an application
+  // may not free a handle while another of its threads calls with it). The thread's last
+  // lookup answers without the lock while no handle of any table of T was removed since.
+  T* find_borrowed(const void* handle) const {
+    thread_local Recent recent;
+    if (recent.handle == handle && recent.table == this &&
+        recent.generation == generation_.load(std::memory_order_acquire))
+      return recent.object;
+    std::lock_guard lock(mutex_);
+    auto found = live_.find(handle);
+    if (found == live_.end()) return nullptr;
+    recent = {handle, this, generation_.load(std::memory_order_relaxed), found->second.get()};
+    return recent.object;
+  }
+  ~HandleTable() { generation_.fetch_add(1, std::memory_order_release); }
+  HandleTable() = default;
+  HandleTable(const HandleTable&) = delete;
+  HandleTable& operator=(const HandleTable&) = delete;
   std::shared_ptr<T> remove(const void* handle) {
     std::lock_guard lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_release);
     auto found = live_.find(handle);
     if (found == live_.end()) return nullptr;
     std::shared_ptr<T> object = std::move(found->second);
@@ -33,6 +54,15 @@ class HandleTable {
   }
 
  private:
+  struct Recent {
+    const void* handle = nullptr;
+    const HandleTable* table = nullptr;
+    uint64_t generation = 0;
+    T* object = nullptr;
+  };
+  // Moves at every removal and table destruction (process-wide: a table made at a later
+  // initialization may sit at the same address).
+  static inline std::atomic<uint64_t> generation_{1};
   mutable std::mutex mutex_;
   std::unordered_map<const void*, std::shared_ptr<T>> live_;
 };

@@ -52,6 +52,7 @@ namespace remora::coll {
 class ShmRounds;
 class ShmFast;
 class ShmFastRun;
+class ShmCall;
 class ShmArea;
 
 // The areas of this rank and how many shm collectives are pending on all of them: every wait
@@ -148,6 +149,7 @@ class ShmArea {
   friend class ShmRounds;
   friend class ShmFast;
   friend class ShmFastRun;
+  friend class ShmCall;
   friend class ShmAreas;
   struct alignas(64) Flag {
     std::atomic<uint64_t> value;

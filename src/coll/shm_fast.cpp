@@ -33,18 +33,61 @@ size_t chunks_of(size_t bytes, size_t chunk) {
 
 }  // namespace
 
+// What every fast-path call does beside its data: the sequence number, the rounds' flags,
+// waiting, and failing (ShmFastRun for any payload, ShmSmallRun for small ones).
+class ShmCall {
+ public:
+  ShmCall(const ShmFast::Env& env, const Communicator& comm, ShmArea& area)
+      : env_(env), comm_(comm), area_(area), me_(area.rank()), size_(area.size()) {}
+
+ protected:
+  // Takes the call's sequence number; a failure announced for it before fails the call.
+  int begin(uint32_t signature);
+  void end() { env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_); }
+  // Round k up to its reads: waits until this rank's cell of the round is free (when it
+  // publishes), calls publish(cell), stores arrive, and waits for the arrival of `who`. Then
+  // the caller reads and calls finish_round.
+  template <typename Publish>
+  int start_round(size_t k, bool small, bool publishes, int who, const Publish& publish);
+  // done tells the members that published in this round that this one is past it. Where
+  // nobody else published (barrier; bcast at the root) the arrive just stored is past every
+  // round they published in, so done can wait. Elsewhere it cannot: the next arrive comes only
+  // after this member's own wait to reuse its cell, which may wait for theirs.
+  void finish_round(size_t k, bool others_publish) {
+    if (others_publish) area_.store(area_.header(me_).done, round_id(k));
+  }
+  int buffer_of(size_t k) const { return static_cast<int>((sequence_ + k) & 1); }
+  uint64_t round_id(size_t k) const { return (sequence_ + 1) << 24 | (k + 1); }
+  template <typename Check>
+  int wait(const Check& check);
+  int fail_call(int code, const std::string& message, bool tell_others);
+
+  const ShmFast::Env& env_;
+  const Communicator& comm_;
+  ShmArea& area_;
+  int me_, size_;
+  uint64_t sequence_ = 0;
+  uint64_t announcements_ = 0;
+  InstanceTable::Context* slot_ = nullptr;
+};
+
+// Sum (or op) of the members' vectors of count elements at offset in their cells (or inline
+// slots) of buffer into target.
+void reduce_cells(const ShmArea& area, bool small, int op, int type, size_t extent, uint8_t* target,
+                  int buffer, size_t offset, size_t count) {
+  const size_t bytes = count * extent;
+  if (bytes == 0) return;
+  std::memcpy(target, area.cell(0, buffer, small) + offset, bytes);
+  for (int rank = 1; rank < area.size(); ++rank)
+    rma::apply_op(op, type, target, area.cell(rank, buffer, small) + offset, count);
+}
+
 // One call: its rounds, described by the operation and arguments (see shm.cpp for each).
-class ShmFastRun {
+class ShmFastRun : ShmCall {
  public:
   ShmFastRun(const ShmFast::Env& env, const Communicator& comm, ShmArea& area, Operation operation,
              const CollectiveArgs& args)
-      : env_(env),
-        comm_(comm),
-        area_(area),
-        operation_(operation),
-        args_(args),
-        me_(area.rank()),
-        size_(area.size()) {}
+      : ShmCall(env, comm, area), operation_(operation), args_(args) {}
 
   int run(uint32_t signature);
 
@@ -60,19 +103,13 @@ class ShmFastRun {
   void publish(size_t k, uint8_t* cell);
   void consume(size_t k, int buffer);
 
-  template <typename Check>
-  int wait(const Check& check);
-  int fail_call(int code, const std::string& message, bool tell_others);
   const uint8_t* input() const {
     return static_cast<const uint8_t*>(args_.in_place ? args_.recv : args_.send);
   }
   uint8_t* recv() const { return static_cast<uint8_t*>(args_.recv); }
   void reduce_cells(uint8_t* target, int buffer, size_t offset, size_t count) const {
-    const size_t bytes = count * args_.extent;
-    if (bytes == 0) return;
-    std::memcpy(target, area_.cell(0, buffer, small_) + offset, bytes);
-    for (int rank = 1; rank < size_; ++rank)
-      rma::apply_op(args_.op, args_.type, target, area_.cell(rank, buffer, small_) + offset, count);
+    coll::reduce_cells(area_, small_, args_.op, args_.type, args_.extent, target, buffer, offset,
+                       count);
   }
   // Slice s of a chunk of count elements, as even_blocks splits it.
   void slice(size_t count, size_t s, size_t* offset, size_t* bytes) const {
@@ -83,13 +120,8 @@ class ShmFastRun {
     *bytes = (base + (s < extra ? 1 : 0)) * args_.extent;
   }
 
-  const ShmFast::Env& env_;
-  const Communicator& comm_;
-  ShmArea& area_;
   Operation operation_;
   const CollectiveArgs& args_;
-  int me_, size_;
-  uint64_t sequence_ = 0;
   size_t rounds_ = 0;
   // reduction: root (-1 for allreduce), flat or chunked; reduce_scatter, allgather, scatter,
   // alltoall: piece (elements per block and round); bcast, gather, scatter: root.
@@ -109,8 +141,6 @@ class ShmFastRun {
                                        // in place
   const uint8_t* rs_input_ = nullptr;  // reduce_scatter / allgather / alltoall input
   const std::vector<size_t>* in_displs_ = nullptr;  // alltoall: the input's block displacements
-  uint64_t announcements_ = 0;
-  InstanceTable::Context* slot_ = nullptr;
 };
 
 bool ShmFast::serves(Operation operation) {
@@ -477,7 +507,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
   }
 }
 
-int ShmFastRun::fail_call(int code, const std::string& message, bool tell_others) {
+int ShmCall::fail_call(int code, const std::string& message, bool tell_others) {
   if (tell_others) env_.messenger.notify(comm_.context(), sequence_, code, message);
   area_.abandon(sequence_);
   return fail(code, "%s", message.c_str());
@@ -486,7 +516,7 @@ int ShmFastRun::fail_call(int code, const std::string& message, bool tell_others
 // check(&gone): 1 ready, 0 not yet, -1 member `gone` abandoned the collective. Returns 0 when
 // ready, else the failure (the call has failed: notice, abandonment, timeout or abort).
 template <typename Check>
-int ShmFastRun::wait(const Check& check) {
+int ShmCall::wait(const Check& check) {
   int gone = -1;
   int first = 0;
   const int spins = env_.oversubscribed ? kSpinsOversubscribed : kSpins;
@@ -564,7 +594,7 @@ int ShmFastRun::wait(const Check& check) {
   return outcome > 0 ? REMORA_SUCCESS : outcome;
 }
 
-int ShmFastRun::run(uint32_t signature) {
+int ShmCall::begin(uint32_t signature) {
   InstanceTable& instances = env_.messenger.instances();
   announcements_ = instances.announcements();
   slot_ = area_.instance_slot_.load(std::memory_order_acquire);
@@ -574,30 +604,35 @@ int ShmFastRun::run(uint32_t signature) {
   }
   Failure announced;
   sequence_ = instances.begin_unscheduled(slot_, signature, &announced);
-  int status = REMORA_SUCCESS;
-  if (announced.code != 0) {
-    status = fail_call(announced.code, announced.message, false);
-  } else {
+  if (announced.code != 0) return fail_call(announced.code, announced.message, false);
+  return REMORA_SUCCESS;
+}
+
+template <typename Publish>
+int ShmCall::start_round(size_t k, bool small, bool publishes, int who, const Publish& publish) {
+  const int buffer = buffer_of(k);
+  const uint64_t id = round_id(k);
+  if (publishes) {
+    const uint64_t last = area_.last_published_[buffer];
+    if (last != 0 && !area_.released(last))
+      if (int status = wait([&](int*) { return area_.released(last) ? 1 : 0; })) return status;
+    publish(area_.cell(me_, buffer, small));
+    area_.last_published_[buffer] = id;
+  }
+  area_.store(area_.header(me_).arrive, id);
+  if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
+  return wait([&](int* gone) { return area_.arrived(who, id, gone); });
+}
+
+int ShmFastRun::run(uint32_t signature) {
+  int status = begin(signature);
+  if (status == REMORA_SUCCESS) {
     plan();
     for (size_t k = 0; k < rounds_ && status == REMORA_SUCCESS; ++k) {
-      const int buffer = static_cast<int>((sequence_ + k) & 1);
-      const uint64_t id = (sequence_ + 1) << 24 | (k + 1);
-      ShmArea::Header& mine = area_.header(me_);
-      if (publishes(k)) {
-        const uint64_t last = area_.last_published_[buffer];
-        if (last != 0 && !area_.released(last)) {
-          status = wait([&](int*) { return area_.released(last) ? 1 : 0; });
-          if (status != REMORA_SUCCESS) break;
-        }
-        publish(k, area_.cell(me_, buffer, small_));
-        area_.last_published_[buffer] = id;
-      }
-      area_.store(mine.arrive, id);
-      const int who = wait_for(k);
-      if (who != ShmArea::kNoRank) {
-        status = wait([&](int* gone) { return area_.arrived(who, id, gone); });
-        if (status != REMORA_SUCCESS) break;
-      }
+      const int buffer = buffer_of(k);
+      status = start_round(k, small_, publishes(k), wait_for(k),
+                           [&](uint8_t* cell) { publish(k, cell); });
+      if (status != REMORA_SUCCESS) break;
       if (consumes(k)) consume(k, buffer);
       if (transfer_status_ == ShmArea::kMemberGone) {
         // A member's process is gone (it died): wait, as for a dead member's flags, for the
@@ -615,15 +650,158 @@ int ShmFastRun::run(uint32_t signature) {
         status = fail_call(transfer_status_, last_error(), true);
         break;
       }
-      // done tells the members that published in this round that this one is past it. Where
-      // nobody else published (barrier; bcast at the root) the arrive just stored is past
-      // every round they published in, so done can wait. Elsewhere it cannot: the next arrive
-      // comes only after this member's own wait to reuse its cell, which may wait for theirs.
-      if (others_publish(k)) area_.store(mine.done, id);
+      finish_round(k, others_publish(k));
     }
   }
-  env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_);
+  end();
   return status;
+}
+
+// A small call (ShmFast::small_serves): the one round ShmFastRun::plan would plan for it (the
+// same cells, inline slots and flags), without the plan: each operation's round as straight code.
+class ShmSmallRun : ShmCall {
+ public:
+  ShmSmallRun(const ShmFast::Env& env, const Communicator& comm, ShmArea& area,
+              const ShmFast::Small& args)
+      : ShmCall(env, comm, area), args_(args) {}
+
+  int run(Operation operation, uint32_t signature) {
+    int status = begin(signature);
+    if (status == REMORA_SUCCESS) status = round(operation);
+    end();
+    return status;
+  }
+
+ private:
+  int round(Operation operation);
+  const uint8_t* input() const {
+    return static_cast<const uint8_t*>(args_.in_place ? args_.recv : args_.send);
+  }
+  uint8_t* recv() const { return static_cast<uint8_t*>(args_.recv); }
+
+  const ShmFast::Small& args_;
+};
+
+int ShmSmallRun::round(Operation operation) {
+  const size_t extent = args_.extent, bytes = args_.count * extent;
+  const int root = args_.root;
+  const bool at_root = me_ == root;
+  const int buffer = buffer_of(0);
+  switch (operation) {
+    case Operation::Barrier:
+      return start_round(0, false, false, ShmArea::kAllRanks, [](uint8_t*) {});
+    case Operation::Bcast: {
+      if (bytes == 0) return REMORA_SUCCESS;
+      const int who = at_root ? ShmArea::kNoRank : root;
+      const auto publish = [&](uint8_t* cell) { std::memcpy(cell, recv(), bytes); };
+      if (int status = start_round(0, false, at_root, who, publish)) return status;
+      if (!at_root) std::memcpy(recv(), area_.cell(root, buffer), bytes);
+      finish_round(0, !at_root);
+      return REMORA_SUCCESS;
+    }
+    case Operation::Reduce:
+    case Operation::Allreduce: {
+      if (bytes == 0) return REMORA_SUCCESS;
+      const bool result_here = operation == Operation::Allreduce || at_root;
+      const auto publish = [&](uint8_t* cell) { std::memcpy(cell, input(), bytes); };
+      const int who = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      if (int status = start_round(0, true, true, who, publish)) return status;
+      if (result_here)
+        reduce_cells(area_, true, args_.op, args_.type, extent, recv(), buffer, 0, args_.count);
+      finish_round(0, true);
+      return REMORA_SUCCESS;
+    }
+    case Operation::Gather: {
+      if (bytes == 0) return REMORA_SUCCESS;
+      const auto* send = static_cast<const uint8_t*>(args_.send);
+      const auto publish = [&](uint8_t* cell) { std::memcpy(cell, send, bytes); };
+      const int who = at_root ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      if (int status = start_round(0, true, !at_root, who, publish)) return status;
+      if (at_root)
+        for (int rank = 0; rank < size_; ++rank) {
+          uint8_t* target = recv() + static_cast<size_t>(rank) * bytes;
+          if (rank != root)
+            std::memcpy(target, area_.cell(rank, buffer, true), bytes);
+          else if (!args_.in_place)
+            std::memcpy(target, send, bytes);
+        }
+      finish_round(0, at_root || size_ > 2);
+      return REMORA_SUCCESS;
+    }
+    case Operation::Scatter: {
+      if (bytes == 0) return REMORA_SUCCESS;
+      // Inline when all blocks fit there (then packed), else in the cell at blocks of
+      // cell / (size * extent) elements, as ShmFastRun::plan lays them out.
+      const auto ranks = static_cast<size_t>(size_);
+      const bool small = ranks * bytes <= ShmArea::kInlineBytes;
+      const size_t stride = small ? bytes : ShmArea::kCellBytes / (ranks * extent) * extent;
+      const auto* send = static_cast<const uint8_t*>(args_.send);
+      const auto publish = [&](uint8_t* cell) {
+        for (size_t rank = 0; rank < ranks; ++rank) {
+          if (rank != static_cast<size_t>(root))
+            std::memcpy(cell + rank * stride, send + rank * bytes, bytes);
+          else if (!args_.in_place)
+            std::memcpy(recv(), send + rank * bytes, bytes);
+        }
+      };
+      const int who = at_root ? ShmArea::kNoRank : root;
+      if (int status = start_round(0, small, at_root, who, publish)) return status;
+      if (!at_root)
+        std::memcpy(recv(), area_.cell(root, buffer, small) + static_cast<size_t>(me_) * stride,
+                    bytes);
+      finish_round(0, !at_root);
+      return REMORA_SUCCESS;
+    }
+    case Operation::ReduceScatter: {
+      // Block form: block r at r * (cell / (size * extent)) elements of every cell.
+      if (bytes == 0) return REMORA_SUCCESS;
+      const auto ranks = static_cast<size_t>(size_);
+      const size_t stride = ShmArea::kCellBytes / (ranks * extent) * extent;
+      const uint8_t* in = input();
+      const auto publish = [&](uint8_t* cell) {
+        for (size_t block = 0; block < ranks; ++block)
+          std::memcpy(cell + block * stride, in + block * bytes, bytes);
+      };
+      if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
+      reduce_cells(area_, false, args_.op, args_.type, extent, recv(), buffer,
+                   static_cast<size_t>(me_) * stride, args_.count);
+      finish_round(0, true);
+      return REMORA_SUCCESS;
+    }
+    default:
+      return REMORA_SUCCESS;
+  }
+}
+
+bool ShmFast::small_serves(Operation operation, const Small& args, int size,
+                           size_t single_copy_bytes) {
+  const size_t bytes = args.count * args.extent;
+  // Single-copy calls (ShmFastRun::plan_single_copy) take the general path.
+  if (single_copy_bytes != 0 && bytes != 0 && bytes >= single_copy_bytes &&
+      operation != Operation::ReduceScatter)
+    return false;
+  switch (operation) {
+    case Operation::Barrier:
+      return true;
+    case Operation::Bcast:
+    case Operation::Reduce:
+    case Operation::Allreduce:
+    case Operation::Gather:
+      return bytes <= ShmArea::kInlineBytes;
+    case Operation::Scatter:
+    case Operation::ReduceScatter:
+      return bytes * static_cast<size_t>(size) <= kSmallScatterBytes;
+    default:
+      return false;
+  }
+}
+
+bool ShmFast::run_small(const Env& env, const Communicator& comm, ShmArea& area,
+                        Operation operation, const Small& args, uint32_t signature, int* status) {
+  if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;
+  ShmSmallRun call(env, comm, area, args);
+  *status = call.run(operation, signature);
+  return true;
 }
 
 }  // namespace remora::coll

@@ -56,6 +56,30 @@ class ShmFast {
   // status in *status. Returns false, having done nothing, otherwise.
   static bool run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
                   const CollectiveArgs& args, uint32_t signature, int* status);
+
+  // A blocking call of a small payload in its regular form: the arguments as the application
+  // gave them (no per-rank count and displacement lists).
+  struct Small {
+    const void* send = nullptr;  // nullptr when in place
+    void* recv = nullptr;
+    bool in_place = false;
+    size_t count = 0;  // elements (per rank for gather, scatter and reduce_scatter_block)
+    int type = 0;
+    size_t extent = 0;
+    int op = 0;
+    int root = 0;
+  };
+  // Payloads up to this many bytes (barrier; bcast, reduce, allreduce and gather of up to
+  // ShmArea::kInlineBytes per rank; scatter of up to that much in all; reduce_scatter_block of
+  // up to this much in all) take the small path: one round, laid out as run() lays out its
+  // round, written as straight code for the operation (see docs/collectives.md).
+  static constexpr size_t kSmallScatterBytes = 1024;
+  // Whether the small path runs operation with these arguments on an area of `size` ranks.
+  static bool small_serves(Operation operation, const Small& args, int size,
+                           size_t single_copy_bytes);
+  // As run(), for a call that small_serves().
+  static bool run_small(const Env& env, const Communicator& comm, ShmArea& area,
+                        Operation operation, const Small& args, uint32_t signature, int* status);
 };
 
 }  // namespace remora::coll

@@ -1,0 +1,189 @@
+// The small path of the shm algorithms (coll/shm_fast.hpp, ShmFast::Small): blocking barrier,
+// bcast, reduce, allreduce, gather, scatter and reduce_scatter_block of small payloads, back to
+// back with the root and the size changing every call (0 to 32 bytes, so that calls on the small
+// path and on the general fast path alternate, and scatter's blocks go inline or into the cell),
+// in place and not, shm asked for and auto, on three overlapping communicators (the world, all
+// ranks but the last, all ranks but the first) in turns, with a nonblocking shm collective
+// outstanding now and then (the blocking calls behind it take the schedule path) and a
+// communicator freed and made again (the borrowed-handle lookup must see it go). Every result
+// is an exact integer.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "multirank.hpp"
+#include "sub_comm.hpp"
+
+namespace {
+
+constexpr int kRounds = 400;
+
+struct Comm {
+  remora_comm_t handle = REMORA_COMM_NULL;
+  int rank = -1, size = 0;
+  std::vector<int> world;  // world rank of each rank
+};
+
+// The world's ranks from `first` on, less `drop_last` at the end (split orders by world rank).
+Comm split(int first, bool drop_last) {
+  const int me = remora_rank(), size = remora_size();
+  const bool member = size == 1 || (me >= first && !(drop_last && me == size - 1));
+  const remora_test::SubComm sub = remora_test::split_world(member ? 0 : REMORA_UNDEFINED);
+  Comm c;
+  c.handle = sub.comm;
+  c.rank = sub.rank;
+  c.size = sub.size;
+  for (int r = 0; r < sub.size; ++r) c.world.push_back(size == 1 ? 0 : first + r);
+  return c;
+}
+
+int32_t value(int world_rank, int round, size_t i) {
+  return world_rank * 1009 + round * 7 + static_cast<int32_t>(i);
+}
+
+// One round of every small operation on c: count int32 elements (per rank for gather, scatter
+// and reduce_scatter_block), root and in-place choice rotating with the round.
+void round_on(const Comm& c, int round, size_t count, remora_coll_algorithm_t algorithm) {
+  const int me = remora_rank();
+  const int root = (round / 3) % c.size;
+  const bool in_place = round % 4 == 1;
+  const auto ranks = static_cast<size_t>(c.size);
+  REQUIRE_OK(remora_comm_barrier(c.handle, algorithm));
+
+  // bcast: the root's values, -1 elsewhere before
+  const int root_world = c.world[static_cast<size_t>(root)];
+  std::vector<int32_t> buffer(count, -1);
+  for (size_t i = 0; c.rank == root && i < count; ++i) buffer[i] = value(me, round, i);
+  REQUIRE_OK(remora_bcast(buffer.data(), count, REMORA_INT32, root, c.handle, algorithm));
+  for (size_t i = 0; i < count; ++i)
+    REQUIRE(buffer[i] == value(root_world, round, i), "round %d bcast count %zu [%zu]: %d", round,
+            count, i, buffer[i]);
+
+  // reduce and allreduce
+  std::vector<int32_t> send(count), recv(count, -1);
+  for (size_t i = 0; i < count; ++i) send[i] = value(me, round, i);
+  const bool reduce_in_place = in_place && c.rank == root;
+  if (reduce_in_place) recv = send;
+  REQUIRE_OK(remora_reduce(reduce_in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
+                           REMORA_INT32, REMORA_OP_SUM, root, c.handle, algorithm));
+  if (c.rank == root)
+    for (size_t i = 0; i < count; ++i) {
+      int32_t expected = 0;
+      for (int w : c.world) expected += value(w, round, i);
+      REQUIRE(recv[i] == expected, "round %d reduce count %zu [%zu]: %d, expected %d", round, count,
+              i, recv[i], expected);
+    }
+  if (in_place) recv = send;
+  REQUIRE_OK(remora_allreduce(in_place ? REMORA_IN_PLACE : send.data(), recv.data(), count,
+                              REMORA_INT32, REMORA_OP_MAX, c.handle, algorithm));
+  for (size_t i = 0; i < count; ++i) {
+    int32_t expected = value(c.world[0], round, i);
+    for (int w : c.world) expected = std::max(expected, value(w, round, i));
+    REQUIRE(recv[i] == expected, "round %d allreduce count %zu [%zu]: %d, expected %d", round,
+            count, i, recv[i], expected);
+  }
+
+  // gather: block r of the root's result is rank r's
+  std::vector<int32_t> all(count * ranks, -1);
+  const bool gather_in_place = in_place && c.rank == root;
+  if (gather_in_place)
+    for (size_t i = 0; i < count; ++i) all[static_cast<size_t>(c.rank) * count + i] = send[i];
+  REQUIRE_OK(remora_gather(gather_in_place ? REMORA_IN_PLACE : send.data(), all.data(), count,
+                           REMORA_INT32, root, c.handle, algorithm));
+  if (c.rank == root)
+    for (size_t r = 0; r < ranks; ++r)
+      for (size_t i = 0; i < count; ++i)
+        REQUIRE(all[r * count + i] == value(c.world[r], round, i),
+                "round %d gather count %zu block %zu [%zu]: %d", round, count, r, i,
+                all[r * count + i]);
+
+  // scatter: rank r gets block r of the root's
+  std::vector<int32_t> blocks(count * ranks), mine(count, -1);
+  for (size_t r = 0; r < ranks; ++r)
+    for (size_t i = 0; i < count; ++i) blocks[r * count + i] = value(me, round, r * 31 + i);
+  const bool scatter_in_place = in_place && c.rank == root;
+  REQUIRE_OK(remora_scatter(blocks.data(), scatter_in_place ? REMORA_IN_PLACE : mine.data(), count,
+                            REMORA_INT32, root, c.handle, algorithm));
+  if (!scatter_in_place)
+    for (size_t i = 0; i < count; ++i)
+      REQUIRE(mine[i] == value(c.world[static_cast<size_t>(root)], round,
+                               static_cast<size_t>(c.rank) * 31 + i),
+              "round %d scatter count %zu [%zu]: %d", round, count, i, mine[i]);
+
+  // reduce_scatter_block: rank r gets the sum of everyone's block r
+  std::vector<int32_t> rs_in(count * ranks), rs_out(count, -1);
+  for (size_t i = 0; i < rs_in.size(); ++i) rs_in[i] = value(me, round, i);
+  if (in_place) {
+    REQUIRE_OK(remora_reduce_scatter_block(REMORA_IN_PLACE, rs_in.data(), count, REMORA_INT32,
+                                           REMORA_OP_SUM, c.handle, algorithm));
+  } else {
+    REQUIRE_OK(remora_reduce_scatter_block(rs_in.data(), rs_out.data(), count, REMORA_INT32,
+                                           REMORA_OP_SUM, c.handle, algorithm));
+  }
+  const int32_t* result = in_place ? rs_in.data() : rs_out.data();
+  for (size_t i = 0; i < count; ++i) {
+    int32_t expected = 0;
+    for (int w : c.world) expected += value(w, round, static_cast<size_t>(c.rank) * count + i);
+    REQUIRE(result[i] == expected, "round %d reduce_scatter_block count %zu [%zu]: %d, expected %d",
+            round, count, i, result[i], expected);
+  }
+}
+
+// A nonblocking shm allreduce left outstanding across a blocking small call: the blocking one
+// must wait its turn (schedule path) and both must be right.
+void outstanding(const Comm& c, int round) {
+  int32_t in = value(remora_rank(), round, 0), out = -1, sum = 0;
+  for (int w : c.world) sum += value(w, round, 0);
+  remora_request_t request;
+  REQUIRE_OK(remora_iallreduce(&in, &out, 1, REMORA_INT32, REMORA_OP_SUM, c.handle, REMORA_COLL_SHM,
+                               &request));
+  int32_t second = -1;
+  REQUIRE_OK(
+      remora_allreduce(&in, &second, 1, REMORA_INT32, REMORA_OP_SUM, c.handle, REMORA_COLL_SHM));
+  REQUIRE_OK(remora_request_wait(&request));
+  REQUIRE(out == sum && second == sum, "round %d: outstanding %d, blocking %d, expected %d", round,
+          out, second, sum);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rank = 0, size = 0;
+  remora_test::init(&argc, &argv, &rank, &size);
+  remora_comm_t world_handle;
+  REQUIRE_OK(remora_comm_world(&world_handle));
+  const Comm world = split(0, false);
+  const Comm first = split(0, true);  // all but the last
+  const Comm last = split(1, false);  // all but the first
+  for (int round = 0; round < kRounds; ++round) {
+    const size_t count = static_cast<size_t>(round % 9);  // 0 to 32 bytes
+    const remora_coll_algorithm_t algorithm = round % 5 == 4 ? REMORA_COLL_AUTO : REMORA_COLL_SHM;
+    const Comm* order[] = {&world, &first, &last};
+    for (int i = 0; i < 3; ++i) {
+      const Comm& c = *order[(round + i) % 3];
+      if (c.handle == REMORA_COMM_NULL) continue;
+      round_on(c, round, count, algorithm);
+      if (round % 17 == 3) outstanding(c, round);
+    }
+    if (round % 50 == 10) {
+      // A communicator made and freed between small calls: a call with the freed handle fails
+      // (the thread's last lookup must not answer for it).
+      remora_comm_t dup;
+      REQUIRE_OK(remora_comm_dup(world_handle, &dup));
+      int32_t in = rank, out = -1;
+      REQUIRE_OK(remora_allreduce(&in, &out, 1, REMORA_INT32, REMORA_OP_SUM, dup, REMORA_COLL_SHM));
+      REQUIRE(out == size * (size - 1) / 2, "dup allreduce: %d", out);
+      const remora_comm_t freed = dup;
+      REQUIRE_OK(remora_comm_free(&dup));
+      REQUIRE(remora_allreduce(&in, &out, 1, REMORA_INT32, REMORA_OP_SUM, freed, REMORA_COLL_SHM) !=
+                  REMORA_SUCCESS,
+              "an allreduce on a freed communicator succeeded");
+    }
+  }
+  for (const Comm* c : {&world, &first, &last}) {
+    remora_comm_t handle = c->handle;
+    if (handle != REMORA_COMM_NULL) REQUIRE_OK(remora_comm_free(&handle));
+  }
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}
