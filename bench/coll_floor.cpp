@@ -1,17 +1,19 @@
 // The collectives at the shared-memory floor: barrier (two back to back), allreduce of 8 B,
 // 1 KiB, 64 KiB and 1 MiB of doubles, reduce_scatter_block of one int per rank and bcast of the
-// same sizes, gather, scatter and alltoall of 8 B to 1 MiB blocks, with one algorithm for every
-// call; bench/peers/coll_floor_mpi.cpp runs the same
-// on MPI's collectives (timing: bench/peers/coll_floor_body.hpp).
-// Usage: remorarun -n N ./coll_floor [auto|shm|hierarchical|messages]
+// same sizes, gather, scatter, alltoall and allgather of 8 B to 1 MiB blocks and their v-forms
+// (blocks alike, counts and displacements passed), with one algorithm for every call;
+// bench/peers/coll_floor_mpi.cpp runs the same on MPI's collectives (timing:
+// bench/peers/coll_floor_body.hpp). Usage: remorarun -n N ./coll_floor
+// [auto|shm|hierarchical|messages]
 //   auto: REMORA_COLL_AUTO; shm: REMORA_COLL_SHM; hierarchical: REMORA_COLL_HIERARCHICAL for
-//   barrier, bcast, reduce and allreduce (auto for the others; across nodes under mpiexec with
-//   REMORA_NODE_SIZE); messages: the message-based algorithms
-//   (dissemination, recursive doubling / Rabenseifner as auto chooses without shm, ring,
-//   binomial; auto's choice for gather, scatter and alltoall).
+//   barrier, bcast, reduce, allreduce, allgather(v) and gather (auto for the others; across nodes
+//   under mpiexec with REMORA_NODE_SIZE); messages: the message-based algorithms (dissemination,
+//   recursive doubling / Rabenseifner as auto chooses without shm, ring, binomial; ring for
+//   allgather(v); auto's choice for gather, scatter, alltoall and their v-forms).
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "peers/coll_floor_body.hpp"
 #include "remora.h"
@@ -30,7 +32,8 @@ struct RemoraApi {
   remora_coll_algorithm_t algorithm = REMORA_COLL_AUTO;
   int rank() const { return remora_rank(); }
   int size() const { return remora_size(); }
-  bool hierarchical_only = false;  // algorithm serves barrier, bcast, reduce, allreduce only
+  // algorithm serves barrier, bcast, reduce, allreduce, allgather(v) and gather only
+  bool hierarchical_only = false;
   remora_coll_algorithm_t pick(remora_coll_algorithm_t message_based, bool served = true) const {
     if (messages) return message_based;
     return served || !hierarchical_only ? algorithm : REMORA_COLL_AUTO;
@@ -62,7 +65,7 @@ struct RemoraApi {
   }
   // The message-based choice of gather, scatter and alltoall is auto's (it never picks shm).
   void gather(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO, false)),
+    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
           "remora_gather");
   }
   void scatter(const unsigned char* in, unsigned char* out, size_t bytes) {
@@ -72,6 +75,40 @@ struct RemoraApi {
   void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
     check(remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_AUTO, false)),
           "remora_alltoall");
+  }
+  void allgather(const unsigned char* in, unsigned char* out, size_t bytes) {
+    check(remora_allgather(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_RING)),
+          "remora_allgather");
+  }
+  std::vector<size_t> counts, displs;
+  size_t block = 0;
+  void blocks(size_t bytes) {
+    block = bytes;
+    counts.assign(static_cast<size_t>(size()), bytes);
+    displs.clear();
+    for (size_t r = 0; r < counts.size(); ++r) displs.push_back(r * bytes);
+  }
+  // gatherv, scatterv and alltoallv: message-based, auto's choice (blocking: never shm);
+  // hierarchical serves gather's regular form only.
+  void gatherv(const unsigned char* in, unsigned char* out) {
+    check(remora_gatherv(in, block, out, counts.data(), displs.data(), REMORA_UINT8, 0, world,
+                         pick(REMORA_COLL_AUTO, false)),
+          "remora_gatherv");
+  }
+  void scatterv(const unsigned char* in, unsigned char* out) {
+    check(remora_scatterv(in, counts.data(), displs.data(), out, block, REMORA_UINT8, 0, world,
+                          pick(REMORA_COLL_AUTO, false)),
+          "remora_scatterv");
+  }
+  void allgatherv(const unsigned char* in, unsigned char* out) {
+    check(remora_allgatherv(in, block, out, counts.data(), displs.data(), REMORA_UINT8, world,
+                            pick(REMORA_COLL_RING)),
+          "remora_allgatherv");
+  }
+  void alltoallv(const unsigned char* in, unsigned char* out) {
+    check(remora_alltoallv(in, counts.data(), displs.data(), out, counts.data(), displs.data(),
+                           REMORA_UINT8, world, pick(REMORA_COLL_AUTO, false)),
+          "remora_alltoallv");
   }
   void max(const double* in, double* out, int count) {
     check(remora_allreduce(in, out, static_cast<size_t>(count), REMORA_DOUBLE, REMORA_OP_MAX, world,

@@ -1,8 +1,9 @@
 // The body shared by bench/coll_floor.cpp (Remora) and bench/peers/coll_floor_mpi.cpp (MPI):
 // the same operations, sizes and timing, so that the two print comparable lines. A program
 // defines the Api struct (rank, size, barrier, allreduce and reduce of doubles,
-// reduce_scatter_block of ints, bcast of bytes, gather, scatter and alltoall of byte blocks,
-// allreduce-max of a vector for the report) and calls run_all. Each point: 10 warm-up calls, then 9
+// reduce_scatter_block of ints, bcast of bytes, gather, scatter, alltoall and allgather of byte
+// blocks, their v-forms with the blocks set by blocks(bytes), allreduce-max of a vector for the
+// report) and calls run_all. Each point: 10 warm-up calls, then 9
 // batches of K back-to-back calls (K by size); per batch the time per call of the slowest rank;
 // printed: the median and the fastest batch, in us. Output lines: "<label> <operation> <bytes>
 // <median_us> <min_us>" (rank 0 only). COLL_FLOOR_ONLY (a list such as
@@ -86,6 +87,20 @@ void run_all(Api& api, const char* label) {
     measure(api, label, "gather", bytes, k, [&] { api.gather(block.data(), out.data(), bytes); });
     measure(api, label, "scatter", bytes, k, [&] { api.scatter(all.data(), block.data(), bytes); });
     measure(api, label, "alltoall", bytes, k, [&] { api.alltoall(all.data(), out.data(), bytes); });
+  }
+  // allgather, and the v-forms with every block of `bytes` (counts and displacements set once
+  // per size by api.blocks, outside the timing); root 0.
+  for (size_t bytes : {size_t{8}, size_t{1024}, size_t{65536}, size_t{1} << 20}) {
+    const auto ranks = static_cast<size_t>(p);
+    std::vector<unsigned char> block(bytes, 1), all(bytes * ranks, 1), out(bytes * ranks, 0);
+    const int k = bytes >= (size_t{1} << 20) ? 10 : bytes >= 65536 ? 50 : 400;
+    api.blocks(bytes);
+    measure(api, label, "allgather", bytes, k,
+            [&] { api.allgather(block.data(), out.data(), bytes); });
+    measure(api, label, "gatherv", bytes, k, [&] { api.gatherv(block.data(), out.data()); });
+    measure(api, label, "scatterv", bytes, k, [&] { api.scatterv(all.data(), block.data()); });
+    measure(api, label, "allgatherv", bytes, k, [&] { api.allgatherv(block.data(), out.data()); });
+    measure(api, label, "alltoallv", bytes, k, [&] { api.alltoallv(all.data(), out.data()); });
   }
 }
 

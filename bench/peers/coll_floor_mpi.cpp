@@ -3,6 +3,8 @@
 // Usage: mpiexec -n N ./coll_floor_mpi LABEL
 #include <mpi.h>
 
+#include <vector>
+
 #include "coll_floor_body.hpp"
 
 namespace {
@@ -42,6 +44,34 @@ struct MpiApi {
   void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
     MPI_Alltoall(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE,
                  MPI_COMM_WORLD);
+  }
+  void allgather(const unsigned char* in, unsigned char* out, size_t bytes) {
+    MPI_Allgather(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE,
+                  MPI_COMM_WORLD);
+  }
+  std::vector<int> counts, displs;
+  int block = 0;
+  void blocks(size_t bytes) {
+    block = static_cast<int>(bytes);
+    counts.assign(static_cast<size_t>(size()), block);
+    displs.clear();
+    for (int r = 0; r < size(); ++r) displs.push_back(r * block);
+  }
+  void gatherv(const unsigned char* in, unsigned char* out) {
+    MPI_Gatherv(in, block, MPI_BYTE, out, counts.data(), displs.data(), MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+  }
+  void scatterv(const unsigned char* in, unsigned char* out) {
+    MPI_Scatterv(in, counts.data(), displs.data(), MPI_BYTE, out, block, MPI_BYTE, 0,
+                 MPI_COMM_WORLD);
+  }
+  void allgatherv(const unsigned char* in, unsigned char* out) {
+    MPI_Allgatherv(in, block, MPI_BYTE, out, counts.data(), displs.data(), MPI_BYTE,
+                   MPI_COMM_WORLD);
+  }
+  void alltoallv(const unsigned char* in, unsigned char* out) {
+    MPI_Alltoallv(in, counts.data(), displs.data(), MPI_BYTE, out, counts.data(), displs.data(),
+                  MPI_BYTE, MPI_COMM_WORLD);
   }
   void max(const double* in, double* out, int count) {
     MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

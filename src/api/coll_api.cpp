@@ -1,5 +1,6 @@
 // C API: the collectives. Every entry point checks its arguments here; the coll layer below
 // trusts them.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -448,7 +449,12 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
   set_input(sendbuf, &args);
   args.recv = recvbuf;
   args.count = sendcount;
-  return call.launch(operation, sendcount * args.extent, request);
+  // allgatherv: every member knows every block, and auto chooses by the largest, alike on all
+  // (by its own block, members could choose differently and fail the call as mismatched).
+  size_t block = sendcount;
+  if (!rooted)
+    for (size_t count : args.recv_counts) block = std::max(block, count);
+  return call.launch(operation, block * args.extent, request);
 }
 
 int scattering(const char* function, const void* sendbuf, const size_t* sendcounts,

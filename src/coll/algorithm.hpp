@@ -69,8 +69,8 @@ enum Constraint : uint32_t {
   kNeedsSharedArea = 1U << 0,
   // Runs over ranks, ignoring the communicator's rank order (remora_comm_set_order).
   kIgnoresRankOrder = 1U << 1,
-  // Serves gather, scatter and alltoall in their regular forms only (every member must know
-  // every block's size); their v-forms run the operation's default instead.
+  // Serves gather in its regular form only (its v-form's members do not know each other's
+  // blocks); gatherv runs the operation's default instead.
   kRegularBlocksOnly = 1U << 2,
   // Runs only on a communicator that spans more than one node with more than one rank on some
   // node (elsewhere a call that picks it runs the operation's default).

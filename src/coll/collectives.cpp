@@ -123,16 +123,20 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
                         Algorithm requested, size_t bytes, CollectiveArgs* args,
                         std::shared_ptr<Schedule>* started) {
   const bool nonblocking = started != nullptr;
-  Algorithm algorithm = choose(operation, requested, bytes, *comm, nonblocking);
+  // The v-forms whose members do not know each other's block sizes.
   const bool blocks_differ =
       args->vector_form && (operation == Operation::Gather || operation == Operation::Scatter ||
                             operation == Operation::Alltoall);
+  Algorithm algorithm = choose(operation, requested, bytes, *comm, nonblocking, blocks_differ);
   if (blocks_differ && has_constraint(algorithm, kRegularBlocksOnly))
     algorithm = default_algorithm(operation, bytes, comm->size());
   if (algorithm == Algorithm::Hierarchical)
     if (int status = make_hierarchy(comm)) return status;
   int fast = REMORA_SUCCESS;
-  if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
+  // Their shm rounds begin with a round that agrees on the block size, which only the schedule
+  // path runs (algorithms/shm.cpp).
+  if (!nonblocking && algorithm == Algorithm::Shm && !blocks_differ &&
+      run_shm_fast(comm, operation, *args, &fast))
     return fast;
   auto schedule = new_schedule(comm, operation, algorithm, args);
   build(*schedule, operation, algorithm, *args);
@@ -176,7 +180,7 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
 }
 
 Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t bytes,
-                              Communicator& comm, bool nonblocking) {
+                              Communicator& comm, bool nonblocking, bool blocks_differ) {
   Algorithm chosen = choose(operation, requested, bytes, comm.size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
@@ -193,10 +197,14 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
                         operation == Operation::Reduce || operation == Operation::Allreduce ||
                         operation == Operation::ReduceScatter ||
                         operation == Operation::Allgather ||
-                        (nonblocking && operation == Operation::Gather);
+                        (nonblocking && operation == Operation::Gather) || blocks_differ;
   const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
-  if (automatic && shm_progresses && bytes <= ShmArea::kCellBytes && auto_shm && comm.size() > 1 &&
-      on_one_node(comm))
+  // gatherv, scatterv and alltoallv take shm whatever their blocks: a member's bytes are its own
+  // block, which differs between members, so a choice by size could differ between them (the
+  // message-based defaults do, and the call then fails as mismatched); shm measured faster than
+  // the message-based default up to 64 KiB blocks at p = 2, slower at 1 MiB (docs/benchmarks.md).
+  const bool fits = bytes <= ShmArea::kCellBytes || blocks_differ;
+  if (automatic && shm_progresses && fits && auto_shm && comm.size() > 1 && on_one_node(comm))
     chosen = Algorithm::Shm;
   // Across nodes with ranks that share a node: the node phase in shared memory, then the
   // leaders (algorithms/hierarchical.cpp), for blocking barriers and allreduces up to 64 KiB,

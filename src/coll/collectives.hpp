@@ -101,9 +101,10 @@ class Collectives {
   // communicator whose ranks all share this node (a nonblocking one, igather too, unless the
   // progress mode is thread); a shm choice (picked or asked for) falls
   // back to the operation's message-based default where the communicator has no shared area
-  // (it spans nodes, or the job does under MPI, or making the area failed).
+  // (it spans nodes, or the job does under MPI, or making the area failed). blocks_differ: a
+  // v-form of gather, scatter or alltoall, whose bytes differ between members (not looked at).
   Algorithm choose(Operation operation, Algorithm requested, size_t bytes, Communicator& comm,
-                   bool nonblocking);
+                   bool nonblocking, bool blocks_differ = false);
   // Gives comm its shared area when all its ranks share this node and the job runs on one node
   // (else group segments would need an MPI window, which cannot be freed without the members).
   // Collective over comm, when it is created (dup, split, create; the world's at start-up), so

@@ -117,12 +117,14 @@ int ShmArea::read_from(int rank, uint64_t address, void* target, size_t bytes) c
   const auto pid = static_cast<pid_t>(header(rank).pid);
   const int error =
       shm::read_process_memory(pid, reinterpret_cast<const void*>(address), target, bytes);
+  if (error == ESRCH) gone_member_.store(rank, std::memory_order_relaxed);
   return copy_outcome(error, false, rank, pid, address, bytes);
 }
 
 int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t bytes) const {
   const auto pid = static_cast<pid_t>(header(rank).pid);
   const int error = shm::write_process_memory(pid, reinterpret_cast<void*>(address), source, bytes);
+  if (error == ESRCH) gone_member_.store(rank, std::memory_order_relaxed);
   return copy_outcome(error, true, rank, pid, address, bytes);
 }
 
@@ -368,14 +370,20 @@ int ShmRounds::advance() {
       if (std::chrono::steady_clock::now() < abandon_deadline_) return kInFlight;
       finished_ = true;
       status_ = REMORA_ERR_ARG;
-      message_ = "a member of the communicator ended (its process is gone) during this collective";
+      message_ = format(
+          "rank %d of the communicator ended (its process is gone) during this "
+          "collective",
+          area.gone_member());
       leave();
       area.abandon(sequence_);
       return fail(status_, "%s", message_.c_str());
     }
+    std::vector<Round> more;
+    if (round.then) more = round.then(buffer);  // before the append moves `round`
     area.store(area.header(me).done, id);
     published_ = false;
     ++next_;
+    for (Round& next : more) rounds_.push_back(std::move(next));
   }
   finished_ = true;
   wait_round_.store(0, std::memory_order_release);

@@ -139,6 +139,9 @@ class ShmArea {
   int read_from(int rank, uint64_t address, void* target, size_t bytes) const;
   // Copies bytes from source to address in member rank's address space (process_vm_writev).
   int write_to(int rank, uint64_t address, const void* source, size_t bytes) const;
+  // The rank whose process read_from or write_to last found gone (-1: none yet), for the
+  // message of the call that waits for the end of the job.
+  int gone_member() const { return gone_member_.load(std::memory_order_relaxed); }
 
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
@@ -188,6 +191,7 @@ class ShmArea {
   std::vector<int> others_;      // the world ranks of the other members
   int rank_;
   size_t single_copy_bytes_ = 0;
+  mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
   // collective whose turn it is.
@@ -218,6 +222,9 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     // After consume: a read that may fail (a single-copy read of another member's memory);
     // a failure (its message the last error) fails the collective.
     std::function<int(int buffer)> transfer;
+    // After the round: reads its data and returns the rounds that follow (the v-forms agree
+    // on their number in a first round, as only then every member knows every block's size).
+    std::function<std::vector<Round>(int buffer)> then;
   };
   // Enlists the collective on the area in sequence order. keep: what the rounds' functions
   // point to (held as long as the rounds).

@@ -637,7 +637,8 @@ int ShmFastRun::run(uint32_t signature) {
       if (transfer_status_ == ShmArea::kMemberGone) {
         // A member's process is gone (it died): wait, as for a dead member's flags, for the
         // end of the job or a notice; after a second this call fails and tells the others.
-        const int gone_rank = wait_for(k) >= 0 ? wait_for(k) : root_;
+        // The member a transfer found gone (allgather and alltoall read from every member).
+        const int gone_rank = area_.gone_member();
         status = wait([&](int* gone) {
           *gone = gone_rank;
           return -1;

@@ -193,6 +193,11 @@ size_t decisive_bytes(Operation operation, const CollectiveArgs& args) {
 
 size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
   const size_t threshold = area.single_copy_bytes();
+  // The v-forms of the rooted operations and alltoall: members do not know each other's
+  // blocks, so they could not decide alike; they take the cells (shm.cpp's agreed rounds).
+  if (args.vector_form && operation != Operation::Allgather &&
+      operation != Operation::ReduceScatter)
+    return 0;
   const size_t bytes = decisive_bytes(operation, args);
   if (threshold == 0 || bytes == 0 || bytes < threshold) return 0;
   return operation == Operation::Allreduce ? 3 : 2;

@@ -23,6 +23,7 @@
 // its schedules in the same order (their sequence numbers match) whatever the order in which
 // nonblocking calls are waited for. A member of a sub-communicator that takes no part in a
 // phase of it (a bystander of the reduce's last send) still makes that phase's schedule, empty.
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -120,18 +121,25 @@ class Phases final : public Schedule::Polled {
   std::string message_;
 };
 
-// A phase: operation over sub (shm where it has an area, else the message-based default).
+// A phase: operation over sub (shm where it has an area, else the message-based default for
+// `bytes`, which must be the same on every member of sub).
 Phases::Make phase(Collectives* collectives, std::shared_ptr<Communicator> sub, Operation operation,
-                   CollectiveArgs args) {
-  return [collectives, sub = std::move(sub), operation, args]() -> std::shared_ptr<Schedule> {
-    if (sub == nullptr) return nullptr;
-    Algorithm algorithm = default_algorithm(operation, args.count * args.extent, sub->size());
-    if (sub->shm_area_ptr() != nullptr && supports(operation, Algorithm::Shm))
-      algorithm = Algorithm::Shm;
-    auto schedule = collectives->new_schedule(sub);
-    collectives->build(*schedule, operation, algorithm, args);
-    return schedule;
-  };
+                   CollectiveArgs args, size_t bytes) {
+  return
+      [collectives, sub = std::move(sub), operation, args, bytes]() -> std::shared_ptr<Schedule> {
+        if (sub == nullptr) return nullptr;
+        Algorithm algorithm = default_algorithm(operation, bytes, sub->size());
+        if (sub->shm_area_ptr() != nullptr && supports(operation, Algorithm::Shm))
+          algorithm = Algorithm::Shm;
+        auto schedule = collectives->new_schedule(sub);
+        collectives->build(*schedule, operation, algorithm, args);
+        return schedule;
+      };
+}
+
+Phases::Make phase(Collectives* collectives, std::shared_ptr<Communicator> sub, Operation operation,
+                   const CollectiveArgs& args) {
+  return phase(collectives, std::move(sub), operation, args, args.count * args.extent);
 }
 
 CollectiveArgs data_args(const CollectiveArgs& args, const void* send, void* recv, int root) {
@@ -145,6 +153,142 @@ CollectiveArgs data_args(const CollectiveArgs& args, const void* send, void* rec
   sub.send = sub.in_place ? nullptr : send;
   sub.recv = recv;
   return sub;
+}
+
+// Where each rank's block sits when the blocks are laid out node by node (nodes in index order,
+// ranks of a node in rank order), in elements: the layout of the node and leaders phases.
+struct NodeLayout {
+  std::vector<size_t> at;         // by rank
+  std::vector<size_t> node_at;    // by node index: where its blocks begin
+  std::vector<size_t> node_size;  // by node index: its blocks' elements together
+  size_t total = 0;
+  bool in_rank_order = true;  // at[r] is recv_displs[r]: the result can be laid out in place
+};
+
+NodeLayout node_layout(const Hierarchy& h, const std::vector<size_t>& counts,
+                       const std::vector<size_t>& displs) {
+  NodeLayout layout;
+  const size_t nodes = h.leader.size(), ranks = counts.size();
+  layout.at.assign(ranks, 0);
+  layout.node_size.assign(nodes, 0);
+  for (size_t rank = 0; rank < ranks; ++rank)
+    layout.node_size[static_cast<size_t>(h.node_index[rank])] += counts[rank];
+  for (size_t node = 0; node < nodes; ++node) {
+    layout.node_at.push_back(layout.total);
+    layout.total += layout.node_size[node];
+  }
+  std::vector<size_t> next = layout.node_at;
+  for (size_t rank = 0; rank < ranks; ++rank) {
+    size_t& at = next[static_cast<size_t>(h.node_index[rank])];
+    layout.at[rank] = at;
+    at += counts[rank];
+    layout.in_rank_order = layout.in_rank_order && layout.at[rank] == displs[rank];
+  }
+  return layout;
+}
+
+// allgather(v) and gather: a node gather to the leader, the leaders' allgatherv (gatherv to the
+// root's leader), then a node bcast from the leader (gather: the root's leader hands the result
+// to the root when the root does not lead its node). The phases work in the node layout
+// (NodeLayout), in recv itself when it has that layout, else in a scratch buffer that the
+// ranks holding the result copy into recv at the end.
+void gathering_phases(Schedule& schedule, Operation operation, const CollectiveArgs& args,
+                      Collectives* c, const std::shared_ptr<Hierarchy>& h_ptr,
+                      std::vector<Phases::Make>* makes) {
+  const Communicator& comm = schedule.comm();
+  const Hierarchy& h = *h_ptr;
+  const auto me = static_cast<size_t>(comm.rank());
+  const bool all = operation == Operation::Allgather;
+  const size_t extent = args.extent;
+  // Every member knows every block (gather: the regular form, kRegularBlocksOnly).
+  std::vector<size_t> counts = args.recv_counts, displs = args.recv_displs;
+  if (!all) {
+    counts.assign(static_cast<size_t>(comm.size()), args.count);
+    displs.clear();
+    for (size_t rank = 0; rank < counts.size(); ++rank) displs.push_back(rank * args.count);
+  }
+  const NodeLayout layout = node_layout(h, counts, displs);
+  const auto my_node = static_cast<size_t>(h.node_index[me]);
+  const bool leads = h.node_rank[me] == 0;
+  const int root = all ? -1 : args.root;
+  const int root_node = all ? -1 : h.node_index[static_cast<size_t>(root)];
+  const int root_leader = all ? -1 : h.leader[static_cast<size_t>(root_node)];
+  // The ranks that hold the whole result in the node layout at some point, and whether that is
+  // recv (the result: every rank for allgather, the root for gather).
+  const bool result_here = all || static_cast<int>(me) == root;
+  const bool holds = all || leads || static_cast<int>(me) == root;
+  const bool direct = result_here && layout.in_rank_order;
+  uint8_t* whole = nullptr;
+  if (holds)
+    whole = direct ? static_cast<uint8_t*>(args.recv) : schedule.scratch(layout.total * extent);
+  const auto* recv = static_cast<const uint8_t*>(args.recv);
+  const void* input = args.in_place ? recv + displs[me] * extent : args.send;
+  // 1: the node's blocks into the leader's node region.
+  const std::shared_ptr<Communicator> node = h.node->size() > 1 ? h.node : nullptr;
+  if (node != nullptr) {
+    CollectiveArgs sub =
+        data_args(args, input, leads ? whole + layout.node_at[my_node] * extent : nullptr, 0);
+    sub.count = counts[me];
+    sub.in_place = leads && input == sub.recv;
+    if (sub.in_place) sub.send = nullptr;
+    size_t largest = 0;
+    for (size_t rank = 0; rank < counts.size(); ++rank)
+      if (static_cast<size_t>(h.node_index[rank]) == my_node) {
+        sub.recv_counts.push_back(counts[rank]);
+        sub.recv_displs.push_back(layout.at[rank] - layout.node_at[my_node]);
+        largest = std::max(largest, counts[rank]);
+        sub.vector_form = sub.vector_form || counts[rank] != counts[me];
+      }
+    makes->push_back(phase(c, node, Operation::Gather, sub, largest * extent));
+  }
+  // A node of one rank: its block goes into the node layout before the leaders' phase.
+  Schedule::Deps staged;
+  uint8_t* region = holds ? whole + layout.node_at[my_node] * extent : nullptr;
+  if (node == nullptr && leads && input != region && counts[me] > 0)
+    staged.push_back(schedule.copy(region, input, counts[me] * extent));
+  // 2: the leaders exchange their node regions (allgatherv) or send them to the root's leader
+  // (gatherv); in place in `whole`.
+  if (leads && h.leader.size() > 1) {
+    CollectiveArgs sub;
+    sub.type = args.type;
+    sub.extent = extent;
+    sub.root = root_node < 0 ? 0 : root_node;
+    sub.recv = whole;
+    sub.in_place = all || static_cast<int>(me) == root_leader;
+    sub.send = sub.in_place ? nullptr : whole + layout.node_at[my_node] * extent;
+    sub.count = layout.node_size[my_node];
+    sub.recv_counts = layout.node_size;
+    sub.recv_displs = layout.node_at;
+    sub.vector_form = true;
+    size_t largest = 0;
+    for (size_t size : layout.node_size) largest = std::max(largest, size);
+    makes->push_back(
+        phase(c, h.leaders, all ? Operation::Allgather : Operation::Gather, sub, largest * extent));
+  }
+  // 3: the result to the node (allgather) or to the root (gather).
+  if (all && node != nullptr) {
+    CollectiveArgs sub = data_args(args, whole, whole, 0);
+    sub.count = layout.total;
+    makes->push_back(phase(c, node, Operation::Bcast, sub));
+  } else if (!all && h.node_rank[static_cast<size_t>(root)] != 0 &&
+             my_node == static_cast<size_t>(root_node)) {
+    const int to = h.node_rank[static_cast<size_t>(root)];
+    const bool sends = leads, receives = static_cast<int>(me) == root;
+    std::shared_ptr<Communicator> sub = h.node;
+    makes->push_back([c, sub, to, sends, receives, whole, bytes = layout.total * extent] {
+      auto handover = c->new_schedule(sub);
+      if (sends) handover->send(to, 0, whole, bytes);
+      if (receives) handover->recv(0, 0, whole, bytes);
+      return handover;
+    });
+  }
+  const Schedule::StepId phases = schedule.poll(Phases::make(h_ptr, std::move(*makes)), staged);
+  if (!result_here || direct) return;
+  // The result from the node layout into recv.
+  for (size_t rank = 0; rank < counts.size(); ++rank)
+    if (counts[rank] > 0)
+      schedule.copy(static_cast<uint8_t*>(args.recv) + displs[rank] * extent,
+                    whole + layout.at[rank] * extent, counts[rank] * extent, {phases});
 }
 
 void build_hierarchical(Schedule& schedule, Operation operation, const CollectiveArgs& args,
@@ -230,6 +374,10 @@ void build_hierarchical(Schedule& schedule, Operation operation, const Collectiv
         makes.push_back(phase(c, node, Operation::Bcast, data_args(args, args.recv, args.recv, 0)));
       break;
     }
+    case Operation::Allgather:
+    case Operation::Gather:
+      gathering_phases(schedule, operation, args, c, h, &makes);
+      return;
     default:
       break;
   }
@@ -273,7 +421,8 @@ int Collectives::make_hierarchy(const std::shared_ptr<Communicator>& comm) {
 
 const AlgorithmDescriptor kHierarchicalAlgorithm{
     Algorithm::Hierarchical, "hierarchical",
-    operations_of({Operation::Barrier, Operation::Bcast, Operation::Reduce, Operation::Allreduce}),
-    kIgnoresRankOrder | kNeedsSeveralNodes, build_hierarchical};
+    operations_of({Operation::Barrier, Operation::Bcast, Operation::Reduce, Operation::Allreduce,
+                   Operation::Allgather, Operation::Gather}),
+    kIgnoresRankOrder | kNeedsSeveralNodes | kRegularBlocksOnly, build_hierarchical};
 
 }  // namespace remora::coll

@@ -24,8 +24,9 @@
 // gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it together,
 // keep their one round's data in the inline slots, as the small reductions do (alltoall keeps
 // the cells: through the slots it measured slower at p = 2, as reduce_scatter_block did).
-// gather, scatter and alltoall serve the regular forms only (every member must know every
-// block's size to agree on the number of rounds); their v-forms run the operation's default.
+// The v-forms of gather, scatter and alltoall, whose members do not know each other's block
+// sizes, first agree on the largest block in a round of their own (agreed_rounds), then run the
+// regular forms' rounds for it (schedule path only: the fast path takes the regular forms).
 // Every element is reduced in rank order by one rank, so floating-point results are the same
 // on every rank and reproducible.
 #include <algorithm>
@@ -255,25 +256,64 @@ void allgather_rounds(const Context& c, std::vector<Round>* rounds) {
   }
 }
 
+// The v-forms of gather, scatter and alltoall: a member knows only its own blocks' sizes (the
+// root: all of them), but every member must lay out the same rounds. A first round agrees on the
+// largest block: `from` (the root, or kAllRanks: every member) publishes its largest inline,
+// and every member then lays out the data rounds for it (lay_out, shared with the regular
+// forms, which know it at once). Costs one round without data.
+template <typename LayOut>
+void agreed_rounds(const Context& c, int from, size_t largest, LayOut lay_out,
+                   std::vector<Round>* rounds) {
+  Round agree;
+  agree.small = true;
+  if (from == ShmArea::kAllRanks || from == c.me)
+    agree.publish = [largest](uint8_t* slot) {
+      const uint64_t value = largest;
+      std::memcpy(slot, &value, sizeof value);
+    };
+  agree.wait_for = from == c.me ? ShmArea::kNoRank : from;
+  agree.then = [c, from, lay_out](int buffer) {
+    size_t agreed = 0;
+    for (int rank = 0; rank < c.size; ++rank) {
+      if (from != ShmArea::kAllRanks && rank != from) continue;
+      uint64_t value = 0;
+      std::memcpy(&value, c.area->cell(rank, buffer, true), sizeof value);
+      agreed = std::max(agreed, static_cast<size_t>(value));
+    }
+    std::vector<Round> more;
+    lay_out(agreed, &more);
+    return more;
+  };
+  rounds->push_back(std::move(agree));
+}
+
+size_t largest_of(const std::vector<size_t>& counts) {
+  size_t most = 0;
+  for (size_t count : counts) most = std::max(most, count);
+  return most;
+}
+
 // gather: round k carries bytes [k * cell, (k + 1) * cell) of every rank's block, each in its
-// own cell; only the root reads. Every block has the same size (the regular form), so every
-// member knows the number of rounds.
-void gather_rounds(const Context& c, std::vector<Round>* rounds) {
+// own cell; only the root reads. largest: the largest block (elements), the same on every
+// member; rank r's block is recv_counts[r] at the root, count at rank r.
+void gather_rounds(const Context& c, size_t largest, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
-  const size_t extent = args.extent, bytes = args.count * extent;
+  const size_t extent = args.extent, bytes = largest * extent;
   const int root = args.root;
   const bool small = bytes <= ShmArea::kInlineBytes;
   for (size_t chunk = 0; chunk < chunks_of(bytes, ShmArea::kCellBytes); ++chunk) {
     const size_t offset = chunk * ShmArea::kCellBytes;
-    const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
     Round round;
     round.small = small;
     if (c.me == root) {
       round.wait_for = ShmArea::kAllRanks;
-      round.consume = [c, offset, length, root, small](int buffer) {
+      round.consume = [c, offset, root, small](int buffer) {
         for (int rank = 0; rank < c.size; ++rank) {
-          uint8_t* target =
-              c.recv() + c.args->recv_displs[static_cast<size_t>(rank)] * c.args->extent + offset;
+          const auto r = static_cast<size_t>(rank);
+          const size_t block = c.args->recv_counts[r] * c.args->extent;
+          if (offset >= block) continue;
+          const size_t length = std::min(ShmArea::kCellBytes, block - offset);
+          uint8_t* target = c.recv() + c.args->recv_displs[r] * c.args->extent + offset;
           if (rank != root)
             std::memcpy(target, c.area->cell(rank, buffer, small), length);
           else if (!c.args->in_place)
@@ -281,9 +321,13 @@ void gather_rounds(const Context& c, std::vector<Round>* rounds) {
         }
       };
     } else {
-      round.publish = [c, offset, length](uint8_t* cell) {
-        std::memcpy(cell, static_cast<const uint8_t*>(c.args->send) + offset, length);
-      };
+      const size_t block = args.count * extent;
+      if (offset < block) {
+        const size_t length = std::min(ShmArea::kCellBytes, block - offset);
+        round.publish = [c, offset, length](uint8_t* cell) {
+          std::memcpy(cell, static_cast<const uint8_t*>(c.args->send) + offset, length);
+        };
+      }
       round.wait_for = ShmArea::kNoRank;
     }
     rounds->push_back(std::move(round));
@@ -291,25 +335,29 @@ void gather_rounds(const Context& c, std::vector<Round>* rounds) {
 }
 
 // scatter: round k carries elements [k * piece, (k + 1) * piece) of every rank's block, block r
-// at cell offset r * piece of the root's cell; rank r copies its piece out.
-void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
+// at cell offset r * piece of the root's cell; rank r copies its piece out. largest: as for
+// gather; rank r's block is send_counts[r] at the root, count at rank r.
+void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
-  const size_t extent = args.extent, count = args.count;
+  const size_t extent = args.extent;
   const int root = args.root;
   const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
-  if (count == 0 || piece == 0) return;
-  // All blocks in the inline slot (one round): block r at r * count elements.
-  const bool small = static_cast<size_t>(c.size) * count * extent <= ShmArea::kInlineBytes;
-  const size_t stride = small ? count : piece;
-  for (size_t k = 0; k < chunks_of(count, piece); ++k) {
-    const size_t first = k * piece, length = std::min(piece, count - first);
+  if (largest == 0 || piece == 0) return;
+  // All blocks in the inline slot (one round): block r at r * largest elements.
+  const bool small = static_cast<size_t>(c.size) * largest * extent <= ShmArea::kInlineBytes;
+  const size_t stride = small ? largest : piece;
+  for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
+    const size_t first = k * piece;
     Round round;
     round.small = small;
     if (c.me == root) {
-      round.publish = [c, first, length, stride, root, extent](uint8_t* cell) {
+      round.publish = [c, first, piece, stride, root, extent](uint8_t* cell) {
         const auto* send = static_cast<const uint8_t*>(c.args->send);
         for (int rank = 0; rank < c.size; ++rank) {
           const auto r = static_cast<size_t>(rank);
+          const size_t count = c.args->send_counts[r];
+          if (first >= count) continue;
+          const size_t length = std::min(piece, count - first);
           const uint8_t* from = send + (c.args->send_displs[r] + first) * extent;
           if (rank != root)
             std::memcpy(cell + r * stride * extent, from, length * extent);
@@ -320,11 +368,14 @@ void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
       round.wait_for = ShmArea::kNoRank;
     } else {
       round.wait_for = root;
-      round.consume = [c, first, length, stride, root, extent, small](int buffer) {
-        std::memcpy(c.recv() + first * extent,
-                    c.area->cell(root, buffer, small) + static_cast<size_t>(c.me) * stride * extent,
-                    length * extent);
-      };
+      if (first < args.count)
+        round.consume = [c, first, length = std::min(piece, args.count - first), stride, root,
+                         extent, small](int buffer) {
+          std::memcpy(
+              c.recv() + first * extent,
+              c.area->cell(root, buffer, small) + static_cast<size_t>(c.me) * stride * extent,
+              length * extent);
+        };
     }
     rounds->push_back(std::move(round));
   }
@@ -332,41 +383,73 @@ void scatter_rounds(const Context& c, std::vector<Round>* rounds) {
 
 // alltoall: round k carries elements [k * piece, (k + 1) * piece) of every block; rank r puts
 // its block for rank d at offset d * piece of its cell, and copies from every rank's cell the
-// piece at offset r * piece.
-void alltoall_rounds(const Context& c, Schedule& schedule, std::vector<Round>* rounds) {
+// piece at offset r * piece. input: the blocks sent (in place: a copy of recvbuf).
+void alltoall_rounds(const Context& c, const uint8_t* input, size_t largest,
+                     std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
-  const size_t extent = args.extent, count = args.recv_counts.empty() ? 0 : args.recv_counts[0];
+  const size_t extent = args.extent;
   const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
-  if (count == 0 || piece == 0) return;
+  if (largest == 0 || piece == 0) return;
+  for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
+    const size_t first = k * piece;
+    Round round;
+    round.publish = [c, input, first, piece, extent](uint8_t* cell) {
+      const bool in_place = c.args->in_place;
+      const auto& counts = in_place ? c.args->recv_counts : c.args->send_counts;
+      const auto& displs = in_place ? c.args->recv_displs : c.args->send_displs;
+      for (size_t rank = 0; rank < counts.size(); ++rank)
+        if (first < counts[rank])
+          std::memcpy(cell + rank * piece * extent, input + (displs[rank] + first) * extent,
+                      std::min(piece, counts[rank] - first) * extent);
+    };
+    round.wait_for = ShmArea::kAllRanks;
+    round.consume = [c, first, piece, extent](int buffer) {
+      const size_t slot = static_cast<size_t>(c.me) * piece * extent;
+      for (int rank = 0; rank < c.size; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = c.args->recv_counts[r];
+        if (first < count)
+          std::memcpy(c.recv() + (c.args->recv_displs[r] + first) * extent,
+                      c.area->cell(rank, buffer) + slot, std::min(piece, count - first) * extent);
+      }
+    };
+    rounds->push_back(std::move(round));
+  }
+}
+
+// The regular forms lay out their rounds at once; the v-forms agree on the largest block first.
+void gather_or_scatter(const Context& c, Operation operation, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
+  const bool gathering = operation == Operation::Gather;
+  const auto lay_out = [c, gathering](size_t largest, std::vector<Round>* more) {
+    if (gathering)
+      gather_rounds(c, largest, more);
+    else
+      scatter_rounds(c, largest, more);
+  };
+  if (!args.vector_form) return lay_out(args.count, rounds);
+  const size_t largest = largest_of(gathering ? args.recv_counts : args.send_counts);
+  agreed_rounds(c, args.root, largest, lay_out, rounds);
+}
+
+void alltoall(const Context& c, Schedule& schedule, std::vector<Round>* rounds) {
+  const CollectiveArgs& args = *c.args;
   const uint8_t* input = static_cast<const uint8_t*>(args.send);
+  const auto& counts = args.in_place ? args.recv_counts : args.send_counts;
   if (args.in_place) {
     // The input is recvbuf, which the rounds overwrite: work from a copy of it.
     size_t total = 0;
     for (size_t rank = 0; rank < args.recv_counts.size(); ++rank)
-      total = std::max(total, (args.recv_displs[rank] + args.recv_counts[rank]) * extent);
+      total = std::max(total, (args.recv_displs[rank] + args.recv_counts[rank]) * args.extent);
     uint8_t* copy = schedule.scratch(total);
-    std::memcpy(copy, args.recv, total);
+    if (total > 0) std::memcpy(copy, args.recv, total);
     input = copy;
   }
-  const auto& in_displs = args.in_place ? args.recv_displs : args.send_displs;
-  const auto displs = std::make_shared<const std::vector<size_t>>(in_displs);
-  for (size_t k = 0; k < chunks_of(count, piece); ++k) {
-    const size_t first = k * piece, length = std::min(piece, count - first);
-    Round round;
-    round.publish = [displs, input, first, length, piece, extent](uint8_t* cell) {
-      for (size_t rank = 0; rank < displs->size(); ++rank)
-        std::memcpy(cell + rank * piece * extent, input + ((*displs)[rank] + first) * extent,
-                    length * extent);
-    };
-    round.wait_for = ShmArea::kAllRanks;
-    round.consume = [c, first, length, piece, extent](int buffer) {
-      const size_t slot = static_cast<size_t>(c.me) * piece * extent;
-      for (int rank = 0; rank < c.size; ++rank)
-        std::memcpy(c.recv() + (c.args->recv_displs[static_cast<size_t>(rank)] + first) * extent,
-                    c.area->cell(rank, buffer) + slot, length * extent);
-    };
-    rounds->push_back(std::move(round));
-  }
+  const auto lay_out = [c, input](size_t largest, std::vector<Round>* more) {
+    alltoall_rounds(c, input, largest, more);
+  };
+  if (!args.vector_form) return lay_out(counts.empty() ? 0 : counts[0], rounds);
+  agreed_rounds(c, ShmArea::kAllRanks, largest_of(counts), lay_out, rounds);
 }
 
 }  // namespace
@@ -401,13 +484,11 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
       allgather_rounds(c, &rounds);
       break;
     case Operation::Gather:
-      gather_rounds(c, &rounds);
-      break;
     case Operation::Scatter:
-      scatter_rounds(c, &rounds);
+      gather_or_scatter(c, operation, &rounds);
       break;
     case Operation::Alltoall:
-      alltoall_rounds(c, schedule, &rounds);
+      alltoall(c, schedule, &rounds);
       break;
     default:
       break;
@@ -429,6 +510,6 @@ const AlgorithmDescriptor kShmAlgorithm{
     operations_of({Operation::Barrier, Operation::Bcast, Operation::Reduce, Operation::Allreduce,
                    Operation::ReduceScatter, Operation::Allgather, Operation::Gather,
                    Operation::Scatter, Operation::Alltoall}),
-    kNeedsSharedArea | kIgnoresRankOrder | kRegularBlocksOnly, build_shm};
+    kNeedsSharedArea | kIgnoresRankOrder, build_shm};
 
 }  // namespace remora::coll

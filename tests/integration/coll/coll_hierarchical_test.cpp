@@ -1,10 +1,11 @@
-// The hierarchical algorithm (node phase, then the nodes' leaders): barrier, bcast, reduce and
-// allreduce, asked for by name and through REMORA_COLL_AUTO, blocking and nonblocking (several
-// outstanding at once, on two communicators), in place, on the world and on sub-communicators
-// whose nodes are interleaved in rank order or uneven. Under mpiexec with REMORA_NODE_SIZE=2
-// the communicators span nodes that hold two ranks, where the algorithm runs its phases; on one
-// node (or one rank per node) it runs the operation's default, which must give the same results.
-// Each rank checks its result against a local fold.
+// The hierarchical algorithm (node phase, then the nodes' leaders): barrier, bcast, reduce,
+// allreduce, allgather(v) and gather, asked for by name and through REMORA_COLL_AUTO, blocking and
+// nonblocking (several outstanding at once, on two communicators), in place, on the world and on
+// sub-communicators whose nodes are interleaved in rank order or uneven. Under mpiexec with
+// REMORA_NODE_SIZE=2 the communicators span nodes that hold two ranks, where the algorithm runs its
+// phases; on one node (or one rank per node) it runs the operation's default, which must give the
+// same results. Each rank checks its result against a local fold.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -79,6 +80,77 @@ void bcasts(const Comm& c, size_t count, remora_coll_algorithm_t algorithm) {
       REQUIRE(buffer[i] == root * 1000003 + static_cast<int64_t>(i),
               "%s bcast algorithm=%d root=%d count=%zu: element %zu is %lld on rank %d", c.what,
               algorithm, root, count, i, static_cast<long long>(buffer[i]), c.rank);
+  }
+}
+
+int64_t tag(int from, size_t i) {
+  return from * 1000003 + static_cast<int64_t>(i);
+}
+
+// allgather, allgatherv (rank r gives (r + count) % 3 * count / 2 elements, blocks in reverse
+// rank order with gaps) and gather from every root, in place and not, blocking and nonblocking.
+void gathers(const Comm& c, size_t count, remora_coll_algorithm_t algorithm) {
+  const auto size = static_cast<size_t>(c.size), me = static_cast<size_t>(c.rank);
+  std::vector<int64_t> send(count);
+  for (size_t i = 0; i < count; ++i) send[i] = tag(c.rank, i);
+  for (bool nonblocking : {false, true})
+    for (bool in_place : {false, true}) {
+      std::vector<int64_t> recv(count * size, -1);
+      if (in_place) std::copy(send.begin(), send.end(), recv.begin() + me * count);
+      const void* from = in_place ? REMORA_IN_PLACE : send.data();
+      remora_request_t request = REMORA_REQUEST_NULL;
+      if (nonblocking) {
+        REQUIRE_OK(remora_iallgather(from, recv.data(), count, REMORA_INT64, c.handle, algorithm,
+                                     &request));
+        REQUIRE_OK(remora_request_wait(&request));
+      } else {
+        REQUIRE_OK(remora_allgather(from, recv.data(), count, REMORA_INT64, c.handle, algorithm));
+      }
+      for (size_t j = 0; j < size; ++j)
+        for (size_t i = 0; i < count; ++i)
+          REQUIRE(recv[j * count + i] == tag(static_cast<int>(j), i),
+                  "%s allgather algorithm=%d count=%zu in_place=%d: rank %zu [%zu] is %lld on %d",
+                  c.what, algorithm, count, in_place, j, i,
+                  static_cast<long long>(recv[j * count + i]), c.rank);
+      for (int root = 0; root < c.size; ++root) {
+        const bool place = in_place && c.rank == root;
+        std::vector<int64_t> result(count * size, -1);
+        if (place) std::copy(send.begin(), send.end(), result.begin() + me * count);
+        const void* input = place ? REMORA_IN_PLACE : send.data();
+        if (nonblocking) {
+          REQUIRE_OK(remora_igather(input, result.data(), count, REMORA_INT64, root, c.handle,
+                                    algorithm, &request));
+          REQUIRE_OK(remora_request_wait(&request));
+        } else {
+          REQUIRE_OK(
+              remora_gather(input, result.data(), count, REMORA_INT64, root, c.handle, algorithm));
+        }
+        for (size_t j = 0; j < size; ++j)
+          for (size_t i = 0; i < count; ++i) {
+            const int64_t expected = c.rank == root ? tag(static_cast<int>(j), i) : -1;
+            REQUIRE(result[j * count + i] == expected,
+                    "%s gather algorithm=%d root=%d count=%zu: rank %zu [%zu] is %lld on %d",
+                    c.what, algorithm, root, count, j, i,
+                    static_cast<long long>(result[j * count + i]), c.rank);
+          }
+      }
+    }
+  std::vector<size_t> counts(size), displs(size);
+  size_t total = 0;
+  for (size_t j = size; j-- > 0;) {
+    counts[j] = (j + count) % 3 * count / 2;
+    displs[j] = total;
+    total += counts[j] + 1;
+  }
+  std::vector<int64_t> mine(counts[me]), recv(total, -1);
+  for (size_t i = 0; i < counts[me]; ++i) mine[i] = tag(c.rank, i);
+  REQUIRE_OK(remora_allgatherv(mine.data(), counts[me], recv.data(), counts.data(), displs.data(),
+                               REMORA_INT64, c.handle, algorithm));
+  for (size_t j = 0; j < size; ++j) {
+    for (size_t i = 0; i < counts[j]; ++i)
+      REQUIRE(recv[displs[j] + i] == tag(static_cast<int>(j), i),
+              "%s allgatherv algorithm=%d: rank %zu [%zu] on %d", c.what, algorithm, j, i, c.rank);
+    REQUIRE(recv[displs[j] + counts[j]] == -1, "%s allgatherv wrote into a gap", c.what);
   }
 }
 
@@ -163,6 +235,7 @@ void run(const Comm& c) {
     barriers(c, algorithm);
     for (size_t count : kCounts) {
       bcasts(c, count, algorithm);
+      gathers(c, count, algorithm);
       reductions<int64_t>(c, REMORA_INT64, REMORA_OP_SUM, count, algorithm);
       reductions<double>(c, REMORA_DOUBLE, REMORA_OP_SUM, count, algorithm);
       if (count <= 1000) {

@@ -338,6 +338,7 @@ def shm_coll_case(which):
         check("victim dies now" in run.out, "the victim did not reach its collective")
         check("completed without the dead rank" not in run.err,
               "a shm collective completed although a member had died")
+        check("rank -1" not in run.err, "a message names rank -1 instead of the dead rank")
         check(len(run.announcements()) == RANKS,
               f"{len(run.announcements())} ranks announced themselves, expected {RANKS}")
         check_no_leftovers(run)

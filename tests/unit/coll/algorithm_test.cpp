@@ -99,8 +99,8 @@ TEST(AlgorithmList, ConstraintsOfTheSharedMemoryAndBypassAlgorithms) {
   EXPECT_FALSE(has_constraint(Algorithm::ApplicationBypass, kNeedsSharedArea));
   EXPECT_FALSE(has_constraint(Algorithm::Binomial, kIgnoresRankOrder));
   EXPECT_FALSE(has_constraint(Algorithm::Auto, kNeedsSharedArea));
-  EXPECT_TRUE(has_constraint(Algorithm::Shm, kRegularBlocksOnly));
-  EXPECT_FALSE(has_constraint(Algorithm::Flat, kRegularBlocksOnly));
+  EXPECT_FALSE(has_constraint(Algorithm::Shm, kRegularBlocksOnly));
+  EXPECT_TRUE(has_constraint(Algorithm::Hierarchical, kRegularBlocksOnly));
 }
 
 TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {

@@ -1,0 +1,198 @@
+// The shm algorithm's v-forms of gather, scatter and alltoall (their members first agree on
+// the largest block, then run the regular forms' rounds): blocks of 0 elements beside blocks
+// that take several rounds of the 64 KiB cells, displacements in reverse rank order with gaps,
+// in place, every root, on the world, a split and a duplicate, asked for (REMORA_COLL_SHM) and
+// under REMORA_COLL_AUTO. Run with "wait" or "test", the nonblocking forms. Every element names
+// its source, destination and index.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "coll_reference.hpp"
+#include "multirank.hpp"
+
+namespace {
+
+using coll_test::call;
+using coll_test::kUntouched;
+
+coll_test::Calls calls = coll_test::Calls::blocking;
+
+// coll_test::tagged leaves 10000 indices per destination; these blocks are longer.
+int32_t tagged(int from, int to, size_t i) {
+  return static_cast<int32_t>(static_cast<uint32_t>(from) << 27 | static_cast<uint32_t>(to) << 20 |
+                              static_cast<uint32_t>(i));
+}
+
+// int32 elements: 0, 1, 5 (inline slots), 20000 (80 KB: two cells) and 70000 (5 rounds of an
+// alltoall's pieces at 4 ranks), rotated by salt so that every rank sees each. Where a
+// communicator has no shared area (under MPI across nodes, REMORA_NODE_SIZE) shm runs the
+// message-based default, which each member chooses by its own block: there the blocks stay below
+// its 32 KiB threshold (7000: still several rounds of a scatter's or an alltoall's pieces from 3
+// ranks on), and so do auto's with the second salt and its nonblocking calls (under thread
+// progress auto keeps the message-based default for them).
+bool small_blocks = false;
+const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
+size_t count_of(size_t j, size_t salt) {
+  constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
+  constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
+  return (small_blocks ? kSmall : kSizes)[(j + salt) % 5];
+}
+
+// Blocks laid out in reverse rank order with a gap of one element after each.
+std::vector<size_t> reversed(const std::vector<size_t>& counts, size_t* total) {
+  std::vector<size_t> displs(counts.size());
+  size_t at = 0;
+  for (size_t j = counts.size(); j-- > 0;) {
+    displs[j] = at;
+    at += counts[j] + 1;
+  }
+  *total = at;
+  return displs;
+}
+
+// A rooted v-form's blocks: rank j's count, in reverse rank order with gaps.
+struct Blocks {
+  std::vector<size_t> counts, displs;
+  size_t total = 0;
+};
+Blocks rooted_blocks(size_t size, size_t salt) {
+  Blocks b;
+  for (size_t j = 0; j < size; ++j) b.counts.push_back(count_of(j, salt));
+  b.displs = reversed(b.counts, &b.total);
+  return b;
+}
+
+struct Comm {
+  remora_comm_t handle;
+  int rank, size;
+};
+
+// Every root, in place and not: check(root, in_place, blocks) runs and checks one call.
+template <typename Check>
+void rooted_calls(const Comm& c, size_t salt, const Check& check) {
+  for (int root = 0; root < c.size; ++root)
+    for (bool in_place : {false, true})
+      check(root, in_place,
+            rooted_blocks(static_cast<size_t>(c.size), salt + static_cast<size_t>(root)));
+}
+
+void gathervs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
+  const auto size = static_cast<size_t>(c.size);
+  rooted_calls(c, salt, [&](int root, bool in_place, const Blocks& b) {
+    const std::vector<size_t>&counts = b.counts, &displs = b.displs;
+    const auto me = static_cast<size_t>(c.rank);
+    const bool place = in_place && c.rank == root;
+    std::vector<int32_t> send(counts[me]), recv(b.total, kUntouched);
+    for (size_t i = 0; i < counts[me]; ++i) send[i] = tagged(c.rank, root, i);
+    if (place) std::copy(send.begin(), send.end(), recv.begin() + displs[me]);
+    REQUIRE_OK(call(calls, remora_gatherv, remora_igatherv, place ? REMORA_IN_PLACE : send.data(),
+                    counts[me], recv.data(), counts.data(), displs.data(), REMORA_INT32, root,
+                    c.handle, algorithm));
+    if (c.rank != root) return;
+    for (size_t j = 0; j < size; ++j) {
+      for (size_t i = 0; i < counts[j]; ++i)
+        REQUIRE(recv[displs[j] + i] == tagged(static_cast<int>(j), root, i),
+                "gatherv algorithm %d root %d in_place %d: rank %zu [%zu] = %d", algorithm, root,
+                in_place, j, i, recv[displs[j] + i]);
+      REQUIRE(recv[displs[j] + counts[j]] == kUntouched, "gatherv wrote into the gap after %zu", j);
+    }
+  });
+}
+
+void scattervs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
+  const auto size = static_cast<size_t>(c.size);
+  rooted_calls(c, salt, [&](int root, bool in_place, const Blocks& b) {
+    const std::vector<size_t>&counts = b.counts, &displs = b.displs;
+    std::vector<int32_t> send(b.total, kUntouched);
+    if (c.rank == root)
+      for (size_t j = 0; j < size; ++j)
+        for (size_t i = 0; i < counts[j]; ++i)
+          send[displs[j] + i] = tagged(root, static_cast<int>(j), i);
+    const auto me = static_cast<size_t>(c.rank);
+    const bool place = in_place && c.rank == root;
+    std::vector<int32_t> recv(counts[me] + 1, kUntouched);
+    REQUIRE_OK(call(calls, remora_scatterv, remora_iscatterv, send.data(), counts.data(),
+                    displs.data(), place ? REMORA_IN_PLACE : recv.data(), counts[me], REMORA_INT32,
+                    root, c.handle, algorithm));
+    if (place) {
+      for (size_t i = 0; i < counts[me]; ++i)  // the root's block stays where it is
+        REQUIRE(send[displs[me] + i] == tagged(root, c.rank, i), "scatterv in place moved it");
+      return;
+    }
+    for (size_t i = 0; i < counts[me]; ++i)
+      REQUIRE(recv[i] == tagged(root, c.rank, i), "scatterv algorithm %d root %d: [%zu] = %d",
+              algorithm, root, i, recv[i]);
+    REQUIRE(recv[counts[me]] == kUntouched, "scatterv wrote past its block");
+  });
+}
+
+void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
+  const auto size = static_cast<size_t>(c.size);
+  const auto me = static_cast<size_t>(c.rank);
+  // Rank r sends count_of(r + 2 j) elements to rank j.
+  const auto count = [salt](size_t from, size_t to) { return count_of(from + 2 * to, salt); };
+  for (bool in_place : {false, true}) {
+    std::vector<size_t> send_counts(size), recv_counts(size);
+    for (size_t j = 0; j < size; ++j) {
+      send_counts[j] = count(me, j);
+      recv_counts[j] = count(j, me);
+    }
+    // In place, the blocks sent are the blocks received: counts alike both ways.
+    if (in_place)
+      for (size_t j = 0; j < size; ++j) send_counts[j] = recv_counts[j] = count(me + j, 0);
+    size_t send_total = 0, recv_total = 0;
+    const std::vector<size_t> send_displs = reversed(send_counts, &send_total);
+    const std::vector<size_t> recv_displs = reversed(recv_counts, &recv_total);
+    std::vector<int32_t> send(send_total, kUntouched), recv(recv_total, kUntouched);
+    for (size_t j = 0; j < size; ++j)
+      for (size_t i = 0; i < send_counts[j]; ++i)
+        send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
+    if (in_place) recv = send;
+    REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
+                    in_place ? REMORA_IN_PLACE : send.data(), send_counts.data(),
+                    send_displs.data(), recv.data(), recv_counts.data(), recv_displs.data(),
+                    REMORA_INT32, c.handle, algorithm));
+    for (size_t j = 0; j < size; ++j) {
+      for (size_t i = 0; i < recv_counts[j]; ++i)
+        REQUIRE(recv[recv_displs[j] + i] == tagged(static_cast<int>(j), c.rank, i),
+                "alltoallv algorithm %d in_place %d: from %zu [%zu] = %d", algorithm, in_place, j,
+                i, recv[recv_displs[j] + i]);
+      REQUIRE(recv[recv_displs[j] + recv_counts[j]] == kUntouched, "alltoallv wrote into a gap");
+    }
+  }
+}
+
+void run(remora_comm_t handle) {
+  Comm c{handle, 0, 0};
+  REQUIRE_OK(remora_comm_rank(handle, &c.rank));
+  REQUIRE_OK(remora_comm_size(handle, &c.size));
+  for (remora_coll_algorithm_t algorithm : {REMORA_COLL_SHM, REMORA_COLL_AUTO})
+    for (size_t salt = 0; salt < 2; ++salt) {
+      small_blocks = across_nodes || (algorithm == REMORA_COLL_AUTO &&
+                                      (salt == 1 || calls != coll_test::Calls::blocking));
+      gathervs(c, algorithm, salt);
+      scattervs(c, algorithm, salt);
+      alltoallvs(c, algorithm, salt);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  REQUIRE_OK(remora_init(&argc, &argv));
+  calls = coll_test::calls_from(argc, argv);
+  remora_comm_t world = REMORA_COMM_NULL, half = REMORA_COMM_NULL, dup = REMORA_COMM_NULL;
+  REQUIRE_OK(remora_comm_world(&world));
+  run(world);
+  const int rank = remora_rank();
+  REQUIRE_OK(remora_comm_split(world, rank % 2, -rank, &half));
+  run(half);
+  REQUIRE_OK(remora_comm_dup(half, &dup));
+  run(dup);
+  REQUIRE_OK(remora_comm_free(&dup));
+  REQUIRE_OK(remora_comm_free(&half));
+  REQUIRE_OK(remora_finalize());
+  return 0;
+}
