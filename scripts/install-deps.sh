@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ make)
 if [ "${1:-test}" = test ]; then
   packages+=(libgtest-dev pkg-config python3 libopenblas-dev)
+  packages+=(liblapack-dev)  # the GA layer's solvers and eigensolvers (GA_Solve, GA_Diag...)
   packages+=(python3-venv python3-dev)  # the Python package: a venv, and headers to build it
   packages+=(python3-matplotlib)  # bench/peers/peer_report.py's plots (and their test)
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)

@@ -478,12 +478,42 @@ void GA_Step_max(int g_a, int g_b, void* step);
 void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step);
 void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
                          int64_t bhi[], void* step);
+/* GA_Step_bound_info(_patch): for x + s v inside the bounds [l, u] (element-wise, l <= x <= u
+ * required; real types), as GA computes them: *wolfemin the smallest step at which some element
+ * meets a bound, *boundmin and *boundmax the smallest and largest of each element's step to its
+ * bound (0 for an element with v = 0 on a bound; GA's "infinity" where v = 0 otherwise). Results
+ * in the arrays' type. The patch64 form declares g_xxuu int64_t, as GA's ga.h does. */
+void GA_Step_bound_info(int g_xx, int g_vv, int g_xxll, int g_xxuu, void* boundmin, void* wolfemin,
+                        void* boundmax);
+void GA_Step_bound_info_patch(int g_xx, int* xxlo, int* xxhi, int g_vv, int* vvlo, int* vvhi,
+                              int g_xxll, int* xxlllo, int* xxllhi, int g_xxuu, int* xxuulo,
+                              int* xxuuhi, void* boundmin, void* wolfemin, void* boundmax);
+void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[], int g_vv, int64_t vvlo[],
+                                int64_t vvhi[], int g_xxll, int64_t xxlllo[], int64_t xxllhi[],
+                                int64_t g_xxuu, int64_t xxuulo[], int64_t xxuuhi[], void* boundmin,
+                                void* wolfemin, void* boundmax);
 void GA_Median(int g_a, int g_b, int g_c, int g_m);
 void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo,
                      int* chi, int g_m, int* mlo, int* mhi);
 void GA_Median_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi,
                        int g_c, int64_t* clo, int64_t* chi, int g_m, int64_t* mlo, int64_t* mhi);
 
+/* Dense linear algebra on 2-D double arrays, collective, in GA's column-major view (the C
+ * view's transpose; docs/global-arrays.md): GA_Lu_solve solves A X = B ('t': A^T X = B) with
+ * one right-hand side per C row of B; GA_Llt_solve returns 0 or the order of the leading minor
+ * that is not positive definite (B unchanged); GA_Solve the same, solving by LU then;
+ * GA_Spd_invert A = A^-1 (0, > 0 as above, or -i for a zero (i,i) of the factor). GA_Diag*:
+ * eigenvalues ascending into eval (n doubles), eigenvectors into the C rows of g_v; with g_s
+ * the generalized problem A v = lambda S v. Need LAPACK at build time; else they end the job. */
+void GA_Lu_solve(char tran, int g_a, int g_b);
+int GA_Llt_solve(int g_a, int g_b);
+int GA_Solve(int g_a, int g_b);
+int GA_Spd_invert(int g_a);
+void GA_Diag(int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_reuse(int reuse, int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_seq(int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_std(int g_a, int g_v, void* eval);
+void GA_Diag_std_seq(int g_a, int g_v, void* eval);
 /* b = a^T (2-D); a = (a + a^T) / 2 (square 2-D). */
 void GA_Transpose(int g_a, int g_b);
 void GA_Symmetrize(int g_a);

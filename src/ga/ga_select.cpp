@@ -2,11 +2,14 @@
 // and its subscript), GA_Median / GA_Median_patch (m = the median of a, b and c element by
 // element) and GA_Step_max / _patch (the longest step along b that keeps a non-negative).
 // Collective over the array's group, beginning and ending with a sync. Each rank reads an even
-// share of the patch's rows (dimension 0) with one get and works on it; Select_elem then exchanges
+// share of the patch's rows (dimension 0) with one get and works on it (GA_Step_bound_info /
+// _patch, the step bounds of x + s v inside [l, u], likewise); Select_elem then exchanges
 // one candidate per rank and Median writes its rows back, so every distribution takes the same
 // path. Complex elements compare by magnitude and keep their value (as GA).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -221,6 +224,17 @@ T infinity() {
     return 1.0e307;
 }
 
+// Calls f with a value of a's element type, for the real types; complex ones end the job.
+template <typename F>
+void for_real_type(const char* fn, const char* name, int g, const GaArray& a, F&& f) {
+  if (a.datatype == REMORA_FLOAT_COMPLEX || a.datatype == REMORA_DOUBLE_COMPLEX)
+    ga_fail(fn, "%s=%d ('%s') has the complex GA type %d; this operation takes real types", name, g,
+            a.name.c_str(), a.type);
+  dispatch(fn, a, [&](auto type) {
+    if constexpr (std::is_arithmetic_v<decltype(type)>) f(type);
+  });
+}
+
 // GA_Step_max: the largest s with a + s b >= 0 element-wise (a >= 0 required), as GA computes
 // it: each quotient a / b (a zero numerator gives infinity when b >= 0 and 0 when b < 0, a zero
 // divisor infinity) that is positive counts as unbounded; the result is |the largest of the
@@ -268,19 +282,89 @@ void step_max_patch(const char* fn, int g_a, const Index* alo, const Index* ahi,
   if (a.a->pgroup != b.a->pgroup)
     ga_fail(fn, "g_a=%d and g_b=%d live on different process groups", g_a, g_b);
   const bool same_array = g_a == g_b;
-  switch (a.a->datatype) {
-    case REMORA_INT32:
-      return step_max<int32_t>(fn, g_a, a, b, same_array, step);
-    case REMORA_INT64:
-      return step_max<int64_t>(fn, g_a, a, b, same_array, step);
-    case REMORA_FLOAT:
-      return step_max<float>(fn, g_a, a, b, same_array, step);
-    case REMORA_DOUBLE:
-      return step_max<double>(fn, g_a, a, b, same_array, step);
-    default:
-      ga_fail(fn, "g_a=%d ('%s') has the complex GA type %d; this operation takes real types", g_a,
-              a.a->name.c_str(), a.a->type);
+  for_real_type(fn, "g_a", g_a, *a.a,
+                [&](auto type) { step_max<decltype(type)>(fn, g_a, a, b, same_array, step); });
+}
+
+// GA_Step_bound_info, element by element as GA composes it from its element-wise operations:
+// s = u - x and q = x - l (both >= 0 required), t = s / max(v, 0) and r = q / |min(v, 0)| by
+// GA's "stepb" division (0 / positive = 0, any other zero numerator or divisor infinity);
+// wolfemin = |the smallest t or r|; then the step to the bound each element meets, min(t, r),
+// is 0 where v = 0 and x lies on a bound (q s + |v| = 0); boundmin and boundmax are the
+// smallest and largest of those steps.
+template <typename T>
+T stepb_divide(T a, T b) {
+  if (a == T(0)) return b > T(0) ? T(0) : infinity<T>();
+  return b != T(0) ? a / b : infinity<T>();
+}
+
+template <typename T>
+void step_bound_info(const char* fn, const Patch (&p)[4], const int (&handles)[4], void* boundmin,
+                     void* wolfemin, void* boundmax) {
+  const remora_comm_t comm = pgroup_comm(fn, p[0].a->pgroup);
+  check(fn, remora_array_sync_comm(comm));
+  const Patch rows = my_rows(p[0], comm);
+  std::vector<T> values[4];  // x, v, l, u
+  for (int k = 0; k < 4; ++k) values[k] = matching_rows<T>(fn, p[k], p[0], rows);
+  const std::vector<T>&x = values[0], &v = values[1], &l = values[2], &u = values[3];
+  T smallest[2] = {infinity<T>(), infinity<T>()};  // of t and r; of the steps
+  T largest = std::numeric_limits<T>::lowest();
+  for (size_t i = 0; i < x.size(); ++i) {
+    const T s = u[i] - x[i], q = x[i] - l[i];
+    if (s < T(0))
+      ga_fail(fn, "g_xxuu=%d is not an upper bound: element %g is below g_xx's %g", handles[3],
+              static_cast<double>(u[i]), static_cast<double>(x[i]));
+    if (q < T(0))
+      ga_fail(fn, "g_xxll=%d is not a lower bound: element %g is above g_xx's %g", handles[2],
+              static_cast<double>(l[i]), static_cast<double>(x[i]));
+    const T t = stepb_divide(s, v[i] > T(0) ? v[i] : T(0));
+    const T r = stepb_divide(q, v[i] < T(0) ? T(0) - v[i] : T(0));
+    T step = std::min(t, r);
+    smallest[0] = std::min(smallest[0], step);
+    if (q * s + (v[i] < T(0) ? T(0) - v[i] : v[i]) == T(0)) step = T(0);
+    smallest[1] = std::min(smallest[1], step);
+    largest = std::max(largest, step);
   }
+  const remora_datatype_t type = p[0].a->datatype;
+  check(fn, remora_allreduce(REMORA_IN_PLACE, smallest, 2, type, REMORA_OP_MIN, comm,
+                             REMORA_COLL_AUTO));
+  check(fn, remora_allreduce(REMORA_IN_PLACE, &largest, 1, type, REMORA_OP_MAX, comm,
+                             REMORA_COLL_AUTO));
+  const T wolfe = smallest[0] < T(0) ? T(0) - smallest[0] : smallest[0];
+  std::memcpy(wolfemin, &wolfe, sizeof(T));
+  std::memcpy(boundmin, &smallest[1], sizeof(T));
+  std::memcpy(boundmax, &largest, sizeof(T));
+  check(fn, remora_array_sync_comm(comm));
+}
+
+template <typename Index, typename UpperHandle>
+void step_bound_info_patch(const char* fn, int g_xx, const Index* xxlo, const Index* xxhi, int g_vv,
+                           const Index* vvlo, const Index* vvhi, int g_xxll, const Index* xxlllo,
+                           const Index* xxllhi, UpperHandle g_xxuu, const Index* xxuulo,
+                           const Index* xxuuhi, void* boundmin, void* wolfemin, void* boundmax) {
+  const int handles[4] = {g_xx, g_vv, g_xxll, static_cast<int>(g_xxuu)};
+  const char* names[4] = {"g_xx", "g_vv", "g_xxll", "g_xxuu"};
+  const Patch p[4] = {patch_of(fn, names[0], handles[0], xxlo, xxhi),
+                      patch_of(fn, names[1], handles[1], vvlo, vvhi),
+                      patch_of(fn, names[2], handles[2], xxlllo, xxllhi),
+                      patch_of(fn, names[3], handles[3], xxuulo, xxuuhi)};
+  if (boundmin == nullptr || wolfemin == nullptr || boundmax == nullptr)
+    ga_fail(fn, "boundmin=%p, wolfemin=%p, boundmax=%p: all three results are required", boundmin,
+            wolfemin, boundmax);
+  for (int k = 1; k < 4; ++k) {
+    if (p[k].a->datatype != p[0].a->datatype)
+      ga_fail(fn, "%s=%d has GA type %d but g_xx=%d has GA type %d: they must match", names[k],
+              handles[k], p[k].a->type, g_xx, p[0].a->type);
+    if (p[k].elements() != p[0].elements())
+      ga_fail(fn, "%s=%d's patch has %lld elements but g_xx=%d's has %lld", names[k], handles[k],
+              static_cast<long long>(p[k].elements()), g_xx,
+              static_cast<long long>(p[0].elements()));
+    if (p[k].a->pgroup != p[0].a->pgroup)
+      ga_fail(fn, "%s=%d and g_xx=%d live on different process groups", names[k], handles[k], g_xx);
+  }
+  for_real_type(fn, "g_xx", g_xx, *p[0].a, [&](auto type) {
+    step_bound_info<decltype(type)>(fn, p, handles, boundmin, wolfemin, boundmax);
+  });
 }
 
 template <typename Index>
@@ -330,6 +414,27 @@ void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi,
 void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
                          int64_t bhi[], void* step) {
   step_max_patch("GA_Step_max_patch64", g_a, alo, ahi, g_b, blo, bhi, step);
+}
+
+void GA_Step_bound_info(int g_xx, int g_vv, int g_xxll, int g_xxuu, void* boundmin, void* wolfemin,
+                        void* boundmax) {
+  step_bound_info_patch("GA_Step_bound_info", g_xx, kWhole, kWhole, g_vv, kWhole, kWhole, g_xxll,
+                        kWhole, kWhole, g_xxuu, kWhole, kWhole, boundmin, wolfemin, boundmax);
+}
+
+void GA_Step_bound_info_patch(int g_xx, int* xxlo, int* xxhi, int g_vv, int* vvlo, int* vvhi,
+                              int g_xxll, int* xxlllo, int* xxllhi, int g_xxuu, int* xxuulo,
+                              int* xxuuhi, void* boundmin, void* wolfemin, void* boundmax) {
+  step_bound_info_patch("GA_Step_bound_info_patch", g_xx, xxlo, xxhi, g_vv, vvlo, vvhi, g_xxll,
+                        xxlllo, xxllhi, g_xxuu, xxuulo, xxuuhi, boundmin, wolfemin, boundmax);
+}
+
+void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[], int g_vv, int64_t vvlo[],
+                                int64_t vvhi[], int g_xxll, int64_t xxlllo[], int64_t xxllhi[],
+                                int64_t g_xxuu, int64_t xxuulo[], int64_t xxuuhi[], void* boundmin,
+                                void* wolfemin, void* boundmax) {
+  step_bound_info_patch("GA_Step_bound_info_patch64", g_xx, xxlo, xxhi, g_vv, vvlo, vvhi, g_xxll,
+                        xxlllo, xxllhi, g_xxuu, xxuulo, xxuuhi, boundmin, wolfemin, boundmax);
 }
 
 void GA_Median(int g_a, int g_b, int g_c, int g_m) {
