@@ -58,7 +58,7 @@ struct KernelPolicy {
 
 // Rows narrower than this stay on the baseline loop (REMORA_ACC_KERNEL_MIN_BYTES's default),
 // measured by bench/acc_kernel_thresholds.sh (docs/benchmarks.md, "Reduction kernel widths").
-inline constexpr size_t kDefaultWideMinBytes = 256;
+inline constexpr size_t kDefaultWideMinBytes = 128;
 
 // Whether this CPU runs `width` (and this build has it).
 bool kernel_supported(KernelWidth width);

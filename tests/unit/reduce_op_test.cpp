@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config.hpp"
 #include "core/error.hpp"
 
 namespace remora::rma {
@@ -233,6 +234,9 @@ TEST(ReduceOp, KernelWidthNames) {
   EXPECT_FALSE(parse_kernel_width("auto", &width));
   EXPECT_TRUE(kernel_supported(KernelWidth::Base));
   EXPECT_TRUE(kernel_supported(widest_kernel()));
+  // The measured threshold is stated twice: the policy before remora_init and the variable's
+  // default.
+  EXPECT_EQ(default_config().acc_kernel_min_bytes, kDefaultWideMinBytes);
 }
 
 }  // namespace
