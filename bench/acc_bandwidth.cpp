@@ -9,8 +9,13 @@
 //             batch time) and MBps_per_rank (the median rank-0 figure).
 // Rank 0's window memory receives an exact count check at the end of every strategy.
 // Usage: remorarun -n 2|4 ./acc_bandwidth [--csv] [--iterations K] [--batches B]
+//          [--factor F] [--strategies LIST]
+//   --factor F: sizes 8, 8F, 8F^2, ... 1 MiB (default 4; bench/acc_kernel_thresholds.sh uses 2)
+//   --strategies LIST: a comma list of the strategies to run (default owner,caller,native,auto)
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -40,12 +45,23 @@ double max_over_ranks(double value) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string factor_text, wanted = "owner,caller,native,auto";
+  const bool ours_ok = bench::take_extra_options(
+      &argc, argv, {{"--factor", &factor_text}, {"--strategies", &wanted}});
   int exit_code = 0;
   bench::Options options;
   if (!bench::begin(&argc, &argv, 2,
-                    "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)", &options,
-                    &exit_code))
+                    "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)\n"
+                    "  --factor F         sizes 8, 8F, ... 1 MiB (default 4)\n"
+                    "  --strategies LIST  comma list of owner,caller,native,auto (default all)",
+                    &options, &exit_code))
     return exit_code;
+  const size_t factor = factor_text.empty() ? 4 : std::strtoull(factor_text.c_str(), nullptr, 10);
+  if (!ours_ok || factor < 2) {
+    if (remora_rank() == 0) std::fprintf(stderr, "acc_bandwidth: bad --factor or --strategies\n");
+    remora_finalize();
+    return 2;
+  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const bool contended = ranks > 2;
@@ -56,6 +72,7 @@ int main(int argc, char** argv) {
   const std::vector<double> source(max_count, 1.0);
 
   for (const char* strategy : kStrategies) {
+    if (("," + wanted + ",").find(std::string(",") + strategy + ",") == std::string::npos) continue;
     const std::string info = std::string("acc_strategy=") + strategy;
     remora_win_t win = nullptr;
     void* base = nullptr;
@@ -66,7 +83,7 @@ int main(int argc, char** argv) {
         bench::with_progress(contended ? std::string("contended_") + strategy : strategy);
     double expected_first = 0;  // accumulates that touched element 0 of the target (per origin)
 
-    for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
+    for (size_t bytes : bench::sizes(8, kMaxBytes, factor)) {
       const size_t count = bytes / sizeof(double);
       const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
       std::vector<double> mbps, slowest_us;
@@ -115,7 +132,7 @@ int main(int argc, char** argv) {
 
     // Reference: remora_win_put on the same window (2 ranks only), same batching.
     if (!contended && std::string(strategy) == "auto") {
-      for (size_t bytes : bench::sizes(8, kMaxBytes, 4)) {
+      for (size_t bytes : bench::sizes(8, kMaxBytes, factor)) {
         const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
         if (rank == 0) {
           std::vector<double> mbps;

@@ -8,6 +8,7 @@
 #include "core/log.hpp"
 #include "progress/serve_loop.hpp"
 #include "rma/ghost_service.hpp"
+#include "rma/reduce_op.hpp"
 #include "transport/shm/shm_transport.hpp"
 
 namespace remora::api {
@@ -17,6 +18,7 @@ int run_ghost_process() {
   std::vector<std::string> warnings;  // the ranks report them
   if (int status = parse_config(process_environment(), &config, &warnings)) return status;
   set_log_level(config.log.c_str());
+  if (int status = rma::configure_kernel(config)) return status;
   if (config.control_fd < 0)
     return fail(REMORA_ERR_CONFIG,
                 "the ghost process needs REMORA_CONTROL_FD: remorarun starts it");

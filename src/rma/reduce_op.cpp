@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "rma/combine.hpp"
 
@@ -20,8 +21,10 @@ struct Rows {
   size_t in_stride = 0;
 };
 
+// The loop itself, inlined into one function per kernel width (below).
 template <int Op, typename T>
-void apply_loop(unsigned char* out, const unsigned char* in, size_t count, T alpha, Rows shape) {
+[[gnu::always_inline]] inline void apply_rows(unsigned char* out, const unsigned char* in,
+                                              size_t count, T alpha, Rows shape) {
   for (size_t r = 0; r < shape.rows; ++r, out += shape.out_stride, in += shape.in_stride)
     for (size_t i = 0; i < count; ++i) {
       T a, b;
@@ -32,6 +35,63 @@ void apply_loop(unsigned char* out, const unsigned char* in, size_t count, T alp
     }
 }
 
+template <int Op, typename T>
+void apply_loop(unsigned char* out, const unsigned char* in, size_t count, T alpha, Rows shape) {
+  apply_rows<Op, T>(out, in, count, alpha, shape);
+}
+
+// The same loop compiled for wider vectors than the build's baseline (SSE2 on x86-64), as Open
+// MPI's op/avx component does: the one difference from osc/sm at 8-512 KiB (docs/rma.md,
+// "Reduction kernels"). Only where the width cannot change a result: an elementwise op with no
+// multiply-add the compiler could contract into an FMA (AVX-512 implies FMA), i.e. real types
+// and every op but SCALED_SUM.
+template <int Op, typename T>
+constexpr bool kWidthNeutral = !is_complex<T>::value && Op != REMORA_OP_SCALED_SUM;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define REMORA_WIDE_KERNELS 1
+template <int Op, typename T>
+[[gnu::target("avx2")]] void apply_loop_avx2(unsigned char* out, const unsigned char* in,
+                                             size_t count, T alpha, Rows shape) {
+  apply_rows<Op, T>(out, in, count, alpha, shape);
+}
+template <int Op, typename T>
+[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,prefer-vector-width=512")]] void
+apply_loop_avx512(unsigned char* out, const unsigned char* in, size_t count, T alpha, Rows shape) {
+  apply_rows<Op, T>(out, in, count, alpha, shape);
+}
+#endif
+
+bool cpu_has(KernelWidth width) {
+#ifdef REMORA_WIDE_KERNELS
+  __builtin_cpu_init();  // may run before main (kernel_policy's initialiser)
+  switch (width) {
+    case KernelWidth::Base:
+      return true;
+    case KernelWidth::Avx2:
+      return __builtin_cpu_supports("avx2");
+    case KernelWidth::Avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  }
+  return false;
+#else
+  return width == KernelWidth::Base;
+#endif
+}
+
+KernelWidth widest_on_cpu() {
+  if (cpu_has(KernelWidth::Avx512)) return KernelWidth::Avx512;
+  if (cpu_has(KernelWidth::Avx2)) return KernelWidth::Avx2;
+  return KernelWidth::Base;
+}
+
+constexpr const char* kWidthNames[] = {"base", "avx2", "avx512"};
+
+// Read on every apply_op call; written by set_kernel_policy at remora_init (before any
+// window or communicator exists) and by tests.
+KernelPolicy g_policy{widest_on_cpu(), kDefaultWideMinBytes};
+
 template <typename T>
 void apply_typed(int op, void* target, const void* source, size_t count, const void* alpha,
                  Rows shape = {}) {
@@ -39,8 +99,22 @@ void apply_typed(int op, void* target, const void* source, size_t count, const v
   if (alpha != nullptr) std::memcpy(&scale, alpha, sizeof(T));
   auto* out = static_cast<unsigned char*>(target);
   const auto* in = static_cast<const unsigned char*>(source);
+  // Narrow rows stay on the baseline loop: below the measured threshold the wide loop's set-up
+  // and remainder cost more than its width saves.
+  const KernelWidth width =
+      count * sizeof(T) >= g_policy.wide_min_bytes ? g_policy.wide : KernelWidth::Base;
   // REMORA_OP_NO_OP leaves the target as it is.
-  visit_op(op, [&](auto Op) { apply_loop<decltype(Op)::value, T>(out, in, count, scale, shape); });
+  visit_op(op, [&](auto Op) {
+    constexpr int kOp = decltype(Op)::value;
+#ifdef REMORA_WIDE_KERNELS
+    if constexpr (kWidthNeutral<kOp, T>) {
+      if (width == KernelWidth::Avx512)
+        return apply_loop_avx512<kOp, T>(out, in, count, scale, shape);
+      if (width == KernelWidth::Avx2) return apply_loop_avx2<kOp, T>(out, in, count, scale, shape);
+    }
+#endif
+    apply_loop<kOp, T>(out, in, count, scale, shape);
+  });
 }
 
 template <typename T>
@@ -96,6 +170,48 @@ int check_op(const char* function, int op, int type) {
   if ((bitwise_or_logical && !is_integer(type)) || (ordering && is_complex_type(type)))
     return fail(REMORA_ERR_ARG, "%s: op=REMORA_OP_%s is not valid for type=REMORA_%s", function,
                 op_name(op), datatype_name(type));
+  return REMORA_SUCCESS;
+}
+
+bool kernel_supported(KernelWidth width) {
+  return cpu_has(width);
+}
+
+KernelWidth widest_kernel() {
+  return widest_on_cpu();
+}
+
+const char* kernel_width_name(KernelWidth width) {
+  return kWidthNames[static_cast<int>(width)];
+}
+
+bool parse_kernel_width(std::string_view name, KernelWidth* width) {
+  for (int w = 0; w < 3; ++w)
+    if (name == kWidthNames[w]) {
+      *width = static_cast<KernelWidth>(w);
+      return true;
+    }
+  return false;
+}
+
+KernelPolicy kernel_policy() {
+  return g_policy;
+}
+
+bool set_kernel_policy(KernelPolicy policy) {
+  if (!cpu_has(policy.wide)) return false;
+  g_policy = policy;
+  return true;
+}
+
+int configure_kernel(const Config& config) {
+  KernelPolicy policy{widest_on_cpu(), config.acc_kernel_min_bytes};
+  if (config.acc_kernel != "auto" && !parse_kernel_width(config.acc_kernel, &policy.wide))
+    return fail(REMORA_ERR_CONFIG, "REMORA_ACC_KERNEL=%s is not auto|base|avx2|avx512",
+                config.acc_kernel.c_str());
+  if (!set_kernel_policy(policy))
+    return fail(REMORA_ERR_CONFIG, "REMORA_ACC_KERNEL=%s: this CPU (or build) lacks it; widest: %s",
+                config.acc_kernel.c_str(), kernel_width_name(widest_on_cpu()));
   return REMORA_SUCCESS;
 }
 

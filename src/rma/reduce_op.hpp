@@ -4,8 +4,13 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "remora/types.h"
+
+namespace remora {
+struct Config;
+}
 
 namespace remora::rma {
 
@@ -40,6 +45,37 @@ const char* op_name(int op);
 
 // REMORA_SUCCESS, or REMORA_ERR_ARG with a message naming `function`, the op and the type.
 int check_op(const char* function, int op, int type);
+
+// The vector width of apply_op's loops (REMORA_ACC_KERNEL): the build's baseline, or the same
+// loop compiled for AVX2 or AVX-512 and chosen at run time. Every width computes bit-identical
+// results (the wide loops take only real types and ops other than SCALED_SUM).
+enum class KernelWidth { Base, Avx2, Avx512 };
+
+struct KernelPolicy {
+  KernelWidth wide = KernelWidth::Base;  // for rows of at least wide_min_bytes
+  size_t wide_min_bytes = 0;             // narrower rows take KernelWidth::Base
+};
+
+// Rows narrower than this stay on the baseline loop (REMORA_ACC_KERNEL_MIN_BYTES's default),
+// measured by bench/acc_kernel_thresholds.sh (docs/benchmarks.md, "Reduction kernel widths").
+inline constexpr size_t kDefaultWideMinBytes = 128;
+
+// Whether this CPU runs `width` (and this build has it).
+bool kernel_supported(KernelWidth width);
+// The widest width kernel_supported.
+KernelWidth widest_kernel();
+// "base", "avx2", "avx512"; parse_kernel_width returns false for another name ("auto": the
+// caller's, meaning widest_kernel()).
+const char* kernel_width_name(KernelWidth width);
+bool parse_kernel_width(std::string_view name, KernelWidth* width);
+// The process's policy (initially widest_kernel() from kDefaultWideMinBytes). set_kernel_policy
+// is called at remora_init, before any operation, and by tests; a width the CPU lacks is refused
+// (returns false, policy unchanged).
+KernelPolicy kernel_policy();
+bool set_kernel_policy(KernelPolicy policy);
+// set_kernel_policy from REMORA_ACC_KERNEL and REMORA_ACC_KERNEL_MIN_BYTES; REMORA_ERR_CONFIG
+// naming the variable when the CPU lacks the width asked for.
+int configure_kernel(const Config& config);
 
 // target[i] = target[i] op source[i] for i < count. alpha (one element of `type`) is used by
 // REMORA_OP_SCALED_SUM only. The op must be valid for the type (check_op). target and source

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config.hpp"
 #include "core/error.hpp"
 
 namespace remora::rma {
@@ -134,6 +135,108 @@ TEST(ReduceOp, UnalignedBuffersWork) {
   std::memcpy(out, target + 1, sizeof out);
   EXPECT_EQ(out[0], 11);
   EXPECT_EQ(out[2], 33);
+}
+
+// Sets the kernel policy for a scope and restores the previous one.
+class KernelScope {
+ public:
+  explicit KernelScope(KernelPolicy policy) : saved_(kernel_policy()) {
+    EXPECT_TRUE(set_kernel_policy(policy)) << kernel_width_name(policy.wide);
+  }
+  ~KernelScope() { set_kernel_policy(saved_); }
+
+ private:
+  KernelPolicy saved_;
+};
+
+// Element bytes for `type`: integers any bits; floats small integers and halves, with a NaN,
+// infinities and signed zeros among them (MIN/MAX and sums of them must agree bitwise too).
+std::vector<unsigned char> element_bytes(int type, size_t count, uint32_t seed) {
+  const size_t size = datatype_size(type);
+  std::vector<unsigned char> bytes(count * size);
+  uint32_t state = seed;
+  auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(), -0.0, 0.0};
+  for (size_t i = 0; i < count; ++i) {
+    unsigned char* at = bytes.data() + i * size;
+    const uint32_t r = next();
+    const double value = i % 13 == 5 ? specials[(r >> 8) % 4] : static_cast<int>(r % 64) / 2.0 - 8;
+    if (type == REMORA_DOUBLE) {
+      std::memcpy(at, &value, 8);
+    } else if (type == REMORA_FLOAT) {
+      const auto f = static_cast<float>(value);
+      std::memcpy(at, &f, 4);
+    } else {
+      for (size_t b = 0; b < size; ++b) at[b] = static_cast<unsigned char>(next() >> 13);
+    }
+  }
+  return bytes;
+}
+
+TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
+  const int real_types[] = {REMORA_INT8,  REMORA_INT16,  REMORA_INT32,  REMORA_INT64,
+                            REMORA_UINT8, REMORA_UINT16, REMORA_UINT32, REMORA_UINT64,
+                            REMORA_FLOAT, REMORA_DOUBLE};
+  const size_t counts[] = {0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 257, 1000};
+  for (KernelWidth width : {KernelWidth::Avx2, KernelWidth::Avx512}) {
+    if (!kernel_supported(width)) continue;  // this CPU: the baseline is the only width
+    for (int type : real_types)
+      for (int op = REMORA_OP_SUM; op <= REMORA_OP_SCALED_SUM; ++op) {
+        if (check_op("test", op, type) != REMORA_SUCCESS) continue;
+        const size_t size = datatype_size(type);
+        for (size_t count : counts)
+          for (size_t shift = 0; shift < 3; ++shift) {  // target and source misaligned apart
+            const auto target = element_bytes(type, count, static_cast<uint32_t>(op * 7 + count));
+            const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 99));
+            std::vector<unsigned char> base(target.size() + 3), wide(target.size() + 3),
+                in(source.size() + 3);
+            std::memcpy(base.data() + shift, target.data(), target.size());
+            std::memcpy(wide.data() + shift, target.data(), target.size());
+            std::memcpy(in.data() + 2 - shift, source.data(), source.size());
+            const std::vector<unsigned char> alpha = element_bytes(type, 1, 5);
+            {
+              KernelScope scope({KernelWidth::Base, 0});
+              apply_op(op, type, base.data() + shift, in.data() + 2 - shift, count, alpha.data());
+            }
+            {
+              KernelScope scope({width, 0});
+              apply_op(op, type, wide.data() + shift, in.data() + 2 - shift, count, alpha.data());
+            }
+            EXPECT_EQ(std::memcmp(base.data(), wide.data(), base.size()), 0)
+                << kernel_width_name(width) << " " << datatype_name(type) << " " << op_name(op)
+                << " count " << count << " size " << size << " shift " << shift;
+          }
+      }
+  }
+}
+
+TEST(ReduceOp, WideKernelsSumRowsExactly) {
+  // Rows above the threshold take the widest kernel (the default policy): integer-valued
+  // doubles sum exactly, including the remainder after the last full vector.
+  KernelScope scope({widest_kernel(), 8});
+  for (size_t count : {size_t{1}, size_t{13}, size_t{130}, size_t{4099}}) {
+    std::vector<double> target(count), source(count);
+    for (size_t i = 0; i < count; ++i) {
+      target[i] = static_cast<double>(i);
+      source[i] = static_cast<double>(3 * i + 1);
+    }
+    apply_op_rows(REMORA_OP_SUM, REMORA_DOUBLE, target.data(), 0, source.data(), 0, count, 2);
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(target[i], static_cast<double>(7 * i + 2)) << i;
+  }
+}
+
+TEST(ReduceOp, KernelWidthNames) {
+  KernelWidth width = KernelWidth::Base;
+  EXPECT_TRUE(parse_kernel_width("avx512", &width));
+  EXPECT_EQ(width, KernelWidth::Avx512);
+  EXPECT_STREQ(kernel_width_name(KernelWidth::Avx2), "avx2");
+  EXPECT_FALSE(parse_kernel_width("auto", &width));
+  EXPECT_TRUE(kernel_supported(KernelWidth::Base));
+  EXPECT_TRUE(kernel_supported(widest_kernel()));
+  // The measured threshold is stated twice: the policy before remora_init and the variable's
+  // default.
+  EXPECT_EQ(default_config().acc_kernel_min_bytes, kDefaultWideMinBytes);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // REPLACE sees element-wise consistent values; REPLACE through fetch_and_op is an exchange
 // (each value written is read back exactly once); get_accumulate returns each state exactly
 // once; single-element and range accumulates on the same elements stay exact, for each of
-// fetch_and_op, compare_and_swap and get_accumulate of one element.
+// fetch_and_op, compare_and_swap and get_accumulate of one element; a range of unaligned
+// doubles over many stripes, with single elements at its edges, sums exactly.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -396,6 +397,59 @@ void atomic_read_races_replace(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// A range of doubles at an unaligned byte offset, over many blocks of a small lock table (it
+// wraps around the table, and elements straddle two stripes; with 4 KiB blocks it lies within
+// one, the one-element path's case): every rank
+// accumulates rank + 1 onto all of it, alternating accumulate and get_accumulate, and adds 1 to
+// its first and last elements (the partial blocks at its edges) one element at a time. The sums
+// are exact and the bytes around the range stay zero.
+void straddling_blocks(remora_win_t win, int target) {
+  constexpr size_t kElements = 40, disp = 67, guard = 8;
+  static_assert(disp + kElements * sizeof(double) + guard <= kWindowBytes);
+  unsigned char* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  if (rank_ == target) std::memset(base, 0, kWindowBytes);
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  const std::vector<double> origin(kElements, rank_ + 1.0);
+  std::vector<double> previous(kElements);
+  const double one = 1;
+  double old = 0;
+  const size_t last = disp + (kElements - 1) * sizeof(double);
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    if (round % 2 == 0)
+      REQUIRE_OK(remora_win_accumulate(win, target, disp, origin.data(), kElements, REMORA_DOUBLE,
+                                       REMORA_OP_SUM, nullptr));
+    else
+      REQUIRE_OK(remora_win_get_accumulate(win, target, disp, origin.data(), previous.data(),
+                                           kElements, REMORA_DOUBLE, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(
+        remora_win_fetch_and_op(win, target, disp, &one, &old, REMORA_DOUBLE, REMORA_OP_SUM));
+    REQUIRE_OK(
+        remora_win_fetch_and_op(win, target, last, &one, &old, REMORA_DOUBLE, REMORA_OP_SUM));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target) {
+    const double sum = kRounds * size_ * (size_ + 1) / 2.0;
+    for (size_t i = 0; i < kElements; ++i) {
+      double value;
+      std::memcpy(&value, base + disp + i * sizeof(double), sizeof value);
+      const double edge = i == 0 || i == kElements - 1 ? double{kRounds} * size_ : 0;
+      REQUIRE(value == sum + edge, "straddling_blocks: element %zu is %g, not %g", i, value,
+              sum + edge);
+    }
+    for (size_t b = disp - guard; b < disp; ++b)
+      REQUIRE(base[b] == 0, "straddling_blocks: byte %zu before the range changed", b);
+    for (size_t b = disp + kElements * sizeof(double);
+         b < disp + kElements * sizeof(double) + guard; ++b)
+      REQUIRE(base[b] == 0, "straddling_blocks: byte %zu after the range changed", b);
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -418,6 +472,7 @@ int main(int argc, char** argv) {
     get_accumulate_sees_each_state_once(win, target);
     replace_is_exchange(win, target);
     atomic_read_races_replace(win, 0);
+    straddling_blocks(win, target);
     REQUIRE_OK(remora_win_free(&win));
   }
   REQUIRE_OK(remora_finalize());
