@@ -9,8 +9,12 @@ build=$1
 reps=${2:-3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 ompi=$build/coll_floor_ompi
-[ -x "$ompi" ] || mpicxx.openmpi -O2 -std=c++17 -I"$(dirname "$0")" \
-  "$(dirname "$0")/peers/coll_floor_mpi.cpp" -o "$ompi"
+# Rebuilt when its sources changed (an older binary lacks the operations added since).
+source_dir=$(dirname "$0")/peers
+if [ ! -x "$ompi" ] || [ "$source_dir/coll_floor_mpi.cpp" -nt "$ompi" ] ||
+  [ "$source_dir/coll_floor_body.hpp" -nt "$ompi" ]; then
+  mpicxx.openmpi -O2 -std=c++17 -I"$(dirname "$0")" "$source_dir/coll_floor_mpi.cpp" -o "$ompi"
+fi
 raw=$(mktemp)
 for rep in $(seq 1 "$reps"); do
   for p in ${RANKS:-2 4}; do
