@@ -35,9 +35,10 @@ int32_t tagged(int from, int to, size_t i) {
 bool small_blocks = false;
 const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
 size_t count_of(size_t j, size_t salt) {
-  constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
-  constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
-  return (small_blocks ? kSmall : kSizes)[(j + salt) % 5];
+  static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
+  static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
+  const size_t at = (j + salt) % 5;
+  return small_blocks ? kSmall[at] : kSizes[at];
 }
 
 // Blocks laid out in reverse rank order with a gap of one element after each.
