@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -191,9 +192,10 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
             const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 99));
             std::vector<unsigned char> base(target.size() + 3), wide(target.size() + 3),
                 in(source.size() + 3);
-            std::memcpy(base.data() + shift, target.data(), target.size());
-            std::memcpy(wide.data() + shift, target.data(), target.size());
-            std::memcpy(in.data() + 2 - shift, source.data(), source.size());
+            // std::copy: count 0 leaves the vectors empty, their data() null (memcpy's UB).
+            std::copy(target.begin(), target.end(), base.begin() + static_cast<long>(shift));
+            std::copy(target.begin(), target.end(), wide.begin() + static_cast<long>(shift));
+            std::copy(source.begin(), source.end(), in.begin() + 2 - static_cast<long>(shift));
             const std::vector<unsigned char> alpha = element_bytes(type, 1, 5);
             {
               KernelScope scope({KernelWidth::Base, 0});
