@@ -146,6 +146,8 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
                 remora_coll_algorithm_t requested, const remora::coll::ShmFast::Small& args,
                 const Valid& valid, int* status) {
   Runtime* runtime = nullptr;
+  // Elements are at least one byte, so a count above the largest small payload in bytes is too
+  // large for any type; run_small applies the exact per-operation limits.
   if (handle == REMORA_COMM_NULL || args.count > remora::coll::ShmFast::kSmallScatterBytes ||
       remora::api::enter_waiting(function, &runtime) != REMORA_SUCCESS)
     return false;
@@ -177,13 +179,12 @@ bool small_type(remora_datatype_t type, remora::coll::ShmFast::Small* args) {
 }
 
 // As check_reduction, without reporting.
-bool small_reduction(const char* function, remora_op_t op, remora_datatype_t type,
-                     remora::coll::ShmFast::Small* args) {
+bool small_reduction(remora_op_t op, remora_datatype_t type, remora::coll::ShmFast::Small* args) {
   if (!small_type(type, args) || op == REMORA_OP_REPLACE || op == REMORA_OP_NO_OP ||
       op == REMORA_OP_SCALED_SUM)
     return false;
   args->op = op;
-  return remora::rma::check_op(function, op, type) == REMORA_SUCCESS;
+  return remora::rma::op_valid_for(op, type);
 }
 
 bool small_root(int root, const Communicator& comm) {
@@ -323,7 +324,7 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
   const bool rooted = operation == Operation::Reduce;
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, rooted ? root : 0);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && operation != Operation::Scan && small_reduction(function, op, type, &small) &&
+  if (!nonblocking && operation != Operation::Scan && small_reduction(op, type, &small) &&
       small_call(
           function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
@@ -360,7 +361,7 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
                    remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, recvcount, 0);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && small_reduction(function, op, type, &small) &&
+  if (!nonblocking && !vector_form && small_reduction(op, type, &small) &&
       small_call(
           function, comm, Operation::ReduceScatter, algorithm, small,
           [&](const Communicator& c) {

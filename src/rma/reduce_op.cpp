@@ -160,14 +160,30 @@ const char* op_name(int op) {
   return op >= REMORA_OP_SUM && op <= REMORA_OP_SCALED_SUM ? names[op] : "?";
 }
 
+namespace {
+
+bool known_op(int op) {
+  return op >= REMORA_OP_SUM && op <= REMORA_OP_SCALED_SUM;
+}
+
+// For a known op and type: bitwise and logical ops need integers, ordering needs real values.
+bool op_applies(int op, int type) {
+  const bool bitwise_or_logical = op >= REMORA_OP_BAND && op <= REMORA_OP_LXOR;
+  const bool ordering = op == REMORA_OP_MIN || op == REMORA_OP_MAX;
+  return !(bitwise_or_logical && !is_integer(type)) && !(ordering && is_complex_type(type));
+}
+
+}  // namespace
+
+bool op_valid_for(int op, int type) {
+  return datatype_size(type) != 0 && known_op(op) && op_applies(op, type);
+}
+
 int check_op(const char* function, int op, int type) {
   if (datatype_size(type) == 0)
     return fail(REMORA_ERR_ARG, "%s: type=%d is not a remora_datatype_t", function, type);
-  if (op < REMORA_OP_SUM || op > REMORA_OP_SCALED_SUM)
-    return fail(REMORA_ERR_ARG, "%s: op=%d is not a remora_op_t", function, op);
-  const bool bitwise_or_logical = op >= REMORA_OP_BAND && op <= REMORA_OP_LXOR;
-  const bool ordering = op == REMORA_OP_MIN || op == REMORA_OP_MAX;
-  if ((bitwise_or_logical && !is_integer(type)) || (ordering && is_complex_type(type)))
+  if (!known_op(op)) return fail(REMORA_ERR_ARG, "%s: op=%d is not a remora_op_t", function, op);
+  if (!op_applies(op, type))
     return fail(REMORA_ERR_ARG, "%s: op=REMORA_OP_%s is not valid for type=REMORA_%s", function,
                 op_name(op), datatype_name(type));
   return REMORA_SUCCESS;

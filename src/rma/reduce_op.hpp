@@ -43,6 +43,9 @@ inline size_t datatype_size(int type) {
 const char* datatype_name(int type);
 const char* op_name(int op);
 
+// Whether `op` is a remora_op_t that applies to `type`, a remora_datatype_t; reports nothing.
+bool op_valid_for(int op, int type);
+
 // REMORA_SUCCESS, or REMORA_ERR_ARG with a message naming `function`, the op and the type.
 int check_op(const char* function, int op, int type);
 
