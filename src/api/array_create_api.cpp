@@ -98,7 +98,7 @@ int creation_memory(const char* function, Runtime& runtime, const remora::coll::
                     const Distribution& dist, int type, Array** memory) {
   remora_array_s* handle = runtime.array_handles.create_memory;
   if (handle == nullptr) return REMORA_SUCCESS;
-  if (!runtime.array_handles.arrays.contains(handle))
+  if (runtime.array_handles.create_memory_destroyed)
     return fail(REMORA_ERR_ARG,
                 "%s: the creation memory %p (remora_array_set_create_memory) is no longer a live "
                 "array",
@@ -399,7 +399,11 @@ int remora_array_destroy(remora_array_t* array) {
                                            "no rank destroyed the array"))
     return status;
   if (int status = a->destroy()) return status;
-  current_runtime().array_handles.arrays.erase(a);
+  auto& handles = current_runtime().array_handles;
+  handles.arrays.erase(a);
+  // A creation memory destroyed stays named, so the next creation fails rather than use (or,
+  // after the address is reused, silently share) another array's memory.
+  if (handles.create_memory == a) handles.create_memory_destroyed = true;
   delete a;
   *array = nullptr;
   return REMORA_SUCCESS;
@@ -561,6 +565,7 @@ int remora_array_set_create_memory(remora_array_t a) {
     if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move))
       return status;
   current_runtime().array_handles.create_memory = array;
+  current_runtime().array_handles.create_memory_destroyed = false;
   return REMORA_SUCCESS;
 }
 
