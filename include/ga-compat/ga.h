@@ -72,6 +72,10 @@ int GA_Uses_ma(void);
  * rank's nelem elements of type; GA_Freemem (collective) returns it. */
 void* GA_Getmem(int type, int nelem, int grp_id);
 void GA_Freemem(void* ptr);
+/* A new array with g_a's shape and distribution and GA_Getmem's type, on the memory ptr
+ * (GA_Getmem's, on g_a's group) instead of its own: its handle. Each rank's block must fit in
+ * its part of that memory. The memory stays until both GA_Freemem and GA_Destroy ran. */
+int GA_Assemble_duplicate(int g_a, char* array_name, void* ptr);
 size_t GA_Memory_avail(void);
 int GA_Memory_limited(void);
 size_t GA_Inquire_memory(void);
@@ -128,6 +132,11 @@ void GA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
 void GA_Set_restricted(int g_a, int list[], int size);
 void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
 int GA_Allocate(int g_a);
+/* Allocates g_a (GA_Create_handle, GA_Set_data, ...; on g_p's group) on the memory of the
+ * allocated array g_p: each rank's block starts where its block of g_p does (collective).
+ * 1; 0 when g_a's block is larger than g_p's on some rank, and then g_a is destroyed, as in
+ * GA. Destroying either leaves the other usable. */
+int GA_Overlay(int g_a, int g_p);
 int GA_Duplicate(int g_a, char* array_name);
 void GA_Destroy(int g_a);
 /* GA 5.8: frees the array's memory (collective) and keeps the handle with its settings, so
@@ -640,6 +649,7 @@ int GA_Get_pgroup_size(int grp_id);
 /* The NGA_ spellings that GA also provides for these GA_ calls: the same arguments and
  * meaning. */
 int NGA_Allocate(int g_a);
+int NGA_Overlay(int g_a, int g_p);
 int NGA_Compare_distr(int g_a, int g_b);
 int NGA_Create_handle(void);
 void NGA_Destroy(int g_a);

@@ -102,6 +102,16 @@ REMORA_API int remora_array_create_element_cyclic(remora_datatype_t type, const 
  * an array of every rank. See docs/arrays.md. */
 REMORA_API int remora_array_set_create_comm(remora_comm_t comm);
 REMORA_API int remora_array_get_create_comm(remora_comm_t* comm);
+/* The array whose memory this rank's following creations (remora_array_create*, not
+ * remora_array_duplicate) use (local; NULL, the default: memory of their own). Such an array
+ * is not zero-filled: each rank's part starts at the start of that rank's part of a's memory
+ * and shows its bytes, so that stores through either array are seen through the other (GA's
+ * GA_Overlay). It must live on a's ranks in a's order (REMORA_ERR_ARG) and every rank's part
+ * must fit in that rank's part of a's memory (REMORA_ERR_RANGE, returned on every rank; an array
+ * created on a's memory counts the memory's full size, not its own). The memory stays until
+ * every array on it is destroyed, in any order. See docs/arrays.md. */
+REMORA_API int remora_array_set_create_memory(remora_array_t a);
+REMORA_API int remora_array_get_create_memory(remora_array_t* a);
 /* The number of ranks a lives on and this rank's rank among them (either may be NULL). */
 REMORA_API int remora_array_ranks(remora_array_t a, int* size, int* rank);
 /* A new array with a's type, shape and distribution (GA_Duplicate), zero-initialised. */

@@ -16,6 +16,7 @@
 #include "arrays/sync_tracker.hpp"
 #include "core/error.hpp"
 #include "remora/array.h"
+#include "rma/reduce_op.hpp"
 
 using remora::fail;
 using remora::api::check_patch;
@@ -90,6 +91,40 @@ int creation_ranks(const char* function, int* ranks) {
   return creation_comm(function, &comm, ranks);
 }
 
+// The array whose memory a creation of dist and type on comm uses (remora_array_set_create_memory;
+// *memory stays nullptr when none is set): live, on comm's ranks in comm's order, and each
+// rank's part of it large enough. Every rank computes the same answer from the same arguments.
+int creation_memory(const char* function, Runtime& runtime, const remora::coll::CommPtr& comm,
+                    const Distribution& dist, int type, Array** memory) {
+  remora_array_s* handle = runtime.array_handles.create_memory;
+  if (handle == nullptr) return REMORA_SUCCESS;
+  if (runtime.array_handles.create_memory_destroyed)
+    return fail(REMORA_ERR_ARG,
+                "%s: the creation memory %p (remora_array_set_create_memory) is no longer a live "
+                "array",
+                function, static_cast<void*>(handle));
+  auto* on = static_cast<Array*>(handle);
+  bool same = on->comm_size() == comm->size();
+  for (int rank = 0; same && rank < comm->size(); ++rank)
+    same = on->world_rank(rank) == comm->world_rank(rank);
+  if (!same)
+    return fail(REMORA_ERR_ARG,
+                "%s: the creation memory, array '%s' (remora_array_set_create_memory), lives on "
+                "other ranks than the creation communicator, or in another order",
+                function, on->name().c_str());
+  const size_t element = remora::rma::datatype_size(type);
+  for (int rank = 0; rank < comm->size(); ++rank) {
+    const size_t needs = static_cast<size_t>(dist.local_elements(rank)) * element;
+    if (needs > on->memory_bytes(rank))
+      return fail(REMORA_ERR_RANGE,
+                  "%s: rank %d's part needs %zu bytes, more than the %zu bytes of that rank's "
+                  "memory in the creation memory, array '%s' (remora_array_set_create_memory)",
+                  function, rank, needs, on->memory_bytes(rank), on->name().c_str());
+  }
+  *memory = on;
+  return REMORA_SUCCESS;
+}
+
 // Creates the array once every rank of the creation communicator (comm if not nullptr) passed
 // its checks: checked is this rank's result of them, dist the distribution when it passed. The
 // ranks agree on the checks first, so that bad arguments on some ranks fail the call on all of
@@ -99,11 +134,15 @@ int publish(const char* function, Runtime& runtime, int checked, std::optional<D
   if (int status = remora::api::check_not_in_handler(function)) return status;
   if (checked == REMORA_SUCCESS) checked = remora::api::check_single_threaded(function);
   if (checked == REMORA_SUCCESS) checked = check_pointer(function, "array", out);
+  // The creation forms (no comm given) take the creation settings; duplicates own their memory.
+  Array* memory = nullptr;
   if (comm == nullptr) {
     remora_comm_t handle = REMORA_COMM_NULL;
     int ranks = 0;
     if (int status = creation_comm(function, &handle, &ranks)) return status;
     comm = runtime.collectives->communicators.find(handle);
+    if (checked == REMORA_SUCCESS)
+      checked = creation_memory(function, runtime, comm, *dist, type, &memory);
   }
   if (int status =
           remora::api::agree_over(function, runtime, comm, checked, "no rank created the array"))
@@ -111,7 +150,7 @@ int publish(const char* function, Runtime& runtime, int checked, std::optional<D
   Array* array = nullptr;
   if (int status =
           Array::create(remora::api::array_context(runtime), remora::arrays::sync_tracker(),
-                        std::move(*dist), type, name, std::move(comm), &array))
+                        std::move(*dist), type, name, std::move(comm), &array, memory))
     return status;
   current_runtime().array_handles.arrays.insert(array);
   *out = array;
@@ -360,7 +399,11 @@ int remora_array_destroy(remora_array_t* array) {
                                            "no rank destroyed the array"))
     return status;
   if (int status = a->destroy()) return status;
-  current_runtime().array_handles.arrays.erase(a);
+  auto& handles = current_runtime().array_handles;
+  handles.arrays.erase(a);
+  // A creation memory destroyed stays named, so the next creation fails rather than use (or,
+  // after the address is reused, silently share) another array's memory.
+  if (handles.create_memory == a) handles.create_memory_destroyed = true;
   delete a;
   *array = nullptr;
   return REMORA_SUCCESS;
@@ -509,6 +552,30 @@ int remora_array_get_create_comm(remora_comm_t* comm) {
   if (int status = enter("remora_array_get_create_comm", &runtime)) return status;
   if (int status = check_pointer("remora_array_get_create_comm", "comm", comm)) return status;
   *comm = current_runtime().array_handles.create_comm;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_set_create_memory(remora_array_t a) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_set_create_memory";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  Array* array = nullptr;
+  if (a != nullptr)
+    if (int status = find_array(function, "a", a, &array, remora::api::ArrayUse::Move))
+      return status;
+  current_runtime().array_handles.create_memory = array;
+  current_runtime().array_handles.create_memory_destroyed = false;
+  return REMORA_SUCCESS;
+}
+
+int remora_array_get_create_memory(remora_array_t* a) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_get_create_memory";
+  Runtime* runtime = nullptr;
+  if (int status = enter(function, &runtime)) return status;
+  if (int status = check_pointer(function, "a", a)) return status;
+  *a = current_runtime().array_handles.create_memory;
   return REMORA_SUCCESS;
 }
 

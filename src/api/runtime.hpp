@@ -40,7 +40,9 @@ struct ArrayHandles {
   std::unordered_set<remora_mutexes_s*> mutexes;
   std::unordered_set<remora_axpy_s*> axpy_batches;  // attached, not yet detached
   arrays::RequestTable requests;
-  remora_comm_t create_comm = nullptr;  // remora_array_set_create_comm; null: the world
+  remora_comm_t create_comm = nullptr;      // remora_array_set_create_comm; null: the world
+  remora_array_s* create_memory = nullptr;  // remora_array_set_create_memory; null: their own
+  bool create_memory_destroyed = false;     // create_memory was destroyed since it was set
 };
 
 struct Runtime {

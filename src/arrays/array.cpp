@@ -46,10 +46,11 @@ Array::Array(const Context& context, SyncTracker& tracker, Distribution dist, in
       touched_flag_(static_cast<size_t>(context.transport.size()), 0) {}
 
 int Array::create(const Context& context, SyncTracker& tracker, Distribution dist, int type,
-                  const char* name, coll::CommPtr comm, Array** out) {
+                  const char* name, coll::CommPtr comm, Array** out, const Array* memory_of) {
   auto* array = new Array(context, tracker, std::move(dist), type, name);
-  if (int status = array->create_window(std::move(comm))) {
-    if (array->window_ != nullptr) context.windows.free("remora_array_create", array->window_);
+  if (int status = array->create_window(std::move(comm), memory_of)) {
+    if (array->window_ != nullptr && array->memory_ == nullptr)
+      context.windows.free("remora_array_create", array->window_);
     delete array;
     return status;
   }
@@ -59,7 +60,7 @@ int Array::create(const Context& context, SyncTracker& tracker, Distribution dis
 
 // A world array uses the world communicator; an array on a sub-communicator duplicates it for
 // its collectives, so they never interleave with the application's on the same communicator.
-int Array::create_window(coll::CommPtr comm) {
+int Array::create_window(coll::CommPtr comm, const Array* memory_of) {
   constexpr const char* function = "remora_array_create";
   coll::Collectives& collectives = context_.collectives;
   if (comm == collectives.world()) {
@@ -68,6 +69,11 @@ int Array::create_window(coll::CommPtr comm) {
     return status;
   }
   comm_rank_ = comm_->rank();
+  if (memory_of != nullptr) {
+    memory_ = memory_of->memory_;
+    window_ = memory_->window();
+    return REMORA_SUCCESS;
+  }
   const size_t bytes = static_cast<size_t>(dist_.local_elements(comm_rank_)) * element_;
   // Immediate lock whatever REMORA_RMA_LOCK says: arrays accumulate from packed temporaries
   // and complete their own operations (a deferred lock would refer to freed buffers).
@@ -79,7 +85,9 @@ int Array::create_window(coll::CommPtr comm) {
   if (int status =
           context_.windows.allocate(function, std::move(group), bytes, element_, options, &window_))
     return status;
-  return window_->lock_all(function, REMORA_MODE_NOCHECK);
+  if (int status = window_->lock_all(function, REMORA_MODE_NOCHECK)) return status;
+  memory_ = std::make_shared<ArrayMemory>(context_.windows, window_);
+  return REMORA_SUCCESS;
 }
 
 bool Array::same_ranks(const Array& other) const {
@@ -104,8 +112,7 @@ Array::~Array() {
 
 int Array::destroy() {
   if (int status = flush()) return status;
-  if (int status = window_->unlock_all("remora_array_destroy")) return status;
-  if (int status = context_.windows.free("remora_array_destroy", window_)) return status;
+  if (int status = ArrayMemory::release(&memory_)) return status;
   window_ = nullptr;
   comm_.reset();  // this array's duplicate, if it had one, goes with it
   return REMORA_SUCCESS;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "arrays/array_memory.hpp"
 #include "arrays/context.hpp"
 #include "arrays/distribution.hpp"
 #include "arrays/nonblocking.hpp"
@@ -29,10 +30,14 @@ class SyncTracker;
 class Array : public remora_array_s {
  public:
   // Collective over comm (the world communicator or a sub-communicator: the distribution's
-  // ranks are comm's ranks).
+  // ranks are comm's ranks). memory_of: nullptr (a window of its own, zero-filled), or an array
+  // on the same ranks, in order, whose memory holds this one's local parts (each starting at
+  // the start of that rank's part of it, which must be large enough: checked by the caller).
   static int create(const Context& context, SyncTracker& tracker, Distribution dist, int type,
-                    const char* name, coll::CommPtr comm, Array** out);
-  // Collective: completes this rank's operations, frees the window.
+                    const char* name, coll::CommPtr comm, Array** out,
+                    const Array* memory_of = nullptr);
+  // Collective: completes this rank's operations; frees the window unless another array still
+  // uses it.
   int destroy();
   ~Array();
 
@@ -50,6 +55,9 @@ class Array : public remora_array_s {
   int comm_size() const { return window_->comm_size(); }
   int world_rank(int rank) const { return window_->world_rank(rank); }
   bool same_ranks(const Array& other) const;
+  // The bytes of the memory holding rank's (of the array) local part: at least its elements',
+  // more for an array on a larger array's memory.
+  size_t memory_bytes(int rank) const { return memory_->bytes(world_rank(rank)); }
   // Completes this rank's operations on every array, then a barrier over the array's ranks.
   int sync();
   int barrier();
@@ -95,7 +103,7 @@ class Array : public remora_array_s {
  private:
   Array(const Context& context, SyncTracker& tracker, Distribution dist, int type,
         const char* name);
-  int create_window(coll::CommPtr comm);
+  int create_window(coll::CommPtr comm, const Array* memory_of);
   // target: a world rank.
   void touch(int target);
   // Enters the sync tracker's list (first operation since the last flush).
@@ -126,7 +134,8 @@ class Array : public remora_array_s {
   std::string name_;
   coll::CommPtr comm_;
   int comm_rank_ = 0;
-  rma::Window* window_ = nullptr;
+  rma::Window* window_ = nullptr;  // memory_'s, kept here for the transfers
+  std::shared_ptr<ArrayMemory> memory_;
   std::vector<char> touched_flag_;  // per world rank: touched since the last flush
   std::vector<int> touched_;        // world ranks
   bool tracked_ = false;            // in the sync tracker's list

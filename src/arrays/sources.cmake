@@ -5,6 +5,7 @@ target_sources(remora_layer_arrays PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/distribution.cpp
   ${CMAKE_CURRENT_LIST_DIR}/patch_plan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/array.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/array_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sync_tracker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/request.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nonblocking.cpp

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "ga-mpi.h"
 #include "ga/ga_blocks.hpp"
@@ -169,8 +170,23 @@ size_t local_bytes(const GaArray& a, remora_array_t array) {
   return static_cast<size_t>(n) * element_bytes("GA_Allocate", a);
 }
 
-// Collective. 1 on success; 0 when the memory limit (GA_Initialize_ltd) refuses it.
-int allocate(const char* fn, GaArray& a) {
+}  // namespace
+
+GaArray settings_of(const GaArray& source) {
+  GaArray a = source;  // handles own stable storage
+  a.array = nullptr;
+  a.accesses.clear();
+  a.read_only = false;  // properties are not duplicated
+  a.replica = nullptr;
+  a.replica_node = REMORA_COMM_NULL;
+  a.replica_win = nullptr;
+  a.cache.reset();
+  a.ghosts.reset();  // ghost widths and the corner flag are duplicated, the padded block not
+  a.borrowed = false;
+  return a;
+}
+
+int allocate(const char* fn, GaArray& a, remora_array_t memory, std::string* refused) {
   if (a.array != nullptr) ga_fail(fn, "array '%s' is already allocated", a.name.c_str());
   if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
   // The array lives on its process group's communicator (pgroups part).
@@ -189,15 +205,24 @@ int allocate(const char* fn, GaArray& a) {
     check(fn, remora_comm_split(comm, 0, key, &reordered));
     comm = reordered;
   }
-  remora_comm_t previous = REMORA_COMM_NULL;
-  check(fn, remora_array_get_create_comm(&previous));
-  check(fn, remora_array_set_create_comm(comm));
   remora_array_t array = nullptr;
-  const int created = create_native(fn, a, &array);
-  check(fn, remora_array_set_create_comm(previous));
+  std::string why;
+  const int created = create_on(
+      fn, comm, memory, [&](remora_array_t* out) { return create_native(fn, a, out); }, &array,
+      &why);
   if (reordered != REMORA_COMM_NULL)
     check(fn, remora_comm_free(&reordered));  // the array has its own
-  check(fn, created);
+  if (memory != nullptr) {
+    if (created == REMORA_ERR_RANGE) {  // the same on every rank: some part does not fit
+      if (refused != nullptr) *refused = why;
+      return 0;
+    }
+    if (created < 0) ga_fail(fn, "%s", why.c_str());
+    a.array = array;
+    a.borrowed = true;
+    return 1;
+  }
+  if (created < 0) ga_fail(fn, "%s", why.c_str());
   const size_t bytes = local_bytes(a, array);
   if (!memory_admits_everywhere(bytes, GA_MPI_Comm_pgroup(a.pgroup))) {
     check(fn, remora_array_destroy(&array));
@@ -224,6 +249,8 @@ void set_data(const char* fn, GaArray& a, int ndim, const int64_t* dims, int typ
   a.ndim = ndim;
   std::copy(dims, dims + ndim, a.dims);
 }
+
+namespace {
 
 // The NGA_Create* forms: a new handle with a shape, name and group; configure sets the
 // distribution; then allocate. 0 (and no handle) when the memory limit refuses it.
@@ -350,9 +377,10 @@ namespace {
 // Frees an allocated array's memory (collective over its group); the handle stays.
 void release_memory(const char* fn, GaArray& a) {
   release_properties(fn, a);
-  memory_remove(local_bytes(a, a.array));
-  check(fn, remora_array_destroy(&a.array));
+  if (!a.borrowed) memory_remove(local_bytes(a, a.array));
+  check(fn, remora_array_destroy(&a.array));  // borrowed memory stays while its owner lives
   a.accesses.clear();
+  a.borrowed = false;
 }
 }  // namespace
 
@@ -520,15 +548,7 @@ int GA_Duplicate(int g_a, char* array_name) {
   GaArray& source = lookup_allocated(fn, g_a, Types::Any);
   const int handle = new_handle();
   GaArray& a = lookup(fn, handle);
-  a = source;  // type, shape and distribution settings; handles own stable storage
-  a.accesses.clear();
-  a.read_only = false;  // properties are not duplicated
-  a.replica = nullptr;
-  a.replica_node = REMORA_COMM_NULL;
-  a.replica_win = nullptr;
-  a.cache.reset();
-  a.ghosts.reset();  // ghost widths and the corner flag are duplicated, the padded block not
-  a.array = nullptr;
+  a = settings_of(source);
   a.name = array_name != nullptr ? array_name : "";
   remora_array_t array = nullptr;
   check(fn, remora_array_duplicate(source.array, a.name.c_str(), &array));

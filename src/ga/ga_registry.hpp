@@ -71,6 +71,9 @@ struct GaArray {
   std::vector<int64_t> ghost_width;
   bool ghost_corners = true;
   std::shared_ptr<GhostCells> ghosts;
+  // Allocated on memory that is not its own (GA_Overlay: another array's; GA_Assemble_duplicate:
+  // GA_Getmem's), which the memory limit (GA_Initialize_ltd) counted already.
+  bool borrowed = false;
 };
 
 // ---- ghost cells (ga_ghosts.cpp) ----
@@ -208,5 +211,39 @@ struct Indices {
     data = values;
   }
 };
+
+// What a new array copies from source (GA_Duplicate, GA_Assemble_duplicate): type, shape,
+// group and distribution settings, ghost widths and corner flag; not the memory, the accesses,
+// the properties or the padded ghost block.
+GaArray settings_of(const GaArray& source);
+
+// ---- creation (ga_create.cpp) ----
+// GA_Set_data: validates and records a's shape and type code.
+void set_data(const char* fn, GaArray& a, int ndim, const int64_t* dims, int type);
+// Runs create(out) (a remora_array_create* call) with comm as the creation communicator and
+// memory (nullptr: memory of its own) as the creation memory, restoring both settings after.
+// Returns create's status; on failure *why holds its message.
+template <typename Create>
+int create_on(const char* fn, remora_comm_t comm, remora_array_t memory, Create create,
+              remora_array_t* out, std::string* why) {
+  remora_comm_t previous = REMORA_COMM_NULL;
+  remora_array_t previous_memory = nullptr;
+  check(fn, remora_array_get_create_comm(&previous));
+  check(fn, remora_array_get_create_memory(&previous_memory));
+  check(fn, remora_array_set_create_comm(comm));
+  check(fn, remora_array_set_create_memory(memory));
+  const int created = create(out);
+  if (created < 0) *why = remora_last_error();
+  check(fn, remora_array_set_create_comm(previous));
+  check(fn, remora_array_set_create_memory(previous_memory));
+  return created;
+}
+
+// Collective. Allocates a's Remora array on its group, on its own memory or (memory not
+// nullptr) on memory's (remora_array_set_create_memory). 1 on success; 0 when the memory limit
+// (GA_Initialize_ltd) refuses it, or a's parts do not fit in memory's (then *refused, if not
+// nullptr, says where).
+int allocate(const char* fn, GaArray& a, remora_array_t memory = nullptr,
+             std::string* refused = nullptr);
 
 }  // namespace remora::ga
