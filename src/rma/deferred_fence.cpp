@@ -1,6 +1,9 @@
 #include "rma/deferred_fence.hpp"
 
+#include <atomic>
+
 #include "rma/window.hpp"
+#include "transport/node_wait.hpp"
 
 #include "remora/win.h"
 
@@ -24,17 +27,37 @@ int DeferredFence::reduce_counts(uint64_t* incoming) {
   transport::Transport& transport = window_.transport_;
   const transport::Segment& sync = *window_.sync_;
   const SyncGeometry geometry = window_.sync_geometry();
-  const int me = transport.rank(), parity = static_cast<int>(closed_++ & 1);
+  const int me = transport.rank();
+  const uint64_t closing = ++closed_;
+  const int parity = static_cast<int>(closing & 1);
   // CPU atomics on the mapping (cpu_atomics_: every part is mapped here).
-  auto word = [&](int rank, int column) {
+  auto word = [&](int rank, size_t offset) {
     auto* part = static_cast<unsigned char*>(transport.address(sync, rank));
-    return SyncWord(reinterpret_cast<uint64_t*>(part + geometry.fence_counts(parity, column)));
+    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(part + offset));
   };
-  for (int target : window_.members_) word(me, target).store(counts_[static_cast<size_t>(target)]);
-  // The barrier orders the stores above before every member's loads below.
-  if (int status = window_.barrier_()) return status;
+  for (int target : window_.members_)
+    word(me, geometry.fence_counts(parity, target))
+        .store(counts_[static_cast<size_t>(target)], std::memory_order_relaxed);
+  // Release: the row (and this rank's stores before the fence) before the mark; whoever
+  // acquires the mark reads the row.
+  word(me, geometry.fence_counts_written()).store(closing, std::memory_order_release);
+  auto all_written = [&] {
+    for (int origin : window_.members_)
+      if (word(origin, geometry.fence_counts_written()).load(std::memory_order_acquire) < closing)
+        return false;
+    return true;
+  };
+  // Sequentially consistent fence (Dekker between the members): of the marks stored
+  // concurrently, the last one's owner sees all of them and wakes whoever may sleep; the others
+  // wait (they registered as sleepers before their last look, ShmTransport::sleep).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (all_written())
+    transport.wake_ranks(window_.members_.data(), window_.members_.size());
+  else if (int status = transport::wait_for_node(transport, all_written))
+    return status;
   uint64_t sum = 0;
-  for (int origin : window_.members_) sum += word(origin, me).load();
+  for (int origin : window_.members_)
+    sum += word(origin, geometry.fence_counts(parity, me)).load(std::memory_order_relaxed);
   *incoming = sum;
   return REMORA_SUCCESS;
 }

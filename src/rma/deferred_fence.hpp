@@ -7,9 +7,12 @@
 // and wakes it; (4) waits until its own counter reaches the total it expects.
 // Counters only grow (never reset), so a fast rank's next epoch cannot race a reset.
 // On one node (the sync segment is mapped: CPU atomics) the reduce-scatter is done in place:
-// each rank stores its counts into a row of its own sync part, one window barrier, then each
-// sums its column over the members' rows. Closing fences alternate between two rows: a rank can
-// only write a row again after the next barrier, which every rank reaches after reading it.
+// each rank stores its counts into a row of its own sync part and then the number of this
+// closing fence into a mark beside it, waits until every member's mark reaches that number,
+// and sums its column over the members' rows. No shared counter is contended and only the last
+// to arrive wakes sleepers (as the central barrier's last does). Closing fences alternate
+// between two rows: a rank writes a row again two closing fences later, after it has seen
+// every member's mark of the fence in between, which each stores after reading the row.
 // Across nodes it is the collectives' reduce-scatter.
 #pragma once
 

@@ -76,7 +76,10 @@ struct SyncGeometry {
   // barrier; monotonic, never reset. An origin's first access in such an epoch waits until every
   // member's word reaches its own count.
   size_t fence_entries() const { return fence_counts(2, 0); }
-  size_t bytes() const { return fence_entries() + 8; }
+  // The deferred fence on one node: in each rank's part, the number of closing fences whose
+  // row of counts this rank has written (monotonic, never reset).
+  size_t fence_counts_written() const { return fence_entries() + 8; }
+  size_t bytes() const { return fence_counts_written() + 8; }
 };
 
 // One 64-bit word of a rank's part of a segment, used through the transport's atomics, or

@@ -11,6 +11,7 @@
 
 #include "core/cpus.hpp"
 #include "core/error.hpp"
+#include "transport/node_wait.hpp"
 #include "transport/shm/futex.hpp"
 #include "transport/shm/process_memory.hpp"
 
@@ -343,7 +344,7 @@ int ShmTransport::node_barrier() {
     block_.wake_all(WakeTarget::Application);
     return REMORA_SUCCESS;
   }
-  return wait_until([&header, generation] {
+  return transport::wait_for_node(*this, [&header, generation] {
     return header.barrier_generation.load(std::memory_order_acquire) != generation;
   });
 }

@@ -410,6 +410,35 @@ void fence_varying_counts() {
   REQUIRE_OK(remora_win_free(&win));
 }
 
+// Closing deferred fences where one rank, a different one each epoch, arrives late (it works
+// for 2 ms first): the others wait for its row of counts (long enough to reach the sleeping
+// phase of their wait), and whichever rank stores the last mark wakes them. Each rank puts its
+// epoch number to every target; every slot holds the epoch just closed.
+void fence_late_arrival() {
+  int64_t* base = nullptr;
+  remora_win_t win = nullptr;
+  const auto n = static_cast<size_t>(size_);
+  REQUIRE_OK(remora_win_allocate(8 * n, 8, kDeferred, reinterpret_cast<void**>(&base), &win));
+  for (size_t i = 0; i < n; ++i) base[i] = -1;
+  REQUIRE_OK(remora_win_fence(win, 0));
+  const int epochs = 2 * size_ + 1;  // every rank late twice, each row of counts used
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    const int64_t mine = value(rank_, rank_, epoch);
+    for (int t = 0; t < size_; ++t)
+      REQUIRE_OK(remora_win_put(win, t, static_cast<size_t>(rank_), &mine, 1, REMORA_INT64));
+    if (rank_ == epoch % size_) {
+      const double until = remora_wtime() + 0.002;
+      while (remora_wtime() < until) remora_test::progress_and_yield();
+    }
+    REQUIRE_OK(remora_win_fence(win, 0));
+    for (int o = 0; o < size_; ++o)
+      REQUIRE(base[o] == value(o, o, epoch), "epoch %d: slot of origin %d holds %lld", epoch, o,
+              (long long)base[o]);
+  }
+  REQUIRE_OK(remora_win_fence(win, REMORA_MODE_NOSUCCEED));
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 // Shared deferred locks are granted concurrently: every rank forces its shared lock with a
 // flush and holds it until all ranks have arrived (a hang here means they were not).
 void shared_locks_overlap() {
@@ -655,6 +684,7 @@ int main(int argc, char** argv) {
   lock_single_ops_each_kind();
   put_after_recorded_operation();
   fence_varying_counts();
+  fence_late_arrival();
   shared_locks_overlap();
   lock_all_and_flush_all();
   deferred_lock_all();
