@@ -5,7 +5,8 @@
 // reads the data; thousands of puts outstanding before one flush; puts to two targets, flushed
 // one target at a time; a get after a flush; strided puts, and strided gets of small and large
 // rows from two targets at once; window puts and gets; more small (staged) puts outstanding than
-// the staging blocks hold, and puts on both sides of the staging size.
+// the staging blocks hold, and puts on both sides of the staging size; a flush of one target
+// with puts outstanding on several segments, one of them freed before the flush.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -216,6 +217,26 @@ int main(int argc, char** argv) {
     check_local(segment, 7, 2, 1 << 20, 100 * 257);
   }
   REQUIRE_OK(remora_barrier());
+
+  // Round 8: a flush of a target completes the puts to it on every segment, although it visits
+  // only the windows with puts outstanding to it. Rank 0 puts to rank 1 on the first segment and
+  // on extra[0] and extra[2] (extra[1] gets none), and on extra[3], which every rank frees before
+  // the flush (its window leaves the flush list); then one remora_flush on extra[1]; rank 2 reads.
+  remora_segment_t extra[4];
+  for (remora_segment_t& more : extra) REQUIRE_OK(remora_segment_allocate(4096, &more));
+  REQUIRE_OK(remora_barrier());
+  const remora_segment_t written[3] = {segment, extra[0], extra[2]};
+  if (rank == 0) {
+    for (remora_segment_t each : written) put_pieces(each, 8, 1, 0, 512, 8);
+    put_pieces(extra[3], 8, 1, 0, 512, 8);
+  }
+  REQUIRE_OK(remora_segment_free(&extra[3]));
+  if (rank == 0) REQUIRE_OK(remora_flush(extra[1], 1));
+  REQUIRE_OK(remora_barrier());
+  if (rank == 2)
+    for (remora_segment_t each : written) check_remote(each, 8, 1, 0, 512);
+  REQUIRE_OK(remora_barrier());
+  for (int i = 0; i < 3; ++i) REQUIRE_OK(remora_segment_free(&extra[i]));
 
   REQUIRE_OK(remora_segment_free(&segment));
   REQUIRE_OK(remora_finalize());

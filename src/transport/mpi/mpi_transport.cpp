@@ -128,6 +128,7 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
     self->active_ns_ = static_cast<uint64_t>(config.mpi_active_us) * 1000;
     self->noticed_ = std::make_unique<std::atomic<uint64_t>[]>(static_cast<size_t>(self->size_));
   }
+  self->window_shared_.to_flush.resize(static_cast<size_t>(self->size_));
   *out = std::move(self);
   return REMORA_SUCCESS;
 }
@@ -154,18 +155,21 @@ int MpiTransport::wait_for(MPI_Request* request) {
     }
   }
   return wait_until([&] {
-    // A request of this rank is outstanding across nodes: its target (or the collective's
-    // peers) may need this rank's MPI calls, and it completes only in one of them, so the
-    // wait stays active (polls, does not sleep) until it completes.
-    if (active_ns_ > 0) {
-      const uint64_t now = now_ns();
-      if (!active(now + active_ns_ / 2)) stay_active(now);
-    }
+    outstanding();
     std::lock_guard lock(mpi_mutex_);
     int done = 0;
     MPI_Test(request, &done, MPI_STATUS_IGNORE);
     return done != 0;
   });
+}
+
+// A request of this rank is outstanding across nodes: its target (or the collective's peers)
+// may need this rank's MPI calls, and it completes only in one of them, so the waits stay active
+// (poll, do not sleep) until it completes.
+void MpiTransport::outstanding() {
+  if (active_ns_ == 0) return;
+  const uint64_t now = now_ns();
+  if (!active(now + active_ns_ / 2)) stay_active(now);
 }
 
 int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
@@ -201,9 +205,8 @@ int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
     return status;
   }
   if (layout_.node_count > 1) {
-    status = RmaWindow::create(
-        comm_, mpi_mutex_, [this](MPI_Request* pending) { return wait_for(pending); },
-        shm_->address(*mpi->node, layout_.node_rank), bytes, &mpi->window);
+    status = RmaWindow::create(comm_, window_shared_, shm_->address(*mpi->node, layout_.node_rank),
+                               bytes, &mpi->window);
     if (status != REMORA_SUCCESS) return status;
     std::lock_guard lock(windows_mutex_);
     windows_.push_back(mpi->window.get());
@@ -213,8 +216,12 @@ int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
 }
 
 void MpiTransport::forget(RmaWindow* window) {
-  std::lock_guard lock(windows_mutex_);
-  std::erase(windows_, window);
+  {
+    std::lock_guard lock(windows_mutex_);
+    std::erase(windows_, window);
+  }
+  std::lock_guard lock(mpi_mutex_);
+  window->unlist();
 }
 
 int MpiTransport::free_segment(transport::Segment* segment) {
@@ -279,9 +286,9 @@ int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t
       MPI_Group_free(&group);
       MPI_Group_free(&job_group);
     }
-    if (int status = RmaWindow::create(
-            mpi->group_comm, mpi_mutex_, [this](MPI_Request* pending) { return wait_for(pending); },
-            shm_->address(*mpi->node, layout_.node_rank), bytes, &mpi->window))
+    if (int status =
+            RmaWindow::create(mpi->group_comm, window_shared_,
+                              shm_->address(*mpi->node, layout_.node_rank), bytes, &mpi->window))
       return status;
     std::vector<int> ranks(static_cast<size_t>(size_), -1);
     for (size_t i = 0; i < members.size(); ++i)
@@ -352,11 +359,15 @@ int MpiTransport::remote_get_strided(const transport::Segment& segment, int targ
   return as_mpi(segment).window->get_strided(target, offset, destination, shape);
 }
 
+// Only the windows that listed themselves for target since its last flush (rma_window.hpp).
 int MpiTransport::remote_flush(int target) {
   announce(target);
-  std::lock_guard lock(windows_mutex_);
-  for (RmaWindow* window : windows_)
-    if (int status = window->flush(target)) return status;
+  std::lock_guard lock(mpi_mutex_);
+  std::vector<RmaWindow*>& listed = window_shared_.to_flush[static_cast<size_t>(target)];
+  while (!listed.empty()) {
+    if (int status = listed.back()->flush_listed(target)) return status;
+    listed.pop_back();
+  }
   return REMORA_SUCCESS;
 }
 

@@ -14,7 +14,7 @@
 // polling (yielding the CPU now and then) while this rank is active across nodes: for
 // REMORA_MPI_ACTIVE_US after its last exchange with another node (a message sent or received, a
 // one-sided operation issued, a notice received), and while it waits for an MPI request of its
-// own (wait_for). An origin that issues one-sided operations to a
+// own (wait_for) or tests an rget in flight. An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
 // Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/config.hpp"
 #include "transport/ghost_directory.hpp"
 #include "transport/mpi/am_channel.hpp"
@@ -79,6 +80,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int flush_accumulates(const transport::Segment& segment, int target) override;
 
   bool poll() override;
+  // Whether an application thread's wait polls now rather than sleeps (active across nodes).
+  bool polls_for_remote_work() const { return active(now_ns()); }
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
   int node_barrier() override { return shm_->node_barrier(); }
 
@@ -114,6 +117,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
   int wait_for(MPI_Request* request);
+  // While a request of this rank is outstanding (wait_for, an rget's test): stays active.
+  void outstanding();
   // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
   // for REMORA_MPI_ACTIVE_US from now; announce(target) does so before a one-sided operation on
   // target and sends target a notice unless it had one (or a message) recently.
@@ -142,7 +147,12 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   std::mutex mpi_mutex_;
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
-  std::vector<RmaWindow*> windows_;    // live windows, for flush(target) and flush_all()
+  std::vector<RmaWindow*> windows_;  // live windows, for flush_all()
+  // The windows' MPI mutex, waits, and per target the windows with operations to flush.
+  WindowShared window_shared_{mpi_mutex_,
+                              [this](MPI_Request* request) { return wait_for(request); },
+                              [this] { outstanding(); },
+                              {}};
   int ghost_ = -1;                     // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
   MPI_Comm everyone_ = MPI_COMM_NULL;  // with a ghost: every process (the channel's, leave_ghost)
 };

@@ -14,15 +14,21 @@ constexpr size_t kMaxTransfer = size_t{1} << 30;  // MPI counts are int
 // it, or by complete_gets after a flush; read without the mutex once set.
 class RmaWindow::InFlightGet final : public transport::PendingGet {
  public:
-  explicit InFlightGet(std::mutex& mpi_mutex) : mpi_mutex_(mpi_mutex) {}
+  explicit InFlightGet(WindowShared& shared) : shared_(shared) {}
+  // While it is in flight its target may need this rank's MPI calls, and the waits that test it
+  // must keep polling MPI to see it complete: the rank stays active, as in a wait for a request.
   bool test() override {
     if (done.load(std::memory_order_acquire)) return true;
-    std::lock_guard lock(mpi_mutex_);
+    std::lock_guard lock(shared_.mpi_mutex);
     if (done.load(std::memory_order_relaxed)) return true;
     int flag = 0;
     MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
-    if (flag) done.store(true, std::memory_order_release);
-    return flag != 0;
+    if (flag) {
+      done.store(true, std::memory_order_release);
+      return true;
+    }
+    shared_.outstanding();
+    return false;
   }
   // After a flush of the get's target: the request completes at once.
   void complete() {
@@ -35,10 +41,10 @@ class RmaWindow::InFlightGet final : public transport::PendingGet {
   std::atomic<bool> done{false};
 
  private:
-  std::mutex& mpi_mutex_;
+  WindowShared& shared_;
 };
 
-int RmaWindow::create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* base, size_t bytes,
+int RmaWindow::create(MPI_Comm comm, WindowShared& shared, void* base, size_t bytes,
                       std::unique_ptr<RmaWindow>* out) {
   const size_t rounded = (bytes + kWindowSizeQuantum - 1) / kWindowSizeQuantum * kWindowSizeQuantum;
   MPI_Info info;
@@ -47,7 +53,7 @@ int RmaWindow::create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* bas
   // accumulate_ops stays at its default: Remora mixes fetch-add, swap and compare-and-swap.
   MPI_Info_set(info, "accumulate_ordering", "none");
   MPI_Win window = MPI_WIN_NULL;
-  std::lock_guard lock(mpi_mutex);
+  std::lock_guard lock(shared.mpi_mutex);
   const int result = MPI_Win_create(rounded > 0 ? base : nullptr, static_cast<MPI_Aint>(rounded), 1,
                                     info, comm, &window);
   MPI_Info_free(&info);
@@ -57,7 +63,7 @@ int RmaWindow::create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* bas
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
   int window_size = 0;
   MPI_Comm_size(comm, &window_size);
-  out->reset(new RmaWindow(window, window_size, mpi_mutex, std::move(wait)));
+  out->reset(new RmaWindow(window, window_size, shared));
   return REMORA_SUCCESS;
 }
 
@@ -140,7 +146,7 @@ int RmaWindow::rget(int target, size_t offset, void* destination, size_t bytes,
   if (bytes > kMaxTransfer) return get(target, offset, destination, bytes);
   const int rank = window_rank(target);
   const auto count = static_cast<int>(bytes);
-  auto get = std::make_shared<InFlightGet>(mpi_mutex_);
+  auto get = std::make_shared<InFlightGet>(shared_);
   std::lock_guard lock(mpi_mutex_);
   if (MPI_Rget(destination, count, MPI_BYTE, rank, static_cast<MPI_Aint>(offset), count, MPI_BYTE,
                window_, &get->request) != MPI_SUCCESS)
@@ -153,6 +159,7 @@ int RmaWindow::rget(int target, size_t offset, void* destination, size_t bytes,
   }
   list.gets.push_back(get);
   gets_in_flight_ = true;
+  list_for_flush(rank);
   *pending = std::move(get);
   return REMORA_SUCCESS;
 }
@@ -306,11 +313,35 @@ int RmaWindow::flush(int target) {
   target = window_rank(target);
   if (target < 0) return REMORA_SUCCESS;  // not in this window's group
   std::lock_guard lock(mpi_mutex_);
-  if (!unflushed_to_[static_cast<size_t>(target)] && !gets_pending(target)) return REMORA_SUCCESS;
-  if (MPI_Win_flush(target, window_) != MPI_SUCCESS)
-    return fail(REMORA_ERR_SYSTEM, "MPI_Win_flush of rank %d failed", target);
-  flushed(target);
+  return flush_rank(target);
+}
+
+int RmaWindow::flush_listed(int target) {
+  const int rank = window_rank(target);
+  listed_[static_cast<size_t>(rank)] = 0;
+  return flush_rank(rank);
+}
+
+int RmaWindow::flush_rank(int rank) {
+  if (!unflushed_to_[static_cast<size_t>(rank)] && !gets_pending(rank)) return REMORA_SUCCESS;
+  if (MPI_Win_flush(rank, window_) != MPI_SUCCESS)
+    return fail(REMORA_ERR_SYSTEM, "MPI_Win_flush of rank %d failed", rank);
+  flushed(rank);
   return REMORA_SUCCESS;
+}
+
+void RmaWindow::unlist() {
+  for (size_t rank = 0; rank < listed_.size(); ++rank)
+    if (listed_[rank])
+      std::erase(shared_.to_flush[static_cast<size_t>(job_rank(static_cast<int>(rank)))], this);
+  std::fill(listed_.begin(), listed_.end(), 0);
+}
+
+void RmaWindow::set_ranks(std::vector<int> ranks) {
+  job_ranks_.assign(listed_.size(), -1);
+  for (size_t job = 0; job < ranks.size(); ++job)
+    if (ranks[job] >= 0) job_ranks_[static_cast<size_t>(ranks[job])] = static_cast<int>(job);
+  ranks_ = std::move(ranks);
 }
 
 int RmaWindow::flush_all() {

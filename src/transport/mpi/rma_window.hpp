@@ -12,9 +12,11 @@
 // presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
 // 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
 // A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
-// tests complete or a flush of the target completes it. flush gives remote completion
-// (MPI_Win_flush), and only for a target with puts or accumulates issued since its last flush,
-// or rgets in flight.
+// tests complete or a flush of the target completes it; a test that finds it in flight keeps the
+// rank active (WindowShared::outstanding), as a wait for a request does. flush gives remote
+// completion (MPI_Win_flush), and only for a target with puts or accumulates issued since its
+// last flush, or rgets in flight; a window with such operations lists itself for that target
+// (WindowShared::to_flush), so that a flush of one target visits only those windows.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
 // gets to the wrong rank's memory when a rank's window size is not (docs/running-on-clusters.md).
@@ -46,14 +48,27 @@ constexpr size_t kStageBlocks = 16;
 // progress thread under MPICH 20-40x lower: docs/benchmarks.md).
 constexpr size_t kStagedPutMaxBytes = 256;
 
+class RmaWindow;
+
+// What the windows of one transport share; it outlives them and their rgets' requests.
+struct WindowShared {
+  std::mutex& mpi_mutex;  // serialises every MPI call
+  // Waits for a request of this rank (taking the MPI mutex only to test it).
+  std::function<int(MPI_Request*)> wait;
+  // Called (under the MPI mutex) while a request of this rank is outstanding across nodes: its
+  // waits stay active (mpi_transport.hpp).
+  std::function<void()> outstanding;
+  // Under the MPI mutex: per job rank, the windows that may have operations to it outstanding
+  // (each at most once; a window that has flushed since may stay listed).
+  std::vector<std::vector<RmaWindow*>> to_flush;
+};
+
 class RmaWindow {
  public:
-  // Waits for a request of this rank (taking the MPI mutex only to test it).
-  using Wait = std::function<int(MPI_Request*)>;
-
   // Collective over comm. base..base+bytes must stay mapped (and be rounded-up-safe: the
-  // shared-memory parts are page-sized) until free().
-  static int create(MPI_Comm comm, std::mutex& mpi_mutex, Wait wait, void* base, size_t bytes,
+  // shared-memory parts are page-sized) until free(). shared must outlive the window and its
+  // rgets; the window must be taken out of shared.to_flush (unlist) before it is destroyed.
+  static int create(MPI_Comm comm, WindowShared& shared, void* base, size_t bytes,
                     std::unique_ptr<RmaWindow>* out);
   // Collective: ends the epoch and frees the window. Without it the window is left to
   // MPI_Finalize (a rank cannot free a window alone); the destructor only ends the epoch.
@@ -82,17 +97,24 @@ class RmaWindow {
   static bool accumulates(int type);
   int accumulate(int target, size_t offset, const transport::Accumulate& operation);
   int flush(int target);
+  // flush(target) for a caller that holds the MPI mutex and has taken this window out of
+  // to_flush[target].
+  int flush_listed(int target);
   int flush_all();
+  // Takes this window out of every to_flush list (under the MPI mutex).
+  void unlist();
   // A window over a sub-communicator (a group segment): ranks[w] is job rank w's rank in it
   // (-1 outside). Every call's target is a job rank, translated here; empty: the identity.
-  void set_ranks(std::vector<int> ranks) { ranks_ = std::move(ranks); }
+  void set_ranks(std::vector<int> ranks);
 
  private:
-  RmaWindow(MPI_Win window, int window_size, std::mutex& mpi_mutex, Wait wait)
+  RmaWindow(MPI_Win window, int window_size, WindowShared& shared)
       : window_(window),
-        mpi_mutex_(mpi_mutex),
-        wait_(std::move(wait)),
+        shared_(shared),
+        mpi_mutex_(shared.mpi_mutex),
+        wait_(shared.wait),
         unflushed_to_(static_cast<size_t>(window_size), 0),
+        listed_(static_cast<size_t>(window_size), 0),
         in_flight_(static_cast<size_t>(window_size)) {}
   int transfer(bool is_put, int target, size_t offset, void* local, size_t bytes);
   // A small put (kStagedPutMaxBytes) and a small get (see the top of this file); rank is the
@@ -101,8 +123,9 @@ class RmaWindow {
   int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
 
   MPI_Win window_;
+  WindowShared& shared_;
   std::mutex& mpi_mutex_;
-  Wait wait_;
+  const std::function<int(MPI_Request*)>& wait_;
   // Under mpi_mutex_: puts or accumulates since the last flush_all (unflushed_), and since the
   // last flush of each window rank (unflushed_to_); unflushed(rank) marks both.
   bool unflushed_ = false;
@@ -110,7 +133,17 @@ class RmaWindow {
   void unflushed(int rank) {
     unflushed_ = true;
     unflushed_to_[static_cast<size_t>(rank)] = 1;
+    list_for_flush(rank);
   }
+  // Under mpi_mutex_: per window rank, whether this window is in its job rank's to_flush list;
+  // list_for_flush(rank) puts it there.
+  std::vector<unsigned char> listed_;
+  void list_for_flush(int rank) {
+    if (listed_[static_cast<size_t>(rank)]) return;
+    listed_[static_cast<size_t>(rank)] = 1;
+    shared_.to_flush[static_cast<size_t>(job_rank(rank))].push_back(this);
+  }
+  int flush_rank(int rank);  // flush of a window rank, under mpi_mutex_
   // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged nor in flight
   // any more.
   void flushed(int rank);
@@ -143,8 +176,12 @@ class RmaWindow {
   // Completes every staged operation locally (MPI_Win_flush_local_all) and frees the blocks.
   void release_staged();
   std::vector<int> ranks_;
+  std::vector<int> job_ranks_;  // the inverse of ranks_ (empty: the identity)
   int window_rank(int target) const {
     return ranks_.empty() ? target : ranks_[static_cast<size_t>(target)];
+  }
+  int job_rank(int rank) const {
+    return job_ranks_.empty() ? rank : job_ranks_[static_cast<size_t>(rank)];
   }
 };
 
