@@ -70,16 +70,32 @@ BypassReduce::BypassReduce(transport::Transport& transport, Messenger& messenger
 
 BypassReduce::~BypassReduce() = default;
 
-void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
+bool BypassReduce::contributes_only(int rank, const CollectiveArgs& args) const {
   // Every rank sees the same size and limits, so all take the same branch.
-  const size_t bytes = args.count * args.extent;
   const size_t eager = std::min(options_.eager_bytes, messenger_.max_bytes());
+  return rank != args.root && args.count * args.extent <= eager;
+}
+
+void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
   schedule.keep_running_on_failure();
-  if (schedule.rank() == args.root || bytes > eager) return build_reduce(schedule, args);
+  if (!contributes_only(schedule.rank(), args)) return build_reduce(schedule, args);
   // Its failures are this rank's own (kept from an earlier reduce): nobody else waits on them.
   schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(),
                  args] { return contribute(comm, instance, args); },
                 {}, false);
+}
+
+int BypassReduce::contribute_unscheduled(const std::shared_ptr<Communicator>& comm,
+                                         uint32_t signature, const CollectiveArgs& args) {
+  unscheduled_.fetch_add(1, std::memory_order_relaxed);
+  InstanceTable& instances = messenger_.instances();
+  InstanceTable::Context* slot = instances.slot(comm->context());
+  Failure announced;
+  const uint64_t instance = instances.begin_unscheduled(slot, signature, &announced);
+  const int status = announced.code != 0 ? fail(announced.code, "%s", announced.message.c_str())
+                                         : contribute(comm, instance, args);
+  messenger_.end_unscheduled_instance(slot, comm->context(), instance);
+  return status;
 }
 
 int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t instance,

@@ -46,6 +46,15 @@ class BypassReduce {
   // Compiles the reduce into schedule: the standard one at the root and above the eager limit,
   // else one step that contributes this rank's input without waiting for late children.
   void build(Schedule& schedule, const CollectiveArgs& args);
+  // Whether rank's part of the reduce is only its contribution (not the root, within the
+  // eager limit): what build's one step does.
+  bool contributes_only(int rank, const CollectiveArgs& args) const;
+  // A blocking reduce at such a rank without a schedule (whose set-up and teardown cost several
+  // times the contribution): the same step, as one unscheduled instance of comm
+  // (InstanceTable::begin_unscheduled; a failure announced for it fails the call unrun, as a
+  // schedule's start would).
+  int contribute_unscheduled(const std::shared_ptr<Communicator>& comm, uint32_t signature,
+                             const CollectiveArgs& args);
 
   // Reductions this rank has delegated to the progress engine and not yet forwarded.
   size_t pending() const { return pending_.load(std::memory_order_acquire); }
@@ -53,6 +62,10 @@ class BypassReduce {
   uint64_t descriptors_created() const { return created_.load(std::memory_order_relaxed); }
   // Of those, how many were still waiting for a child when the reduce returned.
   uint64_t returned_early() const { return returned_early_.load(std::memory_order_relaxed); }
+  // Blocking contributions made without a schedule (contribute_unscheduled).
+  uint64_t unscheduled_contributions() const {
+    return unscheduled_.load(std::memory_order_relaxed);
+  }
   // A failure met while completing a delegated reduction (mismatched counts, a failed send),
   // reported once, to the next caller. REMORA_SUCCESS when there was none.
   int take_failure();
@@ -93,7 +106,7 @@ class BypassReduce {
   std::unordered_map<Key, std::unique_ptr<Descriptor>, KeyHash> descriptors_;  // source == -1
   std::unordered_map<Key, std::vector<uint8_t>, KeyHash> unexpected_;
   std::atomic<size_t> pending_{0};
-  std::atomic<uint64_t> created_{0}, returned_early_{0};
+  std::atomic<uint64_t> created_{0}, returned_early_{0}, unscheduled_{0};
   std::mutex failure_mutex_;
   int failure_ = 0;
   std::string failure_message_;

@@ -138,6 +138,10 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   if (!nonblocking && algorithm == Algorithm::Shm && !blocks_differ &&
       run_shm_fast(comm, operation, *args, &fast))
     return fast;
+  if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
+      bypass_->contributes_only(comm->rank(), *args))
+    return bypass_->contribute_unscheduled(comm, signature(operation, algorithm, args->root),
+                                           *args);
   auto schedule = new_schedule(comm, operation, algorithm, args);
   build(*schedule, operation, algorithm, *args);
   schedule->start();

@@ -1,7 +1,8 @@
 // Application-bypass reduce (paper 002) under skew: back-to-back reductions with ranks delayed
-// at random by busy loops that never call Remora, overlapping reductions on two communicators,
-// and the fallback to the binomial reduce above REMORA_BYPASS_EAGER_BYTES. Every result is
-// checked exactly, and no descriptor may be left behind at the end.
+// at random by busy loops that never call Remora, overlapping reductions on two communicators
+// and blocking and nonblocking ones on one, and the fallback to the binomial reduce above
+// REMORA_BYPASS_EAGER_BYTES. Every result is checked exactly, and no descriptor may be left behind
+// at the end.
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -126,14 +127,41 @@ void overlapped(remora_comm_t world, int rank) {
   REQUIRE_OK(remora_comm_free(&reversed));
 }
 
-// Up to the eager limit an internal node delegates (it makes a descriptor); one byte more
-// and every rank runs the binomial reduce instead, still with the right result.
+// Blocking reduces (at a non-root rank a contribution without a schedule) and ireduces (a
+// schedule everywhere) alternate and overlap on one communicator: both kinds take their
+// instance numbers from the same counter, so every message still meets its own reduction.
+void mixed_forms(remora_comm_t world, int rank, int size) {
+  std::mt19937 random(static_cast<unsigned>(rank) + 29u);
+  constexpr size_t kCount = 2;
+  for (int round = 0; round < kOverlappedRounds; ++round) {
+    const auto instance = static_cast<uint64_t>(round) + 200000;
+    const int root_nonblocking = round % size, root_blocking = (round + 1) % size;
+    std::vector<int64_t> send_nonblocking = inputs<int64_t>(instance, rank, kCount);
+    std::vector<int64_t> recv_nonblocking(kCount), recv_blocking(kCount);
+    remora_request_t request = REMORA_REQUEST_NULL;
+    REQUIRE_OK(remora_ireduce(send_nonblocking.data(), recv_nonblocking.data(), kCount,
+                              REMORA_INT64, REMORA_OP_SUM, root_nonblocking, world,
+                              REMORA_COLL_APPLICATION_BYPASS, &request));
+    skew(random);
+    std::vector<int64_t> send_blocking = inputs<int64_t>(instance + 1, rank, kCount);
+    REQUIRE_OK(remora_reduce(send_blocking.data(), recv_blocking.data(), kCount, REMORA_INT64,
+                             REMORA_OP_SUM, root_blocking, world, REMORA_COLL_APPLICATION_BYPASS));
+    REQUIRE_OK(remora_request_wait(&request));
+    if (rank == root_nonblocking) expect_sum(recv_nonblocking, instance, size, "mixed (ireduce)");
+    if (rank == root_blocking) expect_sum(recv_blocking, instance + 1, size, "mixed (reduce)");
+  }
+}
+
+// Up to the eager limit an internal node delegates (it makes a descriptor) and every non-root
+// rank contributes without a schedule; one byte more and every rank runs the binomial reduce
+// instead, still with the right result.
 void eager_limit(remora_comm_t world, int rank, int size) {
   const size_t limit = runtime().config.bypass_eager_bytes / sizeof(int64_t);
   // Rooted at 0, the binomial tree's internal nodes are the even ranks with a rank after them.
   const bool internal = rank > 0 && rank % 2 == 0 && rank + 1 < size;
   for (size_t count : {limit, limit + 1}) {
     const uint64_t before = bypass().descriptors_created();
+    const uint64_t before_unscheduled = bypass().unscheduled_contributions();
     std::vector<int64_t> send = inputs<int64_t>(count, rank, count), recv(count);
     REQUIRE_OK(remora_reduce(send.data(), recv.data(), count, REMORA_INT64, REMORA_OP_SUM, 0, world,
                              REMORA_COLL_APPLICATION_BYPASS));
@@ -143,6 +171,12 @@ void eager_limit(remora_comm_t world, int rank, int size) {
     REQUIRE(made == expected, "count=%zu (limit %zu elements): %llu descriptors, expected %llu",
             count, limit, static_cast<unsigned long long>(made),
             static_cast<unsigned long long>(expected));
+    const uint64_t unscheduled = bypass().unscheduled_contributions() - before_unscheduled;
+    const uint64_t expected_unscheduled = rank != 0 && count == limit ? 1 : 0;
+    REQUIRE(unscheduled == expected_unscheduled,
+            "count=%zu (limit %zu elements): %llu contributions without a schedule, expected %llu",
+            count, limit, static_cast<unsigned long long>(unscheduled),
+            static_cast<unsigned long long>(expected_unscheduled));
   }
 }
 
@@ -155,6 +189,7 @@ int main(int argc, char** argv) {
   const int rank = remora_rank(), size = remora_size();
   skewed(world, rank, size);
   overlapped(world, rank);
+  mixed_forms(world, rank, size);
   eager_limit(world, rank, size);
   // Every root has its results, and each descriptor was retired before its result was sent:
   // after a barrier nothing may be pending anywhere.
