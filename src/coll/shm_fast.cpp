@@ -68,6 +68,8 @@ class ShmCall {
   template <typename Check>
   int wait(const Check& check);
   int fail_call(int code, const std::string& message, bool tell_others);
+  // A single-copy read or write failed with status (ShmArea::read_from's): fails the call.
+  int transfer_failed(int status);
 
   const ShmFast::Env& env_;
   const Communicator& comm_;
@@ -178,6 +180,7 @@ class ShmVectorRun : ShmCall {
         return status;
       if (!reads) continue;
       plan_.consume(k, buffer);
+      if (int failed = plan_.transfer(k, buffer)) return transfer_failed(failed);
       if (last)
         finish_past();
       else
@@ -558,6 +561,21 @@ void ShmFastRun::consume(size_t k, int buffer) {
   }
 }
 
+int ShmCall::transfer_failed(int status) {
+  if (status != ShmArea::kMemberGone) return fail_call(status, last_error(), true);
+  // A member's process is gone (it died): wait, as for a dead member's flags, for the end of
+  // the job or a notice; after a second this call fails and tells the others. The member a
+  // transfer found gone (allgather and alltoall read from every member).
+  const int gone_rank = area_.gone_member();
+  status = wait([&](int* gone) {
+    *gone = gone_rank;
+    return -1;
+  });
+  if (status == REMORA_SUCCESS)
+    status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
+  return status;
+}
+
 int ShmCall::fail_call(int code, const std::string& message, bool tell_others) {
   if (tell_others) env_.messenger.notify(comm_.context(), sequence_, code, message);
   area_.abandon(sequence_);
@@ -686,21 +704,8 @@ int ShmFastRun::run(uint32_t signature) {
                            [&](uint8_t* cell) { publish(k, cell); });
       if (status != REMORA_SUCCESS) break;
       if (consumes(k)) consume(k, buffer);
-      if (transfer_status_ == ShmArea::kMemberGone) {
-        // A member's process is gone (it died): wait, as for a dead member's flags, for the
-        // end of the job or a notice; after a second this call fails and tells the others.
-        // The member a transfer found gone (allgather and alltoall read from every member).
-        const int gone_rank = area_.gone_member();
-        status = wait([&](int* gone) {
-          *gone = gone_rank;
-          return -1;
-        });
-        if (status == REMORA_SUCCESS)
-          status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
-        break;
-      }
       if (transfer_status_ != 0) {
-        status = fail_call(transfer_status_, last_error(), true);
+        status = transfer_failed(transfer_status_);
         break;
       }
       finish_round(k, others_publish(k));

@@ -59,13 +59,22 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
     rounds_ = std::max(sends, reads_);
     return;
   }
+  direct_bytes_ = area.single_copy_bytes();
   const int root = args_.root;
   if (me_ != root) {
-    rounds_ = rounds_of(args_.count);
+    // A single-copy block: round 0 publishes the address, round 1 waits for the root.
+    rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
     return;
   }
-  for (int rank = 0; rank < size_; ++rank)
-    if (rank != root) rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
+  for (int rank = 0; rank < size_; ++rank) {
+    if (rank == root) continue;
+    rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
+    root_waits_ = root_waits_ || direct(block_of(rank));
+  }
+}
+
+bool ShmVectorPlan::direct(size_t count) const {
+  return direct_bytes_ != 0 && count != 0 && count * extent_ >= direct_bytes_;
 }
 
 size_t ShmVectorPlan::block_of(int rank) const {
@@ -87,6 +96,7 @@ bool ShmVectorPlan::inline_block(size_t count) const {
 
 size_t ShmVectorPlan::rounds_of(size_t count) const {
   if (count == 0) return 0;
+  if (direct(count)) return 1;  // the root's
   if (operation_ == Operation::Gather) return (count * extent_ + kCell - 1) / kCell;
   if (inline_block(count)) return 1;
   return (count + piece_ - 1) / piece_;
@@ -116,9 +126,9 @@ void ShmVectorPlan::copy_own() const {
 bool ShmVectorPlan::publishes(size_t k) const {
   switch (operation_) {
     case Operation::Gather:
-      return me_ != args_.root;
     case Operation::Scatter:
-      return me_ == args_.root;
+      if (me_ != args_.root && direct(args_.count)) return k == 0;
+      return (me_ == args_.root) == (operation_ == Operation::Scatter);
     default:
       for (int rank = 0; rank < size_; ++rank)
         if (rank != me_ && k < rounds_of(block_of(rank))) return true;
@@ -127,17 +137,27 @@ bool ShmVectorPlan::publishes(size_t k) const {
 }
 
 int ShmVectorPlan::wait_for(size_t k) const {
+  const int root = args_.root;
+  if (operation_ != Operation::Alltoall && me_ != root && direct(args_.count))
+    return k == 0 ? ShmArea::kNoRank : root;
   switch (operation_) {
     case Operation::Gather:
-      return me_ == args_.root ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      return me_ == root ? ShmArea::kAllRanks : ShmArea::kNoRank;
     case Operation::Scatter:
-      return me_ == args_.root ? ShmArea::kNoRank : args_.root;
+      if (me_ == root) return k == 0 && root_waits_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      return root;
     default:
       return k < reads_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
   }
 }
 
 void ShmVectorPlan::publish(size_t k, int buffer) const {
+  if (operation_ != Operation::Alltoall && me_ != args_.root && direct(args_.count)) {
+    const void* buffer_used = operation_ == Operation::Gather ? args_.send : args_.recv;
+    const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffer_used));
+    std::memcpy(area_.cell(me_, buffer, true), &address, sizeof address);
+    return;
+  }
   switch (operation_) {
     case Operation::Gather: {
       const size_t block = args_.count * extent_, offset = k * kCell;
@@ -150,7 +170,7 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
       for (int rank = 0; rank < size_; ++rank) {
         const auto r = static_cast<size_t>(rank);
         const size_t count = args_.send_counts[r];
-        if (rank == me_ || first >= count) continue;
+        if (rank == me_ || first >= count || direct(count)) continue;
         const uint8_t* from = bytes(args_.send) + (args_.send_displs[r] + first) * extent_;
         if (inline_block(count))
           copy(area_.cell(me_, buffer, true) + r * inline_count_ * extent_, from, count * extent_);
@@ -180,11 +200,12 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
   const auto mine = static_cast<size_t>(me_);
   switch (operation_) {
     case Operation::Gather: {
+      if (me_ != args_.root) break;  // a single-copy block's rank waits for the root
       const size_t offset = k * kCell;
       for (int rank = 0; rank < size_; ++rank) {
         const auto r = static_cast<size_t>(rank);
         const size_t count = args_.recv_counts[r], block = count * extent_;
-        if (rank == me_ || offset >= block) continue;
+        if (rank == me_ || offset >= block || direct(count)) continue;
         copy(recv + args_.recv_displs[r] * extent_ + offset,
              area_.cell(rank, buffer, inline_block(count)), std::min(kCell, block - offset));
       }
@@ -193,6 +214,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
     case Operation::Scatter: {
       const size_t count = args_.count, first = k * piece_;
       const int root = args_.root;
+      if (me_ == root || direct(count)) break;  // the root reads nothing; single-copy: written
       if (inline_block(count))
         copy(recv, area_.cell(root, buffer, true) + mine * inline_count_ * extent_,
              count * extent_);
@@ -214,6 +236,27 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
       break;
     }
   }
+}
+
+int ShmVectorPlan::transfer(size_t k, int buffer) const {
+  if (k != 0 || me_ != args_.root || operation_ == Operation::Alltoall) return REMORA_SUCCESS;
+  const bool gathering = operation_ == Operation::Gather;
+  const std::vector<size_t>& counts = gathering ? args_.recv_counts : args_.send_counts;
+  const std::vector<size_t>& displs = gathering ? args_.recv_displs : args_.send_displs;
+  for (int rank = 0; rank < size_; ++rank) {
+    const auto r = static_cast<size_t>(rank);
+    if (rank == me_ || !direct(counts[r])) continue;
+    uint64_t address = 0;
+    std::memcpy(&address, area_.cell(rank, buffer, true), sizeof address);
+    const size_t offset = displs[r] * extent_, bytes = counts[r] * extent_;
+    const int status =
+        gathering
+            ? area_.read_from(rank, address, static_cast<uint8_t*>(args_.recv) + offset, bytes)
+            : area_.write_to(rank, address, static_cast<const uint8_t*>(args_.send) + offset,
+                             bytes);
+    if (status != REMORA_SUCCESS) return status;
+  }
+  return REMORA_SUCCESS;
 }
 
 }  // namespace remora::coll

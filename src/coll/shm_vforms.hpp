@@ -17,6 +17,11 @@
 //              offset d * piece of its cell in round k; rank d reads the piece at d * piece from
 //              each s whose block for d has that round. Each member takes as many rounds as its
 //              largest block (sent or received) needs.
+// In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
+// read each other's memory) skips the cells: its rank publishes the address of its buffer inline
+// in round 0, the root reads the block from there (gatherv, process_vm_readv) or writes it there
+// (scatterv, process_vm_writev) after round 0's arrivals, and the rank waits in round 1 for the
+// root's arrival there (or its past): the root is done with its buffer.
 // A member's own block is a local copy. After its last round (at once when it has none) a member
 // stores ShmArea::kPastRound into its arrive flag: members that wait for every member in later
 // rounds (the gatherv root, alltoallv) then do not wait for it, and members that wait to reuse
@@ -53,6 +58,9 @@ class ShmVectorPlan {
   void publish(size_t k, int buffer) const;
   // Reads round k's data from the members' cells (after wait_for arrived).
   void consume(size_t k, int buffer) const;
+  // The single-copy reads or writes of round k (the root's, round 0); a failure as
+  // ShmArea::read_from returns it.
+  int transfer(size_t k, int buffer) const;
 
  private:
   // The block of rank r this member sends to or receives from it (elements).
@@ -60,6 +68,8 @@ class ShmVectorPlan {
   // How many rounds a block of count elements takes.
   size_t rounds_of(size_t count) const;
   bool inline_block(size_t count) const;
+  // gatherv, scatterv: the block goes single-copy.
+  bool direct(size_t count) const;
 
   const ShmArea& area_;
   Operation operation_;
@@ -68,6 +78,8 @@ class ShmVectorPlan {
   size_t extent_;
   size_t piece_ = 0;         // scatterv, alltoallv: elements per block and round
   size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot
+  size_t direct_bytes_ = 0;  // gatherv, scatterv: single-copy blocks from this size (0: none)
+  bool root_waits_ = false;  // scatterv: the root waits for round 0's addresses
   size_t rounds_ = 0;
   size_t reads_ = 0;  // alltoallv: rounds with data for this member (the others only publish)
   const uint8_t* input_ = nullptr;  // alltoallv: the blocks sent (in place: input_copy_)

@@ -413,8 +413,10 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
     if (plan->publishes(k))
       round.publish = [plan, k, buffer](uint8_t*) { plan->publish(k, buffer); };
     round.wait_for = plan->wait_for(k);
-    if (round.wait_for != ShmArea::kNoRank)
+    if (round.wait_for != ShmArea::kNoRank) {
       round.consume = [plan, k](int buffer_read) { plan->consume(k, buffer_read); };
+      round.transfer = [plan, k](int buffer_read) { return plan->transfer(k, buffer_read); };
+    }
     rounds->push_back(std::move(round));
   }
   if (rounds->empty()) {
