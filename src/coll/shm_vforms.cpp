@@ -166,11 +166,10 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
       break;
     }
     case Operation::Scatter: {
-      const size_t first = k * piece_;
-      for (int rank = 0; rank < size_; ++rank) {
-        const auto r = static_cast<size_t>(rank);
+      const size_t first = k * piece_, mine = static_cast<size_t>(me_);
+      for (size_t r = 0; r < args_.send_counts.size(); ++r) {
         const size_t count = args_.send_counts[r];
-        if (rank == me_ || first >= count || direct(count)) continue;
+        if (r == mine || first >= count || direct(count)) continue;
         const uint8_t* from = bytes(args_.send) + (args_.send_displs[r] + first) * extent_;
         if (inline_block(count))
           copy(area_.cell(me_, buffer, true) + r * inline_count_ * extent_, from, count * extent_);
