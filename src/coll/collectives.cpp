@@ -133,10 +133,7 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   if (algorithm == Algorithm::Hierarchical)
     if (int status = make_hierarchy(comm)) return status;
   int fast = REMORA_SUCCESS;
-  // Their shm rounds begin with a round that agrees on the block size, which only the schedule
-  // path runs (algorithms/shm.cpp).
-  if (!nonblocking && algorithm == Algorithm::Shm && !blocks_differ &&
-      run_shm_fast(comm, operation, *args, &fast))
+  if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
   if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
       bypass_->contributes_only(comm->rank(), *args))

@@ -216,7 +216,7 @@ void ShmArea::abandon(uint64_t sequence) {
   // that members waiting to reuse a cell this rank might have read do not wait for it. Not while
   // an earlier collective of this rank still reads (its rounds come first).
   if (!pending_.empty() && pending_.begin()->first < sequence) return;
-  const uint64_t last = (sequence + 1) << 24 | ((uint64_t{1} << 24) - 1);
+  const uint64_t last = (sequence + 1) << 24 | kPastRound;
   uint64_t seen = mine.done.value.load(std::memory_order_relaxed);
   while (seen < last &&
          !mine.done.value.compare_exchange_weak(seen, last, std::memory_order_release))
@@ -323,7 +323,8 @@ int ShmRounds::advance() {
         round.publish(area.cell(me, buffer, round.small));
         area.last_published_[buffer] = id;
       }
-      area.store(area.header(me).arrive, id);
+      const bool reads = round.wait_for != ShmArea::kNoRank;
+      area.store(area.header(me).arrive, round.past && !reads ? past_id() : id);
       published_ = true;
     }
     int gone = -1;
@@ -378,12 +379,12 @@ int ShmRounds::advance() {
       area.abandon(sequence_);
       return fail(status_, "%s", message_.c_str());
     }
-    std::vector<Round> more;
-    if (round.then) more = round.then(buffer);  // before the append moves `round`
-    area.store(area.header(me).done, id);
+    if (!round.past)
+      area.store(area.header(me).done, id);
+    else if (round.wait_for != ShmArea::kNoRank)
+      area.store(area.header(me).arrive, past_id());
     published_ = false;
     ++next_;
-    for (Round& next : more) rounds_.push_back(std::move(next));
   }
   finished_ = true;
   wait_round_.store(0, std::memory_order_release);

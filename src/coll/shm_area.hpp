@@ -90,6 +90,10 @@ class ShmArea {
   // ones a reduce-scatter and an allgather round per cell-sized chunk.
   static constexpr size_t kFlatBytes = 4096;
   static constexpr int kAllRanks = -1, kNoRank = -2;
+  // The round index of a collective's ids that follows all of its rounds: an arrive flag at it
+  // says the member is past every round (the v-forms, whose members take different numbers of
+  // rounds: coll/shm_vforms.hpp).
+  static constexpr uint64_t kPastRound = (uint64_t{1} << 24) - 1;
   // The round of a reduce or allreduce of at most this many bytes, of a gather of blocks of at
   // most this many, and of a scatter whose blocks together take at most this many
   // (alike on every member: both paths decide by the same sizes) keeps its data in the cache
@@ -222,9 +226,11 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     // After consume: a read that may fail (a single-copy read of another member's memory);
     // a failure (its message the last error) fails the collective.
     std::function<int(int buffer)> transfer;
-    // After the round: reads its data and returns the rounds that follow (the v-forms agree
-    // on their number in a first round, as only then every member knows every block's size).
-    std::function<std::vector<Round>(int buffer)> then;
+    // This member's last round of the collective (the v-forms, whose members take different
+    // numbers of rounds): after it, arrive says the member is past every round
+    // (ShmArea::kPastRound) instead of done saying it read this one; a round that reads nothing
+    // stores that as its arrival.
+    bool past = false;
   };
   // Enlists the collective on the area in sequence order. keep: what the rounds' functions
   // point to (held as long as the rounds).
@@ -251,6 +257,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
   int advance();  // under mutex_
   void leave();   // under mutex_
   uint64_t round_id(size_t round) const { return (sequence_ + 1) << 24 | (round + 1); }
+  uint64_t past_id() const { return (sequence_ + 1) << 24 | ShmArea::kPastRound; }
   // The cell of a round: alternating per round and per collective, the same on every member
   // (the fast path, coll/shm_fast.hpp, picks cells alike).
   int buffer_of(size_t round) const { return static_cast<int>((sequence_ + round) & 1); }

@@ -10,6 +10,7 @@
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/algorithms/common.hpp"
 #include "coll/shm_single_copy.hpp"
+#include "coll/shm_vforms.hpp"
 #include "core/backoff.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -47,8 +48,11 @@ class ShmCall {
   // Round k up to its reads: waits until this rank's cell of the round is free (when it
   // publishes), calls publish(cell), stores arrive, and waits for the arrival of `who`. Then
   // the caller reads and calls finish_round.
+  // past: this member's last round, in which it reads nothing (coll/shm_vforms.hpp): its
+  // arrival says it is past every round.
   template <typename Publish>
-  int start_round(size_t k, bool small, bool publishes, int who, const Publish& publish);
+  int start_round(size_t k, bool small, bool publishes, int who, const Publish& publish,
+                  bool past = false);
   // done tells the members that published in this round that this one is past it. Where
   // nobody else published (barrier; bcast at the root) the arrive just stored is past every
   // round they published in, so done can wait. Elsewhere it cannot: the next arrive comes only
@@ -56,11 +60,16 @@ class ShmCall {
   void finish_round(size_t k, bool others_publish) {
     if (others_publish) area_.store(area_.header(me_).done, round_id(k));
   }
+  // After the last round of a member that read in it (the v-forms): past every round.
+  void finish_past() { area_.store(area_.header(me_).arrive, past_id()); }
+  uint64_t past_id() const { return (sequence_ + 1) << 24 | ShmArea::kPastRound; }
   int buffer_of(size_t k) const { return static_cast<int>((sequence_ + k) & 1); }
   uint64_t round_id(size_t k) const { return (sequence_ + 1) << 24 | (k + 1); }
   template <typename Check>
   int wait(const Check& check);
   int fail_call(int code, const std::string& message, bool tell_others);
+  // A single-copy read or write failed with status (ShmArea::read_from's): fails the call.
+  int transfer_failed(int status);
 
   const ShmFast::Env& env_;
   const Communicator& comm_;
@@ -143,6 +152,46 @@ class ShmFastRun : ShmCall {
   const std::vector<size_t>* in_displs_ = nullptr;  // alltoall: the input's block displacements
 };
 
+// gatherv, scatterv, alltoallv: the rounds of coll/shm_vforms.hpp, as vector_rounds in
+// algorithms/shm.cpp lays them out for the schedule.
+class ShmVectorRun : ShmCall {
+ public:
+  ShmVectorRun(const ShmFast::Env& env, const Communicator& comm, ShmArea& area,
+               Operation operation, const CollectiveArgs& args)
+      : ShmCall(env, comm, area), plan_(area, operation, args) {}
+
+  int run(uint32_t signature) {
+    int status = begin(signature);
+    if (status == REMORA_SUCCESS) status = rounds();
+    end();
+    return status;
+  }
+
+ private:
+  int rounds() {
+    plan_.copy_own();
+    const size_t rounds = plan_.rounds();
+    if (rounds == 0) finish_past();
+    for (size_t k = 0; k < rounds; ++k) {
+      const int buffer = buffer_of(k), who = plan_.wait_for(k);
+      const bool last = k + 1 == rounds, reads = who != ShmArea::kNoRank;
+      const auto publish = [&](uint8_t*) { plan_.publish(k, buffer); };
+      if (int status = start_round(k, false, plan_.publishes(k), who, publish, last && !reads))
+        return status;
+      if (!reads) continue;
+      plan_.consume(k, buffer);
+      if (int failed = plan_.transfer(k, buffer)) return transfer_failed(failed);
+      if (last)
+        finish_past();
+      else
+        finish_round(k, true);
+    }
+    return REMORA_SUCCESS;
+  }
+
+  ShmVectorPlan plan_;
+};
+
 bool ShmFast::serves(Operation operation) {
   switch (operation) {
     case Operation::Barrier:
@@ -163,6 +212,11 @@ bool ShmFast::serves(Operation operation) {
 bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
                   const CollectiveArgs& args, uint32_t signature, int* status) {
   if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;
+  if (ShmVectorPlan::serves(operation, args)) {
+    ShmVectorRun call(env, comm, area, operation, args);
+    *status = call.run(signature);
+    return true;
+  }
   ShmFastRun call(env, comm, area, operation, args);
   *status = call.run(signature);
   return true;
@@ -507,6 +561,21 @@ void ShmFastRun::consume(size_t k, int buffer) {
   }
 }
 
+int ShmCall::transfer_failed(int status) {
+  if (status != ShmArea::kMemberGone) return fail_call(status, last_error(), true);
+  // A member's process is gone (it died): wait, as for a dead member's flags, for the end of
+  // the job or a notice; after a second this call fails and tells the others. The member a
+  // transfer found gone (allgather and alltoall read from every member).
+  const int gone_rank = area_.gone_member();
+  status = wait([&](int* gone) {
+    *gone = gone_rank;
+    return -1;
+  });
+  if (status == REMORA_SUCCESS)
+    status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
+  return status;
+}
+
 int ShmCall::fail_call(int code, const std::string& message, bool tell_others) {
   if (tell_others) env_.messenger.notify(comm_.context(), sequence_, code, message);
   area_.abandon(sequence_);
@@ -609,7 +678,8 @@ int ShmCall::begin(uint32_t signature) {
 }
 
 template <typename Publish>
-int ShmCall::start_round(size_t k, bool small, bool publishes, int who, const Publish& publish) {
+int ShmCall::start_round(size_t k, bool small, bool publishes, int who, const Publish& publish,
+                         bool past) {
   const int buffer = buffer_of(k);
   const uint64_t id = round_id(k);
   if (publishes) {
@@ -619,7 +689,7 @@ int ShmCall::start_round(size_t k, bool small, bool publishes, int who, const Pu
     publish(area_.cell(me_, buffer, small));
     area_.last_published_[buffer] = id;
   }
-  area_.store(area_.header(me_).arrive, id);
+  area_.store(area_.header(me_).arrive, past ? past_id() : id);
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
   return wait([&](int* gone) { return area_.arrived(who, id, gone); });
 }
@@ -634,21 +704,8 @@ int ShmFastRun::run(uint32_t signature) {
                            [&](uint8_t* cell) { publish(k, cell); });
       if (status != REMORA_SUCCESS) break;
       if (consumes(k)) consume(k, buffer);
-      if (transfer_status_ == ShmArea::kMemberGone) {
-        // A member's process is gone (it died): wait, as for a dead member's flags, for the
-        // end of the job or a notice; after a second this call fails and tells the others.
-        // The member a transfer found gone (allgather and alltoall read from every member).
-        const int gone_rank = area_.gone_member();
-        status = wait([&](int* gone) {
-          *gone = gone_rank;
-          return -1;
-        });
-        if (status == REMORA_SUCCESS)
-          status = fail_call(REMORA_ERR_ARG, "a member's process is gone", true);
-        break;
-      }
       if (transfer_status_ != 0) {
-        status = fail_call(transfer_status_, last_error(), true);
+        status = transfer_failed(transfer_status_);
         break;
       }
       finish_round(k, others_publish(k));

@@ -36,8 +36,8 @@ struct CollectiveArgs;
 class ShmFast {
  public:
   // The operations it runs: all of the shm algorithm's (barrier, bcast, reduce, allreduce,
-  // reduce_scatter, allgather, gather, scatter, alltoall; the regular forms of the last three,
-  // as the shm algorithm has no others).
+  // reduce_scatter, allgather, gather, scatter, alltoall; the v-forms of the last three in
+  // their own rounds, coll/shm_vforms.hpp).
   static bool serves(Operation operation);
   // Second phase: checks with sched_yield (and a poll of the transport) between them, for up to
   // this long, before the progress engine's wait (which sleeps soon). A member that is

@@ -193,8 +193,9 @@ size_t decisive_bytes(Operation operation, const CollectiveArgs& args) {
 
 size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
   const size_t threshold = area.single_copy_bytes();
-  // The v-forms of the rooted operations and alltoall: members do not know each other's
-  // blocks, so they could not decide alike; they take the cells (shm.cpp's agreed rounds).
+  // The v-forms of the rooted operations and alltoall, whose members do not know each other's
+  // blocks, take rounds of their own (gatherv and scatterv decide single-copy per block there:
+  // coll/shm_vforms.hpp).
   if (args.vector_form && operation != Operation::Allgather &&
       operation != Operation::ReduceScatter)
     return 0;

@@ -25,8 +25,8 @@
 // keep their one round's data in the inline slots, as the small reductions do (alltoall keeps
 // the cells: through the slots it measured slower at p = 2, as reduce_scatter_block did).
 // The v-forms of gather, scatter and alltoall, whose members do not know each other's block
-// sizes, first agree on the largest block in a round of their own (agreed_rounds), then run the
-// regular forms' rounds for it (schedule path only: the fast path takes the regular forms).
+// sizes, take rounds of their own (coll/shm_vforms.hpp): each member as many as its blocks
+// need, shared with the fast path.
 // Every element is reduced in rank order by one rank, so floating-point results are the same
 // on every rank and reproducible.
 #include <algorithm>
@@ -36,6 +36,7 @@
 #include "coll/algorithms/common.hpp"
 #include "coll/shm_area.hpp"
 #include "coll/shm_single_copy.hpp"
+#include "coll/shm_vforms.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::coll {
@@ -50,6 +51,7 @@ struct Context {
   ShmArea* area = nullptr;
   const CollectiveArgs* args = nullptr;
   int me = 0, size = 1;
+  uint64_t sequence = 0;  // the schedule's
   const uint8_t* input() const { return static_cast<const uint8_t*>(input_of(*args)); }
   uint8_t* recv() const { return static_cast<uint8_t*>(args->recv); }
   // target = cell(0) op cell(1) op ... at byte offset, count elements (in rank order); small:
@@ -256,46 +258,8 @@ void allgather_rounds(const Context& c, std::vector<Round>* rounds) {
   }
 }
 
-// The v-forms of gather, scatter and alltoall: a member knows only its own blocks' sizes (the
-// root: all of them), but every member must lay out the same rounds. A first round agrees on the
-// largest block: `from` (the root, or kAllRanks: every member) publishes its largest inline,
-// and every member then lays out the data rounds for it (lay_out, shared with the regular
-// forms, which know it at once). Costs one round without data.
-template <typename LayOut>
-void agreed_rounds(const Context& c, int from, size_t largest, LayOut lay_out,
-                   std::vector<Round>* rounds) {
-  Round agree;
-  agree.small = true;
-  if (from == ShmArea::kAllRanks || from == c.me)
-    agree.publish = [largest](uint8_t* slot) {
-      const uint64_t value = largest;
-      std::memcpy(slot, &value, sizeof value);
-    };
-  agree.wait_for = from == c.me ? ShmArea::kNoRank : from;
-  agree.then = [c, from, lay_out](int buffer) {
-    size_t agreed = 0;
-    for (int rank = 0; rank < c.size; ++rank) {
-      if (from != ShmArea::kAllRanks && rank != from) continue;
-      uint64_t value = 0;
-      std::memcpy(&value, c.area->cell(rank, buffer, true), sizeof value);
-      agreed = std::max(agreed, static_cast<size_t>(value));
-    }
-    std::vector<Round> more;
-    lay_out(agreed, &more);
-    return more;
-  };
-  rounds->push_back(std::move(agree));
-}
-
-size_t largest_of(const std::vector<size_t>& counts) {
-  size_t most = 0;
-  for (size_t count : counts) most = std::max(most, count);
-  return most;
-}
-
 // gather: round k carries bytes [k * cell, (k + 1) * cell) of every rank's block, each in its
-// own cell; only the root reads. largest: the largest block (elements), the same on every
-// member; rank r's block is recv_counts[r] at the root, count at rank r.
+// own cell; only the root reads. largest: the block (elements), the same on every member.
 void gather_rounds(const Context& c, size_t largest, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const size_t extent = args.extent, bytes = largest * extent;
@@ -336,7 +300,7 @@ void gather_rounds(const Context& c, size_t largest, std::vector<Round>* rounds)
 
 // scatter: round k carries elements [k * piece, (k + 1) * piece) of every rank's block, block r
 // at cell offset r * piece of the root's cell; rank r copies its piece out. largest: as for
-// gather; rank r's block is send_counts[r] at the root, count at rank r.
+// gather.
 void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const size_t extent = args.extent;
@@ -417,39 +381,50 @@ void alltoall_rounds(const Context& c, const uint8_t* input, size_t largest,
   }
 }
 
-// The regular forms lay out their rounds at once; the v-forms agree on the largest block first.
 void gather_or_scatter(const Context& c, Operation operation, std::vector<Round>* rounds) {
-  const CollectiveArgs& args = *c.args;
-  const bool gathering = operation == Operation::Gather;
-  const auto lay_out = [c, gathering](size_t largest, std::vector<Round>* more) {
-    if (gathering)
-      gather_rounds(c, largest, more);
-    else
-      scatter_rounds(c, largest, more);
-  };
-  if (!args.vector_form) return lay_out(args.count, rounds);
-  const size_t largest = largest_of(gathering ? args.recv_counts : args.send_counts);
-  agreed_rounds(c, args.root, largest, lay_out, rounds);
+  if (operation == Operation::Gather)
+    gather_rounds(c, c.args->count, rounds);
+  else
+    scatter_rounds(c, c.args->count, rounds);
 }
 
 void alltoall(const Context& c, Schedule& schedule, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const uint8_t* input = static_cast<const uint8_t*>(args.send);
-  const auto& counts = args.in_place ? args.recv_counts : args.send_counts;
   if (args.in_place) {
     // The input is recvbuf, which the rounds overwrite: work from a copy of it.
-    size_t total = 0;
-    for (size_t rank = 0; rank < args.recv_counts.size(); ++rank)
-      total = std::max(total, (args.recv_displs[rank] + args.recv_counts[rank]) * args.extent);
+    const size_t total = args.recv_counts.size() * args.recv_counts[0] * args.extent;
     uint8_t* copy = schedule.scratch(total);
     if (total > 0) std::memcpy(copy, args.recv, total);
     input = copy;
   }
-  const auto lay_out = [c, input](size_t largest, std::vector<Round>* more) {
-    alltoall_rounds(c, input, largest, more);
-  };
-  if (!args.vector_form) return lay_out(counts.empty() ? 0 : counts[0], rounds);
-  agreed_rounds(c, ShmArea::kAllRanks, largest_of(counts), lay_out, rounds);
+  alltoall_rounds(c, input, args.recv_counts.empty() ? 0 : args.recv_counts[0], rounds);
+}
+
+// gatherv, scatterv, alltoallv: each member's own rounds (coll/shm_vforms.hpp); the last one
+// (or with none, one without data) says it is past them all.
+void vector_rounds(const Context& c, Operation operation, std::vector<Round>* rounds) {
+  const auto plan = std::make_shared<const ShmVectorPlan>(*c.area, operation, *c.args);
+  plan->copy_own();
+  const uint64_t sequence = c.sequence;
+  for (size_t k = 0; k < plan->rounds(); ++k) {
+    const int buffer = static_cast<int>((sequence + k) & 1);  // ShmRounds::buffer_of
+    Round round;
+    if (plan->publishes(k))
+      round.publish = [plan, k, buffer](uint8_t*) { plan->publish(k, buffer); };
+    round.wait_for = plan->wait_for(k);
+    if (round.wait_for != ShmArea::kNoRank) {
+      round.consume = [plan, k](int buffer_read) { plan->consume(k, buffer_read); };
+      round.transfer = [plan, k](int buffer_read) { return plan->transfer(k, buffer_read); };
+    }
+    rounds->push_back(std::move(round));
+  }
+  if (rounds->empty()) {
+    Round none;
+    none.wait_for = ShmArea::kNoRank;
+    rounds->push_back(std::move(none));
+  }
+  rounds->back().past = true;
 }
 
 }  // namespace
@@ -462,6 +437,7 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
   c.args = kept.get();
   c.me = area->rank();
   c.size = area->size();
+  c.sequence = schedule.sequence();
   std::vector<Round> rounds;
   if (single_copy_rounds(c, operation, &rounds)) operation = Operation::Scan;  // no more rounds
   switch (operation) {
@@ -485,10 +461,16 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
       break;
     case Operation::Gather:
     case Operation::Scatter:
-      gather_or_scatter(c, operation, &rounds);
+      if (ShmVectorPlan::serves(operation, args))
+        vector_rounds(c, operation, &rounds);
+      else
+        gather_or_scatter(c, operation, &rounds);
       break;
     case Operation::Alltoall:
-      alltoall(c, schedule, &rounds);
+      if (ShmVectorPlan::serves(operation, args))
+        vector_rounds(c, operation, &rounds);
+      else
+        alltoall(c, schedule, &rounds);
       break;
     default:
       break;

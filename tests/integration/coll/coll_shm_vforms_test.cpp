@@ -1,12 +1,17 @@
-// The shm algorithm's v-forms of gather, scatter and alltoall (their members first agree on
-// the largest block, then run the regular forms' rounds): blocks of 0 elements beside blocks
-// that take several rounds of the 64 KiB cells, displacements in reverse rank order with gaps,
-// in place, every root, on the world, a split and a duplicate, asked for (REMORA_COLL_SHM) and
-// under REMORA_COLL_AUTO. Run with "wait" or "test", the nonblocking forms. Every element names
-// its source, destination and index.
+// The shm algorithm's v-forms of gather, scatter and alltoall (each member takes the rounds its
+// own blocks need, coll/shm_vforms.hpp): blocks of 0 elements beside blocks that take several
+// rounds of the 64 KiB cells, displacements in reverse rank order with gaps, in place, every
+// root, on the world, a split and a duplicate, asked for (REMORA_COLL_SHM) and under
+// REMORA_COLL_AUTO. Run with "wait" or "test", the nonblocking forms. Run with "mixed", blocking
+// calls whose blocks sit on both sides of each size rule (inline slot, one cell or piece, more)
+// in one call, with one member in turn taking the schedule path (a nonblocking shm barrier of
+// its is pending) while the others take the fast path. Every element names its source,
+// destination and index.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "coll_reference.hpp"
@@ -34,9 +39,15 @@ int32_t tagged(int from, int to, size_t i) {
 // progress auto keeps the message-based default for them).
 bool small_blocks = false;
 const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
+// "mixed": int32 blocks at the rules' edges: a scatterv block inline up to 24 / p bytes (3
+// elements at p = 2, 1 at p = 4), a gatherv block up to 24 bytes (6); a scatterv piece of
+// 8192 elements at p = 2, a gatherv cell of 16384 (where small_blocks holds, the small sizes).
+bool mixed = false;
 size_t count_of(size_t j, size_t salt) {
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
   static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
+  static constexpr size_t kEdges[] = {3, 0, 7, 16385, 1, 6, 8193, 2, 16384, 4, 8192};
+  if (mixed && !small_blocks) return kEdges[(j * 3 + salt) % std::size(kEdges)];
   const size_t at = (j + salt) % 5;
   return small_blocks ? kSmall[at] : kSizes[at];
 }
@@ -70,6 +81,25 @@ struct Comm {
   int rank, size;
 };
 
+// mixed: before each call every member starts a nonblocking shm barrier; member `late` calls
+// the v-form while its barrier is pending (the schedule path), the others after theirs.
+size_t calls_made = 0;  // turns `late` from call to call
+struct PathMix {
+  int rank, late;
+  remora_request_t request = REMORA_REQUEST_NULL;
+  explicit PathMix(const Comm& c)
+      : rank(c.rank), late(static_cast<int>(calls_made++ % static_cast<size_t>(c.size))) {
+    if (!mixed) return;
+    REQUIRE_OK(remora_ibarrier(c.handle, REMORA_COLL_SHM, &request));
+    if (rank != late) REQUIRE_OK(remora_request_wait(&request));
+  }
+  PathMix(const PathMix&) = delete;
+  PathMix& operator=(const PathMix&) = delete;
+  ~PathMix() {
+    if (mixed && rank == late) REQUIRE_OK(remora_request_wait(&request));
+  }
+};
+
 // Every root, in place and not: check(root, in_place, blocks) runs and checks one call.
 template <typename Check>
 void rooted_calls(const Comm& c, size_t salt, const Check& check) {
@@ -88,6 +118,7 @@ void gathervs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
     std::vector<int32_t> send(counts[me]), recv(b.total, kUntouched);
     for (size_t i = 0; i < counts[me]; ++i) send[i] = tagged(c.rank, root, i);
     if (place) std::copy(send.begin(), send.end(), recv.begin() + displs[me]);
+    const PathMix mix(c);
     REQUIRE_OK(call(calls, remora_gatherv, remora_igatherv, place ? REMORA_IN_PLACE : send.data(),
                     counts[me], recv.data(), counts.data(), displs.data(), REMORA_INT32, root,
                     c.handle, algorithm));
@@ -114,6 +145,7 @@ void scattervs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
     const auto me = static_cast<size_t>(c.rank);
     const bool place = in_place && c.rank == root;
     std::vector<int32_t> recv(counts[me] + 1, kUntouched);
+    const PathMix mix(c);
     REQUIRE_OK(call(calls, remora_scatterv, remora_iscatterv, send.data(), counts.data(),
                     displs.data(), place ? REMORA_IN_PLACE : recv.data(), counts[me], REMORA_INT32,
                     root, c.handle, algorithm));
@@ -151,6 +183,7 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
       for (size_t i = 0; i < send_counts[j]; ++i)
         send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
     if (in_place) recv = send;
+    const PathMix mix(c);
     REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
                     in_place ? REMORA_IN_PLACE : send.data(), send_counts.data(),
                     send_displs.data(), recv.data(), recv_counts.data(), recv_displs.data(),
@@ -183,7 +216,8 @@ void run(remora_comm_t handle) {
 
 int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
-  calls = coll_test::calls_from(argc, argv);
+  mixed = argc > 1 && std::strcmp(argv[1], "mixed") == 0;
+  if (!mixed) calls = coll_test::calls_from(argc, argv);
   remora_comm_t world = REMORA_COMM_NULL, half = REMORA_COMM_NULL, dup = REMORA_COMM_NULL;
   REQUIRE_OK(remora_comm_world(&world));
   run(world);

@@ -1,0 +1,261 @@
+#include "coll/shm_vforms.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "coll/algorithms/algorithms.hpp"
+#include "coll/shm_area.hpp"
+
+namespace remora::coll {
+namespace {
+
+constexpr size_t kCell = ShmArea::kCellBytes;
+
+// memcpy without the null pointers of empty blocks (undefined even for 0 bytes).
+void copy(uint8_t* target, const uint8_t* source, size_t bytes) {
+  if (bytes > 0) std::memcpy(target, source, bytes);
+}
+
+const uint8_t* bytes(const void* pointer) {
+  return static_cast<const uint8_t*>(pointer);
+}
+
+}  // namespace
+
+bool ShmVectorPlan::serves(Operation operation, const CollectiveArgs& args) {
+  return args.vector_form && (operation == Operation::Gather || operation == Operation::Scatter ||
+                              operation == Operation::Alltoall);
+}
+
+ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args)
+    : area_(area),
+      operation_(operation),
+      args_(args),
+      me_(area.rank()),
+      size_(area.size()),
+      extent_(args.extent) {
+  const auto ranks = static_cast<size_t>(size_);
+  // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
+  piece_ = std::max<size_t>(1, kCell / (ranks * extent_));
+  if (operation_ == Operation::Scatter) inline_count_ = ShmArea::kInlineBytes / ranks / extent_;
+  if (operation_ == Operation::Alltoall) {
+    input_ = bytes(args_.send);
+    input_displs_ = &args_.send_displs;
+    if (args_.in_place) {
+      // The input is recvbuf, which the rounds overwrite: work from a copy of it.
+      size_t total = 0;
+      for (size_t rank = 0; rank < ranks; ++rank)
+        total = std::max(total, (args_.recv_displs[rank] + args_.recv_counts[rank]) * extent_);
+      input_copy_.assign(bytes(args_.recv), bytes(args_.recv) + total);
+      input_ = input_copy_.data();
+      input_displs_ = &args_.recv_displs;
+    }
+    size_t sends = 0;
+    for (int rank = 0; rank < size_; ++rank) {
+      if (rank == me_) continue;
+      sends = std::max(sends, rounds_of(block_of(rank)));
+      reads_ = std::max(reads_, rounds_of(args_.recv_counts[static_cast<size_t>(rank)]));
+    }
+    rounds_ = std::max(sends, reads_);
+    return;
+  }
+  direct_bytes_ = area.single_copy_bytes();
+  const int root = args_.root;
+  if (me_ != root) {
+    // A single-copy block: round 0 publishes the address, round 1 waits for the root.
+    rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
+    return;
+  }
+  for (int rank = 0; rank < size_; ++rank) {
+    if (rank == root) continue;
+    rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
+    root_waits_ = root_waits_ || direct(block_of(rank));
+  }
+}
+
+bool ShmVectorPlan::direct(size_t count) const {
+  return direct_bytes_ != 0 && count != 0 && count * extent_ >= direct_bytes_;
+}
+
+size_t ShmVectorPlan::block_of(int rank) const {
+  const auto r = static_cast<size_t>(rank);
+  switch (operation_) {
+    case Operation::Gather:
+      return me_ == args_.root ? args_.recv_counts[r] : args_.count;
+    case Operation::Scatter:
+      return me_ == args_.root ? args_.send_counts[r] : args_.count;
+    default:  // alltoallv: the block this member sends to rank
+      return args_.in_place ? args_.recv_counts[r] : args_.send_counts[r];
+  }
+}
+
+bool ShmVectorPlan::inline_block(size_t count) const {
+  if (operation_ == Operation::Gather) return count * extent_ <= ShmArea::kInlineBytes;
+  return count <= inline_count_;  // scatterv (alltoallv: inline_count_ 0)
+}
+
+size_t ShmVectorPlan::rounds_of(size_t count) const {
+  if (count == 0) return 0;
+  if (direct(count)) return 1;  // the root's
+  if (operation_ == Operation::Gather) return (count * extent_ + kCell - 1) / kCell;
+  if (inline_block(count)) return 1;
+  return (count + piece_ - 1) / piece_;
+}
+
+void ShmVectorPlan::copy_own() const {
+  if (args_.in_place) return;  // the own block stays where it is
+  const auto mine = static_cast<size_t>(me_);
+  uint8_t* recv = static_cast<uint8_t*>(args_.recv);
+  switch (operation_) {
+    case Operation::Gather:
+      if (me_ == args_.root)
+        copy(recv + args_.recv_displs[mine] * extent_, bytes(args_.send), args_.count * extent_);
+      break;
+    case Operation::Scatter:
+      if (me_ == args_.root)
+        copy(recv, bytes(args_.send) + args_.send_displs[mine] * extent_, args_.count * extent_);
+      break;
+    default:
+      copy(recv + args_.recv_displs[mine] * extent_,
+           bytes(args_.send) + args_.send_displs[mine] * extent_,
+           args_.recv_counts[mine] * extent_);
+      break;
+  }
+}
+
+bool ShmVectorPlan::publishes(size_t k) const {
+  switch (operation_) {
+    case Operation::Gather:
+    case Operation::Scatter:
+      if (me_ != args_.root && direct(args_.count)) return k == 0;
+      return (me_ == args_.root) == (operation_ == Operation::Scatter);
+    default:
+      for (int rank = 0; rank < size_; ++rank)
+        if (rank != me_ && k < rounds_of(block_of(rank))) return true;
+      return false;
+  }
+}
+
+int ShmVectorPlan::wait_for(size_t k) const {
+  const int root = args_.root;
+  if (operation_ != Operation::Alltoall && me_ != root && direct(args_.count))
+    return k == 0 ? ShmArea::kNoRank : root;
+  switch (operation_) {
+    case Operation::Gather:
+      return me_ == root ? ShmArea::kAllRanks : ShmArea::kNoRank;
+    case Operation::Scatter:
+      if (me_ == root) return k == 0 && root_waits_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      return root;
+    default:
+      return k < reads_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
+  }
+}
+
+void ShmVectorPlan::publish(size_t k, int buffer) const {
+  if (operation_ != Operation::Alltoall && me_ != args_.root && direct(args_.count)) {
+    const void* buffer_used = operation_ == Operation::Gather ? args_.send : args_.recv;
+    const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffer_used));
+    std::memcpy(area_.cell(me_, buffer, true), &address, sizeof address);
+    return;
+  }
+  switch (operation_) {
+    case Operation::Gather: {
+      const size_t block = args_.count * extent_, offset = k * kCell;
+      copy(area_.cell(me_, buffer, inline_block(args_.count)), bytes(args_.send) + offset,
+           std::min(kCell, block - offset));
+      break;
+    }
+    case Operation::Scatter: {
+      const size_t first = k * piece_, mine = static_cast<size_t>(me_);
+      for (size_t r = 0; r < args_.send_counts.size(); ++r) {
+        const size_t count = args_.send_counts[r];
+        if (r == mine || first >= count || direct(count)) continue;
+        const uint8_t* from = bytes(args_.send) + (args_.send_displs[r] + first) * extent_;
+        if (inline_block(count))
+          copy(area_.cell(me_, buffer, true) + r * inline_count_ * extent_, from, count * extent_);
+        else
+          copy(area_.cell(me_, buffer) + r * piece_ * extent_, from,
+               std::min(piece_, count - first) * extent_);
+      }
+      break;
+    }
+    default: {
+      const size_t first = k * piece_;
+      uint8_t* cell = area_.cell(me_, buffer);
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = block_of(rank);
+        if (rank == me_ || first >= count) continue;
+        copy(cell + r * piece_ * extent_, input_ + ((*input_displs_)[r] + first) * extent_,
+             std::min(piece_, count - first) * extent_);
+      }
+      break;
+    }
+  }
+}
+
+void ShmVectorPlan::consume(size_t k, int buffer) const {
+  uint8_t* recv = static_cast<uint8_t*>(args_.recv);
+  const auto mine = static_cast<size_t>(me_);
+  switch (operation_) {
+    case Operation::Gather: {
+      if (me_ != args_.root) break;  // a single-copy block's rank waits for the root
+      const size_t offset = k * kCell;
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = args_.recv_counts[r], block = count * extent_;
+        if (rank == me_ || offset >= block || direct(count)) continue;
+        copy(recv + args_.recv_displs[r] * extent_ + offset,
+             area_.cell(rank, buffer, inline_block(count)), std::min(kCell, block - offset));
+      }
+      break;
+    }
+    case Operation::Scatter: {
+      const size_t count = args_.count, first = k * piece_;
+      const int root = args_.root;
+      if (me_ == root || direct(count)) break;  // the root reads nothing; single-copy: written
+      if (inline_block(count))
+        copy(recv, area_.cell(root, buffer, true) + mine * inline_count_ * extent_,
+             count * extent_);
+      else
+        copy(recv + first * extent_, area_.cell(root, buffer) + mine * piece_ * extent_,
+             std::min(piece_, count - first) * extent_);
+      break;
+    }
+    default: {
+      const size_t first = k * piece_;
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        const size_t count = args_.recv_counts[r];
+        if (rank == me_ || first >= count) continue;
+        copy(recv + (args_.recv_displs[r] + first) * extent_,
+             area_.cell(rank, buffer) + mine * piece_ * extent_,
+             std::min(piece_, count - first) * extent_);
+      }
+      break;
+    }
+  }
+}
+
+int ShmVectorPlan::transfer(size_t k, int buffer) const {
+  if (k != 0 || me_ != args_.root || operation_ == Operation::Alltoall) return REMORA_SUCCESS;
+  const bool gathering = operation_ == Operation::Gather;
+  const std::vector<size_t>& counts = gathering ? args_.recv_counts : args_.send_counts;
+  const std::vector<size_t>& displs = gathering ? args_.recv_displs : args_.send_displs;
+  for (int rank = 0; rank < size_; ++rank) {
+    const auto r = static_cast<size_t>(rank);
+    if (rank == me_ || !direct(counts[r])) continue;
+    uint64_t address = 0;
+    std::memcpy(&address, area_.cell(rank, buffer, true), sizeof address);
+    const size_t offset = displs[r] * extent_, bytes = counts[r] * extent_;
+    const int status =
+        gathering
+            ? area_.read_from(rank, address, static_cast<uint8_t*>(args_.recv) + offset, bytes)
+            : area_.write_to(rank, address, static_cast<const uint8_t*>(args_.send) + offset,
+                             bytes);
+    if (status != REMORA_SUCCESS) return status;
+  }
+  return REMORA_SUCCESS;
+}
+
+}  // namespace remora::coll

@@ -1,0 +1,90 @@
+// The rounds of the shm v-forms whose members do not know each other's blocks (gatherv,
+// scatterv, alltoallv), shared by the schedule (coll/algorithms/shm.cpp) and the fast path
+// (coll/shm_fast.cpp), which must lay out the same rounds.
+//
+// No member agrees with the others on a number of rounds: each takes the rounds its own blocks
+// need, laid out so that the two members of every pair place and find their data alike from
+// what both know (the block between them):
+//   gatherv:   rank r publishes bytes [k * cell, (k + 1) * cell) of its block in round k, in its
+//              inline slot when the block fits there (ShmArea::kInlineBytes), else its cell;
+//              the root takes as many rounds as the largest block needs and copies rank r's
+//              data from the rounds r has;
+//   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at offset
+//              r * piece of its cell in round k (piece = cell / (p * extent)); a block of at
+//              most kInlineBytes / p bytes goes whole into round 0's inline slot, at offset
+//              r * (kInlineBytes / p / extent) elements; rank r reads the rounds its block has;
+//   alltoallv: rank s publishes elements [k * piece, (k + 1) * piece) of its block for d at
+//              offset d * piece of its cell in round k; rank d reads the piece at d * piece from
+//              each s whose block for d has that round. Each member takes as many rounds as its
+//              largest block (sent or received) needs.
+// In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
+// read each other's memory) skips the cells: its rank publishes the address of its buffer inline
+// in round 0, the root reads the block from there (gatherv, process_vm_readv) or writes it there
+// (scatterv, process_vm_writev) after round 0's arrivals, and the rank waits in round 1 for the
+// root's arrival there (or its past): the root is done with its buffer.
+// A member's own block is a local copy. After its last round (at once when it has none) a member
+// stores ShmArea::kPastRound into its arrive flag: members that wait for every member in later
+// rounds (the gatherv root, alltoallv) then do not wait for it, and members that wait to reuse
+// a cell see it has read everything.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "coll/algorithm.hpp"
+
+namespace remora::coll {
+
+struct CollectiveArgs;
+class ShmArea;
+
+class ShmVectorPlan {
+ public:
+  // Whether operation with args takes these rounds (the v-forms of gather, scatter, alltoall).
+  static bool serves(Operation operation, const CollectiveArgs& args);
+  // args must outlive the plan. Makes the in-place alltoallv's copy of its input.
+  ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args);
+  ShmVectorPlan(const ShmVectorPlan&) = delete;
+  ShmVectorPlan& operator=(const ShmVectorPlan&) = delete;
+
+  size_t rounds() const { return rounds_; }  // this member's
+  // Copies this member's own block (before the rounds: the in-place alltoallv reads its copy).
+  void copy_own() const;
+  bool publishes(size_t k) const;
+  // Whose arrival round k waits for: a rank, ShmArea::kAllRanks or ShmArea::kNoRank.
+  int wait_for(size_t k) const;
+  // Writes round k's data into this member's cell and inline slot of buffer.
+  void publish(size_t k, int buffer) const;
+  // Reads round k's data from the members' cells (after wait_for arrived).
+  void consume(size_t k, int buffer) const;
+  // The single-copy reads or writes of round k (the root's, round 0); a failure as
+  // ShmArea::read_from returns it.
+  int transfer(size_t k, int buffer) const;
+
+ private:
+  // The block of rank r this member sends to or receives from it (elements).
+  size_t block_of(int rank) const;
+  // How many rounds a block of count elements takes.
+  size_t rounds_of(size_t count) const;
+  bool inline_block(size_t count) const;
+  // gatherv, scatterv: the block goes single-copy.
+  bool direct(size_t count) const;
+
+  const ShmArea& area_;
+  Operation operation_;
+  const CollectiveArgs& args_;
+  int me_, size_;
+  size_t extent_;
+  size_t piece_ = 0;         // scatterv, alltoallv: elements per block and round
+  size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot
+  size_t direct_bytes_ = 0;  // gatherv, scatterv: single-copy blocks from this size (0: none)
+  bool root_waits_ = false;  // scatterv: the root waits for round 0's addresses
+  size_t rounds_ = 0;
+  size_t reads_ = 0;  // alltoallv: rounds with data for this member (the others only publish)
+  const uint8_t* input_ = nullptr;  // alltoallv: the blocks sent (in place: input_copy_)
+  const std::vector<size_t>* input_displs_ = nullptr;
+  std::vector<uint8_t> input_copy_;
+};
+
+}  // namespace remora::coll
