@@ -3,8 +3,8 @@
 #     RANKS <n>...                   rank counts to run it at
 #     [PROGRESS <mode>...]           progress modes: manual, thread, ghost (default: manual
 #                                    thread); ghost runs the node's ghost process as well
-#     [LABELS <label>...]            CTest labels (shm, np<N> and, for runs at 5 or more ranks
-#                                    of a test also run at 2-4 ranks, also_below5 are added)
+#     [LABELS <label>...]            CTest labels (added: shm, np<N>, the mode; also_below5,
+#                                    one_thread and thread_beside_np2 as explained below)
 #     [ARGS <arg>...]                program arguments
 #     [TIMEOUT <seconds>]            per run (default 120); remorarun --timeout enforces it too
 #     [ENV <VAR=value>...]           extra environment for every run
@@ -55,6 +55,12 @@ function(remora_add_multirank_test name)
       set(runs_below5 TRUE)
     endif()
   endforeach()
+  # thread_beside_np2: a run with a progress thread at other than 2 ranks of a test that also
+  # runs with one at 2 ranks; ASan leaves these out (the progress thread's own code runs at 2).
+  set(thread_at_np2 FALSE)
+  if("thread" IN_LIST arg_PROGRESS AND "2" IN_LIST arg_RANKS)
+    set(thread_at_np2 TRUE)
+  endif()
   foreach(ranks IN LISTS arg_RANKS)
     set(width_label)
     if(runs_below5 AND ranks GREATER 4)
@@ -62,18 +68,29 @@ function(remora_add_multirank_test name)
     endif()
     foreach(mode IN LISTS arg_PROGRESS)
       set(test ${name}.np${ranks}.${mode})
+      # one_thread: every process of the run has a single thread (no progress thread, and the
+      # test starts none: it is not labelled threads); TSan, which does not see across
+      # processes, has nothing to check there.
+      set(run_labels ${width_label})
+      if(NOT mode STREQUAL "thread" AND NOT "threads" IN_LIST arg_LABELS)
+        list(APPEND run_labels one_thread)
+      endif()
+      if(mode STREQUAL "thread" AND NOT ranks EQUAL 2 AND thread_at_np2)
+        list(APPEND run_labels thread_beside_np2)
+      endif()
       add_test(NAME ${test}
                COMMAND $<TARGET_FILE:remorarun> -n ${ranks} --timeout ${arg_TIMEOUT}
                        $<TARGET_FILE:${exe}> ${arg_ARGS})
       math(EXPR ctest_timeout "${arg_TIMEOUT} + 15")
       set_tests_properties(${test} PROPERTIES
         TIMEOUT ${ctest_timeout}
-        LABELS "shm;np${ranks};${mode};${width_label};${arg_LABELS}"
+        LABELS "shm;np${ranks};${mode};${run_labels};${arg_LABELS}"
         ENVIRONMENT "REMORA_PROGRESS=${mode};REMORATEST_RANKS=${ranks};${arg_ENV}")
       set_property(GLOBAL APPEND PROPERTY REMORA_MULTIRANK_TESTS "${test}|${exe}|${ranks}|${mode}")
       foreach(field TIMEOUT LABELS ARGS ENV)
         set_property(GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test} "${arg_${field}}")
       endforeach()
+      set_property(GLOBAL PROPERTY REMORA_MULTIRANK_THREAD_AT_NP2_${test} ${thread_at_np2})
     endforeach()
   endforeach()
 endfunction()
@@ -101,8 +118,9 @@ endmacro()
 # Registers every multi-rank test recorded so far (up to MAX_RANKS ranks) a second and third
 # time, under the MPI launcher found by CMake (MPIEXEC_EXECUTABLE):
 #   mpi.<test>        ranks that share this machine use shared memory (node-local path);
+#                     with a progress thread only at 2 ranks, if the test runs there;
 #   mpi_inter.<test>  REMORA_NODE_SIZE=1: every rank is its own node, so every operation
-#                     between two ranks goes through MPI (the inter-node path).
+#                     between two ranks goes through MPI (the inter-node path); from 2 ranks.
 # Labels: mpi, mpi_local or mpi_inter, np<N>, the progress mode and the test's own labels.
 # EXCLUDE_INTER: tests (regex on <test>) too slow through MPI on this machine's two cores.
 function(remora_add_mpi_tests)
@@ -114,10 +132,21 @@ function(remora_add_mpi_tests)
     if(ranks GREATER arg_MAX_RANKS OR mode STREQUAL "ghost")
       continue()
     endif()
+    get_property(thread_at_np2 GLOBAL PROPERTY REMORA_MULTIRANK_THREAD_AT_NP2_${test})
     foreach(path local inter)
       set(name mpi.${test})
       set(path_env)
+      # On one node the data path is remorarun's (run there in every mode up to 8 ranks); what
+      # MPI adds is the bootstrap and a progress thread that also polls MPI, which 2 ranks run.
+      if(path STREQUAL "local" AND mode STREQUAL "thread" AND NOT ranks EQUAL 2
+         AND thread_at_np2)
+        continue()
+      endif()
       if(path STREQUAL "inter")
+        # One rank is one node either way: the run would repeat mpi.<test>.
+        if(ranks EQUAL 1)
+          continue()
+        endif()
         if(arg_EXCLUDE_INTER AND test MATCHES "${arg_EXCLUDE_INTER}")
           continue()
         endif()
