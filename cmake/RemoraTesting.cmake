@@ -57,9 +57,9 @@ function(remora_add_multirank_test name)
   endforeach()
   # thread_beside_np2: a run with a progress thread at other than 2 ranks of a test that also
   # runs with one at 2 ranks; ASan leaves these out (the progress thread's own code runs at 2).
-  set(thread_at_np2 FALSE)
-  if("thread" IN_LIST arg_PROGRESS AND "2" IN_LIST arg_RANKS)
-    set(thread_at_np2 TRUE)
+  set(runs_at_np2 FALSE)
+  if("2" IN_LIST arg_RANKS)
+    set(runs_at_np2 TRUE)
   endif()
   foreach(ranks IN LISTS arg_RANKS)
     set(width_label)
@@ -75,7 +75,7 @@ function(remora_add_multirank_test name)
       if(NOT mode STREQUAL "thread" AND NOT "threads" IN_LIST arg_LABELS)
         list(APPEND run_labels one_thread)
       endif()
-      if(mode STREQUAL "thread" AND NOT ranks EQUAL 2 AND thread_at_np2)
+      if(mode STREQUAL "thread" AND NOT ranks EQUAL 2 AND runs_at_np2)
         list(APPEND run_labels thread_beside_np2)
       endif()
       add_test(NAME ${test}
@@ -90,7 +90,7 @@ function(remora_add_multirank_test name)
       foreach(field TIMEOUT LABELS ARGS ENV)
         set_property(GLOBAL PROPERTY REMORA_MULTIRANK_${field}_${test} "${arg_${field}}")
       endforeach()
-      set_property(GLOBAL PROPERTY REMORA_MULTIRANK_THREAD_AT_NP2_${test} ${thread_at_np2})
+      set_property(GLOBAL PROPERTY REMORA_MULTIRANK_AT_NP2_${test} ${runs_at_np2})
     endforeach()
   endforeach()
 endfunction()
@@ -118,7 +118,7 @@ endmacro()
 # Registers every multi-rank test recorded so far (up to MAX_RANKS ranks) a second and third
 # time, under the MPI launcher found by CMake (MPIEXEC_EXECUTABLE):
 #   mpi.<test>        ranks that share this machine use shared memory (node-local path);
-#                     with a progress thread only at 2 ranks, if the test runs there;
+#                     for a test that runs at 2 ranks: there, and at 1 rank in manual mode;
 #   mpi_inter.<test>  REMORA_NODE_SIZE=1: every rank is its own node, so every operation
 #                     between two ranks goes through MPI (the inter-node path); from 2 ranks.
 # Labels: mpi, mpi_local or mpi_inter, np<N>, the progress mode and the test's own labels.
@@ -132,14 +132,15 @@ function(remora_add_mpi_tests)
     if(ranks GREATER arg_MAX_RANKS OR mode STREQUAL "ghost")
       continue()
     endif()
-    get_property(thread_at_np2 GLOBAL PROPERTY REMORA_MULTIRANK_THREAD_AT_NP2_${test})
+    get_property(runs_at_np2 GLOBAL PROPERTY REMORA_MULTIRANK_AT_NP2_${test})
     foreach(path local inter)
       set(name mpi.${test})
       set(path_env)
       # On one node the data path is remorarun's (run there in every mode up to 8 ranks); what
-      # MPI adds is the bootstrap and a progress thread that also polls MPI, which 2 ranks run.
-      if(path STREQUAL "local" AND mode STREQUAL "thread" AND NOT ranks EQUAL 2
-         AND thread_at_np2)
+      # MPI adds is the bootstrap and a progress thread that also polls MPI: a test that runs at
+      # 2 ranks runs there in both modes, and alone at 1 rank in manual mode.
+      if(path STREQUAL "local" AND runs_at_np2 AND
+         (ranks GREATER 2 OR (ranks EQUAL 1 AND mode STREQUAL "thread")))
         continue()
       endif()
       if(path STREQUAL "inter")
