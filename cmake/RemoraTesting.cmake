@@ -4,7 +4,7 @@
 #     [PROGRESS <mode>...]           progress modes: manual, thread, ghost (default: manual
 #                                    thread); ghost runs the node's ghost process as well
 #     [LABELS <label>...]            CTest labels (added: shm, np<N>, the mode; also_below5,
-#                                    one_thread and thread_beside_np2 as explained below)
+#                                    one_thread and async_beside_np2 as explained below)
 #     [ARGS <arg>...]                program arguments
 #     [TIMEOUT <seconds>]            per run (default 120); remorarun --timeout enforces it too
 #     [ENV <VAR=value>...]           extra environment for every run
@@ -55,8 +55,8 @@ function(remora_add_multirank_test name)
       set(runs_below5 TRUE)
     endif()
   endforeach()
-  # thread_beside_np2: a run with a progress thread at other than 2 ranks of a test that also
-  # runs with one at 2 ranks; ASan leaves these out (the progress thread's own code runs at 2).
+  # async_beside_np2: a run with asynchronous progress (thread or ghost) at other than 2 ranks of
+  # a test that also runs at 2 ranks; ASan leaves these out (that progress's own code runs at 2).
   set(runs_at_np2 FALSE)
   if("2" IN_LIST arg_RANKS)
     set(runs_at_np2 TRUE)
@@ -75,8 +75,8 @@ function(remora_add_multirank_test name)
       if(NOT mode STREQUAL "thread" AND NOT "threads" IN_LIST arg_LABELS)
         list(APPEND run_labels one_thread)
       endif()
-      if(mode STREQUAL "thread" AND NOT ranks EQUAL 2 AND runs_at_np2)
-        list(APPEND run_labels thread_beside_np2)
+      if(NOT mode STREQUAL "manual" AND NOT ranks EQUAL 2 AND runs_at_np2)
+        list(APPEND run_labels async_beside_np2)
       endif()
       add_test(NAME ${test}
                COMMAND $<TARGET_FILE:remorarun> -n ${ranks} --timeout ${arg_TIMEOUT}

@@ -20,7 +20,8 @@
 #   ranks on 2 cores took 42 % of the job's test time (227 of 546 s) for the same code paths;
 #   likewise the 5-7-rank runs of tests that also run at 2-4 ranks (label also_below5, both
 #   sanitizer jobs): the runs at 5 or more ranks that remain are the tests registered only there;
-#   runs with a progress thread only at 2 ranks where a test runs so there (-LE thread_beside_np2);
+#   runs with a progress thread or ghost only at 2 ranks where a test runs there (-LE
+#   async_beside_np2);
 #   it stays a Debug (-O0) build: -O1 compiled 32 % slower; it is built against MPICH (about 8 %
 #   more to compile) and runs 54 MPI tests at 1-3 ranks;
 # - TSan leaves out the runs in which every process has one thread (-LE one_thread): it does
@@ -111,7 +112,7 @@ if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   # on both paths (hwloc loads no plugins, whose memory LSan could not attribute:
   # RemoraSanitizers.cmake; tests/sanitizers suppresses nothing else).
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DREMORA_SANITIZE=address \
-    -DREMORA_BUILD_BENCH=OFF "${mpich[@]}" -- -LE 'np8|also_below5|plain_only|thread_beside_np2|mpi|^ga$'
+    -DREMORA_BUILD_BENCH=OFF "${mpich[@]}" -- -LE 'np8|also_below5|plain_only|async_beside_np2|mpi|^ga$'
   if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
     phase "build-asan: MPI subset"
     ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" -L mpi \
