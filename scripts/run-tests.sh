@@ -26,7 +26,8 @@
 #   more to compile) and runs 54 MPI tests at 1-3 ranks;
 # - TSan leaves out the runs in which every process has one thread (-LE one_thread): it does
 #   not see across processes;
-# - TSan and the Open MPI smoke job build only what their tests run (build_only);
+# - every job but the plain one builds only what its tests run (build_only): ASan does not
+#   compile the GA and ARMCI layers and their test programs, which it does not run;
 # - the Open MPI smoke job is a Debug build (-O0 compiles about 20 % faster than -O2, and its
 #   22 tests take seconds): it checks that Remora works with Open MPI, not its speed.
 set -euo pipefail
@@ -44,7 +45,10 @@ run_suite() {  # build-directory, extra CMake flags..., then ctest arguments aft
   phase "$dir: configure ${cmake_flags[*]}"
   cmake -S . -B "$dir" -G Ninja -DREMORA_WERROR=ON "${debug_info[@]}" "${cmake_flags[@]}" >/dev/null
   if [ -n "${build_only:-}" ]; then
-    mapfile -t targets < <(select_targets "$dir" "$build_only" "$@")
+    mapfile -t targets < <({ select_targets "$dir" "$build_only" "$@"
+                             if [ ${#also_select[@]} -gt 0 ]; then
+                               select_targets "$dir" tests "${also_select[@]}"
+                             fi; } | sort -u)
     phase "$dir: build ${#targets[@]} targets (what the selected tests run)"
     cmake --build "$dir" --target "${targets[@]}"
   else
@@ -55,9 +59,12 @@ run_suite() {  # build-directory, extra CMake flags..., then ctest arguments aft
 }
 
 # build_only=tests: build only the outputs that the tests chosen by the ctest arguments run
-# (paths under the build directory, which Ninja takes as targets), known after configuring;
-# build_only=tests+unit: also every GoogleTest program, whose tests CTest lists only once built
-# (until then one unlabelled <target>_NOT_BUILT placeholder each).
+# (paths under the build directory that Ninja knows as targets; a test's output files are not),
+# known after configuring; build_only=tests+unit: also every GoogleTest program, whose tests
+# CTest lists only once built (until then one unlabelled <target>_NOT_BUILT placeholder each).
+# also_select: the ctest arguments of a second selection run from the same build (its
+# programs are built too).
+also_select=()
 select_targets() {  # build-directory, tests or tests+unit, ctest arguments...
   local dir=$1 what=$2; shift 2
   local root; root=$(cd "$dir" && pwd)
@@ -67,7 +74,7 @@ select_targets() {  # build-directory, tests or tests+unit, ctest arguments...
     if [ "$what" = tests+unit ]; then
       ctest --test-dir "$dir" -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)_NOT_BUILT$/\1/p'
     fi
-  } | sort -u
+  } | sort -u | grep -Fxf <(ninja -C "$dir" -t targets all | sed 's/: [^:]*$//')
 }
 
 # Line tables and function names (-g1) instead of full debug information: backtraces and
@@ -111,13 +118,15 @@ if [ "${REMORA_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Built against MPICH: the non-MPI tests but the 8-rank runs, then an MPI subset at 1-3 ranks
   # on both paths (hwloc loads no plugins, whose memory LSan could not attribute:
   # RemoraSanitizers.cmake; tests/sanitizers suppresses nothing else).
-  run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DREMORA_SANITIZE=address \
+  asan_mpi=(-L mpi -LE 'np[4-9]|mpi_ghost'
+            -R '(app_owns_mpi|window_sizes|identity|rdma|barrier|win_sync|wait_policy|win_accumulate_owner|dead_rank)')
+  if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then also_select=("${asan_mpi[@]}"); fi
+  build_only=tests+unit run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DREMORA_SANITIZE=address \
     -DREMORA_BUILD_BENCH=OFF "${mpich[@]}" -- -LE 'np8|also_below5|plain_only|async_beside_np2|mpi|^ga$'
+  also_select=()
   if [ "${REMORA_SKIP_MPI:-0}" != 1 ]; then
     phase "build-asan: MPI subset"
-    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" -L mpi \
-      -LE 'np[4-9]|mpi_ghost' \
-      -R '(app_owns_mpi|window_sizes|identity|rdma|barrier|win_sync|wait_policy|win_accumulate_owner|dead_rank)'
+    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" "${asan_mpi[@]}"
   fi
   build_only=tests+unit run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DREMORA_SANITIZE=thread \
