@@ -1,11 +1,16 @@
 // Under mpiexec the oversubscription check counts every rank that shares this machine, whatever
 // REMORA_NODE_SIZE cut it into: with REMORA_NODE_SIZE=1 and REMORA_PROGRESS=thread, 2 ranks on
-// 2 CPUs run 4 threads, although each rank's node holds one. The expected answer is computed
-// from the launcher's count of ranks on this machine and this process's CPU affinity mask.
+// 2 CPUs run 4 threads, although each rank's node holds one. The CPUs are those any of the
+// machine's ranks may run on: 2 ranks bound one per CPU (mpiexec -bind-to core) are not
+// oversubscribed although each rank's mask holds one CPU. The expected answer is computed from
+// the launcher's count of ranks on this machine and the union of the ranks' CPU affinity masks
+// (every rank of the test runs on this machine).
+#include <mpi.h>
 #include <sched.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "api/runtime.hpp"
 #include "multirank.hpp"
@@ -29,7 +34,14 @@ int main(int argc, char** argv) {
   REQUIRE(ranks > 0, "the launcher did not say how many ranks share this machine");
   cpu_set_t mask;
   REQUIRE(sched_getaffinity(0, sizeof mask, &mask) == 0, "sched_getaffinity failed");
-  const int cpus = CPU_COUNT(&mask);
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<cpu_set_t> masks(static_cast<size_t>(size));
+  MPI_Allgather(&mask, sizeof mask, MPI_BYTE, masks.data(), sizeof mask, MPI_BYTE, MPI_COMM_WORLD);
+  cpu_set_t any;
+  CPU_ZERO(&any);
+  for (cpu_set_t& one : masks) CPU_OR(&any, &any, &one);
+  const int cpus = CPU_COUNT(&any);
   const char* progress = std::getenv("REMORA_PROGRESS");
   const int threads = progress != nullptr && std::strcmp(progress, "thread") == 0 ? 2 : 1;
   const bool expected = ranks * threads > cpus;

@@ -15,10 +15,17 @@ namespace remora::mpi {
 namespace {
 
 struct MpiSegment final : transport::Segment {
+  explicit MpiSegment(MpiTransport& transport) : owner(transport) {}
+  MpiTransport& owner;
   transport::Segment* node = nullptr;   // this node's shared-memory segment
   std::unique_ptr<RmaWindow> window;    // for ranks on other nodes; null on a one-node job
   MPI_Comm group_comm = MPI_COMM_NULL;  // a group segment's members (for its window)
-  ~MpiSegment() override { delete node; }
+  // A segment the application never freed (remora_finalize deletes it): its window leaves the
+  // lists that flushes visit before it goes (the MPI window itself is left to MPI_Finalize).
+  ~MpiSegment() override {
+    if (window) owner.forget(window.get());
+    delete node;
+  }
 };
 
 const MpiSegment& as_mpi(const transport::Segment& segment) {
@@ -38,6 +45,12 @@ constexpr int kActivePauses = 1;
 // completes small puts and gets in the target's MPI calls: with one poll and 16 pauses per
 // round, 8-byte put + flush and get took 1.7x the raw MPI time on this 2-core VM).
 constexpr int kActiveProbes = 16;
+// While active on an oversubscribed machine: after this long without progress a wait naps
+// (sleeps kActiveNapNs) between its polls, so that the ranks it waits for, often queued behind
+// it on its CPU, run at once; a call this long after the wait's previous one starts a new wait.
+constexpr uint64_t kActiveNapAfterNs = 100000;
+constexpr uint64_t kActiveNapNs = 20000;
+constexpr uint64_t kActiveStreakGapNs = 50000;
 
 // One job name for every rank (it names the nodes' shared-memory objects).
 std::string agree_on_job_id(MPI_Comm comm) {
@@ -116,7 +129,10 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
   self->route(std::move(local_of));
   // Waits spin less when the machine, not only this rank's node, has more runnable threads
   // than CPUs (REMORA_NODE_SIZE=1 makes nodes of one rank on a machine of many).
-  if (ghost == nullptr) self->shm_->count_ranks_sharing_cpus(config, self->layout_.machine_ranks);
+  if (ghost == nullptr)
+    self->shm_->count_ranks_sharing_cpus(config, self->layout_.machine_ranks,
+                                         self->layout_.machine_cpus);
+  self->window_shared_.wait_outside_mpi = self->wait_policy().oversubscribed;
   if (self->ghost_ >= 0) {
     self->channel_ = std::make_unique<AmChannel>(self->everyone_, self->mpi_mutex_,
                                                  EndpointMap::gather(self->everyone_, self->rank_));
@@ -173,7 +189,7 @@ void MpiTransport::outstanding() {
 }
 
 int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
-  auto mpi = std::make_unique<MpiSegment>();
+  auto mpi = std::make_unique<MpiSegment>(*this);
   int status = shm_->allocate_segment(bytes, &mpi->node);
   if (status == REMORA_SUCCESS) mpi->id = mpi->node->id;  // names it for the node's ghost
   // Every rank learns every size and whether every node succeeded (nonblocking collectives:
@@ -263,7 +279,7 @@ int MpiTransport::allocate_group_segment(const std::vector<int>& members, size_t
     for (int i : node_index) values->push_back(all[static_cast<size_t>(i)]);
     return REMORA_SUCCESS;
   };
-  auto mpi = std::make_unique<MpiSegment>();
+  auto mpi = std::make_unique<MpiSegment>(*this);
   if (int status = shm_->allocate_group_segment(node_members, bytes, node_allgather, &mpi->node))
     return status;
   mpi->id = mpi->node->id;
@@ -361,6 +377,9 @@ int MpiTransport::remote_get_strided(const transport::Segment& segment, int targ
 
 // Only the windows that listed themselves for target since its last flush (rma_window.hpp).
 int MpiTransport::remote_flush(int target) {
+  if (target < 0 || target >= size_)
+    return fail(REMORA_ERR_RANK, "flush: target rank %d is not a rank of this job (0..%d)", target,
+                size_ - 1);
   announce(target);
   std::lock_guard lock(mpi_mutex_);
   std::vector<RmaWindow*>& listed = window_shared_.to_flush[static_cast<size_t>(target)];
@@ -431,7 +450,10 @@ bool MpiTransport::poll() {
 // the wait keeps polling MPI (and MPI keeps progressing the one-sided operations that other nodes
 // direct at this rank): it yields the CPU every 5 µs on an oversubscribed machine, else every 50
 // µs, probes MPI up to kActiveProbes times and pauses once between polls (on a virtual machine
-// a sched_yield costs about a microsecond: one per poll would halve the rate of polls). Otherwise
+// a sched_yield costs about a microsecond: one per poll would halve the rate of polls). On an
+// oversubscribed machine a wait that has seen no progress for kActiveNapAfterNs naps instead
+// (kActiveNapNs, on its futex) between its polls: a yield does not reliably hand the CPU to the
+// rank it waits for (3 ranks on 2 cores spent most of their time polling for each other). Otherwise
 // it sleeps at most REMORA_MPI_POLL_US before it polls MPI again. The progress thread always does
 // the latter: it shares its core with the application, which polls itself while it waits in Remora,
 // and which, while it computes, would keep a yielding progress thread off the core for whole time
@@ -442,8 +464,22 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
     if (sleeper == transport::Sleeper::Application && active(now)) {
       // MPI's progress engine turned back to back, as inside MPI_Barrier: one-sided operations
       // that MPI completes in software here are served within one probe's time.
+      thread_local uint64_t fruitless_since_ns = 0, last_call_ns = 0;
+      // A wait's sleep phase starts at the policy's first timeout (Backoff doubles it after
+      // every call), or after a gap: another wait.
+      if (timeout_ns <= wait_policy().first_sleep_ns || now - last_call_ns > kActiveStreakGapNs)
+        fruitless_since_ns = now;
+      last_call_ns = now;
       for (int i = 0; i < kActiveProbes; ++i) {
-        if (ready() || channel_->probe()) return;
+        if (ready() || channel_->probe()) {
+          fruitless_since_ns = now;
+          return;
+        }
+      }
+      if (wait_policy().oversubscribed && now - fruitless_since_ns >= kActiveNapAfterNs) {
+        shm_->sleep(kActiveNapNs, ready, sleeper);
+        last_call_ns = now_ns();
+        return;
       }
       thread_local uint64_t last_yield_ns = 0;
       const uint64_t yield_every =

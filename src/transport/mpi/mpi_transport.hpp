@@ -17,6 +17,9 @@
 // own (wait_for) or tests an rget in flight. An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
+// On an oversubscribed machine an active wait that sees nothing progress naps between its polls
+// (MpiTransport::sleep), and blocking gets wait for MPI_Rget requests rather than in
+// MPI_Win_flush (RmaWindow), so that the ranks it waits for get the CPU.
 // Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
 // polls.
 #pragma once
@@ -90,6 +93,10 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int ghost_of(int rank) const override;
   const transport::Segment* shared_segment(uint64_t) const override { return nullptr; }
 
+  // Takes a window out of the lists that flush and flush_all visit (before it is freed or
+  // destroyed; again is harmless).
+  void forget(RmaWindow* window);
+
  private:
   friend class Router<MpiTransport>;
   MpiTransport() = default;
@@ -113,8 +120,6 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int remote_flush_all();
   int remote_am_send(int target, int handler_id, const void* payload, size_t bytes);
   int unreachable(const char* what, int rank) const;
-  // Takes a window out of the list that flush and flush_all visit.
-  void forget(RmaWindow* window);
   // Waits (polling, backing off) for a nonblocking MPI operation of this rank.
   int wait_for(MPI_Request* request);
   // While a request of this rank is outstanding (wait_for, an rget's test): stays active.

@@ -1,17 +1,40 @@
 #include "transport/mpi/node_layout.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "core/cpus.hpp"
 #include "core/error.hpp"
 
 namespace remora::mpi {
 
-int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm, int* machine_ranks) {
+namespace {
+
+// The CPUs that any of the ranks of `shared` may run on (collective over it).
+int union_of_cpus(MPI_Comm shared) {
+  int size = 0;
+  MPI_Comm_size(shared, &size);
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_ZERO(&mine);
+  std::vector<cpu_set_t> all(static_cast<size_t>(size));
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, shared);
+  cpu_set_t any;
+  CPU_ZERO(&any);
+  for (cpu_set_t& set : all) CPU_OR(&any, &any, &set);
+  const int count = CPU_COUNT(&any);
+  return count > 0 ? count : available_cpus();
+}
+
+}  // namespace
+
+int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm, int* machine_ranks,
+                int* machine_cpus) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm shared = MPI_COMM_NULL;
@@ -20,6 +43,7 @@ int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm, int* ma
   int shared_rank = 0;
   MPI_Comm_rank(shared, &shared_rank);
   if (machine_ranks != nullptr) MPI_Comm_size(shared, machine_ranks);
+  if (machine_cpus != nullptr) *machine_cpus = union_of_cpus(shared);
   const int color = node_size_limit > 0 ? shared_rank / node_size_limit : 0;
   MPI_Comm_split(shared, color, rank, node_comm);
   MPI_Comm_free(&shared);
@@ -27,7 +51,8 @@ int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm, int* ma
 }
 
 int build_node_layout(MPI_Comm comm, int node_size_limit, NodeLayout* layout) {
-  if (int status = split_nodes(comm, node_size_limit, &layout->node_comm, &layout->machine_ranks))
+  if (int status = split_nodes(comm, node_size_limit, &layout->node_comm, &layout->machine_ranks,
+                               &layout->machine_cpus))
     return status;
   describe_node_layout(comm, layout);
   return REMORA_SUCCESS;

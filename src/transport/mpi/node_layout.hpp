@@ -24,6 +24,7 @@ struct NodeLayout {
   std::vector<int> node_ranks;     // job ranks of this node, ascending
   std::vector<int> index_on_node;  // per job rank: its index on its node
   int machine_ranks = 1;           // ranks sharing this machine's memory and CPUs, before the cut
+  int machine_cpus = 1;            // CPUs they may run on (the union of their affinity masks)
 };
 
 // Collective over comm. job_id names the job (the same on every rank).
@@ -32,10 +33,12 @@ int share_control_block(const NodeLayout& layout, const std::string& job_id, con
                         shm::ControlBlock* block);
 
 // The two steps of build_node_layout. split_nodes: this process's node (shared memory, then
-// the REMORA_NODE_SIZE cut; *machine_ranks, if given: the processes sharing memory before the
-// cut). describe_node_layout: the rest of *layout from layout->node_comm.
+// the REMORA_NODE_SIZE cut; *machine_ranks and *machine_cpus, if given: the processes sharing
+// memory before the cut, and the CPUs in the union of their affinity masks, so that ranks bound
+// one per CPU do not count as oversubscribed). describe_node_layout: the rest of *layout from
+// layout->node_comm.
 int split_nodes(MPI_Comm comm, int node_size_limit, MPI_Comm* node_comm,
-                int* machine_ranks = nullptr);
+                int* machine_ranks = nullptr, int* machine_cpus = nullptr);
 void describe_node_layout(MPI_Comm comm, NodeLayout* layout);
 // share_control_block over `members` (the node's ranks, then its ghost when ghosts is 1): member
 // 0 creates the block, with `ghosts` ghost endpoints; the others attach.

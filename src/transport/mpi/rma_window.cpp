@@ -136,7 +136,8 @@ int RmaWindow::staged_put(int rank, size_t offset, const void* source, size_t by
 }
 
 int RmaWindow::get(int target, size_t offset, void* destination, size_t bytes) {
-  if (bytes <= kStageMaxBytes) return flushed_get(window_rank(target), offset, destination, bytes);
+  if (bytes <= kStageMaxBytes && !shared_.wait_outside_mpi)
+    return flushed_get(window_rank(target), offset, destination, bytes);
   return transfer(false, target, offset, destination, bytes);
 }
 
@@ -208,19 +209,24 @@ int RmaWindow::flushed_get(int rank, size_t offset, void* destination, size_t by
   return REMORA_SUCCESS;
 }
 
-// Small blocks: every block's MPI_Rput, then the waits for their local completion (one wait
-// per block in turn made a GA patch put wait once per row).
-int RmaWindow::put_strided(int target, size_t offset, const void* source,
-                           const transport::StridedShape& shape) {
+// Larger blocks one transfer each (put or get).
+int RmaWindow::strided_blocks(bool is_put, int target, size_t offset, void* local,
+                              const transport::StridedShape& shape) {
   int status = REMORA_SUCCESS;
-  auto* local = static_cast<uint8_t*>(const_cast<void*>(source));
-  if (shape.count[0] > kStageMaxBytes) {
-    shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
-      if (status == REMORA_SUCCESS)
-        status = put(target, offset + remote_offset, local + local_offset, shape.count[0]);
-    });
-    return status;
-  }
+  auto* cursor = static_cast<uint8_t*>(local);
+  shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
+    if (status != REMORA_SUCCESS) return;
+    status = is_put ? put(target, offset + remote_offset, cursor + local_offset, shape.count[0])
+                    : get(target, offset + remote_offset, cursor + local_offset, shape.count[0]);
+  });
+  return status;
+}
+
+// Small blocks: every block's MPI_Rput (MPI_Rget), then the waits for their completion (one wait
+// per block in turn made a GA patch put wait once per row).
+int RmaWindow::strided_requests(bool is_put, int target, size_t offset, void* local,
+                                const transport::StridedShape& shape) {
+  auto* cursor = static_cast<uint8_t*>(local);
   const int rank = window_rank(target);
   const auto count = static_cast<int>(shape.count[0]);
   std::vector<MPI_Request> requests;
@@ -231,35 +237,42 @@ int RmaWindow::put_strided(int target, size_t offset, const void* source,
     shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
       if (result != MPI_SUCCESS) return;
       MPI_Request& request = requests.emplace_back(MPI_REQUEST_NULL);
-      result = MPI_Rput(local + local_offset, count, MPI_BYTE, rank,
-                        static_cast<MPI_Aint>(offset + remote_offset), count, MPI_BYTE, window_,
-                        &request);
+      const auto displacement = static_cast<MPI_Aint>(offset + remote_offset);
+      result = is_put ? MPI_Rput(cursor + local_offset, count, MPI_BYTE, rank, displacement, count,
+                                 MPI_BYTE, window_, &request)
+                      : MPI_Rget(cursor + local_offset, count, MPI_BYTE, rank, displacement, count,
+                                 MPI_BYTE, window_, &request);
     });
-    unflushed(rank);
+    if (is_put) unflushed(rank);
   }
-  // Every issued put is waited for, even after a failure: the caller may reuse source at once.
+  // Every issued operation is waited for, even after a failure: the caller may reuse (or read)
+  // its buffer at once.
+  int status = REMORA_SUCCESS;
   for (MPI_Request& request : requests)
     if (request != MPI_REQUEST_NULL)
       if (int waited = wait_(&request); status == REMORA_SUCCESS) status = waited;
   if (result != MPI_SUCCESS)
-    return fail(REMORA_ERR_SYSTEM, "strided MPI_Rput of %zu bytes at offset %zu of rank %d failed",
-                shape.total_bytes(), offset, rank);
+    return fail(REMORA_ERR_SYSTEM, "strided %s of %zu bytes at offset %zu of rank %d failed",
+                is_put ? "MPI_Rput" : "MPI_Rget", shape.total_bytes(), offset, rank);
   return status;
 }
 
+int RmaWindow::put_strided(int target, size_t offset, const void* source,
+                           const transport::StridedShape& shape) {
+  void* local = const_cast<void*>(source);
+  if (shape.count[0] > kStageMaxBytes) return strided_blocks(true, target, offset, local, shape);
+  return strided_requests(true, target, offset, local, shape);
+}
+
 // Small blocks: every block's MPI_Get, then one MPI_Win_flush for them all (the call completes
-// as a whole; a flush per block made a GA patch get wait for the target once per row).
+// as a whole; a flush per block made a GA patch get wait for the target once per row); on an
+// oversubscribed machine every block's MPI_Rget, then the waits (WindowShared::wait_outside_mpi).
 int RmaWindow::get_strided(int target, size_t offset, void* destination,
                            const transport::StridedShape& shape) {
-  int status = REMORA_SUCCESS;
+  if (shape.count[0] > kStageMaxBytes)
+    return strided_blocks(false, target, offset, destination, shape);
+  if (shared_.wait_outside_mpi) return strided_requests(false, target, offset, destination, shape);
   auto* local = static_cast<uint8_t*>(destination);
-  if (shape.count[0] > kStageMaxBytes) {
-    shape.for_each_block([&](size_t local_offset, size_t remote_offset) {
-      if (status == REMORA_SUCCESS)
-        status = get(target, offset + remote_offset, local + local_offset, shape.count[0]);
-    });
-    return status;
-  }
   const int rank = window_rank(target);
   const auto count = static_cast<int>(shape.count[0]);
   std::lock_guard lock(mpi_mutex_);

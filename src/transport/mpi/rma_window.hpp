@@ -3,9 +3,10 @@
 // reach the same bytes, and kept in a lock_all epoch for its whole life. A get of at most
 // kStageMaxBytes is MPI_Get + MPI_Win_flush, as a program using MPI directly writes it (a strided
 // get of such blocks: one MPI_Get per block, one MPI_Win_flush; a strided put of them: every
-// block's MPI_Rput, then the waits). A put of at most kStagedPutMaxBytes is copied into staging
-// blocks and sent with MPI_Put (no wait: the copy is the origin until a flush). Larger puts,
-// larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
+// block's MPI_Rput, then the waits); on an oversubscribed machine gets are MPI_Rget and a wait
+// in Remora instead (WindowShared::wait_outside_mpi). A put of at most kStagedPutMaxBytes is copied
+// into staging blocks and sent with MPI_Put (no wait: the copy is the origin until a flush). Larger
+// puts, larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
 // and return at local completion, waited for with Remora's waiting policy rather than inside
 // MPI, which busy-polls (staging puts of 512 B-4 KiB too made their bandwidth under MPICH with a
 // progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
@@ -61,6 +62,10 @@ struct WindowShared {
   // Under the MPI mutex: per job rank, the windows that may have operations to it outstanding
   // (each at most once; a window that has flushed since may stay listed).
   std::vector<std::vector<RmaWindow*>> to_flush;
+  // Set when the machine is oversubscribed: a blocking get waits for its request in Remora's
+  // waiting policy rather than in MPI_Win_flush, which busy-polls and keeps the target, often
+  // queued behind this rank on its CPU, from running to serve it.
+  bool wait_outside_mpi = false;
 };
 
 class RmaWindow {
@@ -121,6 +126,12 @@ class RmaWindow {
   // window's rank.
   int staged_put(int rank, size_t offset, const void* source, size_t bytes);
   int flushed_get(int rank, size_t offset, void* destination, size_t bytes);
+  // Strided transfers (window rank of target): blocks larger than kStageMaxBytes one put or get
+  // each; smaller ones every block's request, then the waits.
+  int strided_blocks(bool is_put, int target, size_t offset, void* local,
+                     const transport::StridedShape& shape);
+  int strided_requests(bool is_put, int target, size_t offset, void* local,
+                       const transport::StridedShape& shape);
 
   MPI_Win window_;
   WindowShared& shared_;

@@ -38,9 +38,10 @@ class ShmTransport final : public transport::Transport,
   int node_of(int) const override { return 0; }
   const std::vector<int>& local_ranks() const override { return local_ranks_; }
   const WaitPolicy& wait_policy() const override { return policy_; }
-  // The oversubscription check counts `ranks` runnable ranks on this machine instead of this
-  // node's (the MPI transport: REMORA_NODE_SIZE cuts a machine into several nodes).
-  void count_ranks_sharing_cpus(const Config& config, int ranks);
+  // The oversubscription check counts `ranks` runnable ranks on `cpus` CPUs of this machine
+  // instead of this node's ranks on this process's CPUs (the MPI transport: REMORA_NODE_SIZE
+  // cuts a machine into several nodes, and mpiexec may bind each rank to a CPU of its own).
+  void count_ranks_sharing_cpus(const Config& config, int ranks, int cpus);
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
