@@ -3,8 +3,10 @@
 // on Remora. bench/reduce_skew_mpi runs the same experiment on MPI_Reduce.
 // Variants: bypass = REMORA_COLL_APPLICATION_BYPASS, standard = REMORA_COLL_BINOMIAL; names end
 // in "_progress_<mode>" under REMORA_PROGRESS=thread or ghost (bench::with_progress).
-// Usage: remorarun -n N ./reduce_skew [--csv] [--iterations K] [--batches B]
-//   K = iterations per batch at skew 0 (default 200).
+// Usage: remorarun -n N ./reduce_skew [--csv] [--iterations K] [--batches B] [--variants L]
+//   K = iterations per batch at skew 0 (default 200); L = bypass,standard (default both), e.g.
+//   one variant alone when counting a rank's system calls.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,11 @@ class RemoraBackend final : public skew::Backend {
 
 int main(int argc, char** argv) {
   int exit_code = 0;
+  std::string chosen = "bypass,standard";
+  if (!bench::take_extra_options(&argc, argv, {{"--variants", &chosen}})) {
+    std::fprintf(stderr, "reduce_skew: --variants needs a value\n");
+    return 2;
+  }
   bench::Options options;
   if (!bench::begin(&argc, &argv, 2,
                     "reduce_skew: application-bypass vs binomial reduce, CPU time under "
@@ -59,8 +66,13 @@ int main(int argc, char** argv) {
   bench::Report report(options.csv);
   RemoraBackend bypass(world, REMORA_COLL_APPLICATION_BYPASS);
   RemoraBackend standard(world, REMORA_COLL_BINOMIAL);
-  skew::run({{"bypass", &bypass}, {"standard", &standard}}, bench::with_progress(""),
-            bench::iterations_or(options, 200), options.batches, &report);
+  std::vector<skew::Variant> variants;
+  for (const skew::Variant& variant :
+       {skew::Variant{"bypass", &bypass}, skew::Variant{"standard", &standard}})
+    if (("," + chosen + ",").find("," + variant.name + ",") != std::string::npos)
+      variants.push_back(variant);
+  skew::run(variants, bench::with_progress(""), bench::iterations_or(options, 200), options.batches,
+            &report);
   report.print();
   bench::check(remora_finalize(), "remora_finalize");
   return 0;

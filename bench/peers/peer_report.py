@@ -10,7 +10,8 @@ prefixed as the Remora program prefixes its own variants:
   rma_latency       <operation>_<who>             us
   ga_latency        <operation>_<who>             us (bench/peers/ga_latency.c; the peer is GA)
   acc_bandwidth     <who> or contended_<who>      MBps, higher is better
-  reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us (bench/reduce_skew_peers.sh)
+  reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us, root_cpu_us, other_cpu_us
+                    (bench/reduce_skew_peers.sh)
                     <who>[_progress_<m>]           us, the latency without skew
   nbc_overhead      <op>/<algorithm>/<progress>/k<k|never>  overhead_us and blocking_us
                     (bench/nbc_overhead_peers.sh); a peer's algorithm is its label and its
@@ -35,7 +36,7 @@ GA_OPERATIONS = ("put_1x1", "get_1x1", "acc_1x1", "put_16x16", "get_16x16", "acc
 HIGHER_IS_BETTER = {"MBps"}
 # The metrics each experiment is compared on.
 METRICS = {"lock_put_unlock": {"us"}, "fence_cost": {"us"}, "rma_latency": {"us"},
-           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "us"},
+           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "root_cpu_us", "other_cpu_us", "us"},
            "nbc_overhead": {"overhead_us", "blocking_us"}}
 SKEW_PREFIX = "/skew"
 

@@ -51,7 +51,7 @@ class Experiment {
     resize(elements);
     std::uniform_real_distribution<double> skew(0.0, static_cast<double>(max_skew_us));
     const double catchup_us = max_skew_us + 50.0;
-    std::vector<double> cpu, call, sep;
+    std::vector<double> cpu, call, sep, root_cpu, other_cpu;
     for (int batch = -1; batch < batches_; ++batch) {
       backend_.barrier();
       double sums[3] = {0, 0, 0};  // cpu, call, sep of this rank, summed over iterations
@@ -78,6 +78,12 @@ class Experiment {
       if (batch < 0) continue;
       const double per = 1.0 / (static_cast<double>(iterations) * ranks_);
       cpu.push_back(totals[0] * per);
+      if (rank_ == 0) {  // the root waits for the whole result; the others only contribute
+        root_cpu.push_back(sums[0] / iterations);
+        if (ranks_ > 1)
+          other_cpu.push_back((totals[0] - sums[0]) /
+                              (static_cast<double>(iterations) * (ranks_ - 1)));
+      }
       call.push_back(totals[1] * per);
       sep.push_back(totals[2] * per);
     }
@@ -86,6 +92,10 @@ class Experiment {
     report_->add("reduce_skew", name, ranks_, bytes, "cpu_us", bench::median(cpu));
     report_->add("reduce_skew", name, ranks_, bytes, "call_cpu_us", bench::median(call));
     report_->add("reduce_skew", name, ranks_, bytes, "sep_cpu_us", bench::median(sep));
+    if (rank_ != 0) return;
+    report_->add("reduce_skew", name, ranks_, bytes, "root_cpu_us", bench::median(root_cpu));
+    if (!other_cpu.empty())
+      report_->add("reduce_skew", name, ranks_, bytes, "other_cpu_us", bench::median(other_cpu));
   }
 
   // Part 2: latency without skew, as seen by the root.

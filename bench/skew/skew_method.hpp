@@ -15,7 +15,9 @@
 //                the paper's "CPU utilisation" method;
 //   call_cpu_us  application-thread CPU time inside the reduce call alone;
 //   sep_cpu_us   application-thread CPU time of the separating barrier (not in cpu_us; it
-//                includes delegated work still left after the catch-up, and waiting).
+//                includes delegated work still left after the catch-up, and waiting);
+//   root_cpu_us  cpu_us of the root alone (the one rank that waits for the whole result), and
+//   other_cpu_us cpu_us averaged over the other ranks (those that only contribute).
 // Part 2, latency without skew (Fig. 9-10): barrier, then rank 0 times its reduce (the root
 // returns when the whole result is in); metric us = mean per reduce of a batch, median (and
 // us_min) over batches.
@@ -57,7 +59,8 @@ struct Variant {
 };
 
 // Runs both parts and adds rows to report: bench "reduce_skew", variant
-// "<name>/skew<us><suffix>" (part 1, metrics cpu_us, call_cpu_us, sep_cpu_us) and
+// "<name>/skew<us><suffix>" (part 1, metrics cpu_us, call_cpu_us, sep_cpu_us, root_cpu_us,
+// other_cpu_us) and
 // "<name><suffix>" (part 2, us and us_min), for
 // 4, 32 and 128 doubles (part 2 also 1) and max skew 0, 100 and 1000 us; the variants take
 // turns at each point. iterations: K above; batches: measured batches (one more warms up).

@@ -87,7 +87,6 @@ void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
 
 int BypassReduce::contribute_unscheduled(const std::shared_ptr<Communicator>& comm,
                                          uint32_t signature, const CollectiveArgs& args) {
-  unscheduled_.fetch_add(1, std::memory_order_relaxed);
   InstanceTable& instances = messenger_.instances();
   InstanceTable::Context* slot = instances.slot(comm->context());
   Failure announced;

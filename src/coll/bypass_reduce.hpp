@@ -62,10 +62,6 @@ class BypassReduce {
   uint64_t descriptors_created() const { return created_.load(std::memory_order_relaxed); }
   // Of those, how many were still waiting for a child when the reduce returned.
   uint64_t returned_early() const { return returned_early_.load(std::memory_order_relaxed); }
-  // Blocking contributions made without a schedule (contribute_unscheduled).
-  uint64_t unscheduled_contributions() const {
-    return unscheduled_.load(std::memory_order_relaxed);
-  }
   // A failure met while completing a delegated reduction (mismatched counts, a failed send),
   // reported once, to the next caller. REMORA_SUCCESS when there was none.
   int take_failure();
@@ -106,7 +102,7 @@ class BypassReduce {
   std::unordered_map<Key, std::unique_ptr<Descriptor>, KeyHash> descriptors_;  // source == -1
   std::unordered_map<Key, std::vector<uint8_t>, KeyHash> unexpected_;
   std::atomic<size_t> pending_{0};
-  std::atomic<uint64_t> created_{0}, returned_early_{0}, unscheduled_{0};
+  std::atomic<uint64_t> created_{0}, returned_early_{0};
   std::mutex failure_mutex_;
   int failure_ = 0;
   std::string failure_message_;

@@ -146,17 +146,21 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
     *started = std::move(schedule);
     return REMORA_SUCCESS;
   }
+  // What the bypass root waits for (the standard reduce's receives) ends only with its
+  // children's messages, which come as late as the latest rank: it sleeps until they arrive.
+  if (algorithm == Algorithm::ApplicationBypass && !schedule->polls_shared_memory())
+    return wait(*schedule, true);
   return wait(*schedule);
 }
 
-int Collectives::wait(Schedule& schedule) {
-  if (int status = wait_until(
-          [&schedule] {
-            schedule.check_stalled();
-            return schedule.done();
-          },
-          schedule.polls_shared_memory()))
-    return status;
+int Collectives::wait(Schedule& schedule, bool arrival_only) {
+  const auto ready = [&schedule] {
+    schedule.check_stalled();
+    return schedule.done();
+  };
+  const int status = arrival_only ? transport_.wait_for_arrival(ready)
+                                  : wait_until(ready, schedule.polls_shared_memory());
+  if (status != REMORA_SUCCESS) return status;
   return schedule.status();
 }
 

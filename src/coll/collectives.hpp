@@ -60,7 +60,8 @@ class Collectives {
   std::shared_ptr<const RankOrder> make_order(OrderKind kind, const Group& group,
                                               const int* custom = nullptr) const;
   // Waits (the progress engine's wait: polls, then sleeps) until schedule is done.
-  int wait(Schedule& schedule);
+  // arrival_only: only messages for this rank advance it (Transport::wait_for_arrival).
+  int wait(Schedule& schedule, bool arrival_only = false);
   // shm: what it waits for includes shm rounds (Request::polls_shared_memory): the yield phase
   // first (see yield_phase).
   template <typename F>
@@ -91,6 +92,8 @@ class Collectives {
     }
   }
   BypassReduce& bypass_reduce() { return *bypass_; }
+  // For tests: which calls took a schedule (InstanceTable::begun).
+  InstanceTable& instances() { return messenger_->instances(); }
   // Waits until every application-bypass reduction this rank delegated is forwarded (finalize
   // calls it); returns the wait's status, and in *kept a failure met while completing one
   // (which must not keep the rank from finalize's barrier, or the others would wait for it).

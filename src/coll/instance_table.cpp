@@ -19,6 +19,7 @@ void InstanceTable::close(uint32_t context) {
 
 uint64_t InstanceTable::begin(uint32_t context, uint32_t signature, Failure* announced) {
   std::lock_guard lock(mutex_);
+  ++begun_;
   Context& entry = contexts_[context];
   const uint64_t sequence = entry.next.fetch_add(1, std::memory_order_acq_rel);
   *announced = Failure{};
@@ -32,6 +33,11 @@ uint64_t InstanceTable::begin(uint32_t context, uint32_t signature, Failure* ann
   }
   entry.running[sequence].signature = signature;
   return sequence;
+}
+
+uint64_t InstanceTable::begun() {
+  std::lock_guard lock(mutex_);
+  return begun_;
 }
 
 Failure InstanceTable::started(uint32_t context, uint64_t sequence,

@@ -42,6 +42,9 @@ class InstanceTable {
   // Takes the context's next instance number; *announced receives a failure already announced
   // for it (code 0 when none).
   uint64_t begin(uint32_t context, uint32_t signature, Failure* announced);
+  // How many instances begin() has numbered (for tests: the calls that took a schedule, as
+  // the unscheduled ones, begin_unscheduled, do not count).
+  uint64_t begun();
   // The instance's schedule is about to issue its first steps; returns a failure announced
   // since begin (code 0 when none).
   Failure started(uint32_t context, uint64_t sequence, const std::shared_ptr<Schedule>& schedule);
@@ -117,6 +120,7 @@ class InstanceTable {
   std::mutex mutex_;
   std::unordered_map<uint32_t, Context> contexts_;
   std::atomic<uint64_t> announcements_{0};
+  uint64_t begun_ = 0;  // under mutex_
 };
 
 }  // namespace remora::coll

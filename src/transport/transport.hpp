@@ -238,7 +238,41 @@ class Transport {
   // every round (run_local_work).
   template <typename F, typename P>
   int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
-    Backoff backoff(wait_policy());
+    return wait_with(wait_policy(), ready, poll_once, sleeper);
+  }
+  template <typename F>
+  int wait_until(const F& ready) {
+    return wait_until(ready, [this] { return poll(); });
+  }
+
+  // Whether the arrival of any message for this rank wakes its sleeping application threads
+  // (the shm transport: ControlBlock::wake_for_message), so that a wait which only a message
+  // can end may sleep until one comes.
+  virtual bool arrival_wakes_application() const { return false; }
+  // wait_until for an application thread whose condition only a message for this rank can make
+  // true (the root of an application-bypass reduce waiting for its children). Where arrivals
+  // wake sleepers, the back-off keeps its spin and yields (a message due at once is still found
+  // without a sleep) but then sleeps with the longest timeout at once: a rank waiting for a late
+  // message sleeps until it comes instead of waking to look (sleeps of 20, 40, 80 ... us woke it
+  // about 6 times in a 1000 us wait). Dropping the yields too cost latency without skew
+  // (docs/benchmarks.md). Each sleep still ends after max_sleep_ns, which also bounds how late
+  // check_stalled runs. Local work pending (shm rounds, which other ranks advance
+  // without a message) takes the usual wait.
+  template <typename F>
+  int wait_for_arrival(const F& ready) {
+    const bool local_work =
+        local_pending_ != nullptr && local_pending_->load(std::memory_order_acquire) != 0;
+    if (!arrival_wakes_application() || local_work) return wait_until(ready);
+    WaitPolicy policy = wait_policy();
+    policy.first_sleep_ns = policy.max_sleep_ns;
+    return wait_with(
+        policy, ready, [this] { return poll(); }, Sleeper::Application);
+  }
+
+ private:
+  template <typename F, typename P>
+  int wait_with(const WaitPolicy& policy, const F& ready, const P& poll_once, Sleeper sleeper) {
+    Backoff backoff(policy);
     const bool local = sleeper == Sleeper::Application;
     while (!ready()) {
       if (aborting()) return report_abort();
@@ -253,11 +287,8 @@ class Transport {
     }
     return REMORA_SUCCESS;
   }
-  template <typename F>
-  int wait_until(const F& ready) {
-    return wait_until(ready, [this] { return poll(); });
-  }
 
+ public:
   // Local work: steps of this rank that only its application threads run, never the progress
   // thread (the rounds of nonblocking shm collectives, coll/shm_area.hpp), and that every wait of
   // the application must advance, whatever it waits for: another rank may wait for them while

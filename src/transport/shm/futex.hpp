@@ -6,18 +6,22 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <ctime>
 
 namespace remora::shm {
 
-// Sleeps while *word == expected, at most timeout_ns. Spurious returns are allowed.
-inline void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, uint64_t timeout_ns) {
+// Sleeps while *word == expected, at most timeout_ns. Spurious returns are allowed. True when
+// the sleep ended because the timeout passed.
+inline bool futex_wait(std::atomic<uint32_t>* word, uint32_t expected, uint64_t timeout_ns) {
   timespec timeout;
   timeout.tv_sec = static_cast<time_t>(timeout_ns / 1000000000ull);
   timeout.tv_nsec = static_cast<long>(timeout_ns % 1000000000ull);
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &timeout, nullptr, 0);
+  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &timeout,
+                 nullptr, 0) != 0 &&
+         errno == ETIMEDOUT;
 }
 
 inline void futex_wake_all(std::atomic<uint32_t>* word) {

@@ -322,7 +322,8 @@ void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   const bool can_dispatch = waiting_for_space == 0 && transport::AmDispatcher::may_dispatch();
   const bool work = ready() || queues_[static_cast<size_t>(rank_)].has_message() || aborting() ||
                     (can_dispatch && dispatcher_.pending());
-  if (!work) futex_wait(&me.word, seen, timeout_ns);
+  if (!work && futex_wait(&me.word, seen, timeout_ns) && sleeper == transport::Sleeper::Application)
+    application_timeouts_.fetch_add(1, std::memory_order_relaxed);
   me.sleepers.fetch_sub(1, std::memory_order_release);
 }
 

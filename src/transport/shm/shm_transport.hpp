@@ -4,6 +4,8 @@
 // woken through a futex in its control-block slot, and only when it asked to be woken.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +40,8 @@ class ShmTransport final : public transport::Transport,
   int node_of(int) const override { return 0; }
   const std::vector<int>& local_ranks() const override { return local_ranks_; }
   const WaitPolicy& wait_policy() const override { return policy_; }
+  // Every message wakes the application's sleepers (ControlBlock::wake_for_message).
+  bool arrival_wakes_application() const override { return true; }
   // The oversubscription check counts `ranks` runnable ranks on `cpus` CPUs of this machine
   // instead of this node's ranks on this process's CPUs (the MPI transport: REMORA_NODE_SIZE
   // cuts a machine into several nodes, and mpiexec may bind each rank to a CPU of its own).
@@ -85,6 +89,11 @@ class ShmTransport final : public transport::Transport,
   // How often messages from other ranks woke this rank's sleeping progress thread.
   uint64_t progress_wakeups() const {
     return block_.rank(rank_).progress_wakeups.load(std::memory_order_relaxed);
+  }
+  // How many sleeps of this rank's application threads ended by their timeout, not by a
+  // wake-up (for tests of waits that only an arrival ends).
+  uint64_t application_timeouts() const {
+    return application_timeouts_.load(std::memory_order_relaxed);
   }
   bool aborting() const override;
   int report_abort() const override;
@@ -135,6 +144,7 @@ class ShmTransport final : public transport::Transport,
   std::mutex drain_mutex_;
   std::unique_ptr<std::mutex[]> send_mutexes_;  // per target: keeps a message's chunks together
   transport::AmDispatcher dispatcher_;
+  std::atomic<uint64_t> application_timeouts_{0};
   uint64_t segments_allocated_ = 0;
   uint64_t group_segments_allocated_ = 0;  // named apart from the world's (group_segment.cpp)
   int ghost_ = -1;                         // the ghost's endpoint, or -1

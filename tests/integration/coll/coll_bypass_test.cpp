@@ -161,7 +161,7 @@ void eager_limit(remora_comm_t world, int rank, int size) {
   const bool internal = rank > 0 && rank % 2 == 0 && rank + 1 < size;
   for (size_t count : {limit, limit + 1}) {
     const uint64_t before = bypass().descriptors_created();
-    const uint64_t before_unscheduled = bypass().unscheduled_contributions();
+    const uint64_t before_scheduled = runtime().collectives->instances().begun();
     std::vector<int64_t> send = inputs<int64_t>(count, rank, count), recv(count);
     REQUIRE_OK(remora_reduce(send.data(), recv.data(), count, REMORA_INT64, REMORA_OP_SUM, 0, world,
                              REMORA_COLL_APPLICATION_BYPASS));
@@ -171,12 +171,13 @@ void eager_limit(remora_comm_t world, int rank, int size) {
     REQUIRE(made == expected, "count=%zu (limit %zu elements): %llu descriptors, expected %llu",
             count, limit, static_cast<unsigned long long>(made),
             static_cast<unsigned long long>(expected));
-    const uint64_t unscheduled = bypass().unscheduled_contributions() - before_unscheduled;
-    const uint64_t expected_unscheduled = rank != 0 && count == limit ? 1 : 0;
-    REQUIRE(unscheduled == expected_unscheduled,
-            "count=%zu (limit %zu elements): %llu contributions without a schedule, expected %llu",
-            count, limit, static_cast<unsigned long long>(unscheduled),
-            static_cast<unsigned long long>(expected_unscheduled));
+    // A contribution without a schedule begins no scheduled instance; every other call one.
+    const uint64_t scheduled = runtime().collectives->instances().begun() - before_scheduled;
+    const uint64_t expected_scheduled = rank != 0 && count == limit ? 0 : 1;
+    REQUIRE(scheduled == expected_scheduled,
+            "count=%zu (limit %zu elements): %llu instances with a schedule, expected %llu", count,
+            limit, static_cast<unsigned long long>(scheduled),
+            static_cast<unsigned long long>(expected_scheduled));
   }
 }
 
