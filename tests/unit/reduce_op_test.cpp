@@ -213,6 +213,39 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
   }
 }
 
+// apply_op's own loop for sums of a few doubles, int64, floats and int32 (below the wide
+// kernels' threshold) gives the bits of the general path (apply_op_rows of one row), NaNs,
+// infinities and signed zeros included, at every count up to the threshold and misaligned.
+TEST(ReduceOp, SmallSumsGiveTheGeneralPathsBits) {
+  KernelScope scope({widest_kernel(), kDefaultWideMinBytes});
+  for (int type : {REMORA_DOUBLE, REMORA_INT64, REMORA_FLOAT, REMORA_INT32, REMORA_INT16}) {
+    const size_t size = datatype_size(type);
+    for (size_t count = 0; count * size <= kDefaultWideMinBytes; ++count)
+      for (size_t shift = 0; shift < 3; ++shift) {
+        const auto target = element_bytes(type, count, static_cast<uint32_t>(count + 3));
+        const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 41));
+        std::vector<unsigned char> fast(target.size() + 3), general(target.size() + 3),
+            in(source.size() + 3);
+        std::copy(target.begin(), target.end(), fast.begin() + static_cast<long>(shift));
+        std::copy(target.begin(), target.end(), general.begin() + static_cast<long>(shift));
+        std::copy(source.begin(), source.end(), in.begin() + 2 - static_cast<long>(shift));
+        apply_op(REMORA_OP_SUM, type, fast.data() + shift, in.data() + 2 - shift, count);
+        apply_op_rows(REMORA_OP_SUM, type, general.data() + shift, 0, in.data() + 2 - shift, 0,
+                      count, 1);
+        EXPECT_EQ(std::memcmp(fast.data(), general.data(), fast.size()), 0)
+            << datatype_name(type) << " count " << count << " shift " << shift;
+        if (type == REMORA_INT64 && count > 0) {  // and the sums themselves
+          int64_t a, b, sum;
+          std::memcpy(&a, target.data(), 8);
+          std::memcpy(&b, source.data(), 8);
+          std::memcpy(&sum, fast.data() + shift, 8);
+          EXPECT_EQ(static_cast<uint64_t>(sum),
+                    static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+        }
+      }
+  }
+}
+
 TEST(ReduceOp, WideKernelsSumRowsExactly) {
   // Rows above the threshold take the widest kernel (the default policy): integer-valued
   // doubles sum exactly, including the remainder after the last full vector.
