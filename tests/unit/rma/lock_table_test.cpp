@@ -69,6 +69,54 @@ class OneRankTransport : public ::testing::Test {
   SyncGeometry geometry_{};
 };
 
+// Adds 1 to counters [first, first + count) with plain loads and stores, yielding in between
+// (a lost exclusion shows as a lost increment).
+void add_one(std::vector<uint64_t>& counters, uint64_t first, uint64_t count) {
+  for (uint64_t c = first; c < first + count; ++c) {
+    const uint64_t value = counters[c];
+    if (c == first) std::this_thread::yield();
+    counters[c] = value + 1;
+  }
+}
+
+// Runs body(t) on threads t = 0 .. n - 1 and joins them.
+template <class Body>
+void on_threads(int n, const Body& body) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < n; ++t) threads.emplace_back(body, t);
+  for (auto& thread : threads) thread.join();
+}
+
+// add_one under table.lock() (waiting while a stripe is busy); counters are 8 bytes.
+void add_one_after_lock(LockTable& table, std::vector<uint64_t>& counters, uint64_t first,
+                        uint64_t count) {
+  StripeSet held;
+  ASSERT_EQ(table.lock(first * 8, count * 8, &held), REMORA_SUCCESS);
+  add_one(counters, first, count);
+  table.unlock(held);
+}
+
+// add_one in place (try_lock_in_place / unlock_in_place), or after lock() when that fails.
+void add_one_in_place(LockTable& table, std::vector<uint64_t>& counters, uint64_t first,
+                      uint64_t count) {
+  StripeSet held;
+  if (!table.try_lock_in_place(first * 8, count * 8, &held))
+    return add_one_after_lock(table, counters, first, count);
+  add_one(counters, first, count);
+  table.unlock_in_place(held);
+}
+
+// Every stripe of the part is free and no waiter is registered (the total and every slot).
+void expect_table_idle(transport::Transport& transport, const transport::Segment& sync,
+                       const SyncGeometry& geometry) {
+  for (uint64_t s = 0; s < geometry.stripes; ++s)
+    EXPECT_EQ(SyncWord(transport, sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
+  EXPECT_EQ(SyncWord(transport, sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
+  for (int slot = 0; slot <= geometry.nranks; ++slot)
+    EXPECT_EQ(SyncWord(transport, sync, 0, geometry.waiter_count(slot)).load(), 0u)
+        << "slot " << slot;
+}
+
 // Threads add 1 to every counter of random overlapping ranges with plain loads and stores
 // under the table's locks: no increment is lost.
 TEST_F(OneRankTransport, LockTableExcludesOverlappingRanges) {
@@ -129,52 +177,28 @@ TEST_F(OneRankTransport, InPlaceReleasesOfManyStripesExcludeAndWakeWaiters) {
       for (uint64_t row = 0; row < (rows ? 2u : 1u); ++row)
         for (uint64_t c = first + 8 * row; c < first + 8 * row + count; ++c) ++expected[c];
     }
-  auto add_one = [&counters](uint64_t first, uint64_t count) {
-    for (uint64_t c = first; c < first + count; ++c) {
-      const uint64_t value = counters[c];
-      if (c == first) std::this_thread::yield();
-      counters[c] = value + 1;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
-      ASSERT_TRUE(table.direct());
-      for (const Range& range : ranges[t]) {
-        const uint64_t offset = range.first * 8, bytes = range.count * 8;
-        if (range.rows) {
-          StripeList held;
-          if (table.try_lock_rows_in_place(offset, bytes, 64, 2, &held)) {
-            add_one(range.first, range.count);
-            add_one(range.first + 8, range.count);
-            table.unlock_rows_in_place(held);
-            continue;
-          }
-          for (uint64_t row = 0; row < 2; ++row) {  // as Window::accumulate_rows: row by row
-            StripeSet one;
-            ASSERT_EQ(table.lock(offset + 64 * row, bytes, &one), REMORA_SUCCESS);
-            add_one(range.first + 8 * row, range.count);
-            table.unlock(one);
-          }
+  on_threads(kThreads, [&](int t) {
+    LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+    ASSERT_TRUE(table.direct());
+    for (const Range& range : ranges[t]) {
+      const uint64_t offset = range.first * 8, bytes = range.count * 8;
+      if (range.rows) {
+        StripeList held;
+        if (table.try_lock_rows_in_place(offset, bytes, 64, 2, &held)) {
+          add_one(counters, range.first, range.count);
+          add_one(counters, range.first + 8, range.count);
+          table.unlock_rows_in_place(held);
           continue;
         }
-        StripeSet held;
-        if (table.try_lock_in_place(offset, bytes, &held)) {
-          add_one(range.first, range.count);
-          table.unlock_in_place(held);
-          continue;
-        }
-        ASSERT_EQ(table.lock(offset, bytes, &held), REMORA_SUCCESS);
-        add_one(range.first, range.count);
-        table.unlock(held);
+        for (uint64_t row = 0; row < 2; ++row)  // as Window::accumulate_rows: row by row
+          add_one_after_lock(table, counters, range.first + 8 * row, range.count);
+        continue;
       }
-    });
-  for (auto& thread : threads) thread.join();
+      add_one_in_place(table, counters, range.first, range.count);
+    }
+  });
   EXPECT_EQ(counters, expected);
-  for (uint64_t s = 0; s < geometry.stripes; ++s)
-    EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
-  EXPECT_EQ(SyncWord(*transport_, *sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
+  expect_table_idle(*transport_, *sync, geometry);
   transport_->free_segment(sync);
 }
 
@@ -219,47 +243,28 @@ TEST_F(SleepingWaiters, OneStripeReleasesWakeEveryWaiter) {
       for (uint64_t c = list.back().first; c < list.back().first + list.back().count; ++c)
         ++expected[c];
     }
-  auto add_one = [&counters](const Update& update) {
-    for (uint64_t c = update.first; c < update.first + update.count; ++c) {
-      const uint64_t value = counters[c];
-      if (c == update.first) std::this_thread::yield();
-      counters[c] = value + 1;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
-      ASSERT_TRUE(table.direct());
-      for (const Update& update : updates[t]) {
-        const uint64_t offset = update.first * 8, bytes = update.count * 8;
-        StripeSet held;
-        if (update.path == 0) {
-          const int64_t stripe = table.element_stripe(offset, bytes);
-          ASSERT_EQ(stripe, update.first < 8 || update.first >= 16 ? 0 : 1);
-          if (table.try_lock_element(stripe)) {
-            add_one(update);
-            table.unlock_element(stripe);
-            continue;
-          }
-        } else if (update.path == 1 && table.try_lock_in_place(offset, bytes, &held)) {
-          add_one(update);
-          table.unlock_in_place(held);
+  on_threads(kThreads, [&](int t) {
+    LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+    ASSERT_TRUE(table.direct());
+    for (const Update& update : updates[t]) {
+      if (update.path == 1) {
+        add_one_in_place(table, counters, update.first, update.count);
+        continue;
+      }
+      if (update.path == 0) {
+        const int64_t stripe = table.element_stripe(update.first * 8, update.count * 8);
+        ASSERT_EQ(stripe, update.first < 8 || update.first >= 16 ? 0 : 1);
+        if (table.try_lock_element(stripe)) {
+          add_one(counters, update.first, update.count);
+          table.unlock_element(stripe);
           continue;
         }
-        ASSERT_EQ(table.lock(offset, bytes, &held), REMORA_SUCCESS);
-        add_one(update);
-        table.unlock(held);
       }
-    });
-  for (auto& thread : threads) thread.join();
+      add_one_after_lock(table, counters, update.first, update.count);
+    }
+  });
   EXPECT_EQ(counters, expected);
-  for (uint64_t s = 0; s < geometry.stripes; ++s)
-    EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
-  EXPECT_EQ(SyncWord(*transport_, *sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
-  for (int slot = 0; slot <= geometry.nranks; ++slot)
-    EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.waiter_count(slot)).load(), 0u)
-        << "slot " << slot;
+  expect_table_idle(*transport_, *sync, geometry);
   transport_->free_segment(sync);
 }
 
