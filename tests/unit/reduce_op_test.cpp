@@ -217,14 +217,14 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
   }
 }
 
-// apply_op's own loop for sums of a few doubles, int64, floats and int32 (below the wide
-// kernels' threshold) gives the bits of the general path (apply_op_rows of one row), NaNs,
-// infinities and signed zeros included, at every count up to the threshold and misaligned.
-TEST(ReduceOp, SmallSumsGiveTheGeneralPathsBits) {
+// apply_op's own dispatch for sums of doubles, int64, floats and int32 gives the bits of the
+// general path (apply_op_rows of one row), NaNs, infinities and signed zeros included, at
+// every count to three times the wide kernels' threshold (both widths), misaligned.
+TEST(ReduceOp, CommonSumsGiveTheGeneralPathsBits) {
   KernelScope scope({widest_kernel(), kDefaultWideMinBytes});
   for (int type : {REMORA_DOUBLE, REMORA_INT64, REMORA_FLOAT, REMORA_INT32, REMORA_INT16}) {
     const size_t size = datatype_size(type);
-    for (size_t count = 0; count * size <= kDefaultWideMinBytes; ++count)
+    for (size_t count = 0; count * size <= 3 * kDefaultWideMinBytes; ++count)
       for (size_t shift = 0; shift < 3; ++shift) {
         const auto target = element_bytes(type, count, static_cast<uint32_t>(count + 3));
         const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 41));
