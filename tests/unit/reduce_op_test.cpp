@@ -175,6 +175,14 @@ std::vector<unsigned char> element_bytes(int type, size_t count, uint32_t seed) 
   return bytes;
 }
 
+// bytes at offset `at` of a buffer 3 bytes longer (to misalign operands apart).
+std::vector<unsigned char> placed(const std::vector<unsigned char>& bytes, size_t at) {
+  std::vector<unsigned char> buffer(bytes.size() + 3);
+  // std::copy: count 0 leaves the vectors empty, their data() null (memcpy's UB).
+  std::copy(bytes.begin(), bytes.end(), buffer.begin() + static_cast<long>(at));
+  return buffer;
+}
+
 TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
   const int real_types[] = {REMORA_INT8,  REMORA_INT16,  REMORA_INT32,  REMORA_INT64,
                             REMORA_UINT8, REMORA_UINT16, REMORA_UINT32, REMORA_UINT64,
@@ -190,12 +198,8 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
           for (size_t shift = 0; shift < 3; ++shift) {  // target and source misaligned apart
             const auto target = element_bytes(type, count, static_cast<uint32_t>(op * 7 + count));
             const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 99));
-            std::vector<unsigned char> base(target.size() + 3), wide(target.size() + 3),
-                in(source.size() + 3);
-            // std::copy: count 0 leaves the vectors empty, their data() null (memcpy's UB).
-            std::copy(target.begin(), target.end(), base.begin() + static_cast<long>(shift));
-            std::copy(target.begin(), target.end(), wide.begin() + static_cast<long>(shift));
-            std::copy(source.begin(), source.end(), in.begin() + 2 - static_cast<long>(shift));
+            auto base = placed(target, shift), wide = placed(target, shift),
+                 in = placed(source, 2 - shift);
             const std::vector<unsigned char> alpha = element_bytes(type, 1, 5);
             {
               KernelScope scope({KernelWidth::Base, 0});
@@ -209,6 +213,36 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
                 << kernel_width_name(width) << " " << datatype_name(type) << " " << op_name(op)
                 << " count " << count << " size " << size << " shift " << shift;
           }
+      }
+  }
+}
+
+// apply_op's own dispatch for sums of doubles, int64, floats and int32 gives the bits of the
+// general path (apply_op_rows of one row), NaNs, infinities and signed zeros included, at
+// every count to three times the wide kernels' threshold (both widths), misaligned.
+TEST(ReduceOp, CommonSumsGiveTheGeneralPathsBits) {
+  KernelScope scope({widest_kernel(), kDefaultWideMinBytes});
+  for (int type : {REMORA_DOUBLE, REMORA_INT64, REMORA_FLOAT, REMORA_INT32, REMORA_INT16}) {
+    const size_t size = datatype_size(type);
+    for (size_t count = 0; count * size <= 3 * kDefaultWideMinBytes; ++count)
+      for (size_t shift = 0; shift < 3; ++shift) {
+        const auto target = element_bytes(type, count, static_cast<uint32_t>(count + 3));
+        const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 41));
+        auto fast = placed(target, shift), general = placed(target, shift),
+             in = placed(source, 2 - shift);
+        apply_op(REMORA_OP_SUM, type, fast.data() + shift, in.data() + 2 - shift, count);
+        apply_op_rows(REMORA_OP_SUM, type, general.data() + shift, 0, in.data() + 2 - shift, 0,
+                      count, 1);
+        EXPECT_EQ(std::memcmp(fast.data(), general.data(), fast.size()), 0)
+            << datatype_name(type) << " count " << count << " shift " << shift;
+        if (type == REMORA_INT64 && count > 0) {  // and the sums themselves
+          int64_t a, b, sum;
+          std::memcpy(&a, target.data(), 8);
+          std::memcpy(&b, source.data(), 8);
+          std::memcpy(&sum, fast.data() + shift, 8);
+          EXPECT_EQ(static_cast<uint64_t>(sum),
+                    static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+        }
       }
   }
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/asymmetric_fence.hpp"
 #include "rma/locks/sync_geometry.hpp"
 #include "rma/locks/waiter_set.hpp"
 
@@ -84,7 +85,11 @@ class LockTable {
         part_(node_local || geometry.cpu_atomics
                   ? static_cast<unsigned char*>(transport.address(sync, owner))
                   : nullptr),
-        waiters_(transport, sync, geometry, owner) {}
+        waiters_(transport, sync, geometry, owner) {
+    // Registered for the heavy side's barriers before the window's first operation (creation
+    // is collective), not at the first release, which may race with a waiter's.
+    asymmetric_fences();
+  }
 
   // Locks the stripes of [offset, offset + bytes); *held receives them for unlock().
   int lock(uint64_t offset, uint64_t bytes, StripeSet* held);
@@ -116,13 +121,9 @@ class LockTable {
         .compare_exchange_strong(expected, holder_tag_, std::memory_order_acquire,
                                  std::memory_order_relaxed);
   }
-  // Releases it as unlock_in_place does (a sequentially consistent store, so that the load of
-  // the waiter total cannot be ordered before it: a waiter registers, then re-checks the
-  // stripe), and wakes waiters only if there are any. (A plain release store here, measured on
-  // fetch_and_op in lock_all + flush, made no difference.)
+  // Releases it as unlock_in_place does: a release store, and a call only if someone waits.
   void unlock_element(int64_t index) {
-    direct_stripe(static_cast<uint64_t>(index)).store(0, std::memory_order_seq_cst);
-    if (!waiters_.none_registered_here()) waiters_.wake_all();
+    release_then_wake(direct_stripe(static_cast<uint64_t>(index)));
   }
   void unlock(const StripeSet& held);
 
@@ -145,6 +146,31 @@ class LockTable {
       return SyncWord(reinterpret_cast<uint64_t*>(part_ + geometry_.stripe(index)));
     return SyncWord(transport_, sync_, owner_, geometry_.stripe(index));
   }
+  // Stores 0 to a held direct stripe (release: the holder's accesses come before it), then
+  // wakes the registered waiters if the registry's total is not 0. The store and the load are
+  // separated by a light fence only: a waiter registers, issues the heavy fence, then
+  // re-reads the stripe (WaiterSet::wait), so either it sees the stripe free or this load sees
+  // it registered (core/asymmetric_fence.hpp) and no wake-up is lost, without a locked
+  // instruction here (the one difference from osc/sm's accumulate lock at 8-512 B).
+  // A registry reached through the transport: the old way (sequentially consistent store,
+  // then wake_all, which reads the total).
+  void release_then_wake(std::atomic_ref<uint64_t> stripe) {
+    if (waiter_total_ == nullptr) [[unlikely]] {
+      stripe.store(0, std::memory_order_seq_cst);
+      waiters_.wake_all();
+      return;
+    }
+    stripe.store(0, std::memory_order_release);
+    wake_after_release();
+  }
+  // After the release stores: the light fence, then wake_all if the total is not 0.
+  void wake_after_release() {
+    light_fence();
+    if (std::atomic_ref<uint64_t>(*waiter_total_).load(std::memory_order_relaxed) != 0)
+      waiters_.wake_all();
+  }
+  template <class Set>
+  void release_all_then_wake(const Set& held);
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
   int64_t try_lock_all(const StripeSet& stripes);
   // The same with one exchange per stripe of word_of(index) (a SyncWord or a direct stripe); a
@@ -166,6 +192,7 @@ class LockTable {
   size_t stripes_begin_ = geometry_.stripes_begin();
   unsigned char* part_;  // the owner's sync part, when its stripes are CPU atomics here
   WaiterSet waiters_;
+  uint64_t* waiter_total_ = waiters_.total_here();  // on this mapping, or null
 };
 
 }  // namespace remora::rma

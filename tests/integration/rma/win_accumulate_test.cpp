@@ -5,7 +5,8 @@
 // (each value written is read back exactly once); get_accumulate returns each state exactly
 // once; single-element and range accumulates on the same elements stay exact, for each of
 // fetch_and_op, compare_and_swap and get_accumulate of one element; a range of unaligned
-// doubles over many stripes, with single elements at its edges, sums exactly.
+// doubles over many stripes, with single elements at its edges, sums exactly; sums of 8-512 B
+// from every rank into one location stay exact.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -20,7 +21,7 @@ namespace {
 int rank_, size_;
 constexpr int kRounds = 150;
 constexpr size_t kCount = 5;  // elements per accumulate: several stripes with small granularity
-constexpr size_t kWindowBytes = 512;
+constexpr size_t kWindowBytes = 1024;
 
 using cfloat = std::complex<float>;
 using cdouble = std::complex<double>;
@@ -450,6 +451,53 @@ void straddling_blocks(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// All ranks sum 1, 4, 16 and 64 doubles (8-512 B, acc_bandwidth's small sizes) into the same
+// location, with accumulate, get_accumulate and fetch_and_op: with the default table each is
+// within one stripe (the one-element path: compare-and-swap, update in place, release store;
+// busy stripes fall back to the waiting path), with the small ones it spans several. Rank r
+// adds r + 1 each time; the sums are exact and the element after the largest range stays 0.
+void small_sums_one_stripe(remora_win_t win, int target) {
+  constexpr size_t disp = 128, kMost = 64;
+  static_assert(disp + (kMost + 1) * sizeof(double) <= kWindowBytes);
+  unsigned char* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  if (rank_ == target) std::memset(base + disp, 0, (kMost + 1) * sizeof(double));
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  const std::vector<double> origin(kMost, rank_ + 1.0);
+  std::vector<double> previous(kMost);
+  double old = 0;
+  std::vector<long> added(kMost, 0);  // times this rank added to each element
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < 2 * kRounds; ++round) {
+    const size_t count = size_t{1} << (2 * (round % 4));  // 1, 4, 16, 64
+    if (count == 1)
+      REQUIRE_OK(remora_win_fetch_and_op(win, target, disp, origin.data(), &old, REMORA_DOUBLE,
+                                         REMORA_OP_SUM));
+    else if (round % 8 < 4)
+      REQUIRE_OK(remora_win_accumulate(win, target, disp, origin.data(), count, REMORA_DOUBLE,
+                                       REMORA_OP_SUM, nullptr));
+    else
+      REQUIRE_OK(remora_win_get_accumulate(win, target, disp, origin.data(), previous.data(), count,
+                                           REMORA_DOUBLE, REMORA_OP_SUM, nullptr));
+    REQUIRE_OK(remora_win_flush(win, target));
+    for (size_t i = 0; i < count; ++i) ++added[i];
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target) {
+    for (size_t i = 0; i <= kMost; ++i) {
+      // Every rank made the same calls: element i got added[i] times the sum of r + 1.
+      const double want = i < kMost ? static_cast<double>(added[i]) * size_ * (size_ + 1) / 2 : 0;
+      double value;
+      std::memcpy(&value, base + disp + i * sizeof(double), sizeof value);
+      REQUIRE(value == want, "small_sums_one_stripe: element %zu is %g, not %g", i, value, want);
+    }
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -473,6 +521,7 @@ int main(int argc, char** argv) {
     replace_is_exchange(win, target);
     atomic_read_races_replace(win, 0);
     straddling_blocks(win, target);
+    small_sums_one_stripe(win, target);
     REQUIRE_OK(remora_win_free(&win));
   }
   REQUIRE_OK(remora_finalize());

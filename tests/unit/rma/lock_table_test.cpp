@@ -54,7 +54,7 @@ class OneRankTransport : public ::testing::Test {
   void SetUp() override {
     shm::ControlBlock block;
     ASSERT_EQ(shm::ControlBlock::create(1, "rma-unit", 64, 1024, false, &block), REMORA_SUCCESS);
-    ASSERT_EQ(shm::ShmTransport::create(std::move(block), 0, default_config(), &transport_),
+    ASSERT_EQ(shm::ShmTransport::create(std::move(block), 0, config(), &transport_),
               REMORA_SUCCESS);
     geometry_ = SyncGeometry{1, 3};
     ASSERT_EQ(transport_->allocate_segment(geometry_.bytes(), &sync_), REMORA_SUCCESS);
@@ -62,11 +62,60 @@ class OneRankTransport : public ::testing::Test {
   void TearDown() override {
     if (sync_ != nullptr) transport_->free_segment(sync_);
   }
+  virtual Config config() const { return default_config(); }
 
   std::unique_ptr<shm::ShmTransport> transport_;
   transport::Segment* sync_ = nullptr;
   SyncGeometry geometry_{};
 };
+
+// Adds 1 to counters [first, first + count) with plain loads and stores, yielding in between
+// (a lost exclusion shows as a lost increment).
+void add_one(std::vector<uint64_t>& counters, uint64_t first, uint64_t count) {
+  for (uint64_t c = first; c < first + count; ++c) {
+    const uint64_t value = counters[c];
+    if (c == first) std::this_thread::yield();
+    counters[c] = value + 1;
+  }
+}
+
+// Runs body(t) on threads t = 0 .. n - 1 and joins them.
+template <class Body>
+void on_threads(int n, const Body& body) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < n; ++t) threads.emplace_back(body, t);
+  for (auto& thread : threads) thread.join();
+}
+
+// add_one under table.lock() (waiting while a stripe is busy); counters are 8 bytes.
+void add_one_after_lock(LockTable& table, std::vector<uint64_t>& counters, uint64_t first,
+                        uint64_t count) {
+  StripeSet held;
+  ASSERT_EQ(table.lock(first * 8, count * 8, &held), REMORA_SUCCESS);
+  add_one(counters, first, count);
+  table.unlock(held);
+}
+
+// add_one in place (try_lock_in_place / unlock_in_place), or after lock() when that fails.
+void add_one_in_place(LockTable& table, std::vector<uint64_t>& counters, uint64_t first,
+                      uint64_t count) {
+  StripeSet held;
+  if (!table.try_lock_in_place(first * 8, count * 8, &held))
+    return add_one_after_lock(table, counters, first, count);
+  add_one(counters, first, count);
+  table.unlock_in_place(held);
+}
+
+// Every stripe of the part is free and no waiter is registered (the total and every slot).
+void expect_table_idle(transport::Transport& transport, const transport::Segment& sync,
+                       const SyncGeometry& geometry) {
+  for (uint64_t s = 0; s < geometry.stripes; ++s)
+    EXPECT_EQ(SyncWord(transport, sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
+  EXPECT_EQ(SyncWord(transport, sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
+  for (int slot = 0; slot <= geometry.nranks; ++slot)
+    EXPECT_EQ(SyncWord(transport, sync, 0, geometry.waiter_count(slot)).load(), 0u)
+        << "slot " << slot;
+}
 
 // Threads add 1 to every counter of random overlapping ranges with plain loads and stores
 // under the table's locks: no increment is lost.
@@ -128,52 +177,94 @@ TEST_F(OneRankTransport, InPlaceReleasesOfManyStripesExcludeAndWakeWaiters) {
       for (uint64_t row = 0; row < (rows ? 2u : 1u); ++row)
         for (uint64_t c = first + 8 * row; c < first + 8 * row + count; ++c) ++expected[c];
     }
-  auto add_one = [&counters](uint64_t first, uint64_t count) {
-    for (uint64_t c = first; c < first + count; ++c) {
-      const uint64_t value = counters[c];
-      if (c == first) std::this_thread::yield();
-      counters[c] = value + 1;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
-      ASSERT_TRUE(table.direct());
-      for (const Range& range : ranges[t]) {
-        const uint64_t offset = range.first * 8, bytes = range.count * 8;
-        if (range.rows) {
-          StripeList held;
-          if (table.try_lock_rows_in_place(offset, bytes, 64, 2, &held)) {
-            add_one(range.first, range.count);
-            add_one(range.first + 8, range.count);
-            table.unlock_rows_in_place(held);
-            continue;
-          }
-          for (uint64_t row = 0; row < 2; ++row) {  // as Window::accumulate_rows: row by row
-            StripeSet one;
-            ASSERT_EQ(table.lock(offset + 64 * row, bytes, &one), REMORA_SUCCESS);
-            add_one(range.first + 8 * row, range.count);
-            table.unlock(one);
-          }
+  on_threads(kThreads, [&](int t) {
+    LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+    ASSERT_TRUE(table.direct());
+    for (const Range& range : ranges[t]) {
+      const uint64_t offset = range.first * 8, bytes = range.count * 8;
+      if (range.rows) {
+        StripeList held;
+        if (table.try_lock_rows_in_place(offset, bytes, 64, 2, &held)) {
+          add_one(counters, range.first, range.count);
+          add_one(counters, range.first + 8, range.count);
+          table.unlock_rows_in_place(held);
           continue;
         }
-        StripeSet held;
-        if (table.try_lock_in_place(offset, bytes, &held)) {
-          add_one(range.first, range.count);
-          table.unlock_in_place(held);
-          continue;
-        }
-        ASSERT_EQ(table.lock(offset, bytes, &held), REMORA_SUCCESS);
-        add_one(range.first, range.count);
-        table.unlock(held);
+        for (uint64_t row = 0; row < 2; ++row)  // as Window::accumulate_rows: row by row
+          add_one_after_lock(table, counters, range.first + 8 * row, range.count);
+        continue;
       }
-    });
-  for (auto& thread : threads) thread.join();
+      add_one_in_place(table, counters, range.first, range.count);
+    }
+  });
   EXPECT_EQ(counters, expected);
-  for (uint64_t s = 0; s < geometry.stripes; ++s)
-    EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.stripe(s)).load(), 0u) << "stripe " << s;
-  EXPECT_EQ(SyncWord(*transport_, *sync, 0, SyncGeometry::kWaiterTotal).load(), 0u);
+  expect_table_idle(*transport_, *sync, geometry);
+  transport_->free_segment(sync);
+}
+
+// Waiters that sleep at once (no spin, no yield): every wait for a stripe registers, issues
+// the heavy fence and sleeps, so the releases' wake-ups carry the waits.
+class SleepingWaiters : public OneRankTransport {
+ protected:
+  Config config() const override {
+    Config config = default_config();
+    config.wait_spin_us = 0;
+    config.wait_spin_oversubscribed_us = 0;
+    config.wait_yields = 0;
+    return config;
+  }
+};
+
+// The one-stripe release (a release store and a light fence, then the waiter total:
+// unlock_element, unlock_in_place of one stripe) against waiters that register and sleep:
+// threads, more than the CPUs, update counters of one stripe by the element path, by ranges
+// of one and of two stripes in place, and by lock(), falling back to lock() when a stripe is
+// busy. No increment is lost, and at the end every stripe is free and every registration is
+// undone. (A lost wake-up would cost a waiter its bounded sleep, not hang it: sums cannot
+// show one; the argument that none is lost is at LockTable::release_then_wake.)
+TEST_F(SleepingWaiters, OneStripeReleasesWakeEveryWaiter) {
+  constexpr int kThreads = 6, kRounds = 3000;
+  constexpr uint64_t kGranularity = 64, kCounters = 24;  // 8 counters per block, 2 stripes
+  const SyncGeometry geometry{1, 2, true, false, false, nullptr};
+  transport::Segment* sync = nullptr;
+  ASSERT_EQ(transport_->allocate_segment(geometry.bytes(), &sync), REMORA_SUCCESS);
+  std::vector<uint64_t> counters(kCounters, 0), expected(kCounters, 0);
+  struct Update {
+    uint64_t first, count;  // counters
+    int path;               // 0: element, 1: in place, 2: lock()
+  };
+  // Blocks 0 and 2 (counters 0-7, 16-23) are stripe 0; block 1 is stripe 1.
+  const Update kinds[] = {{0, 4, 0}, {16, 4, 0}, {18, 1, 0}, {4, 8, 1}, {2, 3, 1}, {0, 4, 2}};
+  std::vector<std::vector<Update>> updates(kThreads);
+  std::mt19937 random(5);
+  for (auto& list : updates)
+    for (int i = 0; i < kRounds; ++i) {
+      list.push_back(kinds[random() % std::size(kinds)]);
+      for (uint64_t c = list.back().first; c < list.back().first + list.back().count; ++c)
+        ++expected[c];
+    }
+  on_threads(kThreads, [&](int t) {
+    LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+    ASSERT_TRUE(table.direct());
+    for (const Update& update : updates[t]) {
+      if (update.path == 1) {
+        add_one_in_place(table, counters, update.first, update.count);
+        continue;
+      }
+      if (update.path == 0) {
+        const int64_t stripe = table.element_stripe(update.first * 8, update.count * 8);
+        ASSERT_EQ(stripe, update.first < 8 || update.first >= 16 ? 0 : 1);
+        if (table.try_lock_element(stripe)) {
+          add_one(counters, update.first, update.count);
+          table.unlock_element(stripe);
+          continue;
+        }
+      }
+      add_one_after_lock(table, counters, update.first, update.count);
+    }
+  });
+  EXPECT_EQ(counters, expected);
+  expect_table_idle(*transport_, *sync, geometry);
   transport_->free_segment(sync);
 }
 

@@ -1,0 +1,62 @@
+#include "core/asymmetric_fence.hpp"
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace remora {
+
+#if defined(__linux__) && defined(SYS_membarrier)
+namespace {
+
+long membarrier(int command) {
+  return syscall(SYS_membarrier, command, 0, 0);
+}
+
+// Whether the kernel takes MEMBARRIER_CMD_GLOBAL_EXPEDITED (asked once).
+bool kernel_has_global_expedited() {
+  static const bool has = [] {
+    const long commands = membarrier(MEMBARRIER_CMD_QUERY);
+    return commands > 0 && (commands & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+           (commands & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0;
+  }();
+  return has;
+}
+
+// A forked child gets a new address space: register it too (the parent's flag is copied).
+void register_child() {
+  membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED);
+}
+
+}  // namespace
+
+bool detail::register_asymmetric_fences() {
+  if (!kernel_has_global_expedited() || membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0)
+    return false;
+  pthread_atfork(nullptr, nullptr, register_child);
+  return true;
+}
+
+void heavy_fence() {
+  // A failing call (it does not fail once QUERY listed it) still leaves the full fence.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (kernel_has_global_expedited()) membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+#else
+
+bool detail::register_asymmetric_fences() {
+  return false;
+}
+
+void heavy_fence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+#endif
+
+}  // namespace remora

@@ -1,0 +1,41 @@
+// Asymmetric fences for Dekker-style handshakes between a frequent side and a rare side, across
+// the processes of a node: the frequent side (a lock release: store, then load the waiter
+// count) pays a compiler barrier, the rare side (a waiter: register, then re-check the lock)
+// pays a membarrier(2) system call that makes every running thread of every registered
+// process execute a full fence. Either side's load then sees the other's store, exactly as
+// with two sequentially consistent fences (the kernel's guarantee for MEMBARRIER_CMD_GLOBAL_
+// EXPEDITED; threads that are not running pass a full barrier when they are scheduled).
+//
+// Without the system call (another OS, a kernel without it, a seccomp filter that refuses it)
+// both sides fall back to full fences. The frequent side uses the light form only after its
+// process registered; the rare side issues the system call whenever the kernel has it, so a
+// light releaser always meets a heavy waiter (every process of a node runs the same kernel).
+#pragma once
+
+#include <atomic>
+
+namespace remora {
+
+namespace detail {
+bool register_asymmetric_fences();
+}
+
+// Whether this process receives the heavy side's barriers (registered once, at first use,
+// and again in a forked child): then light_fence() is a compiler barrier.
+inline bool asymmetric_fences() {
+  static const bool registered = detail::register_asymmetric_fences();
+  return registered;
+}
+
+// The frequent side, between its store and its load.
+inline void light_fence() {
+  if (asymmetric_fences())
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+// The rare side, between its store (a read-modify-write) and its load.
+void heavy_fence();
+
+}  // namespace remora
