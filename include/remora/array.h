@@ -191,9 +191,10 @@ REMORA_API int remora_array_sync_comm(remora_comm_t comm);
 
 /* ---- Direct access ---- */
 /* *pointer addresses element lo of the patch, with leading dimensions ld (ndim-1 entries).
- * When the patch lies inside one block (block, irregular) whose memory this rank maps (its
- * own, or a rank's on the same node), the pointer is into that block and stores go straight
- * to the array; otherwise it is a copy gathered with get. End with release (discard: the
+ * When the patch lies inside one block (a rank's block, one block or tile of a block-cyclic
+ * layout, one element of an element-cyclic one) whose memory this rank maps (its own, or a
+ * rank's on the same node), the pointer is into that memory and stores go straight to the
+ * array; otherwise it is a copy gathered with get. End with release (discard: the
  * array is unchanged for a copy) or release_update (a copy is put back; stores through a
  * direct pointer become visible to others at the next sync or flush). */
 REMORA_API int remora_array_access(remora_array_t a, const int64_t* lo, const int64_t* hi,

@@ -366,27 +366,25 @@ int Array::read_inc(const int64_t* subscript, int64_t inc, int64_t* old) {
 int Array::access(const int64_t* lo, const int64_t* hi, void** pointer, int64_t* ld) {
   AccessRecord record{
       std::vector<int64_t>(lo, lo + ndim()), std::vector<int64_t>(hi, hi + ndim()), {}};
-  // Direct: the patch lies inside one block whose memory is mapped here.
-  if (!dist_.is_cyclic()) {
-    int owner = -1;
-    int owners = 0;
-    for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
-      owner = tile.owner;
-      ++owners;
-    });
-    char* base = owners == 1 ? mapped(owner) : nullptr;
-    if (base != nullptr) {
-      int64_t block_lo[REMORA_ARRAY_MAX_DIM], block_hi[REMORA_ARRAY_MAX_DIM];
-      dist_.block_bounds(owner, block_lo, block_hi);
-      const std::vector<int64_t> extents = dist_.local_extents(owner);
-      int64_t offset = 0;
-      for (int d = 0; d < ndim(); ++d)
-        offset = offset * extents[static_cast<size_t>(d)] + (lo[d] - block_lo[d]);
-      for (int d = 0; d + 1 < ndim(); ++d) ld[d] = extents[static_cast<size_t>(d) + 1];
-      *pointer = base + offset * static_cast<int64_t>(element_);
-      accesses_[*pointer] = std::move(record);
-      return REMORA_SUCCESS;
-    }
+  // Direct: the patch lies inside one block (one tile, its rows contiguous) whose memory is
+  // mapped here. For cyclic kinds too: GA hands out pointers to blocks of block-cyclic arrays.
+  Tile only;
+  int tiles = 0;
+  for_each_tile(dist_, lo, hi, [&](const Tile& tile) {
+    if (++tiles == 1) only = tile;
+  });
+  bool contiguous = tiles == 1;
+  for (const Run& run : only.runs) contiguous = contiguous && (run.step == 1 || run.length == 1);
+  char* base = contiguous ? mapped(only.owner) : nullptr;
+  if (base != nullptr) {
+    int64_t offset = 0;
+    for (int d = 0; d < ndim(); ++d)
+      offset = offset * only.local[static_cast<size_t>(d)] +
+               only.runs[static_cast<size_t>(d)].local_start;
+    for (int d = 0; d + 1 < ndim(); ++d) ld[d] = only.local[static_cast<size_t>(d) + 1];
+    *pointer = base + (only.local_base + offset) * static_cast<int64_t>(element_);
+    accesses_[*pointer] = std::move(record);
+    return REMORA_SUCCESS;
   }
   // A copy: gathered with get, put back by release_update.
   const std::vector<int64_t> extents = patch_extents(ndim(), lo, hi);

@@ -183,6 +183,7 @@ GaArray settings_of(const GaArray& source) {
   a.cache.reset();
   a.ghosts.reset();  // ghost widths and the corner flag are duplicated, the padded block not
   a.borrowed = false;
+  a.pool_bytes = 0;
   return a;
 }
 
@@ -377,7 +378,8 @@ namespace {
 // Frees an allocated array's memory (collective over its group); the handle stays.
 void release_memory(const char* fn, GaArray& a) {
   release_properties(fn, a);
-  if (!a.borrowed) memory_remove(local_bytes(a, a.array));
+  memory_remove(a.borrowed ? a.pool_bytes : local_bytes(a, a.array));
+  a.pool_bytes = 0;
   check(fn, remora_array_destroy(&a.array));  // borrowed memory stays while its owner lives
   a.accesses.clear();
   a.borrowed = false;

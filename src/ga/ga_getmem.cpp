@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ga-mpi.h"
+#include "ga/ga_memory.hpp"
 #include "ga/ga_registry.hpp"
 
 namespace remora::ga {
@@ -20,8 +21,18 @@ namespace {
 
 struct PoolMemory {
   remora_array_t array;
-  int type;  // GA's type code given to GA_Getmem
+  int type;        // GA's type code given to GA_Getmem
+  size_t counted;  // bytes counted against GA_Initialize_ltd's limit (0: none)
 };
+
+// What GA counts against the limit for GA_Getmem: the elements and its header before them
+// (four longs, then one pointer per process of the world), so GA_Memory_avail reads the same.
+size_t pool_charge(size_t element, int nelem) {
+  int world = 0;
+  MPI_Comm_size(GA_MPI_Comm(), &world);
+  return element * static_cast<size_t>(nelem) + 4 * sizeof(long) +
+         static_cast<size_t>(world) * sizeof(void*);
+}
 
 // This rank's part of each live allocation -> its array. Guarded by state_mutex().
 std::map<const void*, PoolMemory>& allocations() {
@@ -82,15 +93,21 @@ void* GA_Getmem(int type, int nelem, int grp_id) {
   void* base = nullptr;
   int64_t count = 0;
   check(fn, remora_array_access_local(array, rank, &base, &count));
+  // As GA: counted when it fits under the limit on every rank; allocated either way.
+  const size_t charge = pool_charge(element, nelem);
+  const size_t counted = memory_admits_everywhere(charge, GA_MPI_Comm_pgroup(group)) ? charge : 0;
+  pool_add(counted);
   const std::lock_guard<std::mutex> hold(state_mutex());
-  allocations()[base] = {array, type};
+  allocations()[base] = {array, type, counted};
   return base;
 }
 
 void GA_Freemem(void* ptr) {
   const char* fn = "GA_Freemem";
   require_initialized(fn);
-  remora_array_t array = find_allocation(fn, ptr).array;
+  const PoolMemory pool = find_allocation(fn, ptr);
+  remora_array_t array = pool.array;
+  pool_remove(pool.counted);
   {
     const std::lock_guard<std::mutex> hold(state_mutex());
     allocations().erase(ptr);
@@ -126,6 +143,10 @@ int GA_Assemble_duplicate(int g_a, char* array_name, void* ptr) {
     const std::lock_guard<std::mutex> hold(state_mutex());
     allocations().erase(ptr);
   }
+  // The counted memory becomes the array's (GA_Inquire_memory), given back at its GA_Destroy.
+  pool_remove(pool.counted);
+  memory_add(pool.counted);
+  a.pool_bytes = pool.counted;
   remora_array_t own = pool.array;
   check(fn, remora_array_destroy(&own));
   return handle;

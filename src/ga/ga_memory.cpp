@@ -11,6 +11,12 @@ namespace {
 // atomics because queries (GA_Inquire_memory, GA_Memory_avail) may come from any thread.
 std::atomic<size_t> limit_bytes{0};
 std::atomic<size_t> used_bytes{0};
+std::atomic<size_t> pool_bytes{0};
+
+void subtract(std::atomic<size_t>& counter, size_t bytes) {
+  const size_t used = counter;
+  counter = bytes > used ? 0 : used - bytes;
+}
 }  // namespace
 
 void memory_set_limit(size_t limit) {
@@ -27,7 +33,7 @@ size_t memory_in_use() {
 
 size_t memory_available() {
   if (!memory_limited()) return SIZE_MAX;
-  const size_t used = used_bytes, limit = limit_bytes;
+  const size_t used = used_bytes + pool_bytes, limit = limit_bytes;
   return used >= limit ? 0 : limit - used;
 }
 
@@ -43,8 +49,15 @@ void memory_add(size_t bytes) {
 }
 
 void memory_remove(size_t bytes) {
-  const size_t used = used_bytes;
-  used_bytes = bytes > used ? 0 : used - bytes;
+  subtract(used_bytes, bytes);
+}
+
+void pool_add(size_t bytes) {
+  pool_bytes += bytes;
+}
+
+void pool_remove(size_t bytes) {
+  subtract(pool_bytes, bytes);
 }
 
 }  // namespace remora::ga

@@ -1,4 +1,6 @@
-// GA_Initialize_ltd's per-process memory limit: what this rank's parts of live arrays use.
+// GA_Initialize_ltd's per-process memory limit: what this rank's parts of live arrays use
+// (GA_Inquire_memory), and beside them GA_Getmem's allocations, which count against the limit
+// too but, as in GA, are not memory of arrays.
 #pragma once
 
 #include <mpi.h>
@@ -16,5 +18,7 @@ size_t memory_available();
 bool memory_admits_everywhere(size_t bytes, MPI_Comm comm);
 void memory_add(size_t bytes);
 void memory_remove(size_t bytes);
+void pool_add(size_t bytes);
+void pool_remove(size_t bytes);
 
 }  // namespace remora::ga

@@ -74,6 +74,9 @@ struct GaArray {
   // Allocated on memory that is not its own (GA_Overlay: another array's; GA_Assemble_duplicate:
   // GA_Getmem's), which the memory limit (GA_Initialize_ltd) counted already.
   bool borrowed = false;
+  // GA_Assemble_duplicate: what GA_Getmem counted against the limit for the memory this array
+  // took over; its destruction gives it back, as GA's does.
+  size_t pool_bytes = 0;
 };
 
 // ---- ghost cells (ga_ghosts.cpp) ----

@@ -126,6 +126,23 @@ static void check_dealt(const struct shape* s, int form) {
     }
   }
   CHECK(at == len);
+  /* NGA_Access_block of each of my blocks: a pointer into my segment where the block starts,
+   * ld its own extents (GA's pnga_access_block_ptr), not a copy. */
+  at = 0;
+  for (int k = me; k < total; k += nprocs) {
+    int lo[MAXD], hi[MAXD], ld[MAXD] = {0};
+    double* p = NULL;
+    NGA_Distribution(g_a, k, lo, hi);
+    NGA_Access_block(g_a, k, &p, ld);
+    CHECK(p == seg + at);
+    long size = hi[0] - lo[0] + 1;
+    for (int d = 1; d < s->ndim; ++d) {
+      CHECK(ld[d - 1] == hi[d] - lo[d] + 1);
+      size *= hi[d] - lo[d] + 1;
+    }
+    NGA_Release_block(g_a, k);
+    at += size;
+  }
   NGA_Release_update_block_segment(g_a, me);
   GA_Sync();
   check_all(g_a, s, 0);
@@ -163,6 +180,8 @@ static void check_grid(int form) {
   check_all(g_a, &s, 0);
   GA_Sync();
   const int n0 = (dims[0] + block[0] - 1) / block[0], n1 = (dims[1] + block[1] - 1) / block[1];
+  long len = -1;
+  double* seg = in_grid ? my_segment(g_a, form, &len) : NULL;
   for (int bi = pr; in_grid && bi < n0; bi += rows)
     for (int bj = pc; bj < n1; bj += cols) {
       double* p = NULL;
@@ -182,6 +201,9 @@ static void check_grid(int form) {
         ld = (long)ld64[0];
       }
       CHECK(p != NULL && ld >= hi[1] - lo[1] + 1);
+      /* In place: block (bi, bj) sits in my ScaLAPACK local matrix at local row
+       * (bi / rows) * block[0], column (bj / cols) * block[1]. */
+      CHECK(p == seg + ((bi / rows) * block[0]) * ld + (bj / cols) * block[1]);
       for (int i = lo[0]; i <= hi[0]; ++i)
         for (int j = lo[1]; j <= hi[1]; ++j)
           p[(i - lo[0]) * ld + (j - lo[1])] = value((long)i * dims[1] + j, 1);

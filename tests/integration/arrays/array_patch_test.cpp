@@ -175,6 +175,56 @@ void check_element_lists(remora_array_t a, Reference<T>& ref, uint64_t seed) {
   REQUIRE_OK(remora_array_sync());
 }
 
+// Whether pointer lies in rank's local array as this rank maps it (a direct access, not a copy).
+bool points_into(remora_array_t a, const void* pointer, size_t element, int rank) {
+  void* local = nullptr;
+  int64_t count = 0;
+  if (remora_array_access_local(a, rank, &local, &count) != REMORA_SUCCESS) return false;
+  const auto* begin = static_cast<const char*>(local);
+  const auto* at = static_cast<const char*>(pointer);
+  return at >= begin && at < begin + static_cast<size_t>(count) * element;
+}
+
+bool points_into_any(remora_array_t a, const void* pointer, size_t element) {
+  for (int r = 0; r < size_; ++r)
+    if (points_into(a, pointer, element, r)) return true;
+  return false;
+}
+
+// Cyclic layouts: a one-element patch lies inside one block, so each rank's access of the first
+// element it owns is a pointer into its local array; a store through it stays after a plain
+// release.
+template <typename T>
+void check_block_access(remora_array_t a, Reference<T>& ref) {
+  const size_t ndim = ref.dims.size();
+  std::vector<int64_t> index(ndim, 0);
+  std::vector<int> picked(static_cast<size_t>(size_), 0);
+  for (;;) {
+    int owner = -1, count = 0;
+    REQUIRE_OK(remora_array_locate_region(a, index.data(), index.data(), 1, &owner, nullptr,
+                                          nullptr, &count));
+    REQUIRE(count == 1, "one owner per element");
+    if (!picked[static_cast<size_t>(owner)]) {
+      picked[static_cast<size_t>(owner)] = 1;
+      ref.data[static_cast<size_t>(ref.offset(index.data()))] += make_value<T>(7);
+      if (owner == rank_) {
+        int64_t ld[REMORA_ARRAY_MAX_DIM] = {};
+        void* pointer = nullptr;
+        REQUIRE_OK(remora_array_access(a, index.data(), index.data(), &pointer, ld));
+        REQUIRE(points_into(a, pointer, sizeof(T), rank_),
+                "a block's element is accessed in place");
+        static_cast<T*>(pointer)[0] += make_value<T>(7);
+        REQUIRE_OK(remora_array_release(a, pointer));
+      }
+    }
+    size_t d = ndim;
+    while (d-- > 0 && ++index[d] == ref.dims[d]) index[d] = 0;
+    if (d == static_cast<size_t>(-1)) break;
+  }
+  REQUIRE_OK(remora_array_sync());
+  verify_all(a, ref, "after in-place access of blocks");
+}
+
 // Each rank accesses a disjoint patch (its own block for block layouts, a slab of rows for
 // cyclic ones), adds 1 everywhere and releases with update; a plain release of a copy
 // changes nothing.
@@ -223,18 +273,25 @@ void check_access(remora_array_t a, Reference<T>& ref) {
   REQUIRE_OK(remora_array_sync());
   verify_all(a, ref, "after access + release_update");
 
-  if (cyclic && rank_ == 0) {
-    const Patch& p = mine[0];
-    if (p.lo[0] <= p.hi[0]) {
-      int64_t ld[REMORA_ARRAY_MAX_DIM] = {};
-      void* pointer = nullptr;
-      REQUIRE_OK(remora_array_access(a, p.lo.data(), p.hi.data(), &pointer, ld));
-      static_cast<T*>(pointer)[0] += make_value<T>(5);
-      REQUIRE_OK(remora_array_release(a, pointer));
-    }
+  // Rank 0's slab: a copy, whose plain release changes nothing, unless it lies inside one block
+  // this rank maps (then the store stays): every rank learns which, to keep its reference.
+  int32_t direct = 0;
+  const Patch& slab = mine[0];
+  if (cyclic && rank_ == 0 && slab.lo[0] <= slab.hi[0]) {
+    int64_t ld[REMORA_ARRAY_MAX_DIM] = {};
+    void* pointer = nullptr;
+    REQUIRE_OK(remora_array_access(a, slab.lo.data(), slab.hi.data(), &pointer, ld));
+    static_cast<T*>(pointer)[0] += make_value<T>(5);
+    direct = points_into_any(a, pointer, sizeof(T)) ? 1 : 0;
+    REQUIRE_OK(remora_array_release(a, pointer));
   }
+  remora_comm_t world = REMORA_COMM_NULL;
+  REQUIRE_OK(remora_comm_world(&world));
+  REQUIRE_OK(remora_bcast(&direct, 1, REMORA_INT32, 0, world, REMORA_COLL_AUTO));
+  if (direct) ref.data[static_cast<size_t>(ref.offset(slab.lo.data()))] += make_value<T>(5);
   REQUIRE_OK(remora_array_sync());
   verify_all(a, ref, "after access + release");
+  if (cyclic) check_block_access(a, ref);
 }
 
 // locate_region agrees with the reference ownership: every owner listed once, the local
