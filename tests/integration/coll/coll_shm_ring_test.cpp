@@ -10,31 +10,14 @@
 #include <vector>
 
 #include "multirank.hpp"
-#include "sub_comm.hpp"
+#include "shm_comms.hpp"
 
 namespace {
 
 constexpr int kCalls = 83;        // over five turns of a ring of 16
 constexpr int kOutstanding = 40;  // more than two turns
 
-struct Comm {
-  remora_comm_t handle = REMORA_COMM_NULL;
-  int rank = -1, size = 0;
-  std::vector<int> world;  // world rank of each rank
-};
-
-// The world's ranks from `first` on, less the last one with drop_last (ordered by world rank).
-Comm split(int first, bool drop_last) {
-  const int me = remora_rank(), size = remora_size();
-  const bool member = size == 1 || (me >= first && !(drop_last && me == size - 1));
-  const remora_test::SubComm sub = remora_test::split_world(member ? 0 : REMORA_UNDEFINED);
-  Comm c;
-  c.handle = sub.comm;
-  c.rank = sub.rank;
-  c.size = sub.size;
-  for (int r = 0; r < sub.size; ++r) c.world.push_back(size == 1 ? 0 : first + r);
-  return c;
-}
+using Comm = remora_test::RangeComm;
 
 int32_t value(int world_rank, int call, size_t i) {
   return world_rank * 1009 + call * 7 + static_cast<int32_t>(i);
@@ -181,9 +164,9 @@ void outstanding(const std::vector<const Comm*>& comms) {
 int main(int argc, char** argv) {
   int rank = 0, size = 0;
   remora_test::init(&argc, &argv, &rank, &size);
-  const Comm world = split(0, false);
-  const Comm first = split(0, true);  // all but the last
-  const Comm last = split(1, false);  // all but the first
+  const Comm world = remora_test::split_range(0, false);
+  const Comm first = remora_test::split_range(0, true);  // all but the last
+  const Comm last = remora_test::split_range(1, false);  // all but the first
   for (int root = 0; root < size; ++root) wrap_around(world, root);
   if (first.handle != REMORA_COMM_NULL) wrap_around(first, first.size - 1);
   for (int repeat = 0; repeat < 3; ++repeat) {
