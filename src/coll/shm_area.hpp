@@ -111,8 +111,9 @@ class ShmArea {
   // most this many, of a bcast of at most this many, and of a scatter whose blocks together take
   // at most this many (alike on every member: both paths decide by the same sizes) keeps its
   // data in an inline slot of the member's ring instead of a cell: a reader that sees the
-  // slot's round id has the data with it (one line per member and round instead of two).
-  static constexpr size_t kInlineBytes = 24;
+  // slot's round id has the data with it (one line per member and round instead of two). All of
+  // the slot's line but the round id.
+  static constexpr size_t kInlineBytes = 56;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
@@ -184,7 +185,7 @@ class ShmArea {
     std::atomic<uint64_t> round;
     uint8_t data[64 - sizeof(uint64_t)];
   };
-  static_assert(sizeof(Slot) == 64 && kInlineBytes <= sizeof(Slot::data));
+  static_assert(sizeof(Slot) == 64 && kInlineBytes == sizeof(Slot::data));
   static constexpr size_t kAbandoned = 8;  // the last sequences this rank abandoned
   struct Header {
     Flag arrive, done;

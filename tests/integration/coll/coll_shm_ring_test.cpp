@@ -16,6 +16,9 @@ namespace {
 
 constexpr int kCalls = 83;        // over five turns of a ring of 16
 constexpr int kOutstanding = 40;  // more than two turns
+// int32 elements: the most an inline slot holds (ShmArea::kInlineBytes = 56), and a count that
+// takes a cell.
+constexpr size_t kInlineInts = 14, kCellInts = 16;
 
 using Comm = remora_test::RangeComm;
 
@@ -109,8 +112,9 @@ struct Call {
   }
 };
 
-// Small calls back to back at one root: 1 to 6 ints (inline), every seventh 8 ints (a cell);
-// every eleventh nonblocking on odd ranks (waited at once: the schedule path).
+// Small calls back to back at one root: 1 to 14 ints (inline; a scatter's blocks together at
+// most 14), every seventh 16 ints (a cell); every eleventh nonblocking on odd ranks (waited at
+// once: the schedule path).
 void wrap_around(const Comm& c, int root) {
   const bool odd = remora_rank() % 2 == 1;
   for (int index = 0; index < kCalls; ++index) {
@@ -119,8 +123,10 @@ void wrap_around(const Comm& c, int root) {
     call.index = index;
     call.root = root;
     call.kind = index % 4;
-    call.count = index % 7 == 6 ? 8 : static_cast<size_t>(1 + index % 6);
-    if (call.kind == 3 && call.count * static_cast<size_t>(c.size) > 6) call.count = 1;
+    const auto ranks = static_cast<size_t>(c.size);
+    call.count = index % 7 == 6 ? kCellInts : 1 + static_cast<size_t>(index / 4) % kInlineInts;
+    if (call.kind == 3 && call.count < kCellInts && call.count * ranks > kInlineInts)
+      call.count = std::max<size_t>(1, kInlineInts / ranks);
     if (odd && index % 11 == 5) {
       remora_request_t request;
       call.start(&request);
@@ -146,7 +152,7 @@ void outstanding(const std::vector<const Comm*>& comms) {
     call.index = index;
     call.root = (index / 3) % c->size;
     call.kind = index % 4;
-    call.count = index % 9 == 8 ? 8 : static_cast<size_t>(1 + index % 3);
+    call.count = index % 9 == 8 ? kCellInts : static_cast<size_t>(1 + index % 3);
     calls.push_back(std::move(call));
     requests.emplace_back();
     calls.back().start(&requests.back());

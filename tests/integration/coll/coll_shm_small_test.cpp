@@ -1,6 +1,6 @@
 // The small path of the shm algorithms (coll/shm_fast.hpp, ShmFast::Small): blocking barrier,
 // bcast, reduce, allreduce, gather, scatter and reduce_scatter_block of small payloads, back to
-// back with the root and the size changing every call (0 to 32 bytes, so that calls on the small
+// back with the root and the size changing every call (0 to 64 bytes, so that calls on the small
 // path and on the general fast path alternate, and scatter's blocks go inline or into the cell),
 // in place and not, shm asked for and auto, on three overlapping communicators (the world, all
 // ranks but the last, all ranks but the first) in turns, with a nonblocking shm collective
@@ -139,7 +139,8 @@ int main(int argc, char** argv) {
   const Comm first = remora_test::split_range(0, true);  // all but the last
   const Comm last = remora_test::split_range(1, false);  // all but the first
   for (int round = 0; round < kRounds; ++round) {
-    const size_t count = static_cast<size_t>(round % 9);  // 0 to 32 bytes
+    // 0 to 64 bytes: both sides of the inline slot's 56.
+    const size_t count = static_cast<size_t>(round % 17);
     const remora_coll_algorithm_t algorithm = round % 5 == 4 ? REMORA_COLL_AUTO : REMORA_COLL_SHM;
     const Comm* order[] = {&world, &first, &last};
     for (int i = 0; i < 3; ++i) {
