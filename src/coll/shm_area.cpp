@@ -61,8 +61,8 @@ int ShmArea::create(transport::Transport& transport, const Communicator& comm,
   std::vector<int> members;
   for (int rank = 0; rank < comm.size(); ++rank) members.push_back(comm.world_rank(rank));
   transport::Segment* segment = nullptr;
-  if (int status = transport.allocate_group_segment(members, kHeaderBytes + 2 * kCellBytes + kAlign,
-                                                    allgather, &segment))
+  if (int status =
+          transport.allocate_group_segment(members, kPartBytes + kAlign, allgather, &segment))
     return status;
   out->reset(new ShmArea(transport, segment, comm));
   for (uint8_t* part : (*out)->parts_)
@@ -130,13 +130,17 @@ int ShmArea::write_to(int rank, uint64_t address, const void* source, size_t byt
 
 ShmArea::ShmArea(transport::Transport& transport, transport::Segment* segment,
                  const Communicator& comm)
-    : transport_(transport), segment_(segment), rank_(comm.rank()) {
+    : transport_(transport),
+      segment_(segment),
+      rank_(comm.rank()),
+      passed_(new std::atomic<uint64_t>[static_cast<size_t>(comm.size())]) {
   for (int rank = 0; rank < comm.size(); ++rank) {
     const int world = comm.world_rank(rank);
     if (rank != rank_) others_.push_back(world);
     auto address = reinterpret_cast<uintptr_t>(transport.address(*segment, world));
     if (address != 0) address = (address + kAlign - 1) / kAlign * kAlign;
     parts_.push_back(reinterpret_cast<uint8_t*>(address));
+    passed_[static_cast<size_t>(rank)].store(0, std::memory_order_relaxed);
   }
 }
 
@@ -151,10 +155,12 @@ void ShmArea::release() {
   segment_ = nullptr;
 }
 
-int ShmArea::arrived(int who, uint64_t round, int* gone) const {
+int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_index) const {
   if (who == kNoRank) return 1;
   const uint64_t collective = round >> 24;
   auto at = [&](int rank) {
+    // The slot is written before arrive: its id alone says the data are here.
+    if (small && slot(rank, slot_index).round.load(std::memory_order_acquire) == round) return 1;
     const Header& h = header(rank);
     const uint64_t flag = h.arrive.value.load(std::memory_order_acquire);
     if (flag < round) return 0;
@@ -178,12 +184,18 @@ int ShmArea::arrived(int who, uint64_t round, int* gone) const {
 bool ShmArea::released(uint64_t round) const {
   for (int rank = 0; rank < size(); ++rank) {
     if (rank == rank_) continue;
+    std::atomic<uint64_t>& passed = passed_[static_cast<size_t>(rank)];
+    if (passed.load(std::memory_order_relaxed) >= round) continue;
     const Header& h = header(rank);
     // arrive first: its line is usually here already (this rank waited on it), and a member
     // that published a later round has finished reading this one; done (a line the member
     // wrote since) only when not.
-    if (h.arrive.value.load(std::memory_order_acquire) > round) continue;
-    if (h.done.value.load(std::memory_order_acquire) < round) return false;
+    const uint64_t arrive = h.arrive.value.load(std::memory_order_acquire);
+    const uint64_t done =
+        arrive > round ? arrive - 1 : h.done.value.load(std::memory_order_acquire);
+    if (done > passed.load(std::memory_order_relaxed))
+      passed.store(done, std::memory_order_relaxed);
+    if (done < round) return false;
   }
   return true;
 }
@@ -222,6 +234,24 @@ void ShmArea::abandon(uint64_t sequence) {
          !mine.done.value.compare_exchange_weak(seen, last, std::memory_order_release))
     ;
   transport_.wake_ranks(others_.data(), others_.size());
+}
+
+uint64_t ShmArea::unreleased(unsigned writes, int buffer, int slot_index) const {
+  const uint64_t cell_last = (writes & kCellData) != 0 ? last_published_[buffer] : 0;
+  if (cell_last != 0 && !released(cell_last)) return cell_last;
+  const uint64_t slot_last = (writes & kSlotData) != 0 ? last_slot_[slot_index] : 0;
+  if (slot_last != 0 && !released(slot_last)) return slot_last;
+  return 0;
+}
+
+void ShmArea::publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer,
+                      int slot_index) {
+  if ((writes & kCellData) != 0) last_published_[buffer] = round;
+  if ((writes & kSlotData) != 0) {
+    last_slot_[slot_index] = round;
+    slot(rank_, slot_index).round.store(round, std::memory_order_release);
+  }
+  store(header(rank_).arrive, arrive);
 }
 
 void ShmArea::store(Flag& flag, uint64_t round) {
@@ -310,25 +340,28 @@ int ShmRounds::advance() {
   const int me = area.rank();
   while (next_ < rounds_.size()) {
     const Round& round = rounds_[next_];
-    const int buffer = buffer_of(next_);
+    const int slot = ShmArea::slot_of(sequence_), cell_buffer = buffer_of(next_);
+    const int buffer = round.small ? slot : cell_buffer;
     const uint64_t id = round_id(next_);
     if (!published_) {
+      unsigned writes = 0;
       if (round.publish) {
-        const uint64_t last = area.last_published_[buffer];
-        if (last != 0 && !area.released(last)) {
+        writes = round.writes != 0 ? round.writes
+                 : round.small     ? ShmArea::kSlotData
+                                   : ShmArea::kCellData;
+        if (const uint64_t last = area.unreleased(writes, cell_buffer, slot)) {
           wait_for_.store(kReleaseWait, std::memory_order_relaxed);
           wait_round_.store(last, std::memory_order_release);
           return kInFlight;
         }
         round.publish(area.cell(me, buffer, round.small));
-        area.last_published_[buffer] = id;
       }
       const bool reads = round.wait_for != ShmArea::kNoRank;
-      area.store(area.header(me).arrive, round.past && !reads ? past_id() : id);
+      area.publish(id, round.past && !reads ? past_id() : id, writes, cell_buffer, slot);
       published_ = true;
     }
     int gone = -1;
-    const int arrived = area.arrived(round.wait_for, id, &gone);
+    const int arrived = area.arrived(round.wait_for, id, &gone, round.small, slot);
     if (arrived == 0) {
       wait_for_.store(round.wait_for, std::memory_order_relaxed);
       wait_round_.store(id, std::memory_order_release);
@@ -352,7 +385,7 @@ int ShmRounds::advance() {
     }
     if (round.consume) round.consume(buffer);
     if (round.transfer && !member_gone_) {
-      const int status = round.transfer(buffer);
+      const int status = round.transfer(slot);
       if (status == ShmArea::kMemberGone) {
         // A member died: the end of the job (or a notice) ends this schedule; failing here
         // after a second is the fallback.

@@ -3,8 +3,8 @@
 //
 // The area is one group segment of the transport (the mechanism windows on a sub-communicator
 // use), made collectively when the communicator is created (Collectives::make_shm_area). Each
-// member owns one part: a header with two flag words and two data cells. A member writes only its
-// own part; the others read it.
+// member owns one part: a header with two flag words, a ring of kSlots inline slots and two data
+// cells. A member writes only its own part; the others read it.
 //   arrive: the id of the last round this member has published (its cell holds that round's
 //           data);
 //   done:   the id of the last round this member has finished reading the others' cells for.
@@ -17,6 +17,16 @@
 // one of an earlier collective, and the sequence numbers (the schedule's) are the same on every
 // member even when a call failed before it started. Two cells let a member publish round k + 1
 // while slower members still read round k.
+//
+// Rounds of small data (Round::small: at most kInlineBytes) use an inline slot instead of a
+// cell: slot sequence % kSlots of the member's ring, one cache line holding the round id beside
+// the data, written before arrive, so that a reader that finds the id there has the data in the
+// same line. A member thus publishes up to kSlots small calls ahead of a slow reader (a root
+// that reduces or gathers) before it waits for one to be released, as Open MPI's coll/sm
+// fastboxes and MPICH's release/gather buffers let non-roots run ahead; with two slots it
+// waited every second call. The release check reads the others' flags lazily: a member keeps
+// the highest round it has seen each other member pass and looks at their lines only when a
+// slot's last round is beyond it.
 //
 // A member that abandons a collective (its call failed) records the sequence in its header and
 // moves its done flag past the collective's rounds; a member that waits for it there and sees
@@ -86,6 +96,9 @@ class ShmArea {
   // (arrays duplicate their communicator, so a program may hold many): 64 KiB cells keep it at
   // 1 MiB for 8 ranks. Larger payloads go through the cells in chunks.
   static constexpr size_t kCellBytes = 64 * 1024;
+  // The inline slots of a member's ring (one cache line each): how many small calls a member
+  // may publish ahead of the slowest reader.
+  static constexpr int kSlots = 16;
   // Reductions of up to this many bytes take one round (everyone reduces every vector); larger
   // ones a reduce-scatter and an allgather round per cell-sized chunk.
   static constexpr size_t kFlatBytes = 4096;
@@ -95,11 +108,12 @@ class ShmArea {
   // rounds: coll/shm_vforms.hpp).
   static constexpr uint64_t kPastRound = (uint64_t{1} << 24) - 1;
   // The round of a reduce or allreduce of at most this many bytes, of a gather of blocks of at
-  // most this many, and of a scatter whose blocks together take at most this many
-  // (alike on every member: both paths decide by the same sizes) keeps its data in the cache
-  // line of the member's arrive flag, one slot per buffer, instead of a cell: a reader that sees
-  // the flag has the data with it (one line per member and round instead of two).
-  static constexpr size_t kInlineBytes = 24;
+  // most this many, of a bcast of at most this many, and of a scatter whose blocks together take
+  // at most this many (alike on every member: both paths decide by the same sizes) keeps its
+  // data in an inline slot of the member's ring instead of a cell: a reader that sees the
+  // slot's round id has the data with it (one line per member and round instead of two). All of
+  // the slot's line but the round id.
+  static constexpr size_t kInlineBytes = 56;
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
@@ -116,14 +130,18 @@ class ShmArea {
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(parts_.size()); }
   uint8_t* cell(int rank, int buffer) const {
-    return parts_[static_cast<size_t>(rank)] + kHeaderBytes +
+    return parts_[static_cast<size_t>(rank)] + kHeaderBytes + kRingBytes +
            static_cast<size_t>(buffer) * kCellBytes;
   }
-  // The cell, or with small the inline slot (kInlineBytes) next to the arrive flag.
+  // The cell, or with small the data of inline slot `buffer` of the ring (slot_of).
   uint8_t* cell(int rank, int buffer, bool small) const {
     if (!small) return cell(rank, buffer);
-    return header(rank).arrive.data[buffer];
+    return slot(rank, buffer).data;
   }
+  // The inline slot of the small rounds of collective `sequence` (alike on every member).
+  static int slot_of(uint64_t sequence) { return static_cast<int>(sequence % kSlots); }
+  // What a round of a member writes: its cell of the round, the call's slot of its ring.
+  static constexpr unsigned kCellData = 1, kSlotData = 2;
 
   // Advances the pending collectives of this area in sequence order until one is in flight
   // (or another thread holds it).
@@ -160,9 +178,14 @@ class ShmArea {
   friend class ShmAreas;
   struct alignas(64) Flag {
     std::atomic<uint64_t> value;
-    uint8_t data[2][kInlineBytes];  // arrive: the inline slots of buffers 0 and 1
   };
   static_assert(sizeof(Flag) == 64);
+  // An inline slot: the id of the round whose data it holds (stored after the data, release).
+  struct alignas(64) Slot {
+    std::atomic<uint64_t> round;
+    uint8_t data[64 - sizeof(uint64_t)];
+  };
+  static_assert(sizeof(Slot) == 64 && kInlineBytes == sizeof(Slot::data));
   static constexpr size_t kAbandoned = 8;  // the last sequences this rank abandoned
   struct Header {
     Flag arrive, done;
@@ -173,6 +196,9 @@ class ShmArea {
   };
   static constexpr size_t kHeaderBytes = 256;
   static_assert(sizeof(Header) <= kHeaderBytes);
+  static constexpr size_t kRingBytes = kSlots * sizeof(Slot);
+  // A member's part: header, ring, two cells.
+  static constexpr size_t kPartBytes = kHeaderBytes + kRingBytes + 2 * kCellBytes;
 
   ShmArea(transport::Transport& transport, transport::Segment* segment, const Communicator& comm);
   // Whether this member can read and write every other member's memory with process_vm_readv
@@ -181,12 +207,22 @@ class ShmArea {
   Header& header(int rank) const {
     return *reinterpret_cast<Header*>(parts_[static_cast<size_t>(rank)]);
   }
+  Slot& slot(int rank, int index) const {
+    return reinterpret_cast<Slot*>(parts_[static_cast<size_t>(rank)] + kHeaderBytes)[index];
+  }
   // Whether `who` (kAllRanks, kNoRank or a rank) has published round: 1 yes, 0 not yet, -1 a
   // member abandoned this collective (it moved on to a later one without taking part; *gone
-  // names it).
-  int arrived(int who, uint64_t round, int* gone) const;
+  // names it). small: the round's data are inline, in slot `slot` (looked at first).
+  int arrived(int who, uint64_t round, int* gone, bool small = false, int slot = 0) const;
   // Whether every other member is done reading round (or has moved beyond it).
   bool released(uint64_t round) const;
+  // Before a round writes `writes`: the round that last wrote one of them and that a member
+  // may still read (0: none, they are free).
+  uint64_t unreleased(unsigned writes, int buffer, int slot) const;
+  // Round `round` has written `writes`: records it (for unreleased), stores the round id into
+  // the slot (kSlotData) and `arrive` (the round id, or the collective's past mark) into the
+  // arrive flag, and wakes the others.
+  void publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer, int slot);
   void store(Flag& flag, uint64_t round);  // and wake the others
 
   transport::Transport& transport_;
@@ -197,9 +233,14 @@ class ShmArea {
   size_t single_copy_bytes_ = 0;
   mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_
-  // The round that last wrote each of this rank's cells (0: none yet). Touched only by the
-  // collective whose turn it is.
+  // The round that last wrote each of this rank's cells and inline slots (0: none yet).
+  // Touched only by the collective whose turn it is.
   uint64_t last_published_[2] = {0, 0};
+  uint64_t last_slot_[kSlots] = {};
+  // By rank: the highest round this rank has seen the member finish reading (its done, or its
+  // arrive less one); released() reads the member's flags only when a round is beyond it.
+  // Only grows (a racing store of a lower value is harmless: it is still a round passed).
+  std::unique_ptr<std::atomic<uint64_t>[]> passed_;
   // The communicator's entry in the instance table (InstanceTable::slot), found by the first
   // fast-path call; the entry lives as long as the communicator.
   std::atomic<InstanceTable::Context*> instance_slot_{nullptr};
@@ -224,13 +265,17 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     std::function<void(int buffer)> consume;     // reads area.cell(rank, buffer); may be empty
     bool small = false;                          // the data are inline (kInlineBytes)
     // After consume: a read that may fail (a single-copy read of another member's memory);
-    // a failure (its message the last error) fails the collective.
-    std::function<int(int buffer)> transfer;
+    // a failure (its message the last error) fails the collective. slot: the collective's
+    // inline slot (ShmArea::slot_of), where its round 0 left the addresses.
+    std::function<int(int slot)> transfer;
     // This member's last round of the collective (the v-forms, whose members take different
     // numbers of rounds): after it, arrive says the member is past every round
     // (ShmArea::kPastRound) instead of done saying it read this one; a round that reads nothing
     // stores that as its arrival.
     bool past = false;
+    // What publish writes (ShmArea::kCellData, ShmArea::kSlotData); 0: as small says (the slot
+    // when small, else the cell). The v-forms' round 0 may write either or both.
+    unsigned writes = 0;
   };
   // Enlists the collective on the area in sequence order. keep: what the rounds' functions
   // point to (held as long as the rounds).

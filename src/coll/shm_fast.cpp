@@ -45,14 +45,19 @@ class ShmCall {
   // Takes the call's sequence number; a failure announced for it before fails the call.
   int begin(uint32_t signature);
   void end() { env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_); }
-  // Round k up to its reads: waits until this rank's cell of the round is free (when it
-  // publishes), calls publish(cell), stores arrive, and waits for the arrival of `who`. Then
-  // the caller reads and calls finish_round.
+  // Round k up to its reads: waits until this rank's cell (small: inline slot) of the round is
+  // free (when it publishes), calls publish(cell), stores arrive, and waits for the arrival of
+  // `who`. Then the caller reads and calls finish_round.
   // past: this member's last round, in which it reads nothing (coll/shm_vforms.hpp): its
   // arrival says it is past every round.
   template <typename Publish>
   int start_round(size_t k, bool small, bool publishes, int who, const Publish& publish,
                   bool past = false);
+  // The same, writing `writes` (ShmArea::kCellData, kSlotData: the v-forms' round 0 may write
+  // both); small: the arrival is looked for in the slot first.
+  template <typename Publish>
+  int start_round_writing(size_t k, bool small, unsigned writes, int who, const Publish& publish,
+                          bool past);
   // done tells the members that published in this round that this one is past it. Where
   // nobody else published (barrier; bcast at the root) the arrive just stored is past every
   // round they published in, so done can wait. Elsewhere it cannot: the next arrive comes only
@@ -63,7 +68,10 @@ class ShmCall {
   // After the last round of a member that read in it (the v-forms): past every round.
   void finish_past() { area_.store(area_.header(me_).arrive, past_id()); }
   uint64_t past_id() const { return (sequence_ + 1) << 24 | ShmArea::kPastRound; }
-  int buffer_of(size_t k) const { return static_cast<int>((sequence_ + k) & 1); }
+  // Round k's cell, or with small the call's inline slot (as ShmRounds picks them).
+  int buffer_of(size_t k, bool small) const {
+    return small ? ShmArea::slot_of(sequence_) : static_cast<int>((sequence_ + k) & 1);
+  }
   uint64_t round_id(size_t k) const { return (sequence_ + 1) << 24 | (k + 1); }
   template <typename Check>
   int wait(const Check& check);
@@ -158,7 +166,7 @@ class ShmVectorRun : ShmCall {
  public:
   ShmVectorRun(const ShmFast::Env& env, const Communicator& comm, ShmArea& area,
                Operation operation, const CollectiveArgs& args)
-      : ShmCall(env, comm, area), plan_(area, operation, args) {}
+      : ShmCall(env, comm, area), operation_(operation), args_(args) {}
 
   int run(uint32_t signature) {
     int status = begin(signature);
@@ -169,18 +177,20 @@ class ShmVectorRun : ShmCall {
 
  private:
   int rounds() {
-    plan_.copy_own();
-    const size_t rounds = plan_.rounds();
+    const ShmVectorPlan plan(area_, operation_, args_, sequence_);
+    plan.copy_own();
+    const size_t rounds = plan.rounds();
     if (rounds == 0) finish_past();
     for (size_t k = 0; k < rounds; ++k) {
-      const int buffer = buffer_of(k), who = plan_.wait_for(k);
+      const int buffer = buffer_of(k, false), who = plan.wait_for(k);
       const bool last = k + 1 == rounds, reads = who != ShmArea::kNoRank;
-      const auto publish = [&](uint8_t*) { plan_.publish(k, buffer); };
-      if (int status = start_round(k, false, plan_.publishes(k), who, publish, last && !reads))
+      const auto publish = [&](uint8_t*) { plan.publish(k, buffer); };
+      if (int status =
+              start_round_writing(k, plan.small(k), plan.writes(k), who, publish, last && !reads))
         return status;
       if (!reads) continue;
-      plan_.consume(k, buffer);
-      if (int failed = plan_.transfer(k, buffer)) return transfer_failed(failed);
+      plan.consume(k, buffer);
+      if (int failed = plan.transfer(k)) return transfer_failed(failed);
       if (last)
         finish_past();
       else
@@ -189,7 +199,8 @@ class ShmVectorRun : ShmCall {
     return REMORA_SUCCESS;
   }
 
-  ShmVectorPlan plan_;
+  Operation operation_;
+  const CollectiveArgs& args_;
 };
 
 bool ShmFast::serves(Operation operation) {
@@ -230,6 +241,7 @@ void ShmFastRun::plan() {
       break;
     case Operation::Bcast:
       root_ = args_.root;
+      small_ = args_.count * args_.extent <= ShmArea::kInlineBytes;
       rounds_ = chunks_of(args_.count * args_.extent, kCell);
       break;
     case Operation::Reduce:
@@ -478,13 +490,15 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
 void ShmFastRun::consume(size_t k, int buffer) {
   const size_t extent = args_.extent;
   if (single_copy_) {
-    transfer_status_ = shm_single_copy::transfer(area_, operation_, args_, k, buffer, &held_);
+    // The addresses are in round 0's inline slot, the call's.
+    transfer_status_ =
+        shm_single_copy::transfer(area_, operation_, args_, k, buffer_of(0, true), &held_);
     return;
   }
   switch (operation_) {
     case Operation::Bcast: {
       const size_t offset = k * kCell;
-      std::memcpy(recv() + offset, area_.cell(root_, buffer),
+      std::memcpy(recv() + offset, area_.cell(root_, buffer, small_),
                   std::min(kCell, args_.count * extent - offset));
       break;
     }
@@ -680,18 +694,23 @@ int ShmCall::begin(uint32_t signature) {
 template <typename Publish>
 int ShmCall::start_round(size_t k, bool small, bool publishes, int who, const Publish& publish,
                          bool past) {
-  const int buffer = buffer_of(k);
+  const unsigned writes = !publishes ? 0 : small ? ShmArea::kSlotData : ShmArea::kCellData;
+  return start_round_writing(k, small, writes, who, publish, past);
+}
+
+template <typename Publish>
+int ShmCall::start_round_writing(size_t k, bool small, unsigned writes, int who,
+                                 const Publish& publish, bool past) {
+  const int cell_buffer = buffer_of(k, false), slot = buffer_of(k, true);
   const uint64_t id = round_id(k);
-  if (publishes) {
-    const uint64_t last = area_.last_published_[buffer];
-    if (last != 0 && !area_.released(last))
+  if (writes != 0) {
+    for (uint64_t last; (last = area_.unreleased(writes, cell_buffer, slot)) != 0;)
       if (int status = wait([&](int*) { return area_.released(last) ? 1 : 0; })) return status;
-    publish(area_.cell(me_, buffer, small));
-    area_.last_published_[buffer] = id;
+    publish(area_.cell(me_, small ? slot : cell_buffer, small));
   }
-  area_.store(area_.header(me_).arrive, past ? past_id() : id);
+  area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot);
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
-  return wait([&](int* gone) { return area_.arrived(who, id, gone); });
+  return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
 }
 
 int ShmFastRun::run(uint32_t signature) {
@@ -699,7 +718,7 @@ int ShmFastRun::run(uint32_t signature) {
   if (status == REMORA_SUCCESS) {
     plan();
     for (size_t k = 0; k < rounds_ && status == REMORA_SUCCESS; ++k) {
-      const int buffer = buffer_of(k);
+      const int buffer = buffer_of(k, small_);
       status = start_round(k, small_, publishes(k), wait_for(k),
                            [&](uint8_t* cell) { publish(k, cell); });
       if (status != REMORA_SUCCESS) break;
@@ -744,7 +763,7 @@ int ShmSmallRun::round(Operation operation) {
   const size_t extent = args_.extent, bytes = args_.count * extent;
   const int root = args_.root;
   const bool at_root = me_ == root;
-  const int buffer = buffer_of(0);
+  const int slot = buffer_of(0, true);
   switch (operation) {
     case Operation::Barrier:
       return start_round(0, false, false, ShmArea::kAllRanks, [](uint8_t*) {});
@@ -752,8 +771,8 @@ int ShmSmallRun::round(Operation operation) {
       if (bytes == 0) return REMORA_SUCCESS;
       const int who = at_root ? ShmArea::kNoRank : root;
       const auto publish = [&](uint8_t* cell) { std::memcpy(cell, recv(), bytes); };
-      if (int status = start_round(0, false, at_root, who, publish)) return status;
-      if (!at_root) std::memcpy(recv(), area_.cell(root, buffer), bytes);
+      if (int status = start_round(0, true, at_root, who, publish)) return status;
+      if (!at_root) std::memcpy(recv(), area_.cell(root, slot, true), bytes);
       finish_round(0, !at_root);
       return REMORA_SUCCESS;
     }
@@ -765,7 +784,7 @@ int ShmSmallRun::round(Operation operation) {
       const int who = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
       if (int status = start_round(0, true, true, who, publish)) return status;
       if (result_here)
-        reduce_cells(area_, true, args_.op, args_.type, extent, recv(), buffer, 0, args_.count);
+        reduce_cells(area_, true, args_.op, args_.type, extent, recv(), slot, 0, args_.count);
       finish_round(0, true);
       return REMORA_SUCCESS;
     }
@@ -779,7 +798,7 @@ int ShmSmallRun::round(Operation operation) {
         for (int rank = 0; rank < size_; ++rank) {
           uint8_t* target = recv() + static_cast<size_t>(rank) * bytes;
           if (rank != root)
-            std::memcpy(target, area_.cell(rank, buffer, true), bytes);
+            std::memcpy(target, area_.cell(rank, slot, true), bytes);
           else if (!args_.in_place)
             std::memcpy(target, send, bytes);
         }
@@ -805,8 +824,10 @@ int ShmSmallRun::round(Operation operation) {
       const int who = at_root ? ShmArea::kNoRank : root;
       if (int status = start_round(0, small, at_root, who, publish)) return status;
       if (!at_root)
-        std::memcpy(recv(), area_.cell(root, buffer, small) + static_cast<size_t>(me_) * stride,
-                    bytes);
+        std::memcpy(
+            recv(),
+            area_.cell(root, buffer_of(0, small), small) + static_cast<size_t>(me_) * stride,
+            bytes);
       finish_round(0, !at_root);
       return REMORA_SUCCESS;
     }
@@ -821,7 +842,7 @@ int ShmSmallRun::round(Operation operation) {
           std::memcpy(cell + block * stride, in + block * bytes, bytes);
       };
       if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
-      reduce_cells(area_, false, args_.op, args_.type, extent, recv(), buffer,
+      reduce_cells(area_, false, args_.op, args_.type, extent, recv(), buffer_of(0, false),
                    static_cast<size_t>(me_) * stride, args_.count);
       finish_round(0, true);
       return REMORA_SUCCESS;

@@ -232,8 +232,7 @@ void publish(uint8_t* slot, const void* input, void* result) {
 }
 
 int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& args, size_t round,
-             int buffer, std::vector<uint8_t>* scratch) {
-  const int addresses_buffer = buffer ^ static_cast<int>(round & 1);  // round 0's
+             int addresses_buffer, std::vector<uint8_t>* scratch) {
   switch (operation) {
     case Operation::Bcast:
       return bcast_copy(area, args, addresses_buffer);

@@ -42,8 +42,9 @@ const void* source(Operation operation, const CollectiveArgs& args, int rank,
 // Round 0's inline data: the two addresses.
 void publish(uint8_t* slot, const void* input, void* result);
 // The work of round `round` (one that transfers: every round but the last) after all arrived;
-// buffer: that round's (the addresses are in round 0's). scratch: a few cell-sized pieces.
+// slot: the call's inline slot (ShmArea::slot_of), where round 0 left the addresses. scratch: a
+// few cell-sized pieces.
 int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& args, size_t round,
-             int buffer, std::vector<uint8_t>* scratch);
+             int slot, std::vector<uint8_t>* scratch);
 
 }  // namespace remora::coll::shm_single_copy

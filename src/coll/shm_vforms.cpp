@@ -27,12 +27,14 @@ bool ShmVectorPlan::serves(Operation operation, const CollectiveArgs& args) {
                               operation == Operation::Alltoall);
 }
 
-ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args)
+ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+                             uint64_t sequence)
     : area_(area),
       operation_(operation),
       args_(args),
       me_(area.rank()),
       size_(area.size()),
+      slot_(ShmArea::slot_of(sequence)),
       extent_(args.extent) {
   const auto ranks = static_cast<size_t>(size_);
   // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
@@ -123,16 +125,27 @@ void ShmVectorPlan::copy_own() const {
   }
 }
 
-bool ShmVectorPlan::publishes(size_t k) const {
+unsigned ShmVectorPlan::writes(size_t k) const {
+  const bool at_root = me_ == args_.root;
   switch (operation_) {
     case Operation::Gather:
-    case Operation::Scatter:
-      if (me_ != args_.root && direct(args_.count)) return k == 0;
-      return (me_ == args_.root) == (operation_ == Operation::Scatter);
+      if (at_root) return 0;
+      if (direct(args_.count)) return k == 0 ? ShmArea::kSlotData : 0;  // the address
+      return inline_block(args_.count) ? ShmArea::kSlotData : ShmArea::kCellData;
+    case Operation::Scatter: {
+      if (!at_root) return k == 0 && direct(args_.count) ? ShmArea::kSlotData : 0;
+      unsigned writes = 0;
+      for (int rank = 0; rank < size_; ++rank) {
+        const size_t count = block_of(rank);
+        if (rank == me_ || k >= rounds_of(count) || direct(count)) continue;
+        writes |= inline_block(count) ? ShmArea::kSlotData : ShmArea::kCellData;
+      }
+      return writes;
+    }
     default:
       for (int rank = 0; rank < size_; ++rank)
-        if (rank != me_ && k < rounds_of(block_of(rank))) return true;
-      return false;
+        if (rank != me_ && k < rounds_of(block_of(rank))) return ShmArea::kCellData;
+      return 0;
   }
 }
 
@@ -155,13 +168,14 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
   if (operation_ != Operation::Alltoall && me_ != args_.root && direct(args_.count)) {
     const void* buffer_used = operation_ == Operation::Gather ? args_.send : args_.recv;
     const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffer_used));
-    std::memcpy(area_.cell(me_, buffer, true), &address, sizeof address);
+    std::memcpy(area_.cell(me_, slot_, true), &address, sizeof address);
     return;
   }
   switch (operation_) {
     case Operation::Gather: {
       const size_t block = args_.count * extent_, offset = k * kCell;
-      copy(area_.cell(me_, buffer, inline_block(args_.count)), bytes(args_.send) + offset,
+      const bool in_slot = inline_block(args_.count);
+      copy(area_.cell(me_, in_slot ? slot_ : buffer, in_slot), bytes(args_.send) + offset,
            std::min(kCell, block - offset));
       break;
     }
@@ -172,7 +186,7 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         if (r == mine || first >= count || direct(count)) continue;
         const uint8_t* from = bytes(args_.send) + (args_.send_displs[r] + first) * extent_;
         if (inline_block(count))
-          copy(area_.cell(me_, buffer, true) + r * inline_count_ * extent_, from, count * extent_);
+          copy(area_.cell(me_, slot_, true) + r * inline_count_ * extent_, from, count * extent_);
         else
           copy(area_.cell(me_, buffer) + r * piece_ * extent_, from,
                std::min(piece_, count - first) * extent_);
@@ -205,8 +219,9 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
         const auto r = static_cast<size_t>(rank);
         const size_t count = args_.recv_counts[r], block = count * extent_;
         if (rank == me_ || offset >= block || direct(count)) continue;
+        const bool in_slot = inline_block(count);
         copy(recv + args_.recv_displs[r] * extent_ + offset,
-             area_.cell(rank, buffer, inline_block(count)), std::min(kCell, block - offset));
+             area_.cell(rank, in_slot ? slot_ : buffer, in_slot), std::min(kCell, block - offset));
       }
       break;
     }
@@ -215,8 +230,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
       const int root = args_.root;
       if (me_ == root || direct(count)) break;  // the root reads nothing; single-copy: written
       if (inline_block(count))
-        copy(recv, area_.cell(root, buffer, true) + mine * inline_count_ * extent_,
-             count * extent_);
+        copy(recv, area_.cell(root, slot_, true) + mine * inline_count_ * extent_, count * extent_);
       else
         copy(recv + first * extent_, area_.cell(root, buffer) + mine * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
@@ -237,7 +251,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
   }
 }
 
-int ShmVectorPlan::transfer(size_t k, int buffer) const {
+int ShmVectorPlan::transfer(size_t k) const {
   if (k != 0 || me_ != args_.root || operation_ == Operation::Alltoall) return REMORA_SUCCESS;
   const bool gathering = operation_ == Operation::Gather;
   const std::vector<size_t>& counts = gathering ? args_.recv_counts : args_.send_counts;
@@ -246,7 +260,7 @@ int ShmVectorPlan::transfer(size_t k, int buffer) const {
     const auto r = static_cast<size_t>(rank);
     if (rank == me_ || !direct(counts[r])) continue;
     uint64_t address = 0;
-    std::memcpy(&address, area_.cell(rank, buffer, true), sizeof address);
+    std::memcpy(&address, area_.cell(rank, slot_, true), sizeof address);
     const size_t offset = displs[r] * extent_, bytes = counts[r] * extent_;
     const int status =
         gathering

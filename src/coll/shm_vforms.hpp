@@ -5,27 +5,28 @@
 // No member agrees with the others on a number of rounds: each takes the rounds its own blocks
 // need, laid out so that the two members of every pair place and find their data alike from
 // what both know (the block between them):
-//   gatherv:   rank r publishes bytes [k * cell, (k + 1) * cell) of its block in round k, in its
-//              inline slot when the block fits there (ShmArea::kInlineBytes), else its cell;
+//   gatherv:   rank r publishes bytes [k * cell, (k + 1) * cell) of its block in round k, in the
+//              call's inline slot of its ring when the block fits there (ShmArea::kInlineBytes),
+//              else its cell;
 //              the root takes as many rounds as the largest block needs and copies rank r's
 //              data from the rounds r has;
 //   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at offset
 //              r * piece of its cell in round k (piece = cell / (p * extent)); a block of at
-//              most kInlineBytes / p bytes goes whole into round 0's inline slot, at offset
+//              most kInlineBytes / p bytes goes whole into the call's inline slot, at offset
 //              r * (kInlineBytes / p / extent) elements; rank r reads the rounds its block has;
 //   alltoallv: rank s publishes elements [k * piece, (k + 1) * piece) of its block for d at
 //              offset d * piece of its cell in round k; rank d reads the piece at d * piece from
 //              each s whose block for d has that round. Each member takes as many rounds as its
 //              largest block (sent or received) needs.
 // In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
-// read each other's memory) skips the cells: its rank publishes the address of its buffer inline
-// in round 0, the root reads the block from there (gatherv, process_vm_readv) or writes it there
-// (scatterv, process_vm_writev) after round 0's arrivals, and the rank waits in round 1 for the
-// root's arrival there (or its past): the root is done with its buffer.
-// A member's own block is a local copy. After its last round (at once when it has none) a member
-// stores ShmArea::kPastRound into its arrive flag: members that wait for every member in later
-// rounds (the gatherv root, alltoallv) then do not wait for it, and members that wait to reuse
-// a cell see it has read everything.
+// read each other's memory) skips the cells: its rank publishes the address of its buffer in the
+// call's inline slot in round 0, the root reads the block from there (gatherv, process_vm_readv) or
+// writes it there (scatterv, process_vm_writev) after round 0's arrivals, and the rank waits in
+// round 1 for the root's arrival there (or its past): the root is done with its buffer. A member's
+// own block is a local copy. After its last round (at once when it has none) a member stores
+// ShmArea::kPastRound into its arrive flag: members that wait for every member in later rounds (the
+// gatherv root, alltoallv) then do not wait for it, and members that wait to reuse a cell see it
+// has read everything.
 #pragma once
 
 #include <cstddef>
@@ -43,24 +44,30 @@ class ShmVectorPlan {
  public:
   // Whether operation with args takes these rounds (the v-forms of gather, scatter, alltoall).
   static bool serves(Operation operation, const CollectiveArgs& args);
-  // args must outlive the plan. Makes the in-place alltoallv's copy of its input.
-  ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args);
+  // args must outlive the plan. Makes the in-place alltoallv's copy of its input. sequence:
+  // the collective's (its inline slot: ShmArea::slot_of).
+  ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+                uint64_t sequence);
   ShmVectorPlan(const ShmVectorPlan&) = delete;
   ShmVectorPlan& operator=(const ShmVectorPlan&) = delete;
 
   size_t rounds() const { return rounds_; }  // this member's
   // Copies this member's own block (before the rounds: the in-place alltoallv reads its copy).
   void copy_own() const;
-  bool publishes(size_t k) const;
+  // What round k writes (ShmArea::kCellData, ShmArea::kSlotData; 0: nothing).
+  unsigned writes(size_t k) const;
+  // Whether round k's data may be inline (round 0 of gatherv and scatterv): arrivals are looked
+  // for in the slot first.
+  bool small(size_t k) const { return k == 0 && operation_ != Operation::Alltoall; }
   // Whose arrival round k waits for: a rank, ShmArea::kAllRanks or ShmArea::kNoRank.
   int wait_for(size_t k) const;
-  // Writes round k's data into this member's cell and inline slot of buffer.
+  // Writes round k's data into this member's cell `buffer` (the round's) and inline slot.
   void publish(size_t k, int buffer) const;
-  // Reads round k's data from the members' cells (after wait_for arrived).
+  // Reads round k's data from the members' cells and slots (after wait_for arrived).
   void consume(size_t k, int buffer) const;
   // The single-copy reads or writes of round k (the root's, round 0); a failure as
   // ShmArea::read_from returns it.
-  int transfer(size_t k, int buffer) const;
+  int transfer(size_t k) const;
 
  private:
   // The block of rank r this member sends to or receives from it (elements).
@@ -75,6 +82,7 @@ class ShmVectorPlan {
   Operation operation_;
   const CollectiveArgs& args_;
   int me_, size_;
+  int slot_;  // the call's inline slot
   size_t extent_;
   size_t piece_ = 0;         // scatterv, alltoallv: elements per block and round
   size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot

@@ -21,9 +21,10 @@
 // (when the members may read each other's memory) skip the cells: every member publishes its
 // buffers' addresses and reads (or writes) the others' buffers directly
 // (coll/shm_single_copy.hpp, process_vm_readv/writev).
-// gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it together,
-// keep their one round's data in the inline slots, as the small reductions do (alltoall keeps
-// the cells: through the slots it measured slower at p = 2, as reduce_scatter_block did).
+// bcast and gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it
+// together, keep their one round's data in an inline slot of the ring, as the small reductions
+// do (alltoall keeps the cells: through the slots it measured slower at p = 2, as
+// reduce_scatter_block did).
 // The v-forms of gather, scatter and alltoall, whose members do not know each other's block
 // sizes, take rounds of their own (coll/shm_vforms.hpp): each member as many as its blocks
 // need, shared with the fast path.
@@ -91,8 +92,8 @@ bool single_copy_rounds(const Context& c, Operation operation, std::vector<Round
       };
     }
     if (k + 1 < count)
-      round.transfer = [c, operation, k, scratch](int buffer) {
-        return shm_single_copy::transfer(*c.area, operation, *c.args, k, buffer, scratch.get());
+      round.transfer = [c, operation, k, scratch](int slot) {
+        return shm_single_copy::transfer(*c.area, operation, *c.args, k, slot, scratch.get());
       };
     rounds->push_back(std::move(round));
   }
@@ -106,6 +107,7 @@ void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
     const size_t offset = chunk * ShmArea::kCellBytes;
     const size_t length = std::min(ShmArea::kCellBytes, bytes - offset);
     Round round;
+    round.small = bytes <= ShmArea::kInlineBytes;
     if (c.me == root) {
       round.publish = [c, offset, length](uint8_t* cell) {
         std::memcpy(cell, c.recv() + offset, length);
@@ -113,8 +115,8 @@ void bcast_rounds(const Context& c, std::vector<Round>* rounds) {
       round.wait_for = ShmArea::kNoRank;
     } else {
       round.wait_for = root;
-      round.consume = [c, offset, length, root](int buffer) {
-        std::memcpy(c.recv() + offset, c.area->cell(root, buffer), length);
+      round.consume = [c, offset, length, root, small = round.small](int buffer) {
+        std::memcpy(c.recv() + offset, c.area->cell(root, buffer, small), length);
       };
     }
     rounds->push_back(std::move(round));
@@ -404,18 +406,21 @@ void alltoall(const Context& c, Schedule& schedule, std::vector<Round>* rounds) 
 // gatherv, scatterv, alltoallv: each member's own rounds (coll/shm_vforms.hpp); the last one
 // (or with none, one without data) says it is past them all.
 void vector_rounds(const Context& c, Operation operation, std::vector<Round>* rounds) {
-  const auto plan = std::make_shared<const ShmVectorPlan>(*c.area, operation, *c.args);
-  plan->copy_own();
   const uint64_t sequence = c.sequence;
+  const auto plan = std::make_shared<const ShmVectorPlan>(*c.area, operation, *c.args, sequence);
+  plan->copy_own();
   for (size_t k = 0; k < plan->rounds(); ++k) {
-    const int buffer = static_cast<int>((sequence + k) & 1);  // ShmRounds::buffer_of
+    // The round's cell (ShmRounds::buffer_of; the engine passes the slot to small rounds).
+    const int buffer = static_cast<int>((sequence + k) & 1);
     Round round;
-    if (plan->publishes(k))
+    round.small = plan->small(k);
+    round.writes = plan->writes(k);
+    if (round.writes != 0)
       round.publish = [plan, k, buffer](uint8_t*) { plan->publish(k, buffer); };
     round.wait_for = plan->wait_for(k);
     if (round.wait_for != ShmArea::kNoRank) {
-      round.consume = [plan, k](int buffer_read) { plan->consume(k, buffer_read); };
-      round.transfer = [plan, k](int buffer_read) { return plan->transfer(k, buffer_read); };
+      round.consume = [plan, k, buffer](int) { plan->consume(k, buffer); };
+      round.transfer = [plan, k](int) { return plan->transfer(k); };
     }
     rounds->push_back(std::move(round));
   }

@@ -1,6 +1,6 @@
 // The small path of the shm algorithms (coll/shm_fast.hpp, ShmFast::Small): blocking barrier,
 // bcast, reduce, allreduce, gather, scatter and reduce_scatter_block of small payloads, back to
-// back with the root and the size changing every call (0 to 32 bytes, so that calls on the small
+// back with the root and the size changing every call (0 to 64 bytes, so that calls on the small
 // path and on the general fast path alternate, and scatter's blocks go inline or into the cell),
 // in place and not, shm asked for and auto, on three overlapping communicators (the world, all
 // ranks but the last, all ranks but the first) in turns, with a nonblocking shm collective
@@ -12,30 +12,13 @@
 #include <vector>
 
 #include "multirank.hpp"
-#include "sub_comm.hpp"
+#include "shm_comms.hpp"
 
 namespace {
 
 constexpr int kRounds = 400;
 
-struct Comm {
-  remora_comm_t handle = REMORA_COMM_NULL;
-  int rank = -1, size = 0;
-  std::vector<int> world;  // world rank of each rank
-};
-
-// The world's ranks from `first` on, less `drop_last` at the end (split orders by world rank).
-Comm split(int first, bool drop_last) {
-  const int me = remora_rank(), size = remora_size();
-  const bool member = size == 1 || (me >= first && !(drop_last && me == size - 1));
-  const remora_test::SubComm sub = remora_test::split_world(member ? 0 : REMORA_UNDEFINED);
-  Comm c;
-  c.handle = sub.comm;
-  c.rank = sub.rank;
-  c.size = sub.size;
-  for (int r = 0; r < sub.size; ++r) c.world.push_back(size == 1 ? 0 : first + r);
-  return c;
-}
+using Comm = remora_test::RangeComm;
 
 int32_t value(int world_rank, int round, size_t i) {
   return world_rank * 1009 + round * 7 + static_cast<int32_t>(i);
@@ -152,11 +135,12 @@ int main(int argc, char** argv) {
   remora_test::init(&argc, &argv, &rank, &size);
   remora_comm_t world_handle;
   REQUIRE_OK(remora_comm_world(&world_handle));
-  const Comm world = split(0, false);
-  const Comm first = split(0, true);  // all but the last
-  const Comm last = split(1, false);  // all but the first
+  const Comm world = remora_test::split_range(0, false);
+  const Comm first = remora_test::split_range(0, true);  // all but the last
+  const Comm last = remora_test::split_range(1, false);  // all but the first
   for (int round = 0; round < kRounds; ++round) {
-    const size_t count = static_cast<size_t>(round % 9);  // 0 to 32 bytes
+    // 0 to 64 bytes: both sides of the inline slot's 56.
+    const size_t count = static_cast<size_t>(round % 17);
     const remora_coll_algorithm_t algorithm = round % 5 == 4 ? REMORA_COLL_AUTO : REMORA_COLL_SHM;
     const Comm* order[] = {&world, &first, &last};
     for (int i = 0; i < 3; ++i) {
