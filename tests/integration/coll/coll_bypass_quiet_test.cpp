@@ -16,26 +16,16 @@
 #include <cstdio>
 #include <vector>
 
-#include "api/runtime.hpp"
-#include "multirank.hpp"
-#include "transport/shm/shm_transport.hpp"
+#include "bypass_test_support.hpp"
 
 namespace {
+
+using bypass_test::node;
+using bypass_test::runtime;
 
 constexpr int kRounds = 100;
 constexpr size_t kCount = 4;
 constexpr int kRoot = 0, kParent = 2, kChild = 3;
-
-remora::api::Runtime& runtime() {
-  remora::api::Runtime* found = nullptr;
-  REQUIRE_OK(remora::api::enter("coll_bypass_quiet_test", &found));
-  return *found;
-}
-
-// This node's shared-memory transport: the runtime's job control (under MPI too).
-remora::shm::ShmTransport& node() {
-  return dynamic_cast<remora::shm::ShmTransport&>(*runtime().job);
-}
 
 remora::shm::RankSlot& slot(int rank) {
   return node().control_block().rank(rank);

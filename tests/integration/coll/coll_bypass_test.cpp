@@ -8,30 +8,19 @@
 #include <random>
 #include <vector>
 
-#include "api/runtime.hpp"
-#include "multirank.hpp"
+#include "bypass_test_support.hpp"
 
 namespace {
+
+using bypass_test::compute_for;
+using bypass_test::runtime;
 
 constexpr int kSkewedReductions = 10000;
 constexpr int kOverlappedRounds = 500;
 constexpr unsigned kMaxSkewUs = 300;
 
-remora::api::Runtime& runtime() {
-  remora::api::Runtime* found = nullptr;
-  REQUIRE_OK(remora::api::enter("coll_bypass_test", &found));
-  return *found;
-}
-
 remora::coll::BypassReduce& bypass() {
   return runtime().collectives->bypass_reduce();
-}
-
-// The rank is busy with something else: no Remora call, so nothing progresses here.
-void compute_for(unsigned microseconds) {
-  const double end = remora_wtime() + microseconds * 1e-6;
-  while (remora_wtime() < end) {
-  }
 }
 
 // One rank in four is late by up to kMaxSkewUs, a different one each time.

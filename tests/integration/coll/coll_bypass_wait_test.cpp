@@ -13,30 +13,16 @@
 #include <random>
 #include <vector>
 
-#include "api/runtime.hpp"
-#include "multirank.hpp"
-#include "transport/shm/shm_transport.hpp"
+#include "bypass_test_support.hpp"
 
 namespace {
 
+using bypass_test::compute_for;
+using bypass_test::node;
+using bypass_test::runtime;
+
 constexpr int kReductions = 3000;
 constexpr unsigned kMaxLateUs = 400;
-
-remora::api::Runtime& runtime() {
-  remora::api::Runtime* found = nullptr;
-  REQUIRE_OK(remora::api::enter("coll_bypass_wait_test", &found));
-  return *found;
-}
-
-remora::shm::ShmTransport& node() {
-  return dynamic_cast<remora::shm::ShmTransport&>(*runtime().job);
-}
-
-void compute_for(unsigned microseconds) {
-  const double end = remora_wtime() + microseconds * 1e-6;
-  while (remora_wtime() < end) {
-  }
-}
 
 int64_t value(int instance, int rank, size_t i) {
   return (instance * 13 + rank * 5 + static_cast<int>(i)) % 997;
