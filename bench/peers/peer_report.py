@@ -9,6 +9,8 @@ prefixed as the Remora program prefixes its own variants:
   fence_cost        fence2_<who>                  us
   rma_latency       <operation>_<who>             us
   ga_latency        <operation>_<who>             us (bench/peers/ga_latency.c; the peer is GA)
+  hf_proxy_ga       <layout>_<variant>/<who>      tasks_per_s, higher is better (apps/hf_proxy's
+                    hf_proxy_ga, bench/compare_ga.sh; the peer is GA)
   acc_bandwidth     <who> or contended_<who>      MBps, higher is better
   reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us, root_cpu_us, other_cpu_us
                     (bench/reduce_skew_peers.sh)
@@ -33,10 +35,11 @@ PEERS = ("openmpi_osc_sm", "openmpi_default", "mpich", "ga58_openmpi", "openmpi"
 OPERATIONS = ("put", "get", "fetch_and_op", "compare_and_swap", "get_accumulate")
 GA_OPERATIONS = ("put_1x1", "get_1x1", "acc_1x1", "put_16x16", "get_16x16", "acc_16x16",
                  "read_inc")
-HIGHER_IS_BETTER = {"MBps"}
+HIGHER_IS_BETTER = {"MBps", "tasks_per_s"}
 # The metrics each experiment is compared on.
 METRICS = {"lock_put_unlock": {"us"}, "fence_cost": {"us"}, "rma_latency": {"us"},
-           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"}, "reduce_skew": {"cpu_us", "root_cpu_us", "other_cpu_us", "us"},
+           "acc_bandwidth": {"MBps"}, "ga_latency": {"us"},
+           "hf_proxy_ga": {"tasks_per_s"}, "reduce_skew": {"cpu_us", "root_cpu_us", "other_cpu_us", "us"},
            "nbc_overhead": {"overhead_us", "blocking_us"}}
 SKEW_PREFIX = "/skew"
 
@@ -51,6 +54,9 @@ def split_variant(bench, variant):
             return operation, variant[len(operation) + 1:]
     if bench == "acc_bandwidth" and variant.startswith("contended_"):
         return "contended", variant[len("contended_"):]
+    if bench == "hf_proxy_ga" and "/" in variant:
+        group, who = variant.split("/", 1)  # "block_rma_nb/remora_manual"
+        return group, who
     if bench == "reduce_skew":
         # "bypass/skew1000_progress_thread": group "skew1000", who "bypass_progress_thread";
         # "bypass_progress_thread" (no skew part): the latency rows, group "latency".
@@ -114,7 +120,7 @@ def print_table(rows, cores, out=sys.stdout):
         out.write(f"{bench:<16} {group or '-':<17} {ranks:>2} {nbytes:>8}  {who:<24} "
                   f"{value:>10.4g}  {peer:<16} {peer_value:>10.4g} {ratio:>6.2f}  {metric}{note}\n")
     out.write("(ratio = Remora's time / the best peer's time, below 1: Remora faster; "
-              "for MBps the time is 1/MBps)\n")
+              "for MBps and tasks_per_s the time is 1/value)\n")
 
 
 def series(medians, bench, group, metric, ranks=None):

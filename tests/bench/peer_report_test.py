@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/peers/peer_report.py on a fixed CSV: the medians, the best peer of each row, the
-ratios (times for us, inverse for MBps) and the plots (PNG files written).
+ratios (times for us, inverse for MBps and tasks_per_s) and the plots (PNG files written).
   peer_report_test.py PEER_REPORT_PY [--plots]"""
 import importlib.util
 import io
@@ -43,6 +43,11 @@ ga_latency,read_inc_remora,2,8,us,0.1,1
 ga_latency,read_inc_ga58_openmpi,2,8,us,0.2,1
 ga_latency,acc_16x16_remora,2,2048,us,0.9,1
 ga_latency,acc_16x16_ga58_openmpi,2,2048,us,0.3,1
+hf_proxy_ga,block_rma_nb/remora_manual,2,16384,tasks_per_s,900000,1
+hf_proxy_ga,block_rma_nb/remora_manual,2,16384,tasks_per_s,1000000,2
+hf_proxy_ga,block_rma_nb/remora_manual,2,16384,tasks_per_s,50000,3
+hf_proxy_ga,block_rma_nb/ga58_openmpi,2,16384,tasks_per_s,100000,1
+hf_proxy_ga,block_rma_nb/remora_manual,2,16384,seconds,0.5,1
 reduce_skew,bypass/skew1000,4,32,cpu_us,10,1
 reduce_skew,bypass/skew1000,4,32,call_cpu_us,7,1
 reduce_skew,bypass/skew1000_progress_thread,4,32,cpu_us,15,1
@@ -103,6 +108,9 @@ check(("acc_bandwidth", "", 2, 8, "auto"), "openmpi_osc_sm", 4.0)
 check(("acc_bandwidth", "contended", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 3)
 check(("ga_latency", "read_inc", 2, 8, "remora"), "ga58_openmpi", 0.5)
 check(("ga_latency", "acc_16x16", 2, 2048, "remora"), "ga58_openmpi", 3.0)
+check(("hf_proxy_ga", "block_rma_nb", 2, 16384, "remora_manual"), "ga58_openmpi", 1 / 9)
+expect(("hf_proxy_ga", "block_rma_nb", "remora_manual", 2, 16384, "seconds") not in medians,
+       "hf_proxy_ga is compared on tasks_per_s only")
 check(("reduce_skew", "skew1000", 4, 32, "bypass"), "openmpi", 0.1)
 check(("reduce_skew", "skew1000", 4, 32, "bypass_progress_thread"), "openmpi", 0.15)
 check(("reduce_skew", "skew1000", 4, 32, "standard"), "openmpi", 0.2)
