@@ -18,8 +18,9 @@
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
 // On an oversubscribed machine an active wait that sees nothing progress naps between its polls
-// (MpiTransport::sleep), and blocking gets wait for MPI_Rget requests rather than in
-// MPI_Win_flush (RmaWindow), so that the ranks it waits for get the CPU.
+// (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in MPI_Win_flush
+// (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle), so that the
+// ranks it waits for get the CPU.
 // Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
 // polls.
 #pragma once

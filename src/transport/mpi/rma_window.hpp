@@ -12,6 +12,8 @@
 // progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
 // presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
 // 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
+// On an oversubscribed machine flushes and compare-and-swap settle their target first
+// (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits for a CPU.
 // A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
 // tests complete or a flush of the target completes it; a test that finds it in flight keeps the
 // rank active (WindowShared::outstanding), as a wait for a request does. flush gives remote
