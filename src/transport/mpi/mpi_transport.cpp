@@ -429,15 +429,8 @@ int MpiTransport::remote_flush(int target) {
                 size_ - 1);
   announce(target);
   std::vector<RmaWindow*>& listed = window_shared_.to_flush[static_cast<size_t>(target)];
-  if (window_shared_.wait_outside_mpi) {
-    bool needed = false;
-    {
-      std::lock_guard lock(mpi_mutex_);
-      needed = needs_flush(target);
-    }
-    if (needed)
-      if (int status = settle(target)) return status;
-  }
+  if (int status = window_shared_.settle_if(target, [&] { return needs_flush(target); }))
+    return status;
   std::lock_guard lock(mpi_mutex_);
   while (!listed.empty()) {
     if (int status = listed.back()->flush_listed(target)) return status;

@@ -345,15 +345,8 @@ int RmaWindow::compare_swap(const void* origin, const void* compare, void* resul
 int RmaWindow::flush(int target) {
   target = window_rank(target);
   if (target < 0) return REMORA_SUCCESS;  // not in this window's group
-  if (shared_.wait_outside_mpi) {
-    bool needed = false;
-    {
-      std::lock_guard lock(mpi_mutex_);
-      needed = needs_flush_rank(target);
-    }
-    if (needed)
-      if (int status = settle(target)) return status;
-  }
+  if (int status = shared_.settle_if(job_rank(target), [&] { return needs_flush_rank(target); }))
+    return status;
   std::lock_guard lock(mpi_mutex_);
   return flush_rank(target);
 }

@@ -73,6 +73,18 @@ struct WindowShared {
   // the call, as far as MPI shows it (MpiTransport::settle): the MPI_Win_flush that follows
   // finds the operations done rather than spinning until the target runs.
   std::function<int(int)> settle;
+  // On an oversubscribed machine, settle(job_rank) if needed() (called under the MPI mutex)
+  // finds something to flush; else nothing.
+  template <class Needed>
+  int settle_if(int job_rank, const Needed& needed) {
+    if (!wait_outside_mpi) return REMORA_SUCCESS;
+    bool flush_needed = false;
+    {
+      std::lock_guard lock(mpi_mutex);
+      flush_needed = needed();
+    }
+    return flush_needed ? settle(job_rank) : REMORA_SUCCESS;
+  }
 };
 
 class RmaWindow {
