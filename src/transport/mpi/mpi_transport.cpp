@@ -145,11 +145,24 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
     self->noticed_ = std::make_unique<std::atomic<uint64_t>[]>(static_cast<size_t>(self->size_));
   }
   self->window_shared_.to_flush.resize(static_cast<size_t>(self->size_));
+  if (self->layout_.node_count > 1) {
+    if (MPI_Win_create(self->ping_area_, sizeof self->ping_area_, 1, MPI_INFO_NULL, self->comm_,
+                       &self->ping_window_) != MPI_SUCCESS)
+      return fail(REMORA_ERR_SYSTEM, "remora_init: MPI_Win_create of the ping window failed");
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, self->ping_window_);
+  }
   *out = std::move(self);
   return REMORA_SUCCESS;
 }
 
 MpiTransport::~MpiTransport() {
+  // Collective, as remora_finalize is (UCX aborts in MPI_Finalize over a window left to it).
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (ping_window_ != MPI_WIN_NULL && !finalized) {
+    MPI_Win_unlock_all(ping_window_);
+    MPI_Win_free(&ping_window_);
+  }
   leave_ghost();
   channel_.reset();
   if (everyone_ != MPI_COMM_NULL) MPI_Comm_free(&everyone_);
@@ -186,6 +199,40 @@ void MpiTransport::outstanding() {
   if (active_ns_ == 0) return;
   const uint64_t now = now_ns();
   if (!active(now + active_ns_ / 2)) stay_active(now);
+}
+
+int MpiTransport::settle(int target) {
+  return settle_all({target});
+}
+
+bool MpiTransport::needs_flush(int target) {
+  for (RmaWindow* window : window_shared_.to_flush[static_cast<size_t>(target)])
+    if (window->needs_flush(target)) return true;
+  return false;
+}
+
+int MpiTransport::settle_all(const std::vector<int>& targets) {
+  // A get this thread waits for lands in its own bytes (several threads may settle at once).
+  thread_local unsigned char sinks[64];
+  std::vector<MPI_Request> requests;
+  requests.reserve(targets.size());
+  int result = MPI_SUCCESS;
+  {
+    std::lock_guard lock(mpi_mutex_);
+    for (int target : targets) {
+      if (target == rank_) continue;  // this rank's own MPI calls serve it
+      const int offset = static_cast<int>(requests.size() % sizeof ping_area_);
+      result = MPI_Rget(sinks + requests.size() % sizeof sinks, 1, MPI_BYTE, target, offset, 1,
+                        MPI_BYTE, ping_window_, &requests.emplace_back(MPI_REQUEST_NULL));
+      if (result != MPI_SUCCESS) break;
+    }
+  }
+  int status = REMORA_SUCCESS;
+  for (MPI_Request& request : requests)
+    if (request != MPI_REQUEST_NULL)
+      if (int waited = wait_for(&request); status == REMORA_SUCCESS) status = waited;
+  if (result != MPI_SUCCESS) return fail(REMORA_ERR_SYSTEM, "MPI_Rget of the ping window failed");
+  return status;
 }
 
 int MpiTransport::allocate_segment(size_t bytes, transport::Segment** segment) {
@@ -381,8 +428,10 @@ int MpiTransport::remote_flush(int target) {
     return fail(REMORA_ERR_RANK, "flush: target rank %d is not a rank of this job (0..%d)", target,
                 size_ - 1);
   announce(target);
-  std::lock_guard lock(mpi_mutex_);
   std::vector<RmaWindow*>& listed = window_shared_.to_flush[static_cast<size_t>(target)];
+  if (int status = window_shared_.settle_if(target, [&] { return needs_flush(target); }))
+    return status;
+  std::lock_guard lock(mpi_mutex_);
   while (!listed.empty()) {
     if (int status = listed.back()->flush_listed(target)) return status;
     listed.pop_back();
@@ -391,6 +440,16 @@ int MpiTransport::remote_flush(int target) {
 }
 
 int MpiTransport::remote_flush_all() {
+  if (window_shared_.wait_outside_mpi) {
+    // Every target some window has operations to (each window lists itself for them).
+    std::vector<int> targets;
+    {
+      std::lock_guard lock(mpi_mutex_);
+      for (int target = 0; target < size_; ++target)
+        if (needs_flush(target)) targets.push_back(target);
+    }
+    if (int status = settle_all(targets)) return status;
+  }
   std::lock_guard lock(windows_mutex_);
   for (RmaWindow* window : windows_)
     if (int status = window->flush_all()) return status;

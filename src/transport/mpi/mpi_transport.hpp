@@ -18,8 +18,9 @@
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
 // On an oversubscribed machine an active wait that sees nothing progress naps between its polls
-// (MpiTransport::sleep), and blocking gets wait for MPI_Rget requests rather than in
-// MPI_Win_flush (RmaWindow), so that the ranks it waits for get the CPU.
+// (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in MPI_Win_flush
+// (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle), so that the
+// ranks it waits for get the CPU.
 // Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
 // polls.
 #pragma once
@@ -124,6 +125,16 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int wait_for(MPI_Request* request);
   // While a request of this rank is outstanding (wait_for, an rget's test): stays active.
   void outstanding();
+  // WindowShared::settle: a 1-byte MPI_Rget from target's part of ping_window_, waited for with
+  // the waiting policy. MPI libraries that complete one-sided operations in software on the
+  // target (MPICH over UCX here) serve a process's operations in the order they arrive, so when
+  // the get has completed the target has served this rank's earlier operations too, and the
+  // MPI_Win_flush that follows returns without spinning; the flush alone gives completion.
+  // settle_all: every target in targets, their gets in flight together.
+  int settle(int target);
+  int settle_all(const std::vector<int>& targets);
+  // Under the MPI mutex: whether a window listed for target has operations to it to flush.
+  bool needs_flush(int target);
   // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
   // for REMORA_MPI_ACTIVE_US from now; announce(target) does so before a one-sided operation on
   // target and sends target a notice unless it had one (or a message) recently.
@@ -153,11 +164,17 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
   std::vector<RmaWindow*> windows_;  // live windows, for flush_all()
+  // Across nodes: a window of 16 bytes per rank that nobody writes, the targets of settle's gets
+  // (a collective creation at init, so that every rank has it whatever its machine's load).
+  MPI_Win ping_window_ = MPI_WIN_NULL;
+  uint64_t ping_area_[2] = {};
   // The windows' MPI mutex, waits, and per target the windows with operations to flush.
   WindowShared window_shared_{mpi_mutex_,
                               [this](MPI_Request* request) { return wait_for(request); },
                               [this] { outstanding(); },
-                              {}};
+                              {},
+                              false,
+                              [this](int target) { return settle(target); }};
   int ghost_ = -1;                     // this node's ghost endpoint (REMORA_PROGRESS=ghost), or -1
   MPI_Comm everyone_ = MPI_COMM_NULL;  // with a ghost: every process (the channel's, leave_ghost)
 };

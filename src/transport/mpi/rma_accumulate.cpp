@@ -102,19 +102,9 @@ int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate
                 operation.op);
   const int rank = window_rank(target);
   int outcome = MPI_SUCCESS;
-  if (operation.compare != nullptr) {
-    // No request form: the previous value has arrived once the operation was performed at the
-    // target (MPI_Win_flush, as RmaWindow::atomic).
-    std::lock_guard lock(mpi_mutex_);
-    outcome = MPI_Compare_and_swap(operation.origin, operation.compare, operation.result,
-                                   element.type, rank, static_cast<MPI_Aint>(offset), window_);
-    if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush(rank, window_);
-    if (outcome == MPI_SUCCESS) flushed(rank);
-    if (outcome != MPI_SUCCESS)
-      return fail(REMORA_ERR_SYSTEM, "MPI_Compare_and_swap at offset %zu of rank %d failed", offset,
-                  target);
-    return REMORA_SUCCESS;
-  }
+  if (operation.compare != nullptr)
+    return compare_swap(operation.origin, operation.compare, operation.result, element.type, rank,
+                        offset);
   if (operation.result == nullptr && op == MPI_NO_OP) return REMORA_SUCCESS;
   const size_t bytes = operation.count * element.bytes;
   if (operation.result == nullptr && bytes <= kStageMaxBytes) {

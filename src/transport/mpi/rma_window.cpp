@@ -295,27 +295,47 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
                       uint64_t compare, uint64_t* result) {
   target = window_rank(target);
   const auto displacement = static_cast<MPI_Aint>(offset);
+  if (op == transport::AtomicOp::CompareSwap)
+    return compare_swap(&operand, &compare, result, MPI_UINT64_T, target, offset);
+  MPI_Request request = MPI_REQUEST_NULL;
   int outcome = MPI_SUCCESS;
-  if (op == transport::AtomicOp::CompareSwap) {
+  {
     std::lock_guard lock(mpi_mutex_);
-    outcome = MPI_Compare_and_swap(&operand, &compare, result, MPI_UINT64_T, target, displacement,
-                                   window_);
-    // The old value has arrived only once the operation was performed at the target (a full
-    // flush: MPICH's MPI_Win_flush_local is slower for it).
-    if (outcome == MPI_SUCCESS) outcome = MPI_Win_flush(target, window_);
-    if (outcome == MPI_SUCCESS) flushed(target);
-  } else {
-    MPI_Request request = MPI_REQUEST_NULL;
-    {
-      std::lock_guard lock(mpi_mutex_);
-      outcome = MPI_Rget_accumulate(
-          &operand, 1, MPI_UINT64_T, result, 1, MPI_UINT64_T, target, displacement, 1, MPI_UINT64_T,
-          op == transport::AtomicOp::FetchAdd ? MPI_SUM : MPI_REPLACE, window_, &request);
+    outcome = MPI_Rget_accumulate(
+        &operand, 1, MPI_UINT64_T, result, 1, MPI_UINT64_T, target, displacement, 1, MPI_UINT64_T,
+        op == transport::AtomicOp::FetchAdd ? MPI_SUM : MPI_REPLACE, window_, &request);
+  }
+  if (outcome == MPI_SUCCESS) return wait_(&request);
+  return fail(REMORA_ERR_SYSTEM, "remote atomic at offset %zu of rank %d failed", offset, target);
+}
+
+// No request form: the old value has arrived only once the operation was performed at the
+// target (a full flush: MPICH's MPI_Win_flush_local is slower for it). On an oversubscribed
+// machine the flush waits for settle first, outside the MPI mutex.
+int RmaWindow::compare_swap(const void* origin, const void* compare, void* result,
+                            MPI_Datatype type, int rank, size_t offset) {
+  int outcome = MPI_SUCCESS;
+  {
+    std::lock_guard lock(mpi_mutex_);
+    outcome = MPI_Compare_and_swap(origin, compare, result, type, rank,
+                                   static_cast<MPI_Aint>(offset), window_);
+    if (outcome == MPI_SUCCESS && !shared_.wait_outside_mpi) {
+      outcome = MPI_Win_flush(rank, window_);
+      if (outcome == MPI_SUCCESS) flushed(rank);
     }
-    if (outcome == MPI_SUCCESS) return wait_(&request);
+  }
+  if (outcome == MPI_SUCCESS && shared_.wait_outside_mpi) {
+    // The flush comes even after a failed settle: the operation must complete before the call
+    // returns (its buffers are the caller's).
+    const int settled = settle(rank);
+    std::lock_guard lock(mpi_mutex_);
+    outcome = MPI_Win_flush(rank, window_);
+    if (outcome == MPI_SUCCESS) flushed(rank);
+    if (settled != REMORA_SUCCESS && outcome == MPI_SUCCESS) return settled;
   }
   if (outcome != MPI_SUCCESS)
-    return fail(REMORA_ERR_SYSTEM, "remote atomic at offset %zu of rank %d failed", offset, target);
+    return fail(REMORA_ERR_SYSTEM, "MPI_Compare_and_swap at offset %zu of rank %d failed", offset,
+                rank);
   return REMORA_SUCCESS;
 }
 
@@ -325,6 +345,8 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
 int RmaWindow::flush(int target) {
   target = window_rank(target);
   if (target < 0) return REMORA_SUCCESS;  // not in this window's group
+  if (int status = shared_.settle_if(job_rank(target), [&] { return needs_flush_rank(target); }))
+    return status;
   std::lock_guard lock(mpi_mutex_);
   return flush_rank(target);
 }
@@ -336,7 +358,7 @@ int RmaWindow::flush_listed(int target) {
 }
 
 int RmaWindow::flush_rank(int rank) {
-  if (!unflushed_to_[static_cast<size_t>(rank)] && !gets_pending(rank)) return REMORA_SUCCESS;
+  if (!needs_flush_rank(rank)) return REMORA_SUCCESS;
   if (MPI_Win_flush(rank, window_) != MPI_SUCCESS)
     return fail(REMORA_ERR_SYSTEM, "MPI_Win_flush of rank %d failed", rank);
   flushed(rank);

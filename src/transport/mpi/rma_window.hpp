@@ -12,6 +12,8 @@
 // progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
 // presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
 // 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
+// On an oversubscribed machine flushes and compare-and-swap settle their target first
+// (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits for a CPU.
 // A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
 // tests complete or a flush of the target completes it; a test that finds it in flight keeps the
 // rank active (WindowShared::outstanding), as a wait for a request does. flush gives remote
@@ -64,8 +66,25 @@ struct WindowShared {
   std::vector<std::vector<RmaWindow*>> to_flush;
   // Set when the machine is oversubscribed: a blocking get waits for its request in Remora's
   // waiting policy rather than in MPI_Win_flush, which busy-polls and keeps the target, often
-  // queued behind this rank on its CPU, from running to serve it.
+  // queued behind this rank on its CPU, from running to serve it; and a flush (or
+  // compare-and-swap) first waits there for settle(job rank) before its MPI_Win_flush.
   bool wait_outside_mpi = false;
+  // Waits (without the MPI mutex) until the job rank has served what this rank sent it before
+  // the call, as far as MPI shows it (MpiTransport::settle): the MPI_Win_flush that follows
+  // finds the operations done rather than spinning until the target runs.
+  std::function<int(int)> settle;
+  // On an oversubscribed machine, settle(job_rank) if needed() (called under the MPI mutex)
+  // finds something to flush; else nothing.
+  template <class Needed>
+  int settle_if(int job_rank, const Needed& needed) {
+    if (!wait_outside_mpi) return REMORA_SUCCESS;
+    bool flush_needed = false;
+    {
+      std::lock_guard lock(mpi_mutex);
+      flush_needed = needed();
+    }
+    return flush_needed ? settle(job_rank) : REMORA_SUCCESS;
+  }
 };
 
 class RmaWindow {
@@ -105,6 +124,8 @@ class RmaWindow {
   // flush(target) for a caller that holds the MPI mutex and has taken this window out of
   // to_flush[target].
   int flush_listed(int target);
+  // Whether flush(target) has anything to complete (under the MPI mutex).
+  bool needs_flush(int target) { return needs_flush_rank(window_rank(target)); }
   int flush_all();
   // Takes this window out of every to_flush list (under the MPI mutex).
   void unlist();
@@ -155,6 +176,17 @@ class RmaWindow {
     shared_.to_flush[static_cast<size_t>(job_rank(rank))].push_back(this);
   }
   int flush_rank(int rank);  // flush of a window rank, under mpi_mutex_
+  bool needs_flush_rank(int rank) {
+    return rank >= 0 && (unflushed_to_[static_cast<size_t>(rank)] || gets_pending(rank));
+  }
+  // On an oversubscribed machine: settle(rank's job rank) without the MPI mutex, so that the
+  // MPI_Win_flush after it does not spin (WindowShared::settle); else nothing.
+  int settle(int rank) {
+    return shared_.wait_outside_mpi ? shared_.settle(job_rank(rank)) : REMORA_SUCCESS;
+  }
+  // MPI_Compare_and_swap and the MPI_Win_flush that delivers its old value (settled first).
+  int compare_swap(const void* origin, const void* compare, void* result, MPI_Datatype type,
+                   int rank, size_t offset);
   // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged nor in flight
   // any more.
   void flushed(int rank);
