@@ -146,6 +146,7 @@ void GA_Terminate(void) {
   // GA destroys the arrays still alive (collective: every rank holds the same handles).
   remora::ga::forget_sparse_arrays();
   for (int handle : live_handles()) GA_Destroy(handle);
+  remora::ga::free_pool_memory();  // as GA's ARMCI_Finalize frees what GA_Getmem gave
   GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());
   if (ARMCI_Finalize != nullptr) ARMCI_Finalize();  // matches GA_Initialize's ARMCI_Init
