@@ -3,7 +3,7 @@
  *   args           GA_Initialize_args without MPI_Init: GA starts MPI; the program finalizes it
  *                  after GA_Terminate, as with GA
  *   ltd            GA_Initialize_ltd(limit): creation beyond the per-process limit fails
- * plus MA_init and friends (accepted), cluster information checked against MPI, memory
+ * plus MA_init and the MA_set_* flags, cluster information checked against MPI, memory
  * accounting, GA_Wtime and GA_Print_stats. */
 #include <mpi.h>
 #include <string.h>
