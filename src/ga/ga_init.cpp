@@ -136,6 +136,7 @@ void GA_Terminate(void) {
   remora::ga::forget_sparse_arrays();
   for (int handle : live_handles()) GA_Destroy(handle);
   remora::ga::free_pool_memory();  // as GA's ARMCI_Finalize frees what GA_Getmem gave
+  remora::ga::free_pgroups();      // and the process groups the program did not destroy
   GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());
   if (ARMCI_Finalize != nullptr) ARMCI_Finalize();  // matches GA_Initialize's ARMCI_Init
