@@ -5,6 +5,7 @@
 // base array is a whole number of elements: the index MA returns. Errors print as MA's ("MA error:
 // <call>: ...") and return MA_FALSE, or end the job with hard_fail on.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdarg>
 #include <cstddef>
@@ -43,34 +44,57 @@ struct TypeInfo {
   int index_base;  // 0 for C types, 1 for Fortran's
 };
 
-// Indexed by datatype - MT_BASE. The Fortran types count from the C base of their size.
+// Indexed by datatype - MT_FIRST. The Fortran types count from the C base of their size.
 const TypeInfo* type_info(Integer datatype) {
-  static const TypeInfo table[] = {
-      {"char", sizeof(char), ma_cb_char, 0},
-      {"int", sizeof(int), reinterpret_cast<char*>(ma_cb_int), 0},
-      {"long int", sizeof(long), reinterpret_cast<char*>(ma_cb_long), 0},
-      {"float", sizeof(float), reinterpret_cast<char*>(ma_cb_float), 0},
-      {"double", sizeof(double), reinterpret_cast<char*>(ma_cb_dbl), 0},
-      {"long double", sizeof(MA_LongDouble), reinterpret_cast<char*>(ma_cb_ldbl), 0},
-      {"single precision complex", sizeof(MA_SingleComplex), reinterpret_cast<char*>(ma_cb_scpl),
-       0},
-      {"double precision complex", sizeof(MA_DoubleComplex), reinterpret_cast<char*>(ma_cb_dcpl),
-       0},
-      {"long double precision complex", sizeof(MA_LongDoubleComplex),
-       reinterpret_cast<char*>(ma_cb_ldcpl), 0},
-      {"byte", 1, ma_cb_char, 1},
-      {"integer", sizeof(Integer), reinterpret_cast<char*>(ma_cb_long), 1},
-      {"logical", sizeof(Integer), reinterpret_cast<char*>(ma_cb_long), 1},
-      {"real", sizeof(float), reinterpret_cast<char*>(ma_cb_float), 1},
-      {"double precision", sizeof(double), reinterpret_cast<char*>(ma_cb_dbl), 1},
-      {"single precision complex", sizeof(MA_SingleComplex), reinterpret_cast<char*>(ma_cb_scpl),
-       1},
-      {"double precision complex", sizeof(MA_DoubleComplex), reinterpret_cast<char*>(ma_cb_dcpl),
-       1},
-      {"long long", sizeof(long long), reinterpret_cast<char*>(ma_cb_longlong), 0},
-  };
+  static const char* const names[] = {"char",
+                                      "int",
+                                      "long int",
+                                      "float",
+                                      "double",
+                                      "long double",
+                                      "single precision complex",
+                                      "double precision complex",
+                                      "long double precision complex",
+                                      "byte",
+                                      "integer",
+                                      "logical",
+                                      "real",
+                                      "double precision",
+                                      "single precision complex",
+                                      "double precision complex",
+                                      "long long"};
+  static const size_t sizes[] = {sizeof(char),
+                                 sizeof(int),
+                                 sizeof(long),
+                                 sizeof(float),
+                                 sizeof(double),
+                                 sizeof(MA_LongDouble),
+                                 sizeof(MA_SingleComplex),
+                                 sizeof(MA_DoubleComplex),
+                                 sizeof(MA_LongDoubleComplex),
+                                 1,
+                                 sizeof(Integer),
+                                 sizeof(Integer),
+                                 sizeof(float),
+                                 sizeof(double),
+                                 sizeof(MA_SingleComplex),
+                                 sizeof(MA_DoubleComplex),
+                                 sizeof(long long)};
+  static void* const bases[] = {ma_cb_char, ma_cb_int,     ma_cb_long,  ma_cb_float, ma_cb_dbl,
+                                ma_cb_ldbl, ma_cb_scpl,    ma_cb_dcpl,  ma_cb_ldcpl, ma_cb_char,
+                                ma_cb_long, ma_cb_long,    ma_cb_float, ma_cb_dbl,   ma_cb_scpl,
+                                ma_cb_dcpl, ma_cb_longlong};
+  static const auto table = [] {
+    std::array<TypeInfo, MT_NUMTYPES> t{};
+    for (size_t i = 0; i < t.size(); ++i) {
+      const bool fortran = MT_FIRST + static_cast<int>(i) >= MT_F_BYTE &&
+                           MT_FIRST + static_cast<int>(i) <= MT_F_DCPL;
+      t[i] = {names[i], sizes[i], static_cast<char*>(bases[i]), fortran ? 1 : 0};
+    }
+    return t;
+  }();
   if (datatype < MT_FIRST || datatype > MT_LAST) return nullptr;
-  return &table[datatype - MT_FIRST];
+  return &table[static_cast<size_t>(datatype - MT_FIRST)];
 }
 
 struct Block {
@@ -151,8 +175,31 @@ Block* ma_find(State& s, const char* fn, Integer memhandle) {
   return &s.blocks[static_cast<size_t>(memhandle)];
 }
 
-Boolean ma_allocate(const char* fn, bool stack, Integer datatype, Integer nelem, const char* name,
-                    Integer* memhandle, MA_AccessIndex* index) {
+// A block of the heap, or nullptr after reporting why (held: ma_mutex).
+Block* heap_block(State& s, const char* fn, Integer memhandle) {
+  Block* b = ma_find(s, fn, memhandle);
+  if (b != nullptr && b->on_stack) {
+    ma_error(fn, "memhandle=%ld (name: '%s') is on the stack", static_cast<long>(memhandle),
+             b->name.c_str());
+    return nullptr;
+  }
+  return b;
+}
+
+// A block's index: its offset in elements from its type's base array (1-based for Fortran's).
+MA_AccessIndex index_of(const TypeInfo& t, const void* memory) {
+  return (static_cast<const char*>(memory) - t.base) / static_cast<std::ptrdiff_t>(t.size) +
+         t.index_base;
+}
+
+enum class Side { Heap, Stack };
+
+// index: where the caller wants the block's index (nullptr: a call that returns none; *index
+// nullptr: the caller passed NULL for it).
+Boolean ma_allocate(const char* fn, Side side, Integer datatype, Integer nelem, const char* name,
+                    Integer* memhandle, MA_AccessIndex* const* index) {
+  const bool stack = side == Side::Stack;
+  if (index != nullptr && *index == nullptr) return ma_error(fn, "index is NULL");
   const TypeInfo* t = type_info(datatype);
   if (t == nullptr)
     return ma_error(fn, "datatype=%ld is not an MT_ type", static_cast<long>(datatype));
@@ -184,9 +231,7 @@ Boolean ma_allocate(const char* fn, bool stack, Integer datatype, Integer nelem,
   *slot = {datatype, nelem, name != nullptr ? name : "", memory, stack};
   *memhandle = slot - s.blocks.begin();
   if (stack) s.on_stack.push_back(*memhandle);
-  if (index != nullptr)
-    *index = (static_cast<char*>(memory) - t->base) / static_cast<std::ptrdiff_t>(t->size) +
-             t->index_base;
+  if (index != nullptr) **index = index_of(*t, memory);
   if (s.trace)
     std::printf("MA: %s '%s': %ld %s, memhandle %ld\n", fn, slot->name.c_str(),
                 static_cast<long>(nelem), t->name, static_cast<long>(*memhandle));
@@ -200,6 +245,24 @@ void ma_release(State& s, const char* fn, Integer memhandle) {
     std::printf("MA: %s '%s', memhandle %ld\n", fn, b.name.c_str(), static_cast<long>(memhandle));
   std::free(b.memory);
   b = Block{};
+}
+
+// Pops memhandle and every block above it (top_only: memhandle must be the top).
+Boolean stack_release(const char* fn, Integer memhandle, bool top_only) {
+  const std::lock_guard<std::mutex> hold(ma_mutex);
+  State& s = state();
+  Block* b = ma_find(s, fn, memhandle);
+  if (b == nullptr) return MA_FALSE;
+  const size_t at = static_cast<size_t>(std::find(s.on_stack.begin(), s.on_stack.end(), memhandle) -
+                                        s.on_stack.begin());
+  if (at == s.on_stack.size() || (top_only && at + 1 != s.on_stack.size()))
+    return ma_error(fn, "memhandle=%ld (name: '%s') is not %s the stack",
+                    static_cast<long>(memhandle), b->name.c_str(), top_only ? "the top of" : "on");
+  while (s.on_stack.size() > at) {
+    ma_release(s, fn, s.on_stack.back());
+    s.on_stack.pop_back();
+  }
+  return MA_TRUE;
 }
 
 Integer fits(const char* fn, Integer datatype, int64_t bytes) {
@@ -252,32 +315,23 @@ Boolean MA_initialized(void) {
 
 Boolean MA_alloc_get(Integer datatype, Integer nelem, const char* name, Integer* memhandle,
                      MA_AccessIndex* index) {
-  if (index == nullptr) return ma_error("MA_alloc_get", "index is NULL");
-  return ma_allocate("MA_alloc_get", false, datatype, nelem, name, memhandle, index);
+  return ma_allocate("MA_alloc_get", Side::Heap, datatype, nelem, name, memhandle, &index);
 }
-
 Boolean MA_allocate_heap(Integer datatype, Integer nelem, const char* name, Integer* memhandle) {
-  return ma_allocate("MA_allocate_heap", false, datatype, nelem, name, memhandle, nullptr);
+  return ma_allocate("MA_allocate_heap", Side::Heap, datatype, nelem, name, memhandle, nullptr);
 }
-
 Boolean MA_push_get(Integer datatype, Integer nelem, const char* name, Integer* memhandle,
                     MA_AccessIndex* index) {
-  if (index == nullptr) return ma_error("MA_push_get", "index is NULL");
-  return ma_allocate("MA_push_get", true, datatype, nelem, name, memhandle, index);
+  return ma_allocate("MA_push_get", Side::Stack, datatype, nelem, name, memhandle, &index);
 }
-
 Boolean MA_push_stack(Integer datatype, Integer nelem, const char* name, Integer* memhandle) {
-  return ma_allocate("MA_push_stack", true, datatype, nelem, name, memhandle, nullptr);
+  return ma_allocate("MA_push_stack", Side::Stack, datatype, nelem, name, memhandle, nullptr);
 }
 
 Boolean MA_free_heap(Integer memhandle) {
   const std::lock_guard<std::mutex> hold(ma_mutex);
   State& s = state();
-  Block* b = ma_find(s, "MA_free_heap", memhandle);
-  if (b == nullptr) return MA_FALSE;
-  if (b->on_stack)
-    return ma_error("MA_free_heap", "memhandle=%ld (name: '%s') is on the stack",
-                    static_cast<long>(memhandle), b->name.c_str());
+  if (heap_block(s, "MA_free_heap", memhandle) == nullptr) return MA_FALSE;
   ma_release(s, "MA_free_heap", memhandle);
   return MA_TRUE;
 }
@@ -285,11 +339,8 @@ Boolean MA_free_heap(Integer memhandle) {
 Boolean MA_free_heap_piece(Integer memhandle, Integer nelem) {
   const std::lock_guard<std::mutex> hold(ma_mutex);
   State& s = state();
-  Block* b = ma_find(s, "MA_free_heap_piece", memhandle);
+  Block* b = heap_block(s, "MA_free_heap_piece", memhandle);
   if (b == nullptr) return MA_FALSE;
-  if (b->on_stack)
-    return ma_error("MA_free_heap_piece", "memhandle=%ld (name: '%s') is on the stack",
-                    static_cast<long>(memhandle), b->name.c_str());
   if (nelem < 0)
     return ma_error("MA_free_heap_piece", "nelem=%ld is negative", static_cast<long>(nelem));
   if (nelem >= b->nelem) {
@@ -303,33 +354,11 @@ Boolean MA_free_heap_piece(Integer memhandle, Integer nelem) {
 }
 
 Boolean MA_pop_stack(Integer memhandle) {
-  const std::lock_guard<std::mutex> hold(ma_mutex);
-  State& s = state();
-  Block* b = ma_find(s, "MA_pop_stack", memhandle);
-  if (b == nullptr) return MA_FALSE;
-  if (s.on_stack.empty() || s.on_stack.back() != memhandle)
-    return ma_error("MA_pop_stack", "memhandle=%ld (name: '%s') is not the top of the stack",
-                    static_cast<long>(memhandle), b->name.c_str());
-  s.on_stack.pop_back();
-  ma_release(s, "MA_pop_stack", memhandle);
-  return MA_TRUE;
+  return stack_release("MA_pop_stack", memhandle, true);
 }
 
 Boolean MA_chop_stack(Integer memhandle) {
-  const std::lock_guard<std::mutex> hold(ma_mutex);
-  State& s = state();
-  Block* b = ma_find(s, "MA_chop_stack", memhandle);
-  if (b == nullptr) return MA_FALSE;
-  const size_t at = static_cast<size_t>(std::find(s.on_stack.begin(), s.on_stack.end(), memhandle) -
-                                        s.on_stack.begin());
-  if (at == s.on_stack.size())
-    return ma_error("MA_chop_stack", "memhandle=%ld (name: '%s') is not on the stack",
-                    static_cast<long>(memhandle), b->name.c_str());
-  while (s.on_stack.size() > at) {
-    ma_release(s, "MA_chop_stack", s.on_stack.back());
-    s.on_stack.pop_back();
-  }
-  return MA_TRUE;
+  return stack_release("MA_chop_stack", memhandle, false);
 }
 
 Boolean MA_get_index(Integer memhandle, MA_AccessIndex* index) {
@@ -338,8 +367,7 @@ Boolean MA_get_index(Integer memhandle, MA_AccessIndex* index) {
   Block* b = ma_find(state(), "MA_get_index", memhandle);
   if (b == nullptr) return MA_FALSE;
   const TypeInfo* t = type_info(b->datatype);
-  *index = (static_cast<char*>(b->memory) - t->base) / static_cast<std::ptrdiff_t>(t->size) +
-           t->index_base;
+  *index = index_of(*t, b->memory);
   return MA_TRUE;
 }
 
@@ -370,27 +398,19 @@ Boolean MA_get_next_memhandle(Integer*, Integer*) {
   return ma_error("MA_get_next_memhandle", "not yet implemented (nor in GA's MA)");
 }
 
-Integer MA_inquire_heap(Integer datatype) {
-  return part_fits("MA_inquire_heap", datatype, Part::Heap);
-}
-Integer MA_inquire_heap_check_stack(Integer datatype) {
-  return part_fits("MA_inquire_heap_check_stack", datatype, Part::Heap);
-}
-Integer MA_inquire_heap_no_partition(Integer datatype) {
-  return part_fits("MA_inquire_heap_no_partition", datatype, Part::Both);
-}
-Integer MA_inquire_stack(Integer datatype) {
-  return part_fits("MA_inquire_stack", datatype, Part::Stack);
-}
-Integer MA_inquire_stack_check_heap(Integer datatype) {
-  return part_fits("MA_inquire_stack_check_heap", datatype, Part::Stack);
-}
-Integer MA_inquire_stack_no_partition(Integer datatype) {
-  return part_fits("MA_inquire_stack_no_partition", datatype, Part::Both);
-}
-Integer MA_inquire_avail(Integer datatype) {
-  return part_fits("MA_inquire_avail", datatype, Part::Both);
-}
+// The inquiries: elements of datatype that fit in the heap's share, the stack's, or all of it.
+#define REMORA_MA_INQUIRY(name, part)              \
+  Integer name(Integer datatype) {                 \
+    return part_fits(#name, datatype, Part::part); \
+  }
+REMORA_MA_INQUIRY(MA_inquire_heap, Heap)
+REMORA_MA_INQUIRY(MA_inquire_heap_check_stack, Heap)
+REMORA_MA_INQUIRY(MA_inquire_heap_no_partition, Both)
+REMORA_MA_INQUIRY(MA_inquire_stack, Stack)
+REMORA_MA_INQUIRY(MA_inquire_stack_check_heap, Stack)
+REMORA_MA_INQUIRY(MA_inquire_stack_no_partition, Both)
+REMORA_MA_INQUIRY(MA_inquire_avail, Both)
+#undef REMORA_MA_INQUIRY
 
 Integer MA_sizeof(Integer datatype1, Integer nelem1, Integer datatype2) {
   const TypeInfo *from = type_info(datatype1), *to = type_info(datatype2);

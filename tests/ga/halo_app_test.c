@@ -56,10 +56,7 @@ int main(int argc, char** argv) {
      MPI_Init first, so the reference run on GA uses the other start). */
   const int ga_starts_mpi = argc > 1 && strcmp(argv[1], "args") == 0;
   if (ga_starts_mpi) {
-    int mpi_up = 1;
-    MPI_Initialized(&mpi_up);
-    CHECK(!mpi_up);
-    GA_Initialize_args(&argc, &argv);
+    ga_test_begin_without_mpi(&argc, &argv);
   } else {
     MPI_Init(&argc, &argv);
     GA_Initialize();

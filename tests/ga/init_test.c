@@ -73,10 +73,7 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   const size_t limit = 64 * 1024;
   if (strcmp(mode, "args") == 0) {
-    int flag = 1;
-    MPI_Initialized(&flag);
-    CHECK(!flag);
-    GA_Initialize_args(&argc, &argv);
+    ga_test_begin_without_mpi(&argc, &argv);
   } else {
     MPI_Init(&argc, &argv);
     CHECK(!GA_Initialized());
