@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, wants_thread ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   if (wants_thread && provided < MPI_THREAD_MULTIPLE) progress = "manual";
   GA_Initialize();
-  MA_init(C_DBL, 1000, 1000); /* accepted and unused by Remora; kept as GA programs do */
+  MA_init(C_DBL, 1000, 1000); /* MA for local buffers, as GA programs start it (none used) */
   const int code = hf_drive(hf_ga_api(), &o, progress);
   if (code == HF_EXIT_CALL_FAILED) GA_Error("hf_proxy_ga: a call failed", code);
   GA_Terminate();

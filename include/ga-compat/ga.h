@@ -602,6 +602,7 @@ void GA_Gop(int type, void* x, int n, char* op);
  * answer for the default group. */
 /* Returns 1 once GA runs on comm (as GA: programs test it). */
 int GA_Initialize_comm(MPI_Comm comm);
+int NGA_Initialize_comm(MPI_Comm comm);
 int GA_Pgroup_create(int* list, int count);
 int GA_Pgroup_destroy(int grp);
 void GA_Pgroup_set_default(int grp);
@@ -759,8 +760,10 @@ void NGA_Sprs_array_row_distribution64(int s_a, int iproc, int64_t* lo, int64_t*
 void NGA_Sprs_array_column_distribution(int s_a, int iproc, int* lo, int* hi);
 void NGA_Sprs_array_column_distribution64(int s_a, int iproc, int64_t* lo, int64_t* hi);
 void NGA_Sprs_array_col_block_list(int s_a, int** idx, int* n);
-void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val);
-void NGA_Sprs_array_access_col_block64(int s_a, int icol, int64_t** idx, int64_t** jdx, void** val);
+/* idx, jdx and val are the addresses of the caller's pointers (int* or int64_t*, and the element
+ * type's), taken as void* as in GA's ga.h, so that any element pointer's address converts. */
+void NGA_Sprs_array_access_col_block(int s_a, int icol, void* idx, void* jdx, void* val);
+void NGA_Sprs_array_access_col_block64(int s_a, int icol, void* idx, void* jdx, void* val);
 /* NGA_Sprs_array_get_block: a copy of block (irow, icol) from whichever process holds it, in
  * arrays the caller frees; returns 0 (and NULL arrays) for a block without entries. */
 int NGA_Sprs_array_get_block(int s_a, int irow, int icol, int** idx, int** jdx, void** data,

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,7 +24,10 @@ struct PoolMemory {
   remora_array_t array;
   int type;        // GA's type code given to GA_Getmem
   size_t counted;  // bytes counted against GA_Initialize_ltd's limit (0: none)
+  uint64_t order;  // creation order, the same on every rank (GA_Getmem is collective)
 };
+
+uint64_t next_order = 0;  // guarded by state_mutex()
 
 // What GA counts against the limit for GA_Getmem: the elements and its header before them
 // (four longs, then one pointer per process of the world), so GA_Memory_avail reads the same.
@@ -52,6 +56,24 @@ PoolMemory find_allocation(const char* fn, const void* ptr) {
 }
 
 }  // namespace
+
+void free_pool_memory() {
+  std::vector<PoolMemory> left;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    for (const auto& entry : allocations()) left.push_back(entry.second);
+    allocations().clear();
+  }
+  // Destruction is collective over each allocation's group: every rank goes in creation order,
+  // as the program created them, not in the order of its own addresses.
+  std::sort(left.begin(), left.end(),
+            [](const PoolMemory& a, const PoolMemory& b) { return a.order < b.order; });
+  for (PoolMemory& pool : left) {
+    pool_remove(pool.counted);
+    check("GA_Terminate", remora_array_destroy(&pool.array));
+  }
+}
+
 }  // namespace remora::ga
 
 using namespace remora::ga;
@@ -98,7 +120,7 @@ void* GA_Getmem(int type, int nelem, int grp_id) {
   const size_t counted = memory_admits_everywhere(charge, GA_MPI_Comm_pgroup(group)) ? charge : 0;
   pool_add(counted);
   const std::lock_guard<std::mutex> hold(state_mutex());
-  allocations()[base] = {array, type, counted};
+  allocations()[base] = {array, type, counted, next_order++};
   return base;
 }
 

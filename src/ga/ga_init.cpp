@@ -1,7 +1,5 @@
-// GA_Initialize* / GA_Terminate, process and cluster information, memory queries, GA_Error,
-// the MA calls (accepted, nothing to do: Remora allocates array memory itself) and
-// GA_MPI_Comm.
-#include <atomic>
+// GA_Initialize* / GA_Terminate, process and cluster information, memory queries, GA_Error
+// and GA_MPI_Comm (MA is in ga_ma.cpp).
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -97,15 +95,6 @@ const std::vector<int>& ranks_of_node(const char* fn, int node) {
   return node_ranks[static_cast<size_t>(node)];
 }
 
-// MA's flags have no effect here, but each call returns the flag's previous value, as MA's
-// do (GA's defaults: auto_verify and hard_fail off, error_print on). Atomic exchanges: any
-// thread may set them.
-std::atomic<Boolean> auto_verify{MA_FALSE}, hard_fail{MA_FALSE}, error_print{MA_TRUE};
-
-Boolean exchange(std::atomic<Boolean>& flag, Integer value) {
-  return flag.exchange(value != 0 ? MA_TRUE : MA_FALSE);
-}
-
 }  // namespace
 }  // namespace remora::ga
 
@@ -146,6 +135,8 @@ void GA_Terminate(void) {
   // GA destroys the arrays still alive (collective: every rank holds the same handles).
   remora::ga::forget_sparse_arrays();
   for (int handle : live_handles()) GA_Destroy(handle);
+  remora::ga::free_pool_memory();  // as GA's ARMCI_Finalize frees what GA_Getmem gave
+  remora::ga::free_pgroups();      // and the process groups the program did not destroy
   GA_Destroy_mutexes();
   check("GA_Terminate", remora_array_sync());
   if (ARMCI_Finalize != nullptr) ARMCI_Finalize();  // matches GA_Initialize's ARMCI_Init
@@ -230,22 +221,6 @@ void GA_Error(char* message, int code) {
 void GA_Print_stats(void) {
   require_initialized("GA_Print_stats");
   stats_print();
-}
-
-Boolean MA_init(Integer, Integer, Integer) {
-  return MA_TRUE;
-}
-
-Boolean MA_set_auto_verify(Integer value) {
-  return exchange(auto_verify, value);
-}
-
-Boolean MA_set_hard_fail(Integer value) {
-  return exchange(hard_fail, value);
-}
-
-Boolean MA_set_error_print(Integer value) {
-  return exchange(error_print, value);
 }
 
 MPI_Comm GA_MPI_Comm(void) {

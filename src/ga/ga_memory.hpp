@@ -20,5 +20,7 @@ void memory_add(size_t bytes);
 void memory_remove(size_t bytes);
 void pool_add(size_t bytes);
 void pool_remove(size_t bytes);
+// Collective (GA_Terminate): frees the GA_Getmem allocations the program did not free.
+void free_pool_memory();
 
 }  // namespace remora::ga

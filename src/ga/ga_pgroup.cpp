@@ -151,6 +151,21 @@ int array_rank_of(const GaArray& a, int group_rank) {
   return static_cast<int>(list.size()) + before;
 }
 
+void free_pgroups() {
+  std::map<int, Pgroup> left;
+  {
+    const std::lock_guard<std::mutex> hold(state_mutex());
+    left.swap(groups());
+  }
+  // Freeing a communicator is collective over its members: every rank goes in handle order,
+  // the order the program created the groups in.
+  for (auto& [handle, group] : left) {
+    if (group.comm != REMORA_COMM_NULL) check("GA_Terminate", remora_comm_free(&group.comm));
+    if (group.mpi != MPI_COMM_NULL) MPI_Comm_free(&group.mpi);
+  }
+  default_pgroup() = kWorldGroup;
+}
+
 }  // namespace remora::ga
 
 using namespace remora::ga;

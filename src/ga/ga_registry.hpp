@@ -183,6 +183,8 @@ std::atomic<int>& default_pgroup();
 // GA_Error when it is not a live group or this process is not a member.
 remora_comm_t pgroup_comm(const char* fn, int p_handle);
 bool pgroup_exists(int p_handle);
+// Collective (GA_Terminate): frees the groups the program did not destroy, oldest first.
+void free_pgroups();
 // The number of ranks of group p_handle, and of the group an allocated array lives on.
 int pgroup_size(const char* fn, int p_handle);
 int array_ranks(const GaArray& a);

@@ -695,12 +695,13 @@ void NGA_Sprs_array_export(int s_a, const char* file) {
   GA_Pgroup_sync(s.grp);
 }
 
-void NGA_Sprs_array_access_col_block(int s_a, int icol, int** idx, int** jdx, void** val) {
-  access_col_block("NGA_Sprs_array_access_col_block", s_a, icol, idx, jdx, val);
+void NGA_Sprs_array_access_col_block(int s_a, int icol, void* idx, void* jdx, void* val) {
+  access_col_block("NGA_Sprs_array_access_col_block", s_a, icol, static_cast<int**>(idx),
+                   static_cast<int**>(jdx), static_cast<void**>(val));
 }
-void NGA_Sprs_array_access_col_block64(int s_a, int icol, int64_t** idx, int64_t** jdx,
-                                       void** val) {
-  access_col_block("NGA_Sprs_array_access_col_block64", s_a, icol, idx, jdx, val);
+void NGA_Sprs_array_access_col_block64(int s_a, int icol, void* idx, void* jdx, void* val) {
+  access_col_block("NGA_Sprs_array_access_col_block64", s_a, icol, static_cast<int64_t**>(idx),
+                   static_cast<int64_t**>(jdx), static_cast<void**>(val));
 }
 
 void NGA_Sprs_array_matvec_multiply(int s_a, int g_a, int g_v) {

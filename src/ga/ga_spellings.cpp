@@ -55,6 +55,9 @@ void NGA_Init_fence(void) {
 void NGA_Initialize(void) {
   GA_Initialize();
 }
+int NGA_Initialize_comm(MPI_Comm comm) {
+  return GA_Initialize_comm(comm);
+}
 void NGA_Initialize_ltd(size_t limit) {
   GA_Initialize_ltd(limit);
 }

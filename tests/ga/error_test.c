@@ -6,13 +6,20 @@
  *   destroyed  NGA_Get on a destroyed array
  *   read_inc   NGA_Read_inc on a C_DBL array
  *   type       NGA_Create with a type code GA does not have
- *   bounds     NGA_Get outside the array */
+ *   bounds     NGA_Get outside the array
+ *   ma_hard_fail  MA_push_get beyond MA_init's space with hard_fail on (the error callback
+ *                 runs first) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ga.h"
 #include "macdecls.h"
+
+static void ma_callback(void) {
+  fprintf(stderr, "rank %d: MA error callback ran\n", GA_Nodeid());
+  fflush(stderr);
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -59,6 +66,14 @@ int main(int argc, char** argv) {
     GA_Allocate(g);
   }
   if (strcmp(mode, "restricted_range") == 0) NGA_Set_restricted_range(GA_Create_handle(), 1, 0);
+  if (strcmp(mode, "ma_hard_fail") == 0) {
+    Integer handle;
+    MA_AccessIndex index;
+    MA_init(MT_DBL, 10, 10);
+    MA_set_hard_fail(MA_TRUE);
+    MA_set_error_callback(ma_callback);
+    MA_push_get(MT_DBL, 100, "big", &handle, &index);
+  }
   /* Ranks without a failure of their own wait here for the job to end. */
   GA_Sync();
   GA_Terminate();

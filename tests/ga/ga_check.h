@@ -26,6 +26,14 @@ static inline void ga_test_begin(int* argc, char*** argv, int* me, int* nprocs) 
   *nprocs = GA_Nnodes();
 }
 
+/* GA_Initialize_args without MPI_Init: GA starts MPI (and leaves finalizing it to the program). */
+static inline void ga_test_begin_without_mpi(int* argc, char*** argv) {
+  int mpi_up = 1;
+  MPI_Initialized(&mpi_up);
+  CHECK(!mpi_up);
+  GA_Initialize_args(argc, argv);
+}
+
 /* The end of a GA test program whose checks all passed: rank 0 says so, then GA and MPI end. */
 static inline int ga_test_end(const char* program, int me, int nprocs) {
   if (me == 0) printf("%s: all checks passed on %d ranks\n", program, nprocs);

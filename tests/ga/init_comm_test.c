@@ -1,8 +1,8 @@
 /* GA_Initialize_comm: GA (and Remora under it) on a sub-communicator of MPI_COMM_WORLD, every
- * rank but the last; the last rank keeps using MPI alone meanwhile (and is in no GA call).
- * Inside: GA_Nodeid / GA_Nnodes count the sub-communicator's ranks, GA_MPI_Comm is congruent
- * to it, an array with put/get/acc/sync, a world-group gop. Afterwards everyone meets again in
- * MPI_COMM_WORLD. */
+ * rank but the last (then NGA_Initialize_comm, which repeats it); the last rank keeps using MPI
+ * alone meanwhile (and is in no GA call). Inside: GA_Nodeid / GA_Nnodes count the
+ * sub-communicator's ranks, GA_MPI_Comm is congruent to it, an array with put/get/acc/sync, a
+ * world-group gop. Afterwards everyone meets again in MPI_COMM_WORLD. */
 #include <mpi.h>
 
 #include "ga-mpi.h"
@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   MPI_Comm_split(MPI_COMM_WORLD, rank < ga_ranks ? 0 : MPI_UNDEFINED, rank, &comm);
   int ok = 1;
   if (comm != MPI_COMM_NULL) {
-    CHECK(GA_Initialize_comm(comm) == 1); /* GA programs test it: if (GA_Initialize_comm(c)) */
+    CHECK(GA_Initialize_comm(comm) == 1);  /* GA programs test it: if (GA_Initialize_comm(c)) */
+    CHECK(NGA_Initialize_comm(comm) == 1); /* GA 5.9's other spelling; again is allowed */
     CHECK(GA_Initialized());
     CHECK(GA_Nnodes() == ga_ranks && GA_Nodeid() == rank);
     int congruent = MPI_UNEQUAL;

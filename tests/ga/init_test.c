@@ -3,7 +3,7 @@
  *   args           GA_Initialize_args without MPI_Init: GA starts MPI; the program finalizes it
  *                  after GA_Terminate, as with GA
  *   ltd            GA_Initialize_ltd(limit): creation beyond the per-process limit fails
- * plus MA_init and friends (accepted), cluster information checked against MPI, memory
+ * plus MA_init and the MA_set_* flags, cluster information checked against MPI, memory
  * accounting, GA_Wtime and GA_Print_stats. */
 #include <mpi.h>
 #include <string.h>
@@ -73,10 +73,7 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   const size_t limit = 64 * 1024;
   if (strcmp(mode, "args") == 0) {
-    int flag = 1;
-    MPI_Initialized(&flag);
-    CHECK(!flag);
-    GA_Initialize_args(&argc, &argv);
+    ga_test_begin_without_mpi(&argc, &argv);
   } else {
     MPI_Init(&argc, &argv);
     CHECK(!GA_Initialized());

@@ -91,7 +91,7 @@ static void collectives(int grp) {
 /* Collective array operations on an array of the default group grp run over grp only (the
  * other group runs the same calls on its own array at the same time). */
 static void group_array_ops(int g_a, int grp) {
-  const int n = GA_Pgroup_nnodes(grp);
+  const int n = GA_Pgroup_nnodes(grp), me = GA_Pgroup_nodeid(grp);
   double five = 5.0, two = 2.0, x = 1.0;
   GA_Fill(g_a, &five);
   CHECK(GA_Ddot(g_a, g_a) == 25.0 * ROWS * COLS);
@@ -105,6 +105,33 @@ static void group_array_ops(int g_a, int grp) {
   int coordinates[2] = {-1, -1};
   NGA_Proc_topology(g_a, n - 1, coordinates);
   CHECK(coordinates[0] >= 0 && coordinates[1] >= 0);
+  /* Owners are ranks of the group: the whole array's pieces come from ranks below n and add
+     up to it, each piece inside its owner's block. */
+  int lo[2] = {0, 0}, hi[2] = {ROWS - 1, COLS - 1}, map[4 * 64], procs[64];
+  const int pieces = NGA_Locate_region(g_a, lo, hi, map, procs);
+  CHECK(pieces >= 1 && pieces <= n);
+  long covered = 0;
+  for (int k = 0; k < pieces; ++k) {
+    CHECK(procs[k] >= 0 && procs[k] < n);
+    int blo[2], bhi[2];
+    NGA_Distribution(g_a, procs[k], blo, bhi);
+    CHECK(map[4 * k] == blo[0] && map[4 * k + 1] == blo[1]);
+    CHECK(map[4 * k + 2] == bhi[0] && map[4 * k + 3] == bhi[1]);
+    covered += (long)(bhi[0] - blo[0] + 1) * (bhi[1] - blo[1] + 1);
+  }
+  CHECK(covered == (long)ROWS * COLS);
+#ifdef REMORA_GA_H
+  /* This rank's own block, by its group rank (Remora's NGA_Access_block of a block array). */
+  double* block = NULL;
+  int bld[1] = {0};
+  NGA_Access_block(g_a, me, &block, bld);
+  int mlo[2], mhi[2];
+  NGA_Distribution(g_a, me, mlo, mhi);
+  if (mhi[0] >= mlo[0]) {
+    CHECK(block != NULL && block[0] == 5.0);
+    NGA_Release_block(g_a, me);
+  }
+#endif
   GA_Destroy(g_copy);
   GA_Pgroup_sync(grp);
 }

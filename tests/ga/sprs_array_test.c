@@ -392,7 +392,7 @@ static void test_int_form(void) {
     int jlo, jhi, *idx, *jdx;
     int* val;
     NGA_Sprs_array_column_distribution(s_a, icol, &jlo, &jhi);
-    NGA_Sprs_array_access_col_block(s_a, icol, &idx, &jdx, (void**)&val);
+    NGA_Sprs_array_access_col_block(s_a, icol, &idx, &jdx, &val); /* int**, as GA's void* takes */
     if (idx == NULL) continue;
     for (int i = ilo; i <= ihi; ++i)
       for (int k = idx[i - ilo]; k < idx[i - ilo + 1]; ++k) {
