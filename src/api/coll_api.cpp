@@ -191,6 +191,24 @@ bool small_root(int root, const Communicator& comm) {
   return root >= 0 && root < comm.size();
 }
 
+// The root's counts and displacements of a small gatherv or scatterv pass the full path's
+// checks (check_array, check_buffer of the root's buffer, check_own_block when not in place).
+// The small path takes only blocks of up to ShmFast::kSmallScatterBytes (gatherv and scatterv:
+// smaller, ShmFast::small_serves), so a count that large is no small call.
+bool small_vector(const char* function, const size_t* counts, const size_t* displs,
+                  const void* buffer, size_t own, bool own_checked, const Communicator& comm,
+                  size_t extent) {
+  if (counts == nullptr || displs == nullptr) return false;
+  const auto ranks = static_cast<size_t>(comm.size());
+  size_t total = 0;
+  for (size_t rank = 0; rank < ranks; ++rank) {
+    if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
+    total += counts[rank];
+  }
+  return check_buffer(function, "buffer", buffer, total, false) == REMORA_SUCCESS &&
+         (!own_checked || counts[static_cast<size_t>(comm.rank())] == own);
+}
+
 // Builds and starts the collective; returns its request, or waits for it when request is
 // nullptr (the blocking form). args are permuted when comm has a rank order.
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
@@ -403,19 +421,26 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               remora_datatype_t type, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   const bool rooted = operation == Operation::Gather;
-  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, root);
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
+  small.vector_form = vector_form;
+  small.counts = recvcounts;
+  small.displs = displs;
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && rooted && small_type(type, &small) &&
+  if (!nonblocking && small_type(type, &small) &&
       small_call(
           function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
-            if (!small_root(root, c)) return false;
-            const bool receives = c.rank() == root;
-            return check_buffer(function, "sendbuf", sendbuf, sendcount, receives) ==
-                       REMORA_SUCCESS &&
-                   (!receives || check_buffer(function, "recvbuf", recvbuf,
-                                              sendcount * static_cast<size_t>(c.size()),
-                                              false) == REMORA_SUCCESS);
+            if (rooted && !small_root(root, c)) return false;
+            const bool receives = !rooted || c.rank() == root;
+            if (check_buffer(function, "sendbuf", sendbuf, sendcount, receives) != REMORA_SUCCESS)
+              return false;
+            if (!receives) return true;
+            if (!vector_form)
+              return check_buffer(function, "recvbuf", recvbuf,
+                                  sendcount * static_cast<size_t>(c.size()),
+                                  false) == REMORA_SUCCESS;
+            return small_vector(function, recvcounts, displs, recvbuf, sendcount,
+                                sendbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;
@@ -468,17 +493,25 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
   small.recv = small.in_place ? nullptr : recvbuf;
   small.count = recvcount;
   small.root = root;
+  small.vector_form = vector_form;
+  small.counts = sendcounts;
+  small.displs = displs;
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && small_type(type, &small) &&
+  if (!nonblocking && small_type(type, &small) &&
       small_call(
           function, comm, Operation::Scatter, algorithm, small,
           [&](const Communicator& c) {
             if (!small_root(root, c)) return false;
             const bool sends = c.rank() == root;
-            return (!sends || check_buffer(function, "sendbuf", sendbuf,
-                                           recvcount * static_cast<size_t>(c.size()),
-                                           false) == REMORA_SUCCESS) &&
-                   check_buffer(function, "recvbuf", recvbuf, recvcount, sends) == REMORA_SUCCESS;
+            if (check_buffer(function, "recvbuf", recvbuf, recvcount, sends) != REMORA_SUCCESS)
+              return false;
+            if (!sends) return true;
+            if (!vector_form)
+              return check_buffer(function, "sendbuf", sendbuf,
+                                  recvcount * static_cast<size_t>(c.size()),
+                                  false) == REMORA_SUCCESS;
+            return small_vector(function, sendcounts, displs, sendbuf, recvcount,
+                                recvbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;
@@ -522,6 +555,18 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              size_t count, remora_datatype_t type, remora_comm_t comm,
              remora_coll_algorithm_t algorithm, bool vector_form, bool nonblocking,
              remora_request_t* request) {
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, 0);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && !vector_form && small_type(type, &small) &&
+      small_call(
+          function, comm, Operation::Alltoall, algorithm, small,
+          [&](const Communicator& c) {
+            const size_t total = count * static_cast<size_t>(c.size());
+            return check_buffer(function, "sendbuf", sendbuf, total, true) == REMORA_SUCCESS &&
+                   check_buffer(function, "recvbuf", recvbuf, total, false) == REMORA_SUCCESS;
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;
