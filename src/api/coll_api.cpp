@@ -191,21 +191,25 @@ bool small_root(int root, const Communicator& comm) {
   return root >= 0 && root < comm.size();
 }
 
-// The root's counts and displacements of a small gatherv or scatterv pass the full path's
-// checks (check_array, check_buffer of the root's buffer, check_own_block when not in place).
-// The small path takes only blocks of up to ShmFast::kSmallScatterBytes (gatherv and scatterv:
-// smaller, ShmFast::small_serves), so a count that large is no small call.
-bool small_vector(const char* function, const size_t* counts, const size_t* displs,
-                  const void* buffer, size_t own, bool own_checked, const Communicator& comm,
-                  size_t extent) {
-  if (counts == nullptr || displs == nullptr) return false;
+// The buffer of every rank's block of a small call (the root's recvbuf of gather(v), sendbuf of
+// scatter(v); allgather(v)'s recvbuf) passes the full path's checks: in the regular form count
+// from every rank, in the v-form counts and displs (check_array, check_buffer, check_own_block
+// when the own block is not in place). The small path takes only blocks of up to
+// ShmFast::kSmallScatterBytes (gatherv and scatterv: smaller, ShmFast::small_serves), so a
+// count that large is no small call.
+bool small_blocks(const char* function, const char* name, const void* buffer, size_t own,
+                  bool vector_form, const size_t* counts, const size_t* displs, bool own_checked,
+                  const Communicator& comm, size_t extent) {
   const auto ranks = static_cast<size_t>(comm.size());
+  if (!vector_form)
+    return check_buffer(function, name, buffer, own * ranks, false) == REMORA_SUCCESS;
+  if (counts == nullptr || displs == nullptr) return false;
   size_t total = 0;
   for (size_t rank = 0; rank < ranks; ++rank) {
     if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
     total += counts[rank];
   }
-  return check_buffer(function, "buffer", buffer, total, false) == REMORA_SUCCESS &&
+  return check_buffer(function, name, buffer, total, false) == REMORA_SUCCESS &&
          (!own_checked || counts[static_cast<size_t>(comm.rank())] == own);
 }
 
@@ -434,13 +438,9 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
             const bool receives = !rooted || c.rank() == root;
             if (check_buffer(function, "sendbuf", sendbuf, sendcount, receives) != REMORA_SUCCESS)
               return false;
-            if (!receives) return true;
-            if (!vector_form)
-              return check_buffer(function, "recvbuf", recvbuf,
-                                  sendcount * static_cast<size_t>(c.size()),
-                                  false) == REMORA_SUCCESS;
-            return small_vector(function, recvcounts, displs, recvbuf, sendcount,
-                                sendbuf != REMORA_IN_PLACE, c, small.extent);
+            return !receives ||
+                   small_blocks(function, "recvbuf", recvbuf, sendcount, vector_form, recvcounts,
+                                displs, sendbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;
@@ -505,13 +505,9 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
             const bool sends = c.rank() == root;
             if (check_buffer(function, "recvbuf", recvbuf, recvcount, sends) != REMORA_SUCCESS)
               return false;
-            if (!sends) return true;
-            if (!vector_form)
-              return check_buffer(function, "sendbuf", sendbuf,
-                                  recvcount * static_cast<size_t>(c.size()),
-                                  false) == REMORA_SUCCESS;
-            return small_vector(function, sendcounts, displs, sendbuf, recvcount,
-                                recvbuf != REMORA_IN_PLACE, c, small.extent);
+            return !sends ||
+                   small_blocks(function, "sendbuf", sendbuf, recvcount, vector_form, sendcounts,
+                                displs, recvbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;

@@ -10,6 +10,7 @@
 // communicator freed and made again (the borrowed-handle lookup must see it go). Every result
 // is an exact integer.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -140,6 +141,18 @@ void round_on(const Comm& c, int round, size_t count, remora_coll_algorithm_t al
           a2a_out[s * count + i]);
 }
 
+// Block r of a gatherv's or allgatherv's result holds rank r's values, the gap after it -1.
+void check_blocks(const std::vector<int32_t>& result, const std::vector<size_t>& counts,
+                  const std::vector<size_t>& displs, const Comm& c, int round, const char* what) {
+  for (size_t r = 0; r < counts.size(); ++r) {
+    for (size_t i = 0; i < counts[r]; ++i)
+      REQUIRE(result[displs[r] + i] == value(c.world[r], round, i),
+              "round %d %s block %zu [%zu]: %d", round, what, r, i, result[displs[r] + i]);
+    REQUIRE(result[displs[r] + counts[r]] == -1, "round %d %s wrote the gap after block %zu", round,
+            what, r);
+  }
+}
+
 // gatherv, allgatherv and scatterv with a block size of its own for each rank (0 to 16 int32:
 // both sides of the inline slot's 56 bytes and of scatterv's 56 / p), so that in one call some
 // members take the small path and others the general one, laid out in reverse rank order with a
@@ -165,14 +178,7 @@ void vector_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
               all.begin() + static_cast<std::ptrdiff_t>(displs[static_cast<size_t>(c.rank)]));
   REQUIRE_OK(remora_gatherv(in_place ? REMORA_IN_PLACE : block.data(), mine, all.data(),
                             counts.data(), displs.data(), REMORA_INT32, root, c.handle, algorithm));
-  if (c.rank == root)
-    for (size_t r = 0; r < ranks; ++r) {
-      for (size_t i = 0; i < counts[r]; ++i)
-        REQUIRE(all[displs[r] + i] == value(c.world[r], round, i),
-                "round %d gatherv block %zu [%zu]: %d", round, r, i, all[displs[r] + i]);
-      REQUIRE(all[displs[r] + counts[r]] == -1, "round %d gatherv wrote the gap after block %zu",
-              round, r);
-    }
+  if (c.rank == root) check_blocks(all, counts, displs, c, round, "gatherv");
 
   // allgatherv: every rank gets every block (in place: its own already there)
   std::vector<int32_t> every(total, -1);
@@ -181,13 +187,7 @@ void vector_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
               every.begin() + static_cast<std::ptrdiff_t>(displs[static_cast<size_t>(c.rank)]));
   REQUIRE_OK(remora_allgatherv(round % 3 == 2 ? REMORA_IN_PLACE : block.data(), mine, every.data(),
                                counts.data(), displs.data(), REMORA_INT32, c.handle, algorithm));
-  for (size_t r = 0; r < ranks; ++r) {
-    for (size_t i = 0; i < counts[r]; ++i)
-      REQUIRE(every[displs[r] + i] == value(c.world[r], round, i),
-              "round %d allgatherv block %zu [%zu]: %d", round, r, i, every[displs[r] + i]);
-    REQUIRE(every[displs[r] + counts[r]] == -1, "round %d allgatherv wrote the gap after block %zu",
-            round, r);
-  }
+  check_blocks(every, counts, displs, c, round, "allgatherv");
 
   std::vector<int32_t> blocks(total, -2), out(mine, -1);
   for (size_t r = 0; r < ranks; ++r)
