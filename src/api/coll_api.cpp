@@ -197,19 +197,28 @@ bool small_root(int root, const Communicator& comm) {
 // when the own block is not in place). The small path takes only blocks of up to
 // ShmFast::kSmallScatterBytes (gatherv and scatterv: smaller, ShmFast::small_serves), so a
 // count that large is no small call.
+// A v-form's per-rank counts and displacements (both given, every count small) and the sum of
+// the counts.
+bool small_counts(const size_t* counts, const size_t* displs, const Communicator& comm,
+                  size_t extent, size_t* total) {
+  if (counts == nullptr || displs == nullptr) return false;
+  *total = 0;
+  for (size_t rank = 0; rank < static_cast<size_t>(comm.size()); ++rank) {
+    if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
+    *total += counts[rank];
+  }
+  return true;
+}
+
 bool small_blocks(const char* function, const char* name, const void* buffer, size_t own,
                   bool vector_form, const size_t* counts, const size_t* displs, bool own_checked,
                   const Communicator& comm, size_t extent) {
   const auto ranks = static_cast<size_t>(comm.size());
   if (!vector_form)
     return check_buffer(function, name, buffer, own * ranks, false) == REMORA_SUCCESS;
-  if (counts == nullptr || displs == nullptr) return false;
   size_t total = 0;
-  for (size_t rank = 0; rank < ranks; ++rank) {
-    if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
-    total += counts[rank];
-  }
-  return check_buffer(function, name, buffer, total, false) == REMORA_SUCCESS &&
+  return small_counts(counts, displs, comm, extent, &total) &&
+         check_buffer(function, name, buffer, total, false) == REMORA_SUCCESS &&
          (!own_checked || counts[static_cast<size_t>(comm.rank())] == own);
 }
 
@@ -552,14 +561,24 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              remora_coll_algorithm_t algorithm, bool vector_form, bool nonblocking,
              remora_request_t* request) {
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, 0);
+  small.vector_form = vector_form;
+  small.counts = recvcounts;
+  small.displs = rdispls;
+  small.send_counts = sendcounts;
+  small.send_displs = sdispls;
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && small_type(type, &small) &&
+  if (!nonblocking && small_type(type, &small) &&
       small_call(
           function, comm, Operation::Alltoall, algorithm, small,
           [&](const Communicator& c) {
-            const size_t total = count * static_cast<size_t>(c.size());
-            return check_buffer(function, "sendbuf", sendbuf, total, true) == REMORA_SUCCESS &&
-                   check_buffer(function, "recvbuf", recvbuf, total, false) == REMORA_SUCCESS;
+            size_t sent = count * static_cast<size_t>(c.size()), received = sent;
+            if (vector_form &&
+                (!small_counts(recvcounts, rdispls, c, small.extent, &received) ||
+                 (!small.in_place && !small_counts(sendcounts, sdispls, c, small.extent, &sent))))
+              return false;
+            if (vector_form && small.in_place) sent = 0;  // the full path checks no send lists
+            return check_buffer(function, "sendbuf", sendbuf, sent, true) == REMORA_SUCCESS &&
+                   check_buffer(function, "recvbuf", recvbuf, received, false) == REMORA_SUCCESS;
           },
           &small_status))
     return small_status;

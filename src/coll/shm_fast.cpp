@@ -786,6 +786,7 @@ class ShmSmallRun : ShmCall {
   int gatherv();
   int scatterv();
   int allgather();
+  int alltoallv();
   bool others_empty() const;  // the root's counts of the other ranks are all 0
   const uint8_t* input() const {
     return static_cast<const uint8_t*>(args_.in_place ? args_.recv : args_.send);
@@ -895,6 +896,48 @@ int ShmSmallRun::allgather() {
   return REMORA_SUCCESS;
 }
 
+// alltoallv with every block within its piece of a cell (ShmVectorPlan's one round): rank s
+// publishes its block for d at d * piece of its cell, d reads it there from every s that sends
+// it something; then each stores its past mark. A member with nothing to send or receive
+// stores only that. In place the blocks are read into the cell before any is overwritten.
+int ShmSmallRun::alltoallv() {
+  const size_t extent = args_.extent;
+  const auto ranks = static_cast<size_t>(size_);
+  const auto mine = static_cast<size_t>(me_);
+  const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * extent)) * extent;
+  const size_t* sent = args_.in_place ? args_.counts : args_.send_counts;
+  const size_t* sent_displs = args_.in_place ? args_.displs : args_.send_displs;
+  const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
+  bool sends = false, reads = false;
+  for (size_t r = 0; r < ranks; ++r) {
+    sends = sends || (r != mine && sent[r] != 0);
+    reads = reads || (r != mine && args_.counts[r] != 0);
+  }
+  if (!args_.in_place && args_.counts[mine] != 0)
+    std::memcpy(recv() + args_.displs[mine] * extent, in + sent_displs[mine] * extent,
+                args_.counts[mine] * extent);
+  if (!sends && !reads) {
+    finish_past();
+    return REMORA_SUCCESS;
+  }
+  const auto publish = [&](uint8_t* cell) {
+    for (size_t r = 0; r < ranks; ++r)
+      if (r != mine && sent[r] != 0)
+        std::memcpy(cell + r * piece, in + sent_displs[r] * extent, sent[r] * extent);
+  };
+  const unsigned writes = sends ? ShmArea::kCellData : 0;
+  const int who = reads ? ShmArea::kAllRanks : ShmArea::kNoRank;
+  if (int status = start_round_writing(0, false, writes, who, publish, !reads)) return status;
+  if (!reads) return REMORA_SUCCESS;
+  const int buffer = buffer_of(0, false);
+  for (size_t r = 0; r < ranks; ++r)
+    if (r != mine && args_.counts[r] != 0)
+      std::memcpy(recv() + args_.displs[r] * extent,
+                  area_.cell(static_cast<int>(r), buffer) + mine * piece, args_.counts[r] * extent);
+  finish_past();
+  return REMORA_SUCCESS;
+}
+
 bool ShmSmallRun::others_empty() const {
   for (int r = 0; r < size_; ++r)
     if (r != me_ && args_.counts[static_cast<size_t>(r)] != 0) return false;
@@ -906,6 +949,7 @@ int ShmSmallRun::round(Operation operation) {
   const int root = args_.root;
   const bool at_root = me_ == root;
   const int slot = buffer_of(0, true);
+  if (args_.vector_form && operation == Operation::Alltoall) return alltoallv();
   if (args_.vector_form && operation != Operation::Allgather)
     return operation == Operation::Gather ? gatherv() : scatterv();
   switch (operation) {
@@ -1028,6 +1072,16 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
       largest = std::max(largest, args.counts[r]);
     return largest <= kSmallScatterBytes / args.extent &&
            (single_copy_bytes == 0 || largest * args.extent < single_copy_bytes);
+  }
+  if (args.vector_form && operation == Operation::Alltoall) {
+    // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
+    // receives fits its piece of a cell.
+    const auto ranks = static_cast<size_t>(size);
+    const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * args.extent));
+    const size_t* sent = args.in_place ? args.counts : args.send_counts;
+    for (size_t r = 0; r < ranks; ++r)
+      if (args.counts[r] > piece || sent[r] > piece) return false;
+    return true;
   }
   if (args.vector_form) {
     // Every block inline (ShmVectorPlan::inline_block) and none single-copy (direct): the

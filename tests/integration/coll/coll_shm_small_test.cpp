@@ -2,8 +2,9 @@
 // bcast, reduce, allreduce, gather, scatter, reduce_scatter_block, allgather and alltoall of small
 // payloads, back to back with the root and the size changing every call (0 to 64 bytes, so that
 // calls on the small path and on the general fast path alternate, and scatter's blocks go inline
-// or into the cell), gatherv, allgatherv and scatterv with a block size of each rank's own
-// (gatherv and scatterv: some members on the small path, others not, in one call),
+// or into the cell), gatherv, allgatherv, scatterv and alltoallv with a block size of each
+// rank's own (gatherv, scatterv and alltoallv: some members on the small path, others not, in
+// one call),
 // in place and not, shm asked for and auto, on three overlapping communicators (the world, all
 // ranks but the last, all ranks but the first) in turns, with a nonblocking shm collective
 // outstanding now and then (the blocking calls behind it take the schedule path) and a
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "multirank.hpp"
@@ -153,6 +155,50 @@ void check_blocks(const std::vector<int32_t>& result, const std::vector<size_t>&
   }
 }
 
+// alltoallv: rank s sends rank d a block of its own size (0 to 16 int32, and now and then one
+// of 20000 from the first rank to the second, beyond a cell's piece: those two members take the
+// general path, the others the small one), in place on odd rounds (then the same size both ways
+// between two ranks, as in place requires).
+size_t a2av_count(int round, size_t from, size_t to) {
+  if (round % 2 == 1 && from > to) std::swap(from, to);
+  if (round % 5 == 3 && from == 0 && to == 1) return 20000;
+  return (static_cast<size_t>(round) * 5 + from * 3 + to * 7) % 17;
+}
+
+void alltoallv_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
+  const int me = remora_rank();
+  const auto ranks = static_cast<size_t>(c.size), mine = static_cast<size_t>(c.rank);
+  const bool in_place = round % 2 == 1;
+  std::vector<size_t> send_counts(ranks), send_displs(ranks), recv_counts(ranks),
+      recv_displs(ranks);
+  size_t sent = 0, received = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    // in place the send side is the receive side: a block to r of r's block's size from r
+    send_counts[r] = in_place ? a2av_count(round, r, mine) : a2av_count(round, mine, r);
+    recv_counts[r] = a2av_count(round, r, mine);
+    send_displs[r] = sent;
+    sent += send_counts[r] + 1;
+    recv_displs[r] = received;
+    received += recv_counts[r] + 1;
+  }
+  std::vector<int32_t> in(sent, -2), out(received, -1);
+  std::vector<int32_t>& source = in_place ? out : in;
+  for (size_t r = 0; r < ranks; ++r)
+    for (size_t i = 0; i < send_counts[r]; ++i)
+      source[send_displs[r] + i] = value(me, round, r * 131 + i % 1000);
+  REQUIRE_OK(remora_alltoallv(in_place ? REMORA_IN_PLACE : in.data(), send_counts.data(),
+                              send_displs.data(), out.data(), recv_counts.data(),
+                              recv_displs.data(), REMORA_INT32, c.handle, algorithm));
+  for (size_t r = 0; r < ranks; ++r) {
+    // in place the own block stays (it was written as to itself)
+    for (size_t i = 0; i < recv_counts[r]; ++i)
+      REQUIRE(out[recv_displs[r] + i] == value(c.world[r], round, mine * 131 + i % 1000),
+              "round %d alltoallv block from %zu [%zu]: %d", round, r, i, out[recv_displs[r] + i]);
+    REQUIRE(out[recv_displs[r] + recv_counts[r]] == -1,
+            "round %d alltoallv wrote the gap after block %zu", round, r);
+  }
+}
+
 // gatherv, allgatherv and scatterv with a block size of its own for each rank (0 to 16 int32:
 // both sides of the inline slot's 56 bytes and of scatterv's 56 / p), so that in one call some
 // members take the small path and others the general one, laid out in reverse rank order with a
@@ -188,6 +234,8 @@ void vector_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
   REQUIRE_OK(remora_allgatherv(round % 3 == 2 ? REMORA_IN_PLACE : block.data(), mine, every.data(),
                                counts.data(), displs.data(), REMORA_INT32, c.handle, algorithm));
   check_blocks(every, counts, displs, c, round, "allgatherv");
+
+  alltoallv_round(c, round, algorithm);
 
   std::vector<int32_t> blocks(total, -2), out(mine, -1);
   for (size_t r = 0; r < ranks; ++r)
