@@ -172,6 +172,14 @@ remora::coll::ShmFast::Small small_args(const void* sendbuf, void* recvbuf, size
   return small;
 }
 
+// A v-form's per-rank lists (the receive side's; the root's of gatherv and scatterv).
+void small_lists(bool vector_form, const size_t* counts, const size_t* displs,
+                 remora::coll::ShmFast::Small* args) {
+  args->vector_form = vector_form;
+  args->counts = counts;
+  args->displs = displs;
+}
+
 bool small_type(remora_datatype_t type, remora::coll::ShmFast::Small* args) {
   args->type = type;
   args->extent = remora::rma::datatype_size(type);
@@ -435,9 +443,7 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   const bool rooted = operation == Operation::Gather;
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
-  small.vector_form = vector_form;
-  small.counts = recvcounts;
-  small.displs = displs;
+  small_lists(vector_form, recvcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
   if (!nonblocking && small_type(type, &small) &&
       small_call(
@@ -502,9 +508,7 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
   small.recv = small.in_place ? nullptr : recvbuf;
   small.count = recvcount;
   small.root = root;
-  small.vector_form = vector_form;
-  small.counts = sendcounts;
-  small.displs = displs;
+  small_lists(vector_form, sendcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
   if (!nonblocking && small_type(type, &small) &&
       small_call(
@@ -561,9 +565,7 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              remora_coll_algorithm_t algorithm, bool vector_form, bool nonblocking,
              remora_request_t* request) {
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, 0);
-  small.vector_form = vector_form;
-  small.counts = recvcounts;
-  small.displs = rdispls;
+  small_lists(vector_form, recvcounts, rdispls, &small);
   small.send_counts = sendcounts;
   small.send_displs = sdispls;
   int small_status = REMORA_SUCCESS;
