@@ -172,6 +172,14 @@ remora::coll::ShmFast::Small small_args(const void* sendbuf, void* recvbuf, size
   return small;
 }
 
+// A v-form's per-rank lists (the receive side's; the root's of gatherv and scatterv).
+void small_lists(bool vector_form, const size_t* counts, const size_t* displs,
+                 remora::coll::ShmFast::Small* args) {
+  args->vector_form = vector_form;
+  args->counts = counts;
+  args->displs = displs;
+}
+
 bool small_type(remora_datatype_t type, remora::coll::ShmFast::Small* args) {
   args->type = type;
   args->extent = remora::rma::datatype_size(type);
@@ -189,6 +197,37 @@ bool small_reduction(remora_op_t op, remora_datatype_t type, remora::coll::ShmFa
 
 bool small_root(int root, const Communicator& comm) {
   return root >= 0 && root < comm.size();
+}
+
+// The buffer of every rank's block of a small call (the root's recvbuf of gather(v), sendbuf of
+// scatter(v); allgather(v)'s recvbuf) passes the full path's checks: in the regular form count
+// from every rank, in the v-form counts and displs (check_array, check_buffer, check_own_block
+// when the own block is not in place). The small path takes only blocks of up to
+// ShmFast::kSmallScatterBytes (gatherv and scatterv: smaller, ShmFast::small_serves), so a
+// count that large is no small call.
+// A v-form's per-rank counts and displacements (both given, every count small) and the sum of
+// the counts.
+bool small_counts(const size_t* counts, const size_t* displs, const Communicator& comm,
+                  size_t extent, size_t* total) {
+  if (counts == nullptr || displs == nullptr) return false;
+  *total = 0;
+  for (size_t rank = 0; rank < static_cast<size_t>(comm.size()); ++rank) {
+    if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
+    *total += counts[rank];
+  }
+  return true;
+}
+
+bool small_blocks(const char* function, const char* name, const void* buffer, size_t own,
+                  bool vector_form, const size_t* counts, const size_t* displs, bool own_checked,
+                  const Communicator& comm, size_t extent) {
+  const auto ranks = static_cast<size_t>(comm.size());
+  if (!vector_form)
+    return check_buffer(function, name, buffer, own * ranks, false) == REMORA_SUCCESS;
+  size_t total = 0;
+  return small_counts(counts, displs, comm, extent, &total) &&
+         check_buffer(function, name, buffer, total, false) == REMORA_SUCCESS &&
+         (!own_checked || counts[static_cast<size_t>(comm.rank())] == own);
 }
 
 // Builds and starts the collective; returns its request, or waits for it when request is
@@ -403,19 +442,20 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
               remora_datatype_t type, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
   const bool rooted = operation == Operation::Gather;
-  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, root);
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
+  small_lists(vector_form, recvcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && rooted && small_type(type, &small) &&
+  if (!nonblocking && small_type(type, &small) &&
       small_call(
           function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
-            if (!small_root(root, c)) return false;
-            const bool receives = c.rank() == root;
-            return check_buffer(function, "sendbuf", sendbuf, sendcount, receives) ==
-                       REMORA_SUCCESS &&
-                   (!receives || check_buffer(function, "recvbuf", recvbuf,
-                                              sendcount * static_cast<size_t>(c.size()),
-                                              false) == REMORA_SUCCESS);
+            if (rooted && !small_root(root, c)) return false;
+            const bool receives = !rooted || c.rank() == root;
+            if (check_buffer(function, "sendbuf", sendbuf, sendcount, receives) != REMORA_SUCCESS)
+              return false;
+            return !receives ||
+                   small_blocks(function, "recvbuf", recvbuf, sendcount, vector_form, recvcounts,
+                                displs, sendbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;
@@ -468,17 +508,19 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
   small.recv = small.in_place ? nullptr : recvbuf;
   small.count = recvcount;
   small.root = root;
+  small_lists(vector_form, sendcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && small_type(type, &small) &&
+  if (!nonblocking && small_type(type, &small) &&
       small_call(
           function, comm, Operation::Scatter, algorithm, small,
           [&](const Communicator& c) {
             if (!small_root(root, c)) return false;
             const bool sends = c.rank() == root;
-            return (!sends || check_buffer(function, "sendbuf", sendbuf,
-                                           recvcount * static_cast<size_t>(c.size()),
-                                           false) == REMORA_SUCCESS) &&
-                   check_buffer(function, "recvbuf", recvbuf, recvcount, sends) == REMORA_SUCCESS;
+            if (check_buffer(function, "recvbuf", recvbuf, recvcount, sends) != REMORA_SUCCESS)
+              return false;
+            return !sends ||
+                   small_blocks(function, "sendbuf", sendbuf, recvcount, vector_form, sendcounts,
+                                displs, recvbuf != REMORA_IN_PLACE, c, small.extent);
           },
           &small_status))
     return small_status;
@@ -522,6 +564,26 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
              size_t count, remora_datatype_t type, remora_comm_t comm,
              remora_coll_algorithm_t algorithm, bool vector_form, bool nonblocking,
              remora_request_t* request) {
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, 0);
+  small_lists(vector_form, recvcounts, rdispls, &small);
+  small.send_counts = sendcounts;
+  small.send_displs = sdispls;
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && small_type(type, &small) &&
+      small_call(
+          function, comm, Operation::Alltoall, algorithm, small,
+          [&](const Communicator& c) {
+            size_t sent = count * static_cast<size_t>(c.size()), received = sent;
+            if (vector_form &&
+                (!small_counts(recvcounts, rdispls, c, small.extent, &received) ||
+                 (!small.in_place && !small_counts(sendcounts, sdispls, c, small.extent, &sent))))
+              return false;
+            if (vector_form && small.in_place) sent = 0;  // the full path checks no send lists
+            return check_buffer(function, "sendbuf", sendbuf, sent, true) == REMORA_SUCCESS &&
+                   check_buffer(function, "recvbuf", recvbuf, received, false) == REMORA_SUCCESS;
+          },
+          &small_status))
+    return small_status;
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;

@@ -315,14 +315,16 @@ bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm r
                             const ShmFast::Small& args, int* status) {
   ShmArea* area = comm.shm_area_ptr();
   if (area == nullptr ||
-      !ShmFast::small_serves(operation, args, comm.size(), area->single_copy_bytes()))
+      !ShmFast::small_serves(operation, args, comm.rank(), comm.size(), area->single_copy_bytes()))
     return false;
   const size_t bytes = operation == Operation::ReduceScatter
                            ? args.count * args.extent * static_cast<size_t>(comm.size())
                            : args.count * args.extent;
-  // shm asked for: choose() would keep it (comm has its area).
+  // shm asked for: choose() would keep it (comm has its area). gatherv and scatterv choose as
+  // launch() does for them (blocks_differ).
+  const bool blocks_differ = args.vector_form && operation != Operation::Allgather;
   if (requested != Algorithm::Shm &&
-      choose(operation, requested, bytes, comm, false) != Algorithm::Shm)
+      choose(operation, requested, bytes, comm, false, blocks_differ) != Algorithm::Shm)
     return false;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
                       operation == Operation::Gather || operation == Operation::Scatter;

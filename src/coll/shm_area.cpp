@@ -244,21 +244,20 @@ uint64_t ShmArea::unreleased(unsigned writes, int buffer, int slot_index) const 
   return 0;
 }
 
-void ShmArea::publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer,
-                      int slot_index) {
+void ShmArea::publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer, int slot_index,
+                      bool wake) {
   if ((writes & kCellData) != 0) last_published_[buffer] = round;
   if ((writes & kSlotData) != 0) {
     last_slot_[slot_index] = round;
     slot(rank_, slot_index).round.store(round, std::memory_order_release);
   }
-  store(header(rank_).arrive, arrive);
+  header(rank_).arrive.value.store(arrive, std::memory_order_release);
+  if (wake) wake_others();
 }
 
 void ShmArea::store(Flag& flag, uint64_t round) {
   flag.value.store(round, std::memory_order_release);
-  // wake_ranks() fences before it looks for sleepers, so a member that went to sleep after
-  // checking this flag is woken.
-  transport_.wake_ranks(others_.data(), others_.size());
+  wake_others();
 }
 
 std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64_t sequence,

@@ -221,9 +221,13 @@ class ShmArea {
   uint64_t unreleased(unsigned writes, int buffer, int slot) const;
   // Round `round` has written `writes`: records it (for unreleased), stores the round id into
   // the slot (kSlotData) and `arrive` (the round id, or the collective's past mark) into the
-  // arrive flag, and wakes the others.
-  void publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer, int slot);
+  // arrive flag, and wakes the others (wake false: the caller owes them wake_others()).
+  void publish(uint64_t round, uint64_t arrive, unsigned writes, int buffer, int slot,
+               bool wake = true);
   void store(Flag& flag, uint64_t round);  // and wake the others
+  // Wakes the others' sleeping application threads: fences, then looks for sleepers, so that a
+  // member that went to sleep after checking a flag stored before this call is woken.
+  void wake_others() { transport_.wake_ranks(others_.data(), others_.size()); }
 
   transport::Transport& transport_;
   transport::Segment* segment_;

@@ -44,7 +44,21 @@ class ShmCall {
  protected:
   // Takes the call's sequence number; a failure announced for it before fails the call.
   int begin(uint32_t signature);
-  void end() { env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_); }
+  void end() {
+    pay_wake();
+    env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_);
+  }
+  // The flags this call stores wake the members' sleepers late: at the end of the call, or
+  // before a wait of its own outlasts its spin phase (wait()), whichever comes first. The wake's
+  // fence, right after a store to a line that a member polls, waits for that line to change
+  // hands; later it overlaps with this member's wait for the others. A member that sleeps has
+  // waited at least the spin and yield phases already, so the delay (one spin phase) is small
+  // beside that.
+  void pay_wake() {
+    if (!wake_owed_) return;
+    wake_owed_ = false;
+    area_.wake_others();
+  }
   // Round k up to its reads: waits until this rank's cell (small: inline slot) of the round is
   // free (when it publishes), calls publish(cell), stores arrive, and waits for the arrival of
   // `who`. Then the caller reads and calls finish_round.
@@ -63,10 +77,15 @@ class ShmCall {
   // round they published in, so done can wait. Elsewhere it cannot: the next arrive comes only
   // after this member's own wait to reuse its cell, which may wait for theirs.
   void finish_round(size_t k, bool others_publish) {
-    if (others_publish) area_.store(area_.header(me_).done, round_id(k));
+    if (others_publish) set_flag(area_.header(me_).done, round_id(k));
   }
   // After the last round of a member that read in it (the v-forms): past every round.
-  void finish_past() { area_.store(area_.header(me_).arrive, past_id()); }
+  void finish_past() { set_flag(area_.header(me_).arrive, past_id()); }
+  // Stores one of this member's flags; the wake-up is owed (pay_wake).
+  void set_flag(ShmArea::Flag& flag, uint64_t value) {
+    flag.value.store(value, std::memory_order_release);
+    wake_owed_ = true;
+  }
   uint64_t past_id() const { return (sequence_ + 1) << 24 | ShmArea::kPastRound; }
   // Round k's cell, or with small the call's inline slot (as ShmRounds picks them).
   int buffer_of(size_t k, bool small) const {
@@ -86,6 +105,7 @@ class ShmCall {
   uint64_t sequence_ = 0;
   uint64_t announcements_ = 0;
   InstanceTable::Context* slot_ = nullptr;
+  bool wake_owed_ = false;  // a flag was stored since the last wake (pay_wake)
 };
 
 // Sum (or op) of the members' vectors of count elements at offset in their cells (or inline
@@ -591,6 +611,7 @@ int ShmCall::transfer_failed(int status) {
 }
 
 int ShmCall::fail_call(int code, const std::string& message, bool tell_others) {
+  pay_wake();
   if (tell_others) env_.messenger.notify(comm_.context(), sequence_, code, message);
   area_.abandon(sequence_);
   return fail(code, "%s", message.c_str());
@@ -609,6 +630,7 @@ int ShmCall::wait(const Check& check) {
     if (first < 0) break;
     cpu_relax();
   }
+  pay_wake();  // before this wait may take long: members may sleep for this call's flags
   if (first == 0 && env_.yield_ns > 0) {
     const uint64_t begin = now_ns();
     for (unsigned i = 1;; ++i) {
@@ -704,11 +726,21 @@ int ShmCall::start_round_writing(size_t k, bool small, unsigned writes, int who,
   const int cell_buffer = buffer_of(k, false), slot = buffer_of(k, true);
   const uint64_t id = round_id(k);
   if (writes != 0) {
-    for (uint64_t last; (last = area_.unreleased(writes, cell_buffer, slot)) != 0;)
-      if (int status = wait([&](int*) { return area_.released(last) ? 1 : 0; })) return status;
+    for (uint64_t last; (last = area_.unreleased(writes, cell_buffer, slot)) != 0;) {
+      // A slot still read (this member ran a ring ahead of a reader): wait until half the ring
+      // is free, so that the next kSlots / 2 calls find their slots released by what this
+      // check saw (ShmArea::passed_) instead of each reading the reader's flags, a line the
+      // reader has just written. The reader passes that round without this member's help: it
+      // is in an earlier call, all of whose rounds this member has published.
+      uint64_t until = last;
+      if ((writes & ShmArea::kSlotData) != 0 && last == area_.last_slot_[slot])
+        until = std::max(last, (sequence_ + 1 - ShmArea::kSlots / 2) << 24 | 1);
+      if (int status = wait([&](int*) { return area_.released(until) ? 1 : 0; })) return status;
+    }
     publish(area_.cell(me_, small ? slot : cell_buffer, small));
   }
-  area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot);
+  area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot, false);
+  wake_owed_ = true;
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
   return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
 }
@@ -751,6 +783,11 @@ class ShmSmallRun : ShmCall {
 
  private:
   int round(Operation operation);
+  int gatherv();
+  int scatterv();
+  int allgather();
+  int alltoallv();
+  bool others_empty() const;  // the root's counts of the other ranks are all 0
   const uint8_t* input() const {
     return static_cast<const uint8_t*>(args_.in_place ? args_.recv : args_.send);
   }
@@ -759,11 +796,162 @@ class ShmSmallRun : ShmCall {
   const ShmFast::Small& args_;
 };
 
+// gatherv with every block inline (ShmVectorPlan's round 0, the only one): a rank publishes
+// its block in the call's inline slot and stores its past mark with it; the root waits for all
+// and copies the blocks out, then stores its past mark. A member without data (a rank with an
+// empty block; the root when every other block is empty) only stores its past mark.
+int ShmSmallRun::gatherv() {
+  const size_t extent = args_.extent;
+  const auto* send = static_cast<const uint8_t*>(args_.send);
+  const int slot = buffer_of(0, true);
+  if (me_ != args_.root) {
+    const size_t bytes = args_.count * extent;
+    if (bytes == 0) {
+      finish_past();
+      return REMORA_SUCCESS;
+    }
+    const auto publish = [&](uint8_t* cell) { std::memcpy(cell, send, bytes); };
+    return start_round_writing(0, true, ShmArea::kSlotData, ShmArea::kNoRank, publish, true);
+  }
+  const auto mine = static_cast<size_t>(me_);
+  if (!args_.in_place && args_.count != 0)
+    std::memcpy(recv() + args_.displs[mine] * extent, send, args_.count * extent);
+  if (others_empty()) {
+    finish_past();
+    return REMORA_SUCCESS;
+  }
+  if (int status = start_round_writing(
+          0, true, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
+    return status;
+  for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
+    if (r != mine && args_.counts[r] != 0)
+      std::memcpy(recv() + args_.displs[r] * extent, area_.cell(static_cast<int>(r), slot, true),
+                  args_.counts[r] * extent);
+  finish_past();
+  return REMORA_SUCCESS;
+}
+
+// scatterv with every block inline: the root publishes block r at r * (kInlineBytes / p /
+// extent) elements of its inline slot with its past mark; rank r waits for it and copies its
+// block out, then stores its past mark.
+int ShmSmallRun::scatterv() {
+  const size_t extent = args_.extent;
+  const auto ranks = static_cast<size_t>(size_);
+  const size_t stride = ShmArea::kInlineBytes / ranks / extent * extent;
+  const auto* send = static_cast<const uint8_t*>(args_.send);
+  const int root = args_.root, slot = buffer_of(0, true);
+  const auto mine = static_cast<size_t>(me_);
+  if (me_ != root) {
+    if (args_.count == 0) {
+      finish_past();
+      return REMORA_SUCCESS;
+    }
+    if (int status = start_round_writing(
+            0, true, 0, root, [](uint8_t*) {}, false))
+      return status;
+    std::memcpy(recv(), area_.cell(root, slot, true) + mine * stride, args_.count * extent);
+    finish_past();
+    return REMORA_SUCCESS;
+  }
+  if (!args_.in_place && args_.count != 0)
+    std::memcpy(recv(), send + args_.displs[mine] * extent, args_.count * extent);
+  if (others_empty()) {
+    finish_past();
+    return REMORA_SUCCESS;
+  }
+  const auto publish = [&](uint8_t* cell) {
+    for (size_t r = 0; r < ranks; ++r)
+      if (r != mine && args_.counts[r] != 0)
+        std::memcpy(cell + r * stride, send + args_.displs[r] * extent, args_.counts[r] * extent);
+  };
+  return start_round_writing(0, true, ShmArea::kSlotData, ShmArea::kNoRank, publish, true);
+}
+
+// allgather(v): every block in its rank's cell (ShmFastRun's one round of blocks up to a cell);
+// no round when every block is empty.
+int ShmSmallRun::allgather() {
+  const size_t extent = args_.extent;
+  const auto ranks = static_cast<size_t>(size_);
+  const auto mine = static_cast<size_t>(me_);
+  const auto count_of = [&](size_t r) { return args_.vector_form ? args_.counts[r] : args_.count; };
+  const auto displ_of = [&](size_t r) {
+    return args_.vector_form ? args_.displs[r] : r * args_.count;
+  };
+  size_t largest = 0;
+  for (size_t r = 0; r < ranks; ++r) largest = std::max(largest, count_of(r));
+  if (largest == 0) return REMORA_SUCCESS;
+  const size_t bytes = count_of(mine) * extent;
+  const uint8_t* in =
+      args_.in_place ? recv() + displ_of(mine) * extent : static_cast<const uint8_t*>(args_.send);
+  const auto publish = [&](uint8_t* cell) {
+    if (bytes != 0) std::memcpy(cell, in, bytes);
+  };
+  if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
+  const int buffer = buffer_of(0, false);
+  for (size_t r = 0; r < ranks; ++r)
+    if ((r != mine || !args_.in_place) && count_of(r) != 0)
+      std::memcpy(recv() + displ_of(r) * extent, area_.cell(static_cast<int>(r), buffer),
+                  count_of(r) * extent);
+  finish_round(0, true);
+  return REMORA_SUCCESS;
+}
+
+// alltoallv with every block within its piece of a cell (ShmVectorPlan's one round): rank s
+// publishes its block for d at d * piece of its cell, d reads it there from every s that sends
+// it something; then each stores its past mark. A member with nothing to send or receive
+// stores only that. In place the blocks are read into the cell before any is overwritten.
+int ShmSmallRun::alltoallv() {
+  const size_t extent = args_.extent;
+  const auto ranks = static_cast<size_t>(size_);
+  const auto mine = static_cast<size_t>(me_);
+  const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * extent)) * extent;
+  const size_t* sent = args_.in_place ? args_.counts : args_.send_counts;
+  const size_t* sent_displs = args_.in_place ? args_.displs : args_.send_displs;
+  const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
+  bool sends = false, reads = false;
+  for (size_t r = 0; r < ranks; ++r) {
+    sends = sends || (r != mine && sent[r] != 0);
+    reads = reads || (r != mine && args_.counts[r] != 0);
+  }
+  if (!args_.in_place && args_.counts[mine] != 0)
+    std::memcpy(recv() + args_.displs[mine] * extent, in + sent_displs[mine] * extent,
+                args_.counts[mine] * extent);
+  if (!sends && !reads) {
+    finish_past();
+    return REMORA_SUCCESS;
+  }
+  const auto publish = [&](uint8_t* cell) {
+    for (size_t r = 0; r < ranks; ++r)
+      if (r != mine && sent[r] != 0)
+        std::memcpy(cell + r * piece, in + sent_displs[r] * extent, sent[r] * extent);
+  };
+  const unsigned writes = sends ? ShmArea::kCellData : 0;
+  const int who = reads ? ShmArea::kAllRanks : ShmArea::kNoRank;
+  if (int status = start_round_writing(0, false, writes, who, publish, !reads)) return status;
+  if (!reads) return REMORA_SUCCESS;
+  const int buffer = buffer_of(0, false);
+  for (size_t r = 0; r < ranks; ++r)
+    if (r != mine && args_.counts[r] != 0)
+      std::memcpy(recv() + args_.displs[r] * extent,
+                  area_.cell(static_cast<int>(r), buffer) + mine * piece, args_.counts[r] * extent);
+  finish_past();
+  return REMORA_SUCCESS;
+}
+
+bool ShmSmallRun::others_empty() const {
+  for (int r = 0; r < size_; ++r)
+    if (r != me_ && args_.counts[static_cast<size_t>(r)] != 0) return false;
+  return true;
+}
+
 int ShmSmallRun::round(Operation operation) {
   const size_t extent = args_.extent, bytes = args_.count * extent;
   const int root = args_.root;
   const bool at_root = me_ == root;
   const int slot = buffer_of(0, true);
+  if (args_.vector_form && operation == Operation::Alltoall) return alltoallv();
+  if (args_.vector_form && operation != Operation::Allgather)
+    return operation == Operation::Gather ? gatherv() : scatterv();
   switch (operation) {
     case Operation::Barrier:
       return start_round(0, false, false, ShmArea::kAllRanks, [](uint8_t*) {});
@@ -847,14 +1035,71 @@ int ShmSmallRun::round(Operation operation) {
       finish_round(0, true);
       return REMORA_SUCCESS;
     }
+    case Operation::Allgather:
+      return allgather();
+    case Operation::Alltoall: {
+      // Block d of rank s at d * (cell / (size * extent)) elements of s's cell, as ShmFastRun
+      // lays out its one round. In place the input is recvbuf, all read into the cell before
+      // any of it is overwritten.
+      if (bytes == 0) return REMORA_SUCCESS;
+      const auto ranks = static_cast<size_t>(size_);
+      const size_t stride = ShmArea::kCellBytes / (ranks * extent) * extent;
+      const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
+      const auto publish = [&](uint8_t* cell) {
+        for (size_t r = 0; r < ranks; ++r) std::memcpy(cell + r * stride, in + r * bytes, bytes);
+      };
+      if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
+      const int buffer = buffer_of(0, false);
+      const size_t mine = static_cast<size_t>(me_) * stride;
+      for (size_t r = 0; r < ranks; ++r)
+        std::memcpy(recv() + r * bytes, area_.cell(static_cast<int>(r), buffer) + mine, bytes);
+      finish_round(0, true);
+      return REMORA_SUCCESS;
+    }
     default:
       return REMORA_SUCCESS;
   }
 }
 
-bool ShmFast::small_serves(Operation operation, const Small& args, int size,
+bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int size,
                            size_t single_copy_bytes) {
   const size_t bytes = args.count * args.extent;
+  if (args.vector_form && operation == Operation::Allgather) {
+    // allgatherv: every member knows every block; one round when the largest fits, and not
+    // single-copy (decided by the largest, coll/shm_single_copy.hpp).
+    size_t largest = 0;
+    for (size_t r = 0; r < static_cast<size_t>(size); ++r)
+      largest = std::max(largest, args.counts[r]);
+    return largest <= kSmallScatterBytes / args.extent &&
+           (single_copy_bytes == 0 || largest * args.extent < single_copy_bytes);
+  }
+  if (args.vector_form && operation == Operation::Alltoall) {
+    // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
+    // receives fits its piece of a cell.
+    const auto ranks = static_cast<size_t>(size);
+    const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * args.extent));
+    const size_t* sent = args.in_place ? args.counts : args.send_counts;
+    for (size_t r = 0; r < ranks; ++r)
+      if (args.counts[r] > piece || sent[r] > piece) return false;
+    return true;
+  }
+  if (args.vector_form) {
+    // Every block inline (ShmVectorPlan::inline_block) and none single-copy (direct): the
+    // member's own block, and at the root every other rank's. Counts compared, not multiplied:
+    // a huge count must not wrap.
+    if (operation != Operation::Gather && operation != Operation::Scatter) return false;
+    const auto ranks = static_cast<size_t>(size);
+    const size_t limit = operation == Operation::Gather
+                             ? ShmArea::kInlineBytes / args.extent
+                             : ShmArea::kInlineBytes / ranks / args.extent;
+    const auto fits = [&](size_t count) {
+      return count <= limit && (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
+    };
+    if (rank != args.root) return fits(args.count);
+    for (size_t r = 0; r < ranks; ++r)
+      if (static_cast<int>(r) != rank && !fits(args.counts[r])) return false;
+    return true;
+  }
   // Single-copy calls (ShmFastRun::plan_single_copy) take the general path.
   if (single_copy_bytes != 0 && bytes != 0 && bytes >= single_copy_bytes &&
       operation != Operation::ReduceScatter)
@@ -870,6 +1115,11 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int size,
     case Operation::Scatter:
     case Operation::ReduceScatter:
       return bytes * static_cast<size_t>(size) <= kSmallScatterBytes;
+    case Operation::Allgather:
+      return bytes <= kSmallScatterBytes;
+    case Operation::Alltoall:  // and one round: every block within its share of the cell
+      return bytes <= kSmallScatterBytes &&
+             args.count <= ShmArea::kCellBytes / (static_cast<size_t>(size) * args.extent);
     default:
       return false;
   }

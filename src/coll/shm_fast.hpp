@@ -68,14 +68,25 @@ class ShmFast {
     size_t extent = 0;
     int op = 0;
     int root = 0;
+    // gatherv and scatterv: the root's per-rank counts and displacements (elements; nullptr
+    // at the other ranks, which know only their own block, count); allgatherv's; alltoallv's
+    // of the receive side (and send_counts, send_displs: of the send side, unless in place).
+    bool vector_form = false;
+    const size_t* counts = nullptr;
+    const size_t* displs = nullptr;
+    const size_t* send_counts = nullptr;
+    const size_t* send_displs = nullptr;
   };
   // Payloads up to this many bytes (barrier; bcast, reduce, allreduce and gather of up to
   // ShmArea::kInlineBytes per rank; scatter of up to that much in all; reduce_scatter_block of
-  // up to this much in all) take the small path: one round, laid out as run() lays out its
-  // round, written as straight code for the operation (see docs/collectives.md).
+  // up to this much in all; allgather(v) and alltoall of up to this much per block; gatherv
+  // and scatterv whose blocks all go inline, and alltoallv whose blocks take one round, as
+  // coll/shm_vforms.hpp lays them out) take the small path: one round, laid out as run() lays
+  // out its round, written as straight code for the operation (see docs/collectives.md).
   static constexpr size_t kSmallScatterBytes = 1024;
-  // Whether the small path runs operation with these arguments on an area of `size` ranks.
-  static bool small_serves(Operation operation, const Small& args, int size,
+  // Whether the small path runs operation with these arguments for member `rank` of an area of
+  // `size` ranks.
+  static bool small_serves(Operation operation, const Small& args, int rank, int size,
                            size_t single_copy_bytes);
   // As run(), for a call that small_serves().
   static bool run_small(const Env& env, const Communicator& comm, ShmArea& area,
