@@ -2,10 +2,12 @@
 
 namespace remora {
 
-WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus) {
+WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus,
+                            ProgressThreadWaits progress_waits) {
   WaitPolicy policy;
-  // A progress thread spins in its waits too, so it counts as a runnable thread.
-  const int threads_per_rank = config.progress == "thread" ? 2 : 1;
+  // A progress thread that spins in its waits counts as a runnable thread.
+  const int threads_per_rank =
+      config.progress == "thread" && progress_waits == ProgressThreadWaits::Spinning ? 2 : 1;
   if (config.oversubscribed == "yes")
     policy.oversubscribed = true;
   else if (config.oversubscribed == "no")

@@ -22,9 +22,14 @@ struct WaitPolicy {
   bool oversubscribed = false;
 };
 
-// The policy for this process: spin shortened when the node's ranks (and their progress
-// threads) outnumber the CPUs.
-WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus);
+// Whether a rank's progress thread (REMORA_PROGRESS=thread) competes for a CPU: it spins in
+// its waits on one node; across nodes it sleeps between polls of MPI.
+enum class ProgressThreadWaits { Spinning, Sleeping };
+
+// The policy for this process: spin shortened when the node's ranks (and their spinning
+// progress threads) outnumber the CPUs.
+WaitPolicy make_wait_policy(const Config& config, int ranks_on_node, int cpus,
+                            ProgressThreadWaits progress_waits = ProgressThreadWaits::Spinning);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)

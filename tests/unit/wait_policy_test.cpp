@@ -18,6 +18,9 @@ TEST(WaitPolicy, OversubscriptionShortensTheSpin) {
   config.progress = "thread";  // 2 ranks and their progress threads on 2 CPUs
   EXPECT_TRUE(make_wait_policy(config, 2, 2).oversubscribed);
   EXPECT_FALSE(make_wait_policy(config, 2, 4).oversubscribed);
+  // Across nodes the progress threads sleep between polls of MPI: 2 ranks fit 2 CPUs.
+  EXPECT_FALSE(make_wait_policy(config, 2, 2, ProgressThreadWaits::Sleeping).oversubscribed);
+  EXPECT_TRUE(make_wait_policy(config, 3, 2, ProgressThreadWaits::Sleeping).oversubscribed);
   config.oversubscribed = "yes";
   EXPECT_TRUE(make_wait_policy(config, 1, 64).oversubscribed);
   config.oversubscribed = "no";

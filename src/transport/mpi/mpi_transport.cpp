@@ -128,10 +128,14 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
     local_of[static_cast<size_t>(self->ghost_)] = self->shm_->control_block().ghost();
   self->route(std::move(local_of));
   // Waits spin less when the machine, not only this rank's node, has more runnable threads
-  // than CPUs (REMORA_NODE_SIZE=1 makes nodes of one rank on a machine of many).
+  // than CPUs (REMORA_NODE_SIZE=1 makes nodes of one rank on a machine of many). Across nodes a
+  // progress thread sleeps between its polls of MPI (sleep()), so it takes no CPU of its own:
+  // counting it would make bound ranks nap as if oversubscribed.
   if (ghost == nullptr)
-    self->shm_->count_ranks_sharing_cpus(config, self->layout_.machine_ranks,
-                                         self->layout_.machine_cpus);
+    self->shm_->count_ranks_sharing_cpus(
+        config, self->layout_.machine_ranks, self->layout_.machine_cpus,
+        self->layout_.node_count > 1 ? ProgressThreadWaits::Sleeping
+                                     : ProgressThreadWaits::Spinning);
   self->window_shared_.wait_outside_mpi = self->wait_policy().oversubscribed;
   if (self->ghost_ >= 0) {
     self->channel_ = std::make_unique<AmChannel>(self->everyone_, self->mpi_mutex_,

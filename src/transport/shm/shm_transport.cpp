@@ -75,8 +75,9 @@ ShmTransport::ShmTransport(ControlBlock block, int rank, const Config& config,
 
 ShmTransport::~ShmTransport() = default;
 
-void ShmTransport::count_ranks_sharing_cpus(const Config& config, int ranks, int cpus) {
-  policy_ = make_wait_policy(config, ranks, cpus);
+void ShmTransport::count_ranks_sharing_cpus(const Config& config, int ranks, int cpus,
+                                            ProgressThreadWaits progress_waits) {
+  policy_ = make_wait_policy(config, ranks, cpus, progress_waits);
 }
 
 int ShmTransport::allgather(uint64_t value, std::vector<uint64_t>* values) {

@@ -45,7 +45,8 @@ class ShmTransport final : public transport::Transport,
   // The oversubscription check counts `ranks` runnable ranks on `cpus` CPUs of this machine
   // instead of this node's ranks on this process's CPUs (the MPI transport: REMORA_NODE_SIZE
   // cuts a machine into several nodes, and mpiexec may bind each rank to a CPU of its own).
-  void count_ranks_sharing_cpus(const Config& config, int ranks, int cpus);
+  void count_ranks_sharing_cpus(const Config& config, int ranks, int cpus,
+                                ProgressThreadWaits progress_waits);
 
   int allocate_segment(size_t bytes, transport::Segment** segment) override;
   int free_segment(transport::Segment* segment) override;
