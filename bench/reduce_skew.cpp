@@ -4,8 +4,10 @@
 // Variants: bypass = REMORA_COLL_APPLICATION_BYPASS, standard = REMORA_COLL_BINOMIAL; names end
 // in "_progress_<mode>" under REMORA_PROGRESS=thread or ghost (bench::with_progress).
 // Usage: remorarun -n N ./reduce_skew [--csv] [--iterations K] [--batches B] [--variants L]
+//                                      [--skews S] [--latency on|off]
 //   K = iterations per batch at skew 0 (default 200); L = bypass,standard (default both), e.g.
-//   one variant alone when counting a rank's system calls.
+//   one variant alone when counting a rank's system calls; S = max skews of part 1 (default
+//   0,100,1000; "none": no part 1), e.g. 1000 with --latency off to count per reduce there.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -55,11 +57,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "reduce_skew: --variants needs a value\n");
     return 2;
   }
+  skew::Points points;
+  if (!skew::take_points(&argc, argv, &points)) return 2;
   bench::Options options;
-  if (!bench::begin(&argc, &argv, 2,
-                    "reduce_skew: application-bypass vs binomial reduce, CPU time under "
-                    "random skew and latency without skew (paper 002)",
-                    &options, &exit_code))
+  if (!bench::begin(
+          &argc, &argv, 2,
+          "reduce_skew: application-bypass vs binomial reduce, CPU time under "
+          "random skew and latency without skew (paper 002)\n  --variants LIST  bypass,standard "
+          "(default both)\n  --skews LIST  max skews of part 1 in us (default "
+          "0,100,1000; none)\n  --latency on|off  part 2 (default on)",
+          &options, &exit_code))
     return exit_code;
   remora_comm_t world = REMORA_COMM_NULL;
   bench::check(remora_comm_world(&world), "remora_comm_world");
@@ -72,7 +79,7 @@ int main(int argc, char** argv) {
     if (("," + chosen + ",").find("," + variant.name + ",") != std::string::npos)
       variants.push_back(variant);
   skew::run(variants, bench::with_progress(""), bench::iterations_or(options, 200), options.batches,
-            &report);
+            points, &report);
   report.print();
   bench::check(remora_finalize(), "remora_finalize");
   return 0;

@@ -3,6 +3,7 @@
 // reduces can be set beside the reduces MPI users have today, in the same run. Built only when
 // CMake finds MPI; bench/reduce_skew_peers.sh compiles it against each MPI of the machine:
 //   mpiexec -n N ./reduce_skew_mpi [--csv] [--iterations K] [--batches B] [--label NAME]
+//                                  [--skews S] [--latency on|off]   (as reduce_skew's)
 // Variant: NAME (default "mpi"), e.g. "mpich/skew1000"; the MPI library's own progress only
 // (the progress call of the method does nothing here). Same metrics and CSV schema as
 // reduce_skew; bench name "reduce_skew".
@@ -60,15 +61,20 @@ int main(int argc, char** argv) {
   std::string label = "mpi";
   int exit_code = 0;
   bench::Options options;
+  skew::Points points;
   const char* description =
       "reduce_skew_mpi: MPI_Reduce, CPU time under random skew and latency without skew "
-      "(paper 002; the method of reduce_skew)\n  --label NAME   the variant name (default mpi)";
-  if (!bench::take_extra_options(&argc, argv, {{"--label", &label}})) {
+      "(paper 002; the method of reduce_skew)\n  --label NAME   the variant name (default mpi)\n"
+      "  --skews LIST  max skews of part 1 in us (default 0,100,1000; none)\n"
+      "  --latency on|off  part 2 (default on)";
+  if (!skew::take_points(&argc, argv, &points)) {
+    exit_code = 2;
+  } else if (!bench::take_extra_options(&argc, argv, {{"--label", &label}})) {
     if (leader) std::fprintf(stderr, "reduce_skew_mpi: --label needs a value\n%s\n", description);
     exit_code = 2;
   } else if (bench::parse_options(argc, argv, description, &options, &exit_code, leader)) {
     bench::Report report(options.csv);
-    skew::run({{label, &backend}}, "", bench::iterations_or(options, 200), options.batches,
+    skew::run({{label, &backend}}, "", bench::iterations_or(options, 200), options.batches, points,
               &report);
     report.print(leader);
   }

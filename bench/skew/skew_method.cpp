@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -148,22 +149,53 @@ class Experiment {
 
 }  // namespace
 
+bool take_points(int* argc, char** argv, Points* points) {
+  std::string skews, latency = "on";
+  if (!bench::take_extra_options(argc, argv, {{"--skews", &skews}, {"--latency", &latency}})) {
+    std::fprintf(stderr, "reduce_skew: --skews and --latency need a value\n");
+    return false;
+  }
+  if (latency != "on" && latency != "off") {
+    std::fprintf(stderr, "reduce_skew: --latency %s: expected on or off\n", latency.c_str());
+    return false;
+  }
+  points->latency = latency == "on";
+  if (skews.empty()) return true;
+  points->skews.clear();
+  if (skews == "none") return true;
+  for (size_t start = 0; start <= skews.size();) {
+    const size_t end = std::min(skews.find(',', start), skews.size());
+    const std::string item = skews.substr(start, end - start);
+    char* rest = nullptr;
+    const long value = std::strtol(item.c_str(), &rest, 10);
+    if (item.empty() || *rest != '\0' || value < 0 || value > 1000000) {
+      std::fprintf(stderr, "reduce_skew: --skews %s: expected max skews in us, e.g. 0,1000\n",
+                   skews.c_str());
+      return false;
+    }
+    points->skews.push_back(static_cast<int>(value));
+    start = end + 1;
+  }
+  return true;
+}
+
 void run(const std::vector<Variant>& variants, const std::string& suffix, int iterations,
-         int batches, bench::Report* report) {
+         int batches, const Points& points, bench::Report* report) {
   std::vector<Experiment> experiments;
   for (const Variant& variant : variants)
     experiments.emplace_back(*variant.backend, variant.name, suffix, batches, report);
   for (size_t elements : {size_t{4}, size_t{32}, size_t{128}}) {
-    for (int max_skew : {0, 100, 1000}) {
+    for (int max_skew : points.skews) {
       const int per_batch = std::max(
           1, max_skew == 0 ? iterations : (max_skew <= 100 ? iterations / 4 : iterations / 12));
       for (Experiment& experiment : experiments)
         experiment.skew_point(elements, max_skew, per_batch);
     }
   }
-  for (size_t elements : {size_t{1}, size_t{4}, size_t{32}, size_t{128}})
-    for (Experiment& experiment : experiments)
-      experiment.latency_point(elements, std::max(1, iterations / 2));
+  if (points.latency)
+    for (size_t elements : {size_t{1}, size_t{4}, size_t{32}, size_t{128}})
+      for (Experiment& experiment : experiments)
+        experiment.latency_point(elements, std::max(1, iterations / 2));
   if (!variants.empty()) variants.front().backend->barrier();
 }
 

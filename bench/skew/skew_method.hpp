@@ -58,6 +58,17 @@ struct Variant {
   Backend* backend;
 };
 
+// Which points run: the max skews of part 1 and whether part 2 runs. Counting a rank's system
+// calls per reduce at one point (perf stat, strace -c) needs that point alone.
+struct Points {
+  std::vector<int> skews{0, 100, 1000};
+  bool latency = true;
+};
+// The options --skews LIST (max skews in us, comma-separated, e.g. 1000; "none" for no part 1)
+// and --latency on|off, taken out of argv (bench::take_extra_options); false, with a message on
+// stderr, for a bad value.
+bool take_points(int* argc, char** argv, Points* points);
+
 // Runs both parts and adds rows to report: bench "reduce_skew", variant
 // "<name>/skew<us><suffix>" (part 1, metrics cpu_us, call_cpu_us, sep_cpu_us, root_cpu_us,
 // other_cpu_us) and
@@ -65,6 +76,6 @@ struct Variant {
 // 4, 32 and 128 doubles (part 2 also 1) and max skew 0, 100 and 1000 us; the variants take
 // turns at each point. iterations: K above; batches: measured batches (one more warms up).
 void run(const std::vector<Variant>& variants, const std::string& suffix, int iterations,
-         int batches, bench::Report* report);
+         int batches, const Points& points, bench::Report* report);
 
 }  // namespace skew

@@ -215,9 +215,10 @@ class Transport {
   // (so the handler had finished) is then also seen finished by this thread.
   virtual void wait_for_handlers() {}
   // Receiver side: whether a message for `handler` (registered here) wakes this rank's
-  // sleeping progress thread (the default), or waits in the queue for the next poll. For a
-  // handler with nothing to do right away (the bypass reduce with no descriptor pending).
-  // Application threads are woken either way. A transport that cannot tell always wakes.
+  // sleeping progress thread and application threads (the default), or waits in the queue for
+  // the next poll. For a handler with nothing to do right away (the bypass reduce with no
+  // descriptor pending): no wait of this rank can need its messages then. A transport that
+  // cannot tell always wakes.
   virtual void set_wake_on_arrival(int handler, bool wake) {
     (void)handler;
     (void)wake;
@@ -245,7 +246,8 @@ class Transport {
     return wait_until(ready, [this] { return poll(); });
   }
 
-  // Whether the arrival of any message for this rank wakes its sleeping application threads
+  // Whether the arrival of any message for this rank (for a handler not made quiet by
+  // set_wake_on_arrival) wakes its sleeping application threads
   // (the shm transport: ControlBlock::wake_for_message), so that a wait which only a message
   // can end may sleep until one comes.
   virtual bool arrival_wakes_application() const { return false; }

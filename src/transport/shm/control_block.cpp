@@ -96,6 +96,7 @@ int ControlBlock::create(int nranks, const std::string& job_id, uint32_t queue_s
     slot->exchange.store(0, std::memory_order_relaxed);
     slot->quiet_handlers.store(0, std::memory_order_relaxed);
     slot->progress_wakeups.store(0, std::memory_order_relaxed);
+    slot->application_wakeups.store(0, std::memory_order_relaxed);
     out->queue(r).initialize();
   }
   std::atomic_thread_fence(std::memory_order_release);
@@ -207,15 +208,18 @@ void ControlBlock::wake(int r, WakeTarget target) const {
 
 // Dekker with set_quiet: the sender enqueues, fences, then reads the quiet bits; the receiver
 // clears its bit, fences, then looks at its queue. One of the two sees the other's write, so a
-// message for a handler that wants wake-ups is never slept through.
+// message for a handler that wants wake-ups is never slept through. A quiet handler's message
+// wakes neither kind of sleeper: an application thread asleep in an unrelated wait (a barrier)
+// would only poll, queue the message as unexpected and sleep again, for a futex wake and two
+// context switches.
 void ControlBlock::wake_for_message(int r, int handler) const {
   RankSlot& slot = rank(r);
   std::atomic_thread_fence(std::memory_order_seq_cst);  // the enqueue before these reads
-  wake_word(slot.application);
   const bool quiet = handler >= 0 && handler < kQuietHandlers &&
                      ((slot.quiet_handlers.load(std::memory_order_seq_cst) >> handler) & 1) != 0;
-  if (!quiet && wake_word(slot.progress))
-    slot.progress_wakeups.fetch_add(1, std::memory_order_relaxed);
+  if (quiet) return;
+  if (wake_word(slot.application)) slot.application_wakeups.fetch_add(1, std::memory_order_relaxed);
+  if (wake_word(slot.progress)) slot.progress_wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ControlBlock::set_quiet(int r, int handler, bool quiet) const {

@@ -42,9 +42,13 @@ struct alignas(64) RankSlot {
   std::atomic<uint64_t> exchange;  // bootstrap all-gather value
   // Set by the rank itself: bit h = a message for handler h need not wake its progress thread.
   std::atomic<uint64_t> quiet_handlers;
-  // How often messages woke the progress thread from sleep (counted by the senders).
+  // How often messages woke the progress thread, and the application threads, from sleep
+  // (counted by the senders). application_wakeups sits in what was the slot's padding (the
+  // slot is still 64 bytes, and a fresh block is zero-filled).
   std::atomic<uint64_t> progress_wakeups;
+  std::atomic<uint64_t> application_wakeups;
 };
+static_assert(sizeof(RankSlot) == 64, "a rank's slot is one cache line");
 
 // Handlers 0..63 can be made quiet; the others always wake.
 constexpr int kQuietHandlers = 64;
@@ -114,8 +118,8 @@ class ControlBlock {
   // wake(r, Application) for each of count endpoints, with one fence.
   void wake_application(const int* ranks, size_t count) const;
   void wake_all(WakeTarget target) const;
-  // After enqueueing a message for `handler` to endpoint r: wakes r's application threads, and
-  // its progress thread unless r made the handler quiet.
+  // After enqueueing a message for `handler` to endpoint r: wakes r's application threads and
+  // its progress thread, unless r made the handler quiet (then nobody there waits for it).
   void wake_for_message(int r, int handler) const;
   // Endpoint r (the caller itself) makes `handler` quiet or not; seq_cst, see wake_for_message.
   void set_quiet(int r, int handler, bool quiet) const;

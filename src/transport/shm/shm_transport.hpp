@@ -40,7 +40,8 @@ class ShmTransport final : public transport::Transport,
   int node_of(int) const override { return 0; }
   const std::vector<int>& local_ranks() const override { return local_ranks_; }
   const WaitPolicy& wait_policy() const override { return policy_; }
-  // Every message wakes the application's sleepers (ControlBlock::wake_for_message).
+  // Every message wakes the application's sleepers (ControlBlock::wake_for_message), except
+  // those for a handler made quiet, for which nothing waits.
   bool arrival_wakes_application() const override { return true; }
   // The oversubscription check counts `ranks` runnable ranks on `cpus` CPUs of this machine
   // instead of this node's ranks on this process's CPUs (the MPI transport: REMORA_NODE_SIZE
@@ -90,6 +91,10 @@ class ShmTransport final : public transport::Transport,
   // How often messages from other ranks woke this rank's sleeping progress thread.
   uint64_t progress_wakeups() const {
     return block_.rank(rank_).progress_wakeups.load(std::memory_order_relaxed);
+  }
+  // How often they woke its sleeping application threads.
+  uint64_t application_wakeups() const {
+    return block_.rank(rank_).application_wakeups.load(std::memory_order_relaxed);
   }
   // How many sleeps of this rank's application threads ended by their timeout, not by a
   // wake-up (for tests of waits that only an arrival ends).

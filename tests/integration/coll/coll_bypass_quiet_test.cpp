@@ -6,6 +6,10 @@
 //  - Late: rank 2 has returned with a descriptor pending and makes no Remora call until the
 //    root has the result: rank 3's message must wake its progress thread, which completes the
 //    reduction (the count of wake-ups rises).
+//  - Early, application asleep: as Early, but rank 2's application thread sleeps in the
+//    transport (as in an unrelated wait, e.g. a barrier) when rank 3's message comes: it must
+//    not be woken by it either (the count of application wake-ups by messages stays), and
+//    the reduction completes once rank 2 enters it.
 // The ranks sequence the steps through their control-block `exchange` words (used only during
 // start-up and segment allocation, neither of which happens here), so that no Remora call, and
 // no message, disturbs what is counted.
@@ -91,6 +95,37 @@ uint64_t early(int rank, int size) {
   return woken;
 }
 
+uint64_t early_application_asleep(int rank, int size) {
+  uint64_t woken = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    REQUIRE_OK(remora_barrier());
+    if (rank == kParent) {
+      const uint64_t before = node().application_wakeups();
+      signal(kParent, step(3, round, 1));
+      // Sleeps until the child says it has sent (it wakes us itself, not by a message); other
+      // ends of a sleep (a timeout, the progress thread's own wake) just sleep again.
+      const auto sent = [&] {
+        return slot(kChild).exchange.load(std::memory_order_acquire) == step(3, round, 2);
+      };
+      while (!sent()) {
+        node().sleep(1000000000, sent, remora::transport::Sleeper::Application);
+        if (!sent()) sched_yield();  // the message in our queue ends each sleep at once
+      }
+      woken += node().application_wakeups() - before;
+    } else if (rank == kChild) {
+      wait_signal(kParent, step(3, round, 1));
+      wait_for(
+          [] { return slot(kParent).application.sleepers.load(std::memory_order_seq_cst) > 0; });
+    }
+    reduce(round, rank, size);  // the leaf sends while its parent sleeps
+    if (rank == kChild) {
+      signal(kChild, step(3, round, 2));
+      node().control_block().wake(kParent, remora::shm::WakeTarget::Application);
+    }
+  }
+  return woken;
+}
+
 uint64_t late(int rank, int size) {
   uint64_t woken = 0;
   for (int round = 0; round < kRounds; ++round) {
@@ -120,6 +155,7 @@ int main(int argc, char** argv) {
   REQUIRE(size == 4, "needs 4 ranks, has %d", size);
   const uint64_t early_wakeups = early(rank, size);
   const uint64_t late_wakeups = late(rank, size);
+  const uint64_t application_wakeups = early_application_asleep(rank, size);
   if (rank == kParent) {
     std::printf(
         "rank 2: progress-thread wake-ups by messages: %llu in %d early rounds, %llu in "
@@ -131,6 +167,11 @@ int main(int argc, char** argv) {
     // It slept when each message was sent; it may have been between two timed sleeps when one
     // arrived (then it found the message without a wake-up), but not every time.
     REQUIRE(late_wakeups > 0, "late messages never woke the sleeping progress thread");
+    std::printf("rank 2: application wake-ups by early messages: %llu in %d rounds\n",
+                static_cast<unsigned long long>(application_wakeups), kRounds);
+    REQUIRE(application_wakeups == 0,
+            "early bypass messages woke the sleeping application thread %llu times",
+            static_cast<unsigned long long>(application_wakeups));
   }
   REQUIRE_OK(remora_barrier());
   REQUIRE(runtime().collectives->bypass_reduce().pending() == 0, "descriptors left behind");
