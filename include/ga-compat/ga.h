@@ -661,6 +661,8 @@ void NGA_Error(char* message, int code);
 void NGA_Fence(void);
 void NGA_Fill(int g_a, void* value);
 void NGA_Randomize(int g_a, void* value);
+/* A random number in [0, 1) from this process's generator, seeded first when seed != 0. */
+double NGA_Rand(int seed);
 void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
 int NGA_Get_pgroup(int g_a);
 int NGA_Get_pgroup_size(int grp_id);

@@ -1,7 +1,10 @@
 // GA_Randomize / NGA_Randomize: every element of the array becomes value * r / RAND_MAX for a
 // fresh r = rand() on the rank that owns it, as GA does (so the elements lie in [0, value]).
 // Collective over the array's group; each rank writes the parts it owns.
+// NGA_Rand: the process's own stream of random numbers in [0, 1), not collective.
 #include <cstdlib>
+#include <mutex>
+#include <random>
 #include <vector>
 
 #include "ga/ga_blocks.hpp"
@@ -85,6 +88,17 @@ void GA_Randomize(int g_a, void* value) {
 }
 void NGA_Randomize(int g_a, void* value) {
   remora::ga::randomize("NGA_Randomize", g_a, value);
+}
+
+// A 32-bit Mersenne Twister per process (GA's generator is one too; the sequences differ),
+// seeded with `seed` when it is not 0; unseeded it starts from the standard's default seed.
+// Threads of a thread-safe GA program share it under a lock.
+double NGA_Rand(int seed) {
+  static std::mutex lock;
+  static std::mt19937 generator;
+  const std::lock_guard<std::mutex> guard(lock);
+  if (seed != 0) generator.seed(static_cast<std::mt19937::result_type>(seed));
+  return static_cast<double>(generator()) / 4294967296.0;  // [0, 1): 2^32 values
 }
 
 }  // extern "C"
