@@ -2,6 +2,7 @@
 // which checks the epoch state.
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "api/runtime.hpp"
 #include "api/win_checks.hpp"
@@ -68,6 +69,42 @@ inline int enter_target(const char* function, remora_win_t win, int& target, Win
   return translate_rank(function, "target", **window, target);
 }
 
+// The hottest entry points (lock, put, get, unlock) run Body(window, args...) through
+// on_window: below the multiple thread level without the threads::Scope, and for the window
+// find() returned last without the full lookup, so that every check's failure and every slow
+// path is a tail call and a call that passes them needs no stack frame. The full lookup (a
+// handle other than the last one, or a null or stale one) and the library lock at the multiple
+// level run the same Body out of line, with the same checks and messages. The arguments pass by
+// value: nothing of the caller's frame escapes into the cold call.
+template <auto Body, typename... Args>
+[[gnu::cold, gnu::noinline]] int on_window_slow(const char* function, remora_win_t win,
+                                                Args... args) {
+  REMORA_API_ENTRY();
+  Window* window = nullptr;
+  if (int status = enter_window(function, win, &window)) return status;
+  return Body(*window, args...);
+}
+
+template <auto Body, typename... Args>
+inline int on_window(const char* function, remora_win_t win, Args... args) {
+  Runtime* runtime = remora::api::detail::the_runtime;
+  Window* window = nullptr;
+  // find_last is nullptr for a null handle (the last window is never null).
+  if (remora::threads::multiple() || runtime == nullptr ||
+      (window = runtime->windows->find_last(win)) == nullptr) [[unlikely]]
+    return on_window_slow<Body>(function, win, args...);
+  return Body(*window, args...);
+}
+
+// translate_rank for on_window's bodies: false (the caller returns bad_rank's status, a tail
+// call) when rank is outside the window's ranks.
+inline bool rank_in_window(const Window& window, int& rank) {
+  if (static_cast<unsigned>(rank) >= static_cast<unsigned>(window.comm_size())) [[unlikely]]
+    return false;
+  rank = window.world_rank(rank);
+  return true;
+}
+
 // Synchronisation calls: check the handle (and target), refuse blocking calls inside a
 // handler, then let the window check its epoch state.
 int call_on_window(const char* function, remora_win_t win, int (Window::*call)(const char*),
@@ -129,8 +166,10 @@ int check_type(const char* function, int type) {
 
 // Checks (target already checked) that count elements of type at disp lie inside target's window;
 // *offset and *bytes receive the byte offset and length.
-inline int check_target_range(const char* function, const Window& window, int target, size_t disp,
-                              size_t count, int type, uint64_t* offset, size_t* bytes = nullptr) {
+// Whether count elements of type at disp lie inside target's window (target already checked);
+// *offset and *bytes receive the byte offset and length.
+inline bool target_range_ok(const Window& window, int target, size_t disp, size_t count, int type,
+                            uint64_t* offset, size_t* bytes) {
   const size_t element = remora::rma::datatype_size(type);  // 0: not a type
   const size_t unit = window.disp_unit(target), size = window.size(target);
   // Overflow checks without divisions: this runs on every operation.
@@ -139,10 +178,58 @@ inline int check_target_range(const char* function, const Window& window, int ta
                         __builtin_mul_overflow(count, element, &length) |
                         __builtin_add_overflow(start, length, &end);
   if (element == 0 || overflow || end > size) [[unlikely]]
-    return bad_target_range(function, window, target, disp, count, type);
+    return false;
   *offset = start;
+  *bytes = length;
+  return true;
+}
+
+inline int check_target_range(const char* function, const Window& window, int target, size_t disp,
+                              size_t count, int type, uint64_t* offset, size_t* bytes = nullptr) {
+  size_t length = 0;
+  if (!target_range_ok(window, target, disp, count, type, offset, &length)) [[unlikely]]
+    return bad_target_range(function, window, target, disp, count, type);
   if (bytes != nullptr) *bytes = length;
   return REMORA_SUCCESS;
+}
+
+// The body of remora_win_put (Buffer: const void*) and remora_win_get (void*) for on_window:
+// prepare_transfer's checks, each failure a tail call, then the transfer.
+template <typename Buffer>
+inline int transfer_body(Window& window, int target, size_t disp, Buffer buffer, size_t count,
+                         int type) {
+  constexpr bool put = std::is_const_v<std::remove_pointer_t<Buffer>>;
+  constexpr const char* function = put ? "remora_win_put" : "remora_win_get";
+  int world = target;
+  if (!rank_in_window(window, world)) [[unlikely]]
+    return bad_rank(function, "target", window, target);
+  uint64_t offset = 0;
+  size_t bytes = 0;
+  if (!target_range_ok(window, world, disp, count, type, &offset, &bytes)) [[unlikely]]
+    return bad_target_range(function, window, world, disp, count, type);
+  if (count > 0 && buffer == nullptr) [[unlikely]]
+    return check_pointer(function, put ? "origin" : "result", buffer);
+  if constexpr (put)
+    return window.put(function, world, offset, buffer, bytes);
+  else
+    return window.get(function, world, offset, buffer, bytes);
+}
+
+// The body of remora_win_lock (lock) and remora_win_unlock for on_window: enter_target's and
+// check_not_in_handler's checks, each failure a tail call, then a direct call (Window::lock's
+// and Window::unlock's fast paths are inline).
+template <bool lock>
+inline int sync_body(Window& window, int target, int lock_type, int assert_flags) {
+  constexpr const char* function = lock ? "remora_win_lock" : "remora_win_unlock";
+  int world = target;
+  if (!rank_in_window(window, world)) [[unlikely]]
+    return bad_rank(function, "target", window, target);
+  if (remora::transport::AmDispatcher::in_handler()) [[unlikely]]
+    return remora::api::detail::in_handler(function);
+  if constexpr (lock)
+    return window.lock(function, lock_type, world, assert_flags);
+  else
+    return window.unlock(function, world);
 }
 
 // Common checks of put and get: *offset and *bytes receive the target range, target becomes
@@ -337,28 +424,18 @@ int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence, remora_syn
   return REMORA_SUCCESS;
 }
 
+// put, get, lock and unlock take the frame-less path of on_window (the library lock, if any, is
+// taken there).
 int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
                    remora_datatype_t type) {
-  REMORA_API_ENTRY();
-  Window* window = nullptr;
-  uint64_t offset = 0;
-  size_t bytes = 0;
-  if (int status = prepare_transfer("remora_win_put", win, target, disp, count, type, origin,
-                                    "origin", &window, &offset, &bytes))
-    return status;
-  return window->put("remora_win_put", target, offset, origin, bytes);
+  return on_window<transfer_body<const void*>>("remora_win_put", win, target, disp, origin, count,
+                                               static_cast<int>(type));
 }
 
 int remora_win_get(remora_win_t win, int target, size_t disp, void* result, size_t count,
                    remora_datatype_t type) {
-  REMORA_API_ENTRY();
-  Window* window = nullptr;
-  uint64_t offset = 0;
-  size_t bytes = 0;
-  if (int status = prepare_transfer("remora_win_get", win, target, disp, count, type, result,
-                                    "result", &window, &offset, &bytes))
-    return status;
-  return window->get("remora_win_get", target, offset, result, bytes);
+  return on_window<transfer_body<void*>>("remora_win_get", win, target, disp, result, count,
+                                         static_cast<int>(type));
 }
 
 int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
@@ -437,22 +514,11 @@ int remora_win_fence(remora_win_t win, int assert_flags) {
 }
 
 int remora_win_lock(remora_win_t win, int lock_type, int target, int assert_flags) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_win_lock";
-  Window* window = nullptr;
-  if (int status = enter_target(function, win, target, &window)) return status;
-  if (int status = remora::api::check_not_in_handler(function)) return status;
-  return window->lock(function, lock_type, target, assert_flags);
+  return on_window<sync_body<true>>("remora_win_lock", win, target, lock_type, assert_flags);
 }
 
 int remora_win_unlock(remora_win_t win, int target) {
-  REMORA_API_ENTRY();
-  // A direct call, as remora_win_lock: Window::unlock's fast path is inline.
-  constexpr const char* function = "remora_win_unlock";
-  Window* window = nullptr;
-  if (int status = enter_target(function, win, target, &window)) return status;
-  if (int status = remora::api::check_not_in_handler(function)) return status;
-  return window->unlock(function, target);
+  return on_window<sync_body<false>>("remora_win_unlock", win, target, 0, 0);
 }
 
 int remora_win_lock_all(remora_win_t win, int assert_flags) {

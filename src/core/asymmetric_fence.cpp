@@ -9,6 +9,17 @@
 
 namespace remora {
 
+std::atomic<bool> detail::asymmetric_registered{false};
+
+bool enable_asymmetric_fences() {
+  static const bool registered = [] {
+    const bool ok = detail::register_asymmetric_fences();
+    detail::asymmetric_registered.store(ok, std::memory_order_relaxed);
+    return ok;
+  }();
+  return registered;
+}
+
 #if defined(__linux__) && defined(SYS_membarrier)
 namespace {
 

@@ -18,16 +18,22 @@ namespace remora {
 
 namespace detail {
 bool register_asymmetric_fences();
-}
+// Set once this process is registered (enable_asymmetric_fences); a relaxed load is a plain
+// load, so light_fence() costs no guard check of a function-local static.
+extern std::atomic<bool> asymmetric_registered;
+}  // namespace detail
 
-// Whether this process receives the heavy side's barriers (registered once, at first use,
-// and again in a forked child): then light_fence() is a compiler barrier.
+// Registers this process for the heavy side's barriers (once; again in a forked child) and
+// returns whether it is registered. Called where a handshake's frequent side is set up (window
+// creation, which is collective), before any waiter of it can exist: a process that registered
+// later could miss a heavy fence issued before.
+bool enable_asymmetric_fences();
 inline bool asymmetric_fences() {
-  static const bool registered = detail::register_asymmetric_fences();
-  return registered;
+  return detail::asymmetric_registered.load(std::memory_order_relaxed);
 }
 
-// The frequent side, between its store and its load.
+// The frequent side, between its store and its load: a compiler barrier once registered, else
+// a full fence.
 inline void light_fence() {
   if (asymmetric_fences())
     std::atomic_signal_fence(std::memory_order_seq_cst);

@@ -619,6 +619,9 @@ void Window::make_fast_locks() {
   fast_lock_.assign(static_cast<size_t>(transport_.size()), FastLock{});
   if (deferred_lock_) deferred_waiting_ = deferred_lock_->waiting_flags();
   if (transport_accumulates_) return;  // unlock must complete them (complete_for_release)
+  // The fast unlock's light fence (Window::unlock) needs this process registered before any
+  // waiter of these words exists: creation is collective.
+  enable_asymmetric_fences();
   for (int target : members_) {
     const auto t = static_cast<size_t>(target);
     const RwLock& word = rw_locks_[t];
@@ -631,8 +634,9 @@ void Window::make_fast_locks() {
   }
 }
 
-void Window::wake_lock_waiters(int target) {
+int Window::wake_lock_waiters(int target) {
   rw_lock(target).released();
+  return REMORA_SUCCESS;
 }
 
 int Window::acquire(int target, LockMode mode) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/asymmetric_fence.hpp"
 #include "remora/win.h"
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/acc_route.hpp"
@@ -183,8 +184,9 @@ class Window : public remora_win_s {
   // not this rank, whose lock word and waiter total are CPU atomics on this mapping and not
   // node-local): lock is the epoch test plus, in an immediate epoch, one compare-and-swap
   // (exclusive) or fetch-add (shared) on the word, and in a deferred epoch only the record;
-  // unlock (word held, nothing in flight) is one fetch-add that drops the word plus one load of
-  // the waiter total, waking waiters only when there are some. Everything else (assertions,
+  // unlock (word held, nothing in flight) drops the word (exclusive: one release store; shared:
+  // one fetch-add) and loads the waiter total behind a light fence, waking waiters only when
+  // there are some. Everything else (assertions,
   // errors, a busy word, a deferred epoch still waiting, owner requests in flight) goes
   // through lock_slow / unlock_slow, which check and report as before.
   int lock(const char* function, int lock_type, int target, int assert_flags) {
@@ -220,14 +222,23 @@ class Window : public remora_win_s {
         owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
       return unlock_slow(function, target);
     passive_direct_[t] = nullptr;
-    // The release: a sequentially consistent read-modify-write on the word orders this rank's
-    // memcpys of the epoch before the next holder's accesses (complete_for_release).
-    std::atomic_ref<uint64_t>(*fast.word)
-        .fetch_add(mode == LockMode::Exclusive ? uint64_t{0} - RwLock::kWriter : ~uint64_t{0});
-    // The waiter total after the release (as RwLock::released, whose wake-up it is).
-    if (std::atomic_ref<uint64_t>(*fast.waiters).load(std::memory_order_seq_cst) != 0) [[unlikely]]
-      wake_lock_waiters(target);
+    // The release orders this rank's memcpys of the epoch before the next holder's accesses
+    // (complete_for_release). A writer's word is exactly kWriter while it holds it (readers
+    // compare-and-swap, RwLock::try_shared_at), so its release is a plain release store;
+    // a reader's is a read-modify-write (other readers count in the same word).
+    std::atomic_ref<uint64_t> word(*fast.word);
+    if (mode == LockMode::Exclusive)
+      word.store(0, std::memory_order_release);
+    else
+      word.fetch_add(~uint64_t{0});
+    // The waiter total after the release (as RwLock::released, whose wake-up it is). Store,
+    // then load: the light fence here pairs with the heavy fence a waiter issues between its
+    // registration and its re-check of the word (WaiterSet::wait), so either the waiter sees
+    // the release or this load sees the waiter.
     epoch_.unlocked(target);
+    light_fence();
+    if (std::atomic_ref<uint64_t>(*fast.waiters).load(std::memory_order_relaxed) != 0) [[unlikely]]
+      return wake_lock_waiters(target);  // a tail call: the fast path needs no stack frame
     return REMORA_SUCCESS;
   }
   int lock_all(const char* function, int assert_flags);
@@ -244,9 +255,7 @@ class Window : public remora_win_s {
       uint64_t expected = 0;
       return lock_word.compare_exchange_strong(expected, RwLock::kWriter);
     }
-    if ((lock_word.fetch_add(1) & RwLock::kWriter) == 0) return true;
-    rw_lock(static_cast<int>(t)).unlock_shared();  // undo the count, wake whom it blocked
-    return false;
+    return RwLock::try_shared_at(fast_lock_[t].word);
   }
 
  public:
@@ -308,8 +317,9 @@ class Window : public remora_win_s {
   int do_accumulate(const AccArgs& args);
   int lock_slow(const char* function, int lock_type, int target, int assert_flags);
   int unlock_slow(const char* function, int target);
-  // Wakes target's lock-word waiters after a fast-path release (RwLock::released).
-  void wake_lock_waiters(int target);
+  // Wakes target's lock-word waiters after a fast-path release (RwLock::released); returns
+  // REMORA_SUCCESS.
+  int wake_lock_waiters(int target);
   // Fills fast_lock_ once the lock words, the data mapping and the deferred lock exist.
   void make_fast_locks();
   // Take and release target's lock word unless the epoch is NOCHECK.

@@ -34,10 +34,15 @@ class WindowRegistry {
   int free(const char* function, Window* window);
   // The window behind a handle, or nullptr if it is not a live window of this process.
   Window* find(const remora_win_s* handle) const {
-    Window* last = last_.load(std::memory_order_relaxed);
-    if (last == handle && last != nullptr) [[likely]]
+    if (Window* last = find_last(handle)) [[likely]]
       return last;
     return find_slow(handle);
+  }
+  // find()'s first test alone: the window find() returned last if it is handle, else nullptr
+  // (then find() decides).
+  Window* find_last(const remora_win_s* handle) const {
+    Window* last = last_.load(std::memory_order_relaxed);
+    return last == handle ? last : nullptr;
   }
   // Whether a live window of this process is on a sub-communicator.
   bool has_group_windows() const;

@@ -7,7 +7,7 @@
 
 namespace remora::transport {
 namespace detail {
-[[gnu::tls_model("initial-exec")]] thread_local bool running_handler = false;
+[[gnu::tls_model("initial-exec")]] constinit thread_local bool running_handler = false;
 }  // namespace detail
 using detail::running_handler;
 namespace {

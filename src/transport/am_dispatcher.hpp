@@ -20,8 +20,9 @@ namespace remora::transport {
 
 namespace detail {
 // Set while this thread runs a handler (AmDispatcher::in_handler). initial-exec: a direct TLS
-// access, no __tls_get_addr call on every public entry point.
-[[gnu::tls_model("initial-exec")]] extern thread_local bool running_handler;
+// access, no __tls_get_addr call on every public entry point; constinit: no check for a TLS
+// initialisation function either.
+[[gnu::tls_model("initial-exec")]] extern thread_local constinit bool running_handler;
 }  // namespace detail
 
 class AmDispatcher {

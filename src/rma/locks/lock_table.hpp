@@ -88,7 +88,7 @@ class LockTable {
         waiters_(transport, sync, geometry, owner) {
     // Registered for the heavy side's barriers before the window's first operation (creation
     // is collective), not at the first release, which may race with a waiter's.
-    asymmetric_fences();
+    enable_asymmetric_fences();
   }
 
   // Locks the stripes of [offset, offset + bytes); *held receives them for unlock().

@@ -21,6 +21,7 @@ RwLock::RwLock(transport::Transport& transport, const transport::Segment& sync,
       kick_(std::move(kick)) {}
 
 bool RwLock::try_shared() {
+  if (uint64_t* here = word_.address()) return try_shared_at(here);
   if ((word_.fetch_add(1) & kWriter) == 0) return true;
   word_.fetch_add(~uint64_t{0});
   released();  // our transient count may have made a writer's attempt fail

@@ -1,9 +1,15 @@
 // The passive-target lock of one rank's window: a reader-writer lock in one word of that rank's
 // sync part, taken with atomics (no message, no target involvement):
-//   shared:    fetch-add 1; if the writer bit was set, undo and wait until it clears;
+//   shared:    on a word of this mapping (direct), compare-and-swap n -> n + 1 while the
+//              writer bit is clear, so a reader never changes a word a writer holds; through
+//              the transport (one round trip), fetch-add 1 and, if the writer bit was set, undo;
+//              either way wait until the bit clears if it was set;
 //   exclusive: compare-and-swap 0 -> writer bit; else wait until the word is 0.
-// Releases subtract what they added and wake registered waiters. Readers that arrive while a
-// writer waits may overtake it (no writer preference): windows locks are short-lived epochs.
+// Releases subtract what they added and wake registered waiters. On a direct word the writer's
+// word is exactly the writer bit while it holds it, so its release may be a plain store of 0
+// (Window::unlock's fast path; its waiter check pairs a light fence with the waiters' heavy one,
+// core/asymmetric_fence.hpp). Readers that arrive while a writer waits may overtake it (no
+// writer preference): windows locks are short-lived epochs.
 //
 // The word and its waiters are the transport's remote atomics, or, when the geometry says the
 // lock is node-local (a window across nodes with a progress agent), CPU atomics on the
@@ -12,6 +18,7 @@
 // try_shared / try_exclusive.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
@@ -36,6 +43,16 @@ class RwLock {
 
   // One attempt, without waiting (the agent never blocks).
   bool try_shared();
+  // try_shared on a direct word: compare-and-swap n -> n + 1 while the writer bit is clear (no
+  // transient count for a writer's plain-store release to overwrite). The first attempt
+  // assumes a free word: one compare-and-swap when uncontended.
+  static bool try_shared_at(uint64_t* word) {
+    std::atomic_ref<uint64_t> lock_word(*word);
+    uint64_t seen = 0;
+    while (!lock_word.compare_exchange_weak(seen, seen + 1))
+      if ((seen & kWriter) != 0) return false;
+    return true;
+  }
   bool try_exclusive() { return word_.compare_swap(0, kWriter); }
   // Whether the word is taken with CPU atomics on this process's mapping.
   bool direct() const { return word_.direct(); }

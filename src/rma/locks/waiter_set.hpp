@@ -35,10 +35,11 @@ class WaiterSet {
     const SyncWord total = word(total_offset_);
     mine.fetch_add(1);
     total.fetch_add(1);
-    // Lock-table releasers on a mapped registry store, then read the total behind a light
-    // fence only (LockTable::release_then_wake): the heavy side goes here, between the
-    // registration and wait_until's first re-check.
-    if (registry_ == WaiterRegistry::LockTable) heavy_fence();
+    // Lock-table releasers on a mapped registry, and writers releasing a mapped lock word
+    // (Window::unlock), store, then read the total behind a light fence only
+    // (LockTable::release_then_wake): the heavy side goes here, between the registration and
+    // wait_until's first re-check.
+    if (registry_ == WaiterRegistry::LockTable || part_ != nullptr) heavy_fence();
     const int status = transport_.wait_until(ready);
     total.fetch_add(~uint64_t{0});
     mine.fetch_add(~uint64_t{0});

@@ -193,11 +193,48 @@ void handles_alternate(remora_win_t win) {
     REQUIRE_OK(remora_win_size(second, 0, &bytes));
     REQUIRE(bytes == 16, "second window: %zu bytes", bytes);
   }
+  // lock, put, get and unlock check the last window's handle inline and any other one out of
+  // line: alternate the windows call by call, each keeps its own epoch and data.
+  const int me = rank_, other = (rank_ + 1) % size_;
+  REQUIRE_OK(remora_barrier());
+  for (int round = 0; round < 3; ++round) {
+    const int64_t first_value = 100 * round + me, second_value = 1000 * round + me;
+    REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, me, 0));
+    REQUIRE_OK(remora_win_lock(second, REMORA_LOCK_EXCLUSIVE, other, 0));
+    REQUIRE_OK(remora_win_put(win, me, 3, &first_value, 1, REMORA_INT64));
+    REQUIRE_OK(remora_win_put(second, other, 0, &second_value, 1, REMORA_INT64));
+    if (other != me)
+      REQUIRE_ERROR(remora_win_unlock(second, me), REMORA_ERR_STATE, "is not locked");
+    REQUIRE_ERROR(remora_win_unlock(win, size_), REMORA_ERR_RANK, "target=");
+    int64_t got = -1;
+    REQUIRE_OK(remora_win_get(win, me, 3, &got, 1, REMORA_INT64));
+    REQUIRE(got == first_value, "round %d: first window holds %lld", round, (long long)got);
+    REQUIRE_OK(remora_win_unlock(second, other));
+    REQUIRE_OK(remora_win_unlock(win, me));
+  }
+  REQUIRE_OK(remora_barrier());  // every rank's puts into the second window are done
+  int64_t mine = -1;
+  REQUIRE_OK(remora_win_lock(second, REMORA_LOCK_SHARED, me, 0));
+  REQUIRE_OK(remora_win_get(second, me, 0, &mine, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_unlock(second, me));
+  const int from = (rank_ + size_ - 1) % size_;
+  REQUIRE(mine == 2000 + from, "second window holds %lld, not rank %d's last put", (long long)mine,
+          from);
+  REQUIRE_OK(remora_barrier());
   remora_win_t stale = second;
   REQUIRE_OK(remora_win_free(&second));  // the last window used
   REQUIRE_ERROR(remora_win_size(stale, 0, &bytes), REMORA_ERR_ARG, "not a live window");
   REQUIRE_OK(remora_win_size(win, 0, &bytes));
   REQUIRE_ERROR(remora_win_size(stale, 0, &bytes), REMORA_ERR_ARG, "not a live window");
+  const int64_t value = 1;
+  int64_t result = 0;
+  for (remora_win_t bad : {stale, static_cast<remora_win_t>(nullptr)}) {
+    const char* why = bad == nullptr ? "win is NULL" : "not a live window";
+    REQUIRE_ERROR(remora_win_lock(bad, REMORA_LOCK_EXCLUSIVE, 0, 0), REMORA_ERR_ARG, why);
+    REQUIRE_ERROR(remora_win_put(bad, 0, 0, &value, 1, REMORA_INT64), REMORA_ERR_ARG, why);
+    REQUIRE_ERROR(remora_win_get(bad, 0, 0, &result, 1, REMORA_INT64), REMORA_ERR_ARG, why);
+    REQUIRE_ERROR(remora_win_unlock(bad, 0), REMORA_ERR_ARG, why);
+  }
 }
 
 // Freeing with a bad handle, or in an epoch, on one rank only: every rank fails, the window
