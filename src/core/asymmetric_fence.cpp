@@ -38,8 +38,12 @@ bool kernel_has_global_expedited() {
 }
 
 // A forked child gets a new address space: register it too (the parent's flag is copied).
+// A child that cannot register (the call refused, say by a seccomp filter of its own) falls
+// back to full fences: with the parent's flag copied it would pair a compiler barrier with
+// heavy fences that never reach it.
 void register_child() {
-  membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED);
+  if (membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0)
+    detail::asymmetric_registered.store(false, std::memory_order_relaxed);
 }
 
 }  // namespace
