@@ -46,6 +46,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   } else {
     for (int rank = 0; rank < transport_.size(); ++rank) members_.push_back(rank);
   }
+  comm_size_ = static_cast<int>(members_.size());
   spans_nodes_ = std::any_of(members_.begin(), members_.end(), [this](int rank) {
     return transport_.node_of(rank) != transport_.node_of(members_.front());
   });
@@ -232,6 +233,20 @@ void* Window::base() const {
 
 int Window::put_checked(const char* function, int target, uint64_t offset, const void* origin,
                         size_t bytes) {
+  // In a deferred lock epoch to a target with a fast lock and nothing recorded yet, the put
+  // first tries the lock word once, as DeferredLock::take_now does: if it is free, the epoch
+  // becomes an immediate one and the put is the memcpy (the deferred lock-put-unlock costs what
+  // the immediate one does); if it is busy, defer_put below records the put (after one more
+  // attempt, never waiting).
+  const auto t = static_cast<size_t>(target);
+  if (deferred_waiting_ != nullptr && deferred_waiting_[t] == DeferredLock::kFresh &&
+      fast_lock_[t].word != nullptr && lock_checked_[t] &&
+      try_lock_word(t, epoch_.lock_mode(target) == LockMode::Exclusive)) {
+    deferred_waiting_[t] = DeferredLock::kNotWaiting;
+    unsigned char* part = passive_direct_[t] = direct_data_[t];  // open_passive_direct
+    if (bytes > 0) std::memcpy(part + offset, origin, bytes);
+    return REMORA_SUCCESS;
+  }
   // A lock epoch excludes fence and PSCW epochs: in a passive epoch to target the access is
   // allowed, there is no fence epoch to note and no queue but the deferred lock's, so a put the
   // deferred lock does not record (its word is held) is done now.

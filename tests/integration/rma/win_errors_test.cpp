@@ -234,6 +234,8 @@ void handles_alternate(remora_win_t win) {
     REQUIRE_ERROR(remora_win_put(bad, 0, 0, &value, 1, REMORA_INT64), REMORA_ERR_ARG, why);
     REQUIRE_ERROR(remora_win_get(bad, 0, 0, &result, 1, REMORA_INT64), REMORA_ERR_ARG, why);
     REQUIRE_ERROR(remora_win_unlock(bad, 0), REMORA_ERR_ARG, why);
+    REQUIRE_ERROR(remora_win_fetch_and_op(bad, 0, 0, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+                  REMORA_ERR_ARG, why);
   }
 }
 
