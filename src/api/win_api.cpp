@@ -87,11 +87,10 @@ template <auto Body, typename... Args>
 
 template <auto Body, typename... Args>
 inline int on_window(const char* function, remora_win_t win, Args... args) {
-  // fast_find is nullptr at the multiple level, outside init-finalize and for a null handle.
-  Window* window = remora::rma::WindowRegistry::fast_find(win);
-  if (window == nullptr) [[unlikely]]
+  // is_fast is false at the multiple level, outside init-finalize and for a null handle.
+  if (!remora::rma::WindowRegistry::is_fast(win)) [[unlikely]]
     return on_window_slow<Body>(function, win, args...);
-  return Body(*window, args...);
+  return Body(*static_cast<Window*>(win), args...);
 }
 
 // translate_rank for on_window's bodies: false (the caller returns bad_rank's status, a tail
@@ -162,22 +161,24 @@ int check_type(const char* function, int type) {
       disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
 }
 
-// Exact products and sums of sizes: disp * disp_unit < 2^127 (disp_unit <= SIZE_MAX / 2 at
-// creation) and count * element < 2^68 (element <= 16), so their sum never wraps.
-__extension__ typedef unsigned __int128 WideSize;
-
 // Whether count elements of type at disp lie inside target's window (target already checked);
-// *offset and *bytes receive the byte offset and length. In 128 bits: one comparison in place
-// of three overflow tests on every operation.
+// *offset and *bytes receive the byte offset and length.
 inline bool target_range_ok(const Window& window, int target, size_t disp, size_t count, int type,
                             uint64_t* offset, size_t* bytes) {
   const size_t element = remora::rma::datatype_size(type);  // 0: not a type
-  const WideSize start = WideSize{disp} * window.disp_unit(target);
-  const WideSize length = WideSize{count} * element;
-  if (element == 0 || start + length > window.size(target)) [[unlikely]]
+  // Overflow checks without divisions, each its own (predicted) branch: this runs on every
+  // operation.
+  size_t start = 0, length = 0, end = 0;
+  if (__builtin_mul_overflow(disp, window.disp_unit(target), &start)) [[unlikely]]
     return false;
-  *offset = static_cast<uint64_t>(start);
-  *bytes = static_cast<size_t>(length);
+  if (__builtin_mul_overflow(count, element, &length)) [[unlikely]]
+    return false;
+  if (__builtin_add_overflow(start, length, &end)) [[unlikely]]
+    return false;
+  if (element == 0 || end > window.size(target)) [[unlikely]]
+    return false;
+  *offset = start;
+  *bytes = length;
   return true;
 }
 

@@ -352,6 +352,19 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   return do_accumulate(args);
 }
 
+namespace {
+
+// accumulate_in_place's update of more than one element (compare_and_swap is one element: only
+// an accumulate or get_accumulate here). Out of line, as the busy-stripe fallback: the
+// one-element path keeps a small stack frame.
+[[gnu::noinline]] void update_range_in_place(const AccArgs& args, unsigned char* at, size_t bytes) {
+  if (args.result != nullptr) std::memcpy(args.result, at, bytes);
+  if (args.op != REMORA_OP_NO_OP)
+    apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
+}
+
+}  // namespace
+
 int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   // The conditions under which accumulate() would pass its epoch check, note nothing and not
   // defer: a passive epoch to the target, no fence epoch, no deferred lock, no PSCW queue.
@@ -368,19 +381,17 @@ int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   const bool self = args.target == rank_;
   if (self) touch_local_edge();  // as apply_locked around updates of this rank's own memory
   unsigned char* at = part + args.offset;
-  if (args.count == 1) {
+  if (args.count == 1)
     update_one(args.op, args.type, at, args.origin, args.compare, args.result, args.alpha);
-  } else {  // compare_and_swap is one element: only an accumulate or get_accumulate here
-    if (args.result != nullptr) std::memcpy(args.result, at, bytes);
-    if (args.op != REMORA_OP_NO_OP)
-      apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
-  }
+  else
+    update_range_in_place(args, at, bytes);
   if (self) touch_local_edge();
   table.unlock_element(stripe);
   return REMORA_SUCCESS;
 }
 
-int Window::do_accumulate(const AccArgs& args) {
+// Not inlined into accumulate_in_place, whose busy-stripe fallback it is (a tail call there).
+[[gnu::noinline]] int Window::do_accumulate(const AccArgs& args) {
   const AccPath path = acc_path(args.type, args.offset, args.target);
   // A window whose accumulates go through the transport sends the types it cannot take (the
   // unsigned ones) another way (owner computes, or the lock table). This origin's earlier

@@ -67,8 +67,7 @@ int WindowRegistry::free(const char* function, Window* window) {
   if (int status = window->free(function)) return status;
   if (last_.load(std::memory_order_relaxed) == window)
     last_.store(nullptr, std::memory_order_relaxed);
-  if (fast_find(window) != nullptr)
-    detail::fast_window.store(&detail::no_window, std::memory_order_relaxed);
+  if (is_fast(window)) detail::fast_window.store(&detail::no_window, std::memory_order_relaxed);
   std::erase(recent_, window);
   windows_.erase(window);
   return REMORA_SUCCESS;

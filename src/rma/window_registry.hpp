@@ -55,14 +55,12 @@ class WindowRegistry {
   }
   // Whether a live window of this process is on a sub-communicator.
   bool has_group_windows() const;
-  // Below the multiple thread level, from remora_init to remora_finalize: the window find()
-  // returned last if it is handle, else nullptr (then the library lock and find() decide). A
-  // static: no runtime or registry to load first (none exists outside init-finalize, where
-  // fast_window is &no_window).
-  static Window* fast_find(const remora_win_s* handle) {
-    return detail::fast_window.load(std::memory_order_relaxed) == handle
-               ? static_cast<Window*>(const_cast<remora_win_s*>(handle))
-               : nullptr;
+  // Below the multiple thread level, from remora_init to remora_finalize: whether handle is the
+  // window find() returned last (then it is that live Window; else the library lock and find()
+  // decide). False for NULL. A static: no runtime or registry to load first (none exists outside
+  // init-finalize, where fast_window is &no_window).
+  static bool is_fast(const remora_win_s* handle) {
+    return detail::fast_window.load(std::memory_order_relaxed) == handle;
   }
   ~WindowRegistry();
 
