@@ -11,10 +11,13 @@
 //   deferred   the same on a window with info lock=deferred (paper 001 §5.1: lock returns at
 //              once, the single put is queued, unlock does lock-put-unlock in one step)
 // plus `immediate/raw` and `deferred/raw` (metric `ratio`) for n = 8.
-// Usage: remorarun -n 2 ./lock_put_unlock [--csv] [--iterations K] [--batches B]
+// Usage: remorarun -n 2 ./lock_put_unlock [--csv] [--iterations K] [--batches B] [--longs N]
+// (--longs N: only transfers of N longs, N <= 65536, e.g. 8 for instruction counts under callgrind)
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -75,12 +78,23 @@ void verify(const void* data, const std::vector<uint64_t>& source, size_t longs,
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string longs_text;
+  const bool ours_ok = bench::take_extra_options(&argc, argv, {{"--longs", &longs_text}});
   int exit_code = 0;
   bench::Options options;
   if (!bench::begin(&argc, &argv, 2,
-                    "lock_put_unlock: lock-put-unlock rank 0 -> rank 1 (paper 001 Table 1)",
+                    "lock_put_unlock: lock-put-unlock rank 0 -> rank 1 (paper 001 Table 1)\n"
+                    "  --longs N  only transfers of N longs (1 <= N <= 65536; default 8, 256, "
+                    "1024, 65536)",
                     &options, &exit_code))
     return exit_code;
+  std::vector<size_t> sizes(std::begin(kLongs), std::end(kLongs));
+  if (!longs_text.empty()) sizes.assign(1, std::strtoull(longs_text.c_str(), nullptr, 10));
+  if (!ours_ok || sizes[0] == 0 || sizes[0] > kMaxLongs) {
+    if (remora_rank() == 0) std::fprintf(stderr, "lock_put_unlock: bad --longs value\n");
+    remora_finalize();
+    return 2;
+  }
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, 20000);
@@ -119,7 +133,7 @@ int main(int argc, char** argv) {
   auto nothing = [] {};
   double raw8 = 0, immediate8 = 0, deferred8 = 0;
 
-  for (size_t longs : kLongs) {
+  for (size_t longs : sizes) {
     const size_t bytes = longs * sizeof(uint64_t);
     const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 16);
     for (size_t i = 0; i < longs; ++i) source[i] = longs * 1000003 + i;
@@ -181,7 +195,7 @@ int main(int argc, char** argv) {
     remora_variant(win_deferred, deferred_base, "deferred", 130363, &deferred8);
   }
 
-  if (rank == 0) {
+  if (rank == 0 && raw8 > 0) {
     report.add("lock_put_unlock", bench::with_progress("immediate") + "/raw", ranks, 64, "ratio",
                immediate8 / raw8);
     report.add("lock_put_unlock", bench::with_progress("deferred") + "/raw", ranks, 64, "ratio",

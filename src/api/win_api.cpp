@@ -87,13 +87,10 @@ template <auto Body, typename... Args>
 
 template <auto Body, typename... Args>
 inline int on_window(const char* function, remora_win_t win, Args... args) {
-  Runtime* runtime = remora::api::detail::the_runtime;
-  Window* window = nullptr;
-  // find_last is nullptr for a null handle (the last window is never null).
-  if (remora::threads::multiple() || runtime == nullptr ||
-      (window = runtime->windows->find_last(win)) == nullptr) [[unlikely]]
+  // is_fast is false at the multiple level, outside init-finalize and for a null handle.
+  if (!remora::rma::WindowRegistry::is_fast(win)) [[unlikely]]
     return on_window_slow<Body>(function, win, args...);
-  return Body(*window, args...);
+  return Body(*static_cast<Window*>(win), args...);
 }
 
 // translate_rank for on_window's bodies: false (the caller returns bad_rank's status, a tail
@@ -164,20 +161,21 @@ int check_type(const char* function, int type) {
       disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
 }
 
-// Checks (target already checked) that count elements of type at disp lie inside target's window;
-// *offset and *bytes receive the byte offset and length.
 // Whether count elements of type at disp lie inside target's window (target already checked);
 // *offset and *bytes receive the byte offset and length.
 inline bool target_range_ok(const Window& window, int target, size_t disp, size_t count, int type,
                             uint64_t* offset, size_t* bytes) {
   const size_t element = remora::rma::datatype_size(type);  // 0: not a type
-  const size_t unit = window.disp_unit(target), size = window.size(target);
-  // Overflow checks without divisions: this runs on every operation.
+  // Overflow checks without divisions, each its own (predicted) branch: this runs on every
+  // operation.
   size_t start = 0, length = 0, end = 0;
-  const bool overflow = __builtin_mul_overflow(disp, unit, &start) |
-                        __builtin_mul_overflow(count, element, &length) |
-                        __builtin_add_overflow(start, length, &end);
-  if (element == 0 || overflow || end > size) [[unlikely]]
+  if (__builtin_mul_overflow(disp, window.disp_unit(target), &start)) [[unlikely]]
+    return false;
+  if (__builtin_mul_overflow(count, element, &length)) [[unlikely]]
+    return false;
+  if (__builtin_add_overflow(start, length, &end)) [[unlikely]]
+    return false;
+  if (element == 0 || end > window.size(target)) [[unlikely]]
     return false;
   *offset = start;
   *bytes = length;
@@ -245,13 +243,12 @@ inline int prepare_transfer(const char* function, remora_win_t win, int& target,
   return REMORA_SUCCESS;
 }
 
-// Common checks of the accumulate family; fills args (target: the world rank) except result
-// and compare.
-int prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
-                       const void* origin, size_t count, int type, int op, const void* alpha,
-                       Window** window, remora::rma::AccArgs* args) {
-  if (int status = enter_target(function, win, target, window)) return status;
-  if (int status = check_target_range(function, **window, target, disp, count, type, &args->offset))
+// The checks of the accumulate family after the handle and target (target: its world rank);
+// fills args except result and compare.
+int check_accumulate(const char* function, const Window& window, int target, size_t disp,
+                     const void* origin, size_t count, int type, int op, const void* alpha,
+                     remora::rma::AccArgs* args) {
+  if (int status = check_target_range(function, window, target, disp, count, type, &args->offset))
     return status;
   // SUM, PROD, REPLACE and NO_OP are valid for every type (already checked): the common ops
   // skip check_op's call.
@@ -273,6 +270,42 @@ int prepare_accumulate(const char* function, remora_win_t win, int& target, size
   args->op = op;
   args->alpha = alpha;
   return REMORA_SUCCESS;
+}
+
+// Common checks of the accumulate family; fills args (target: the world rank) except result
+// and compare.
+int prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,
+                       const void* origin, size_t count, int type, int op, const void* alpha,
+                       Window** window, remora::rma::AccArgs* args) {
+  if (int status = enter_target(function, win, target, window)) return status;
+  return check_accumulate(function, **window, target, disp, origin, count, type, op, alpha, args);
+}
+
+// remora_win_fetch_and_op's op=REMORA_OP_SCALED_SUM, refused before any other check.
+[[gnu::cold, gnu::noinline]] int scaled_sum_in_fetch_and_op() {
+  REMORA_API_ENTRY();
+  return fail(REMORA_ERR_ARG,
+              "%s: op=REMORA_OP_SCALED_SUM is not available here (use "
+              "remora_win_get_accumulate, which takes alpha)",
+              "remora_win_fetch_and_op");
+}
+
+// The body of remora_win_fetch_and_op for on_window (op is not SCALED_SUM, checked first):
+// prepare_accumulate's checks, then the one-element update.
+int fetch_and_op_body(Window& window, int target, size_t disp, const void* origin, void* result,
+                      int type, int op) {
+  constexpr const char* function = "remora_win_fetch_and_op";
+  int world = target;
+  if (!rank_in_window(window, world)) [[unlikely]]
+    return bad_rank(function, "target", window, target);
+  remora::rma::AccArgs args;
+  if (int status =
+          check_accumulate(function, window, world, disp, origin, 1, type, op, nullptr, &args))
+    return status;
+  if (result == nullptr) [[unlikely]]
+    return check_pointer(function, "result", result);
+  args.result = result;
+  return window.accumulate_in_place(function, args);
 }
 
 // remora_win_allocate (comm: nullptr, the world) and remora_win_allocate_comm.
@@ -469,22 +502,10 @@ int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const v
 
 int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
                             void* result, remora_datatype_t type, remora_op_t op) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_win_fetch_and_op";
-  if (op == REMORA_OP_SCALED_SUM)
-    return fail(REMORA_ERR_ARG,
-                "%s: op=REMORA_OP_SCALED_SUM is not available here (use "
-                "remora_win_get_accumulate, which takes alpha)",
-                function);
-  Window* window = nullptr;
-  remora::rma::AccArgs args;
-  if (int status = prepare_accumulate(function, win, target, disp, origin, 1, type, op, nullptr,
-                                      &window, &args))
-    return status;
-  if (result == nullptr) [[unlikely]]
-    return check_pointer(function, "result", result);
-  args.result = result;
-  return window->accumulate_in_place(function, args);
+  if (op == REMORA_OP_SCALED_SUM) [[unlikely]]
+    return scaled_sum_in_fetch_and_op();
+  return on_window<fetch_and_op_body>("remora_win_fetch_and_op", win, target, disp, origin, result,
+                                      static_cast<int>(type), static_cast<int>(op));
 }
 
 int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,

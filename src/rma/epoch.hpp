@@ -7,6 +7,7 @@
 // until the first operation, the window may still be locked (which closes the fence epoch).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -22,7 +23,7 @@ class EpochState {
 
   int check_access(const char* function, int target) const;
   void note_operation() {
-    if (fence_open_) fence_used_ = true;
+    if (fence_open_) blocked_.fence_used = true;
   }
 
   // An operation now belongs to a fence epoch (else to a passive-target one).
@@ -34,8 +35,8 @@ class EpochState {
   // An immediate fence opened this epoch without a barrier (Window::fence): other ranks may not
   // have entered it yet, so this rank's first access to any window memory (an operation, a
   // lock, lock_all, start or post) waits for them (Window::await_fence_entries) first.
-  void set_entries_pending(bool pending) { entries_pending_ = pending; }
-  bool entries_pending() const { return entries_pending_; }
+  void set_entries_pending(bool pending) { blocked_.entries_pending = pending; }
+  bool entries_pending() const { return blocked_.entries_pending; }
 
   // Passive target. begin_* check and close an unused fence epoch.
   int begin_lock(const char* function, int target);
@@ -43,7 +44,7 @@ class EpochState {
   // closed) when begin_lock would succeed, false when it would fail (begin_lock then says why)
   // or fence entries are pending (lock_slow awaits them).
   bool try_begin_lock(int target) {
-    if (fence_used_ || entries_pending_ || access_open_ || lock_all_ ||
+    if (std::bit_cast<uint32_t>(blocked_) != 0 ||
         locks_[static_cast<size_t>(target)] != LockMode::None)
       return false;
     fence_open_ = false;
@@ -60,9 +61,9 @@ class EpochState {
     --locks_held_;
   }
   int begin_lock_all(const char* function);
-  void locked_all() { lock_all_ = true; }
+  void locked_all() { blocked_.lock_all = true; }
   int check_unlock_all(const char* function) const;
-  void unlocked_all() { lock_all_ = false; }
+  void unlocked_all() { blocked_.lock_all = false; }
   bool passive(int target) const { return passive_to(target); }
   // flush*: target -1 means any passive epoch will do.
   int check_passive(const char* function, int target) const;
@@ -73,10 +74,10 @@ class EpochState {
   int begin_start(const char* function);
   void started(std::vector<bool> start_members) {
     start_members_ = std::move(start_members);
-    access_open_ = true;
+    blocked_.access_open = true;
   }
   int check_complete(const char* function) const;
-  void completed() { access_open_ = false; }
+  void completed() { blocked_.access_open = false; }
   int begin_post(const char* function);
   void posted() { exposure_open_ = true; }
   int check_wait(const char* function) const;
@@ -84,17 +85,23 @@ class EpochState {
 
  private:
   bool passive_to(int target) const {
-    return lock_all_ || locks_[static_cast<size_t>(target)] != LockMode::None;
+    return blocked_.lock_all || locks_[static_cast<size_t>(target)] != LockMode::None;
   }
   int check_fence_unused(const char* function) const;
 
   bool fence_open_ = false;  // a fence without NOSUCCEED was the last synchronisation
-  bool fence_used_ = false;  // ... and operations were issued since
-  bool entries_pending_ = false;
-  bool lock_all_ = false;
+  // The states in which no lock may begin (or begin_lock must first await fence entries), in
+  // one word: try_begin_lock tests them with one comparison.
+  struct LockBlockers {
+    bool fence_used = false;  // fence_open_, and operations were issued since
+    bool entries_pending = false;
+    bool lock_all = false;
+    bool access_open = false;  // between remora_win_start and remora_win_complete
+  };
+  static_assert(sizeof(LockBlockers) == sizeof(uint32_t));
+  LockBlockers blocked_;
   std::vector<LockMode> locks_;
   int locks_held_ = 0;
-  bool access_open_ = false;    // between remora_win_start and remora_win_complete
   bool exposure_open_ = false;  // between remora_win_post and remora_win_wait / test
   std::vector<bool> start_members_;
   int check_pscw_closed(const char* function) const;

@@ -16,7 +16,7 @@ int EpochState::check_start_member(const char* function, int target) const {
 }
 
 int EpochState::check_no_access_epoch(const char* function) const {
-  if (!access_open_) return REMORA_SUCCESS;
+  if (!blocked_.access_open) return REMORA_SUCCESS;
   return fail(
       REMORA_ERR_STATE,
       "%s: a remora_win_start access epoch is open; close it with remora_win_complete first",
@@ -34,18 +34,18 @@ int EpochState::check_pscw_closed(const char* function) const {
 
 int EpochState::begin_start(const char* function) {
   if (int status = check_fence_unused(function)) return status;
-  if (access_open_)
+  if (blocked_.access_open)
     return fail(REMORA_ERR_STATE, "%s: remora_win_start was already called without complete",
                 function);
-  if (locks_held_ > 0 || lock_all_)
+  if (locks_held_ > 0 || blocked_.lock_all)
     return fail(REMORA_ERR_STATE, "%s: a passive-target epoch is open (%s); unlock first", function,
-                lock_all_ ? "remora_win_lock_all" : "remora_win_lock");
+                blocked_.lock_all ? "remora_win_lock_all" : "remora_win_lock");
   fence_open_ = false;
   return REMORA_SUCCESS;
 }
 
 int EpochState::check_complete(const char* function) const {
-  if (access_open_) return REMORA_SUCCESS;
+  if (blocked_.access_open) return REMORA_SUCCESS;
   return fail(REMORA_ERR_STATE, "%s: no access epoch is open (remora_win_start was not called)",
               function);
 }

@@ -46,6 +46,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
   } else {
     for (int rank = 0; rank < transport_.size(); ++rank) members_.push_back(rank);
   }
+  comm_size_ = static_cast<int>(members_.size());
   spans_nodes_ = std::any_of(members_.begin(), members_.end(), [this](int rank) {
     return transport_.node_of(rank) != transport_.node_of(members_.front());
   });
@@ -232,6 +233,20 @@ void* Window::base() const {
 
 int Window::put_checked(const char* function, int target, uint64_t offset, const void* origin,
                         size_t bytes) {
+  // In a deferred lock epoch to a target with a fast lock and nothing recorded yet, the put
+  // first tries the lock word once, as DeferredLock::take_now does: if it is free, the epoch
+  // becomes an immediate one and the put is the memcpy (the deferred lock-put-unlock costs what
+  // the immediate one does); if it is busy, defer_put below records the put (after one more
+  // attempt, never waiting).
+  const auto t = static_cast<size_t>(target);
+  if (deferred_waiting_ != nullptr && deferred_waiting_[t] == DeferredLock::kFresh &&
+      fast_lock_[t].word != nullptr && lock_checked_[t] &&
+      try_lock_word(t, epoch_.lock_mode(target) == LockMode::Exclusive)) {
+    deferred_waiting_[t] = DeferredLock::kNotWaiting;
+    unsigned char* part = passive_direct_[t] = direct_data_[t];  // open_passive_direct
+    if (bytes > 0) std::memcpy(part + offset, origin, bytes);
+    return REMORA_SUCCESS;
+  }
   // A lock epoch excludes fence and PSCW epochs: in a passive epoch to target the access is
   // allowed, there is no fence epoch to note and no queue but the deferred lock's, so a put the
   // deferred lock does not record (its word is held) is done now.
@@ -337,6 +352,19 @@ int Window::accumulate(const char* function, const AccArgs& args) {
   return do_accumulate(args);
 }
 
+namespace {
+
+// accumulate_in_place's update of more than one element (compare_and_swap is one element: only
+// an accumulate or get_accumulate here). Out of line, as the busy-stripe fallback: the
+// one-element path keeps a small stack frame.
+[[gnu::noinline]] void update_range_in_place(const AccArgs& args, unsigned char* at, size_t bytes) {
+  if (args.result != nullptr) std::memcpy(args.result, at, bytes);
+  if (args.op != REMORA_OP_NO_OP)
+    apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
+}
+
+}  // namespace
+
 int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   // The conditions under which accumulate() would pass its epoch check, note nothing and not
   // defer: a passive epoch to the target, no fence epoch, no deferred lock, no PSCW queue.
@@ -353,19 +381,17 @@ int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   const bool self = args.target == rank_;
   if (self) touch_local_edge();  // as apply_locked around updates of this rank's own memory
   unsigned char* at = part + args.offset;
-  if (args.count == 1) {
+  if (args.count == 1)
     update_one(args.op, args.type, at, args.origin, args.compare, args.result, args.alpha);
-  } else {  // compare_and_swap is one element: only an accumulate or get_accumulate here
-    if (args.result != nullptr) std::memcpy(args.result, at, bytes);
-    if (args.op != REMORA_OP_NO_OP)
-      apply_op(args.op, args.type, at, args.origin, args.count, args.alpha);
-  }
+  else
+    update_range_in_place(args, at, bytes);
   if (self) touch_local_edge();
   table.unlock_element(stripe);
   return REMORA_SUCCESS;
 }
 
-int Window::do_accumulate(const AccArgs& args) {
+// Not inlined into accumulate_in_place, whose busy-stripe fallback it is (a tail call there).
+[[gnu::noinline]] int Window::do_accumulate(const AccArgs& args) {
   const AccPath path = acc_path(args.type, args.offset, args.target);
   // A window whose accumulates go through the transport sends the types it cannot take (the
   // unsigned ones) another way (owner computes, or the lock table). This origin's earlier

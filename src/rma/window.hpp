@@ -85,7 +85,7 @@ class Window : public remora_win_s {
 
   uint64_t id() const { return id_; }
   // The window's ranks (of its communicator) and their world ranks, which every other call uses.
-  int comm_size() const { return static_cast<int>(members_.size()); }
+  int comm_size() const { return comm_size_; }
   // The sub-communicator's members and collectives; nullptr for a window over every rank.
   const WindowGroup* group() const { return group_.get(); }
   int world_rank(int comm_rank) const { return members_[static_cast<size_t>(comm_rank)]; }
@@ -113,21 +113,10 @@ class Window : public remora_win_s {
   const transport::Segment& sync_segment() const { return *sync_; }
 
   // In an immediate passive epoch to a target this process maps (not this rank), a put or get
-  // is the memcpy itself (passive_direct_); else the epoch check, deferral and transport paths.
-  // In a deferred lock epoch to such a target with nothing recorded yet, a put first tries the
-  // lock word once, as DeferredLock::take_now does (inline here: the deferred lock-put-unlock
-  // then costs what the immediate one does); if the word is busy, put_checked records the put
-  // (after one more attempt, never waiting).
+  // is the memcpy itself (passive_direct_); else the epoch check, deferral and transport paths
+  // (put_checked, out of line, so that this path needs no stack frame of its own).
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
-    const auto t = static_cast<size_t>(target);
-    unsigned char* part = passive_direct_[t];
-    if (part == nullptr && deferred_waiting_ != nullptr &&
-        deferred_waiting_[t] == DeferredLock::kFresh && fast_lock_[t].word != nullptr &&
-        lock_checked_[t] && try_lock_word(t, epoch_.lock_mode(target) == LockMode::Exclusive)) {
-      deferred_waiting_[t] = DeferredLock::kNotWaiting;
-      part = passive_direct_[t] = direct_data_[t];  // open_passive_direct (not this rank)
-    }
-    if (part != nullptr) [[likely]] {
+    if (unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
       if (bytes > 0) std::memcpy(part + offset, origin, bytes);
       return 0;
     }
@@ -357,6 +346,7 @@ class Window : public remora_win_s {
   const transport::GhostDirectory& ghosts_;
   std::shared_ptr<const WindowGroup> group_;  // nullptr: every rank
   std::vector<int> members_;                  // world rank of each rank of the window
+  int comm_size_ = 0;                         // members_.size(), checked on every operation
   std::function<int()> barrier_;
   std::function<int(const uint64_t*, uint64_t*)> reduce_scatter_;
   OwnerComputes& owner_;

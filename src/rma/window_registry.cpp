@@ -2,7 +2,14 @@
 
 #include <algorithm>
 
+#include "core/threads.hpp"
+
 namespace remora::rma {
+
+namespace detail {
+constinit const char no_window = 0;
+constinit std::atomic<const void*> fast_window{&no_window};
+}  // namespace detail
 
 int WindowRegistry::create(transport::Transport& transport, const transport::GhostDirectory& ghosts,
                            std::function<int()> barrier,
@@ -60,6 +67,7 @@ int WindowRegistry::free(const char* function, Window* window) {
   if (int status = window->free(function)) return status;
   if (last_.load(std::memory_order_relaxed) == window)
     last_.store(nullptr, std::memory_order_relaxed);
+  if (is_fast(window)) detail::fast_window.store(&detail::no_window, std::memory_order_relaxed);
   std::erase(recent_, window);
   windows_.erase(window);
   return REMORA_SUCCESS;
@@ -73,8 +81,18 @@ Window* WindowRegistry::find_slow(const remora_win_s* handle) const {
     auto it = windows_.find(handle);
     if (it != windows_.end()) found = it->second.get();
   }
-  if (found != nullptr) last_.store(found, std::memory_order_relaxed);
+  if (found != nullptr) remember(found);
   return found;
+}
+
+void WindowRegistry::remember(Window* window) const {
+  last_.store(window, std::memory_order_relaxed);
+  if (!threads::multiple())
+    detail::fast_window.store(static_cast<const remora_win_s*>(window), std::memory_order_relaxed);
+}
+
+WindowRegistry::~WindowRegistry() {
+  detail::fast_window.store(&detail::no_window, std::memory_order_relaxed);
 }
 
 }  // namespace remora::rma

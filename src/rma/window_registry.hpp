@@ -16,6 +16,15 @@
 
 namespace remora::rma {
 
+namespace detail {
+// The window the registry's find() returned last, while that window is live and the thread
+// level is below multiple (where calls skip the library lock); else &no_window, which is no
+// handle (not even NULL). The C API's hottest entry points test a handle with this one load and
+// comparison (WindowRegistry::fast_find). Relaxed as WindowRegistry::last_.
+extern const char no_window;
+extern std::atomic<const void*> fast_window;
+}  // namespace detail
+
 class WindowRegistry {
  public:
   // barrier and reduce_scatter: over all ranks (the collectives sit above this layer).
@@ -46,9 +55,21 @@ class WindowRegistry {
   }
   // Whether a live window of this process is on a sub-communicator.
   bool has_group_windows() const;
+  // Below the multiple thread level, from remora_init to remora_finalize: whether handle is the
+  // window find() returned last (then it is that live Window; else the library lock and find()
+  // decide). False for NULL. A static: no runtime or registry to load first (none exists outside
+  // init-finalize, where fast_window is &no_window).
+  static bool is_fast(const remora_win_s* handle) {
+    return detail::fast_window.load(std::memory_order_relaxed) == handle;
+  }
+  ~WindowRegistry();
 
  private:
   WindowRegistry() = default;
+  // last_ = window, and fast_window with it below the multiple level (the level is set at
+  // remora_init, after the registry exists and before any window does, and reset at
+  // remora_finalize, after the registry is gone).
+  void remember(Window* window) const;
   Window* find_slow(const remora_win_s* handle) const;
   WindowServices services_{};
   std::unique_ptr<OwnerComputes> owner_;

@@ -80,6 +80,29 @@ void operation_errors(remora_win_t win) {
                 "origin is NULL");
   REQUIRE_ERROR(remora_win_put(win, 0, 0, &value, 1, static_cast<remora_datatype_t>(13)),
                 REMORA_ERR_ARG, "type=13");
+  // Each overflow the range check tests (disp * disp_unit, count * element, their sum).
+  REQUIRE_ERROR(remora_win_put(win, 0, SIZE_MAX / 4, &value, 1, REMORA_INT64), REMORA_ERR_RANGE,
+                "disp=");
+  REQUIRE_ERROR(remora_win_put(win, 0, 0, &value, SIZE_MAX / 8 + 2, REMORA_INT64), REMORA_ERR_RANGE,
+                "count=");
+  REQUIRE_ERROR(remora_win_get(win, 0, SIZE_MAX / 8, &result, 1, REMORA_INT64), REMORA_ERR_RANGE,
+                "disp=");
+  // fetch_and_op's checks on its fast path (the window last used), each naming its argument.
+  REQUIRE_ERROR(
+      remora_win_fetch_and_op(win, size_, 0, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+      REMORA_ERR_RANK, "remora_win_fetch_and_op: target=");
+  REQUIRE_ERROR(remora_win_fetch_and_op(win, 0, 4, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+                REMORA_ERR_RANGE, "remora_win_fetch_and_op: disp=4");
+  REQUIRE_ERROR(remora_win_fetch_and_op(win, 0, 0, &value, &result,
+                                        static_cast<remora_datatype_t>(13), REMORA_OP_SUM),
+                REMORA_ERR_ARG, "type=13");
+  REQUIRE_ERROR(
+      remora_win_fetch_and_op(win, 0, 0, &dvalue, &dresult, REMORA_DOUBLE, REMORA_OP_BAND),
+      REMORA_ERR_ARG, "REMORA_OP_BAND is not valid for type=REMORA_DOUBLE");
+  REQUIRE_ERROR(remora_win_fetch_and_op(win, 0, 0, nullptr, &result, REMORA_INT64, REMORA_OP_SUM),
+                REMORA_ERR_ARG, "origin is NULL");
+  REQUIRE_ERROR(remora_win_fetch_and_op(win, 0, 0, &value, nullptr, REMORA_INT64, REMORA_OP_SUM),
+                REMORA_ERR_ARG, "result is NULL");
   REQUIRE_ERROR(
       remora_win_accumulate(win, 0, 0, &dvalue, 1, REMORA_DOUBLE, REMORA_OP_BAND, nullptr),
       REMORA_ERR_ARG, "REMORA_OP_BAND is not valid for type=REMORA_DOUBLE");
@@ -234,6 +257,8 @@ void handles_alternate(remora_win_t win) {
     REQUIRE_ERROR(remora_win_put(bad, 0, 0, &value, 1, REMORA_INT64), REMORA_ERR_ARG, why);
     REQUIRE_ERROR(remora_win_get(bad, 0, 0, &result, 1, REMORA_INT64), REMORA_ERR_ARG, why);
     REQUIRE_ERROR(remora_win_unlock(bad, 0), REMORA_ERR_ARG, why);
+    REQUIRE_ERROR(remora_win_fetch_and_op(bad, 0, 0, &value, &result, REMORA_INT64, REMORA_OP_SUM),
+                  REMORA_ERR_ARG, why);
   }
 }
 
