@@ -129,11 +129,25 @@ int create_user_typed(const char* fn, const GaArray& a, remora_array_t* out) {
       block.push_back(dims[a.ndim]);
       return remora_array_create_block_dealt(REMORA_UINT8, ndim, dims, block.data(), name, out);
     }
-    default:
-      ga_fail(fn,
-              "array '%s' has the user-defined type %d: its distribution must be GA's default, "
-              "irregular or GA_Set_block_cyclic",
-              name, a.type);
+    case Layout::ScalapackCyclic: {  // the bytes: one block, on one grid coordinate
+      std::vector<int64_t> block = a.block;
+      block.push_back(dims[a.ndim]);
+      std::vector<int> grid = a.proc_grid;
+      grid.push_back(1);
+      return remora_array_create_block_cyclic_nd(REMORA_UINT8, ndim, dims, block.data(),
+                                                 grid.data(), name, out);
+    }
+    case Layout::Tiled:
+    case Layout::TiledIrregular: {
+      std::vector<int> ntiles, grid = a.proc_grid;
+      std::vector<int64_t> starts;
+      tile_starts(a, &ntiles, &starts);
+      ntiles.push_back(1);
+      starts.push_back(0);
+      grid.push_back(1);
+      return remora_array_create_tiled(REMORA_UINT8, ndim, dims, ntiles.data(), starts.data(),
+                                       grid.data(), name, out);
+    }
   }
   nblock.push_back(1);
   map.push_back(0);

@@ -11,7 +11,8 @@
  * NGA_Access_block_grid pointers and ld against the segment), data movement (every rank reads
  * the whole array back; accumulates of overlapping patches from every rank against a serial
  * sum; a put of a patch spanning tiles read back into a padded buffer) and whole-array
- * operations (GA_Duplicate, GA_Compare_distr, GA_Copy, GA_Scale, GA_Elem_multiply, GA_Ddot).
+ * operations (GA_Duplicate, GA_Compare_distr, GA_Copy, GA_Scale, GA_Elem_multiply, GA_Ddot);
+ * and arrays of a registered type (NGA_Register_type) on each layout, put and read back.
  * With REMORA_GA_H also grids smaller than the number of processes (GA requires them equal;
  * the other ranks own nothing). */
 #include <mpi.h>
@@ -120,14 +121,14 @@ static int64_t model(const Layout* L, int rank, int64_t* at) {
   return count;
 }
 
-static int make(const Layout* L) {
+static int make(const Layout* L, int type) {
   int dims[MAXD], grid[MAXD], block[MAXD], nt[MAXD], map[MAXD * MAXT], m = 0;
   for (int d = 0; d < L->ndim; ++d) {
     dims[d] = L->dims[d], grid[d] = L->grid[d], block[d] = L->block[d], nt[d] = L->nt[d];
     for (int k = 0; k < L->nt[d]; ++k) map[m++] = L->starts[d][k];
   }
   const int g = GA_Create_handle();
-  GA_Set_data(g, L->ndim, dims, C_DBL);
+  GA_Set_data(g, L->ndim, dims, type);
   if (L->kind == SCALAPACK) GA_Set_block_cyclic_proc_grid(g, block, grid);
   if (L->kind == TILED) GA_Set_tiled_proc_grid(g, block, grid);
   if (L->kind == TILED_IRREG) GA_Set_tiled_irreg_proc_grid(g, map, nt, grid);
@@ -172,7 +173,7 @@ static void check_layout(const Layout* L, int me, int nprocs) {
     printf("\n");
     fflush(stdout);
   }
-  const int g = make(L);
+  const int g = make(L, C_DBL);
   int zero[MAXD] = {0}, last[MAXD], c[MAXD], lo[MAXD], hi[MAXD], x[MAXD], full[MAXD];
   int64_t tiles = 1;
   for (int d = 0; d < n; ++d) last[d] = L->nt[d] - 1, tiles *= L->nt[d], full[d] = L->dims[d] - 1;
@@ -353,6 +354,38 @@ done:
   free(expect);
 }
 
+/* Records of a registered type on the layout: put whole by rank 0, read back whole by every
+ * rank, byte for byte. */
+typedef struct {
+  double x;
+  long n;
+  char tag[8];
+} Record;
+
+static void check_records(const Layout* L) {
+  const int t = NGA_Register_type(sizeof(Record));
+  const int g = make(L, t);
+  const int64_t total = elements(L);
+  int lo[MAXD] = {0}, hi[MAXD], ld[MAXD];
+  for (int d = 0; d < L->ndim; ++d) hi[d] = L->dims[d] - 1;
+  ld_of(L, lo, hi, 0, ld);
+  Record* out = calloc((size_t)total, sizeof(Record));
+  Record* back = calloc((size_t)total, sizeof(Record));
+  for (int64_t i = 0; i < total; ++i) {
+    out[i].x = f(i);
+    out[i].n = -(long)i;
+    snprintf(out[i].tag, sizeof out[i].tag, "r%ld", (long)(i % 1000));
+  }
+  if (GA_Nodeid() == 0) NGA_Put(g, lo, hi, out, ld);
+  GA_Sync();
+  NGA_Get(g, lo, hi, back, ld);
+  CHECK(memcmp(out, back, sizeof(Record) * (size_t)total) == 0);
+  GA_Destroy(g);
+  NGA_Deregister_type(t);
+  free(out);
+  free(back);
+}
+
 /* grid: the prime factors of ranks, largest first, given to dimensions 0, 1, ... in turn. */
 static void grid_for(Layout* L, int ranks) {
   int factors[32], count = 0;
@@ -416,6 +449,13 @@ int main(int argc, char** argv) {
     irregular(&L, 4, dims4, int4, istarts4);
     grid_for(&L, ranks);
     check_layout(&L, me, nprocs);
+    check_records(&L);
+    regular(&L, SCALAPACK, 3, dims3, block3);
+    grid_for(&L, ranks);
+    check_records(&L);
+    regular(&L, TILED, 3, dims3, block3);
+    grid_for(&L, ranks);
+    check_records(&L);
   }
   return ga_test_end("grid_nd", me, nprocs);
 }
