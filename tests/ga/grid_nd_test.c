@@ -1,5 +1,5 @@
 /* N-dimensional arrays on a process grid: GA_Set_block_cyclic_proc_grid (ScaLAPACK layout),
- * GA_Set_tiled_proc_grid and GA_Set_tiled_irreg_proc_grid on 1-, 3- and 4-d arrays with short
+ * GA_Set_tiled_proc_grid and GA_Set_tiled_irreg_proc_grid on 1- to 4-d arrays with short
  * edge tiles and tiles of irregular extents, against a serial model of where GA keeps each
  * element: tile c lives on grid position (c_d mod grid[d]), ranks row-major over the grid; the
  * ScaLAPACK layout keeps a rank's local array row-major, the tiled layouts a rank's tiles one
@@ -418,9 +418,11 @@ int main(int argc, char** argv) {
   int me, nprocs;
   ga_test_begin(&argc, &argv, &me, &nprocs);
   const int dims1[] = {23}, block1[] = {4};
+  const int dims2[] = {10, 9}, block2[] = {3, 2};
   const int dims3[] = {7, 6, 5}, block3[] = {2, 4, 2};
   const int dims4[] = {5, 4, 3, 6}, block4[] = {2, 3, 2, 4};
   const int idims1[] = {20}, int1[] = {5}, istarts1[] = {0, 5, 6, 12, 15};
+  const int int2[] = {5, 4}, istarts2[] = {0, 2, 5, 6, 9, 0, 3, 4, 8};
   const int int3[] = {4, 3, 2}, istarts3[] = {0, 1, 4, 5, 0, 3, 5, 0, 2};
   const int int4[] = {3, 3, 2, 2}, istarts4[] = {0, 2, 3, 0, 1, 3, 0, 2, 0, 4};
   Layout L;
@@ -433,6 +435,9 @@ int main(int argc, char** argv) {
       regular(&L, kind, 1, dims1, block1);
       grid_for(&L, ranks);
       check_layout(&L, me, nprocs);
+      regular(&L, kind, 2, dims2, block2);
+      grid_for(&L, ranks);
+      check_layout(&L, me, nprocs);
       regular(&L, kind, 3, dims3, block3);
       grid_for(&L, ranks);
       check_layout(&L, me, nprocs);
@@ -441,6 +446,9 @@ int main(int argc, char** argv) {
       check_layout(&L, me, nprocs);
     }
     irregular(&L, 1, idims1, int1, istarts1);
+    grid_for(&L, ranks);
+    check_layout(&L, me, nprocs);
+    irregular(&L, 2, dims2, int2, istarts2);
     grid_for(&L, ranks);
     check_layout(&L, me, nprocs);
     irregular(&L, 3, dims3, int3, istarts3);
