@@ -16,9 +16,11 @@
  *   block           each dimension cut into near-equal blocks over a grid chosen from the
  *                   array's shape (Global Arrays' default), any ndim up to REMORA_ARRAY_MAX_DIM
  *   irregular       user-given block starts per dimension (GA's map/nblock)
- *   block-cyclic    2-D, ScaLAPACK-style blocks of block[0] x block[1] dealt round-robin over
- *                   a 2-D grid; or N-d blocks dealt round-robin over the ranks in block-number
- *                   order (remora_array_create_block_dealt, GA_Set_block_cyclic's layout)
+ *   block-cyclic    ScaLAPACK-style blocks dealt round-robin over a process grid (2-D, or any
+ *                   ndim with remora_array_create_block_cyclic_nd); N-d tiles on a grid, each
+ *                   stored contiguously (remora_array_create_tiled, GA's tiled layouts); or
+ *                   N-d blocks dealt round-robin over the ranks in block-number order
+ *                   (remora_array_create_block_dealt, GA_Set_block_cyclic's layout)
  *   element-cyclic  2-D, Elemental's [MC,MR]: element (i,j) lives on grid position
  *                   (i mod Pr, j mod Pc); the grid is near-square as Elemental builds it.
  *
@@ -90,6 +92,27 @@ REMORA_API int remora_array_create_block_cyclic_tiles(remora_datatype_t type, co
                                                       const int* ntiles, const int64_t* starts,
                                                       const int* grid, const char* name,
                                                       remora_array_t* array);
+/* Block-cyclic over a process grid, any ndim (ScaLAPACK's layout in N dimensions; Global
+ * Arrays' GA_Set_block_cyclic_proc_grid): blocks of block[0] x ... x block[ndim-1]; block
+ * (c_0, ..., c_ndim-1) lives on grid position (c_d mod grid[d]), ranks numbered row-major over
+ * the grid (grid required, product <= number of ranks; ranks beyond it own nothing). Each rank
+ * stores its ScaLAPACK local array row-major. For ndim 2 the same layout as
+ * remora_array_create_block_cyclic with that grid. */
+REMORA_API int remora_array_create_block_cyclic_nd(remora_datatype_t type, int ndim,
+                                                   const int64_t* dims, const int64_t* block,
+                                                   const int* grid, const char* name,
+                                                   remora_array_t* array);
+/* Tiles on a process grid, any ndim, stored as Global Arrays stores them (GA_Set_tiled_proc_grid,
+ * GA_Set_tiled_irreg_proc_grid): ntiles[d] tiles in dimension d starting at starts[offset_d + k]
+ * (as remora_array_create_block_cyclic_tiles); tile (c_0, ..., c_ndim-1) lives on grid position
+ * (c_d mod grid[d]), ranks row-major over the grid (grid required, product <= number of ranks).
+ * Each rank stores its tiles one after another in row-major tile order, each row-major with its
+ * own extents (so direct access to a tile has the tile's extents as leading dimensions); the
+ * local shape reads the rank's extent per dimension (the sum of its tiles'). Kind
+ * REMORA_DIST_BLOCK_CYCLIC. */
+REMORA_API int remora_array_create_tiled(remora_datatype_t type, int ndim, const int64_t* dims,
+                                         const int* ntiles, const int64_t* starts, const int* grid,
+                                         const char* name, remora_array_t* array);
 /* Element-cyclic (2-D, Elemental's [MC,MR]); grid as for block-cyclic. */
 REMORA_API int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims,
                                                   const int* grid, const char* name,
@@ -124,7 +147,7 @@ REMORA_API int remora_array_destroy(remora_array_t* array);
 REMORA_API int remora_array_inquire(remora_array_t a, remora_datatype_t* type, int* ndim,
                                     int64_t* dims);
 REMORA_API int remora_array_kind(remora_array_t a, remora_distribution_kind_t* kind);
-/* The process grid: ndim entries (block, irregular) or 2 (cyclic layouts). */
+/* The process grid: ndim entries (2 for the 2-D cyclic layouts). */
 REMORA_API int remora_array_proc_grid(remora_array_t a, int* grid);
 /* Block and irregular: the patch rank owns (lo > hi in some dimension when it owns nothing).
  * Cyclic layouts: REMORA_ERR_UNSUPPORTED (what a rank owns is not a patch). */
@@ -202,9 +225,9 @@ REMORA_API int remora_array_access(remora_array_t a, const int64_t* lo, const in
 REMORA_API int remora_array_release(remora_array_t a, void* pointer);
 /* The whole local array of rank (a rank of a's ranks) when this rank maps it (its own, or a
  * rank's on the same node; else REMORA_ERR_UNSUPPORTED): *pointer to its first element, *count
- * elements, row-major over remora_array_local_shape's extents (for dealt blocks: the rank's
- * blocks in number order). Stores become visible to others at the next sync or flush. Nothing
- * to release (NGA_Access_block_segment). */
+ * elements, row-major over remora_array_local_shape's extents (for dealt blocks and tiled
+ * arrays: the rank's blocks or tiles one after another, in row-major block order). Stores become
+ * visible to others at the next sync or flush. Nothing to release (NGA_Access_block_segment). */
 REMORA_API int remora_array_access_local(remora_array_t a, int rank, void** pointer,
                                          int64_t* count);
 REMORA_API int remora_array_release_update(remora_array_t a, void* pointer);

@@ -57,19 +57,57 @@ int check_shape(const char* function, int ndim, const int64_t* dims, int max_ndi
   return check_positive(function, "dims", dims, ndim);
 }
 
+// grid[0] x ... x grid[ndim-1], each at least 1, with at most `ranks` ranks.
+int check_grid_nd(const char* function, int ndim, const int* grid, int ranks,
+                  std::vector<int>* out) {
+  if (int status = check_pointer(function, "grid", grid)) return status;
+  int64_t size = 1;
+  std::string shape;
+  for (int d = 0; d < ndim; ++d) {
+    if (grid[d] < 1)
+      return fail(REMORA_ERR_ARG, "%s: grid[%d]=%d must be at least 1", function, d, grid[d]);
+    size *= grid[d];
+    shape += (d > 0 ? "x" : "") + std::to_string(grid[d]);
+  }
+  if (size > ranks)
+    return fail(REMORA_ERR_ARG, "%s: grid=%s needs more ranks than the %d available", function,
+                shape.c_str(), ranks);
+  out->assign(grid, grid + ndim);
+  return REMORA_SUCCESS;
+}
+
 // grid NULL: near-square; else grid[0] x grid[1] with at most `ranks` ranks.
 int check_grid(const char* function, const int* grid, int ranks, std::vector<int>* out) {
   if (grid == nullptr) {
     *out = remora::arrays::near_square_grid(ranks);
     return REMORA_SUCCESS;
   }
-  for (int d = 0; d < 2; ++d)
-    if (grid[d] < 1)
-      return fail(REMORA_ERR_ARG, "%s: grid[%d]=%d must be at least 1", function, d, grid[d]);
-  if (static_cast<int64_t>(grid[0]) * grid[1] > ranks)
-    return fail(REMORA_ERR_ARG, "%s: grid=%dx%d needs more ranks than the %d available", function,
-                grid[0], grid[1], ranks);
-  *out = {grid[0], grid[1]};
+  return check_grid_nd(function, 2, grid, ranks, out);
+}
+
+// ntiles[d] tile starts per dimension in starts (0 first, increasing, below dims[d]) into tiles.
+int check_tile_starts(const char* function, int ndim, const int64_t* dims, const int* ntiles,
+                      const int64_t* starts, std::vector<std::vector<int64_t>>* tiles) {
+  if (int status = check_pointer(function, "ntiles", ntiles)) return status;
+  if (int status = check_pointer(function, "starts", starts)) return status;
+  tiles->assign(static_cast<size_t>(ndim), {});
+  size_t offset = 0;
+  for (int d = 0; d < ndim; ++d) {
+    if (ntiles[d] < 1 || ntiles[d] > dims[d])
+      return fail(REMORA_ERR_ARG, "%s: ntiles[%d]=%d is outside [1, dims[%d]=%" PRId64 "]",
+                  function, d, ntiles[d], d, dims[d]);
+    auto& own = (*tiles)[static_cast<size_t>(d)];
+    for (int b = 0; b < ntiles[d]; ++b, ++offset) {
+      const int64_t start = starts[offset];
+      const int64_t low = b == 0 ? 0 : own.back() + 1;
+      if ((b == 0 && start != 0) || start < low || start >= dims[d])
+        return fail(REMORA_ERR_ARG,
+                    "%s: starts[%zu]=%" PRId64 " (tile %d of dimension %d) must be %s", function,
+                    offset, start, b, d,
+                    b == 0 ? "0" : "above the previous start and below the extent");
+      own.push_back(start);
+    }
+  }
   return REMORA_SUCCESS;
 }
 
@@ -291,26 +329,9 @@ int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t
   const int checked = [&]() -> int {
     if (int status = check_type(function, type)) return status;
     if (int status = check_shape(function, 2, dims, 2)) return status;
-    if (int status = check_pointer(function, "ntiles", ntiles)) return status;
-    if (int status = check_pointer(function, "starts", starts)) return status;
     if (int status = check_pointer(function, "grid", grid)) return status;
-    std::vector<std::vector<int64_t>> tiles(2);
-    size_t offset = 0;
-    for (int d = 0; d < 2; ++d) {
-      if (ntiles[d] < 1 || ntiles[d] > dims[d])
-        return fail(REMORA_ERR_ARG, "%s: ntiles[%d]=%d is outside [1, dims[%d]=%" PRId64 "]",
-                    function, d, ntiles[d], d, dims[d]);
-      for (int b = 0; b < ntiles[d]; ++b, ++offset) {
-        const int64_t start = starts[offset];
-        const int64_t low = b == 0 ? 0 : tiles[static_cast<size_t>(d)].back() + 1;
-        if ((b == 0 && start != 0) || start < low || start >= dims[d])
-          return fail(REMORA_ERR_ARG,
-                      "%s: starts[%zu]=%" PRId64 " (tile %d of dimension %d) must be %s", function,
-                      offset, start, b, d,
-                      b == 0 ? "0" : "above the previous start and below the extent");
-        tiles[static_cast<size_t>(d)].push_back(start);
-      }
-    }
+    std::vector<std::vector<int64_t>> tiles;
+    if (int status = check_tile_starts(function, 2, dims, ntiles, starts, &tiles)) return status;
     std::vector<int> g;
     int ranks = 0;
     if (int status = creation_ranks(function, &ranks)) return status;
@@ -319,6 +340,41 @@ int remora_array_create_block_cyclic_tiles(remora_datatype_t type, const int64_t
     return REMORA_SUCCESS;
   }();
   return publish(function, *runtime, checked, std::move(dist), type, name, array);
+}
+
+int remora_array_create_block_cyclic_nd(remora_datatype_t type, int ndim, const int64_t* dims,
+                                        const int64_t* block, const int* grid, const char* name,
+                                        remora_array_t* array) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_create_block_cyclic_nd";
+  return create_nd(
+      function, type, ndim, dims, name, array, [&](int ranks, std::optional<Distribution>* dist) {
+        if (int status = check_positive(function, "block", block, ndim)) return status;
+        std::vector<int> g;
+        if (int status = check_grid_nd(function, ndim, grid, ranks, &g)) return status;
+        *dist =
+            Distribution::cyclic(REMORA_DIST_BLOCK_CYCLIC, std::vector<int64_t>(dims, dims + ndim),
+                                 std::vector<int64_t>(block, block + ndim), std::move(g));
+        return static_cast<int>(REMORA_SUCCESS);
+      });
+}
+
+int remora_array_create_tiled(remora_datatype_t type, int ndim, const int64_t* dims,
+                              const int* ntiles, const int64_t* starts, const int* grid,
+                              const char* name, remora_array_t* array) {
+  REMORA_API_ENTRY();
+  constexpr const char* function = "remora_array_create_tiled";
+  return create_nd(
+      function, type, ndim, dims, name, array, [&](int ranks, std::optional<Distribution>* dist) {
+        std::vector<std::vector<int64_t>> tiles;
+        if (int status = check_tile_starts(function, ndim, dims, ntiles, starts, &tiles))
+          return status;
+        std::vector<int> g;
+        if (int status = check_grid_nd(function, ndim, grid, ranks, &g)) return status;
+        *dist = Distribution::tiled(std::vector<int64_t>(dims, dims + ndim), std::move(tiles),
+                                    std::move(g));
+        return static_cast<int>(REMORA_SUCCESS);
+      });
 }
 
 int remora_array_create_element_cyclic(remora_datatype_t type, const int64_t* dims, const int* grid,

@@ -88,15 +88,4 @@ int64_t BlockDeal::local_elements(int rank) const {
   return rank >= 0 && rank < ranks_ ? per_rank_[static_cast<size_t>(rank)] : 0;
 }
 
-void BlockDeal::locate(const int64_t* index, int* owner, int64_t* local) const {
-  int64_t coords[8] = {};
-  int64_t within = 0;
-  for (int d = 0; d < ndim(); ++d) {
-    coords[d] = index[d] / block_[static_cast<size_t>(d)];
-    within = within * extent(d, coords[d]) + index[d] - coords[d] * block_[static_cast<size_t>(d)];
-  }
-  *owner = this->owner(number(coords));
-  *local = offset(coords) + within;
-}
-
 }  // namespace remora::arrays

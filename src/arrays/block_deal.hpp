@@ -10,29 +10,39 @@
 #include <cstdint>
 #include <vector>
 
+#include "arrays/block_store.hpp"
+
 namespace remora::arrays {
 
-class BlockDeal {
+class BlockDeal final : public BlockStore {
  public:
   BlockDeal(std::vector<int64_t> dims, std::vector<int64_t> block, int ranks);
 
-  int ndim() const { return static_cast<int>(dims_.size()); }
+  int ndim() const override { return static_cast<int>(dims_.size()); }
   int ranks() const { return ranks_; }
   const std::vector<int64_t>& dims() const { return dims_; }
   const std::vector<int64_t>& block() const { return block_; }
-  // Blocks along dimension d, and the extent of block c of dimension d.
-  int64_t blocks(int d) const { return counts_[static_cast<size_t>(d)]; }
-  int64_t extent(int d, int64_t c) const;
-  // The number of the block with block coordinates coords, and its owner.
+  int64_t blocks(int d) const override { return counts_[static_cast<size_t>(d)]; }
+  int64_t start(int d, int64_t c) const override { return c * block_[static_cast<size_t>(d)]; }
+  int64_t extent(int d, int64_t c) const override;
+  int64_t block_of(int d, int64_t index) const override {
+    return index / block_[static_cast<size_t>(d)];
+  }
+  // The number of the block with block coordinates coords (row-major); block k is on k mod P.
   int64_t number(const int64_t* coords) const;
-  int owner(int64_t number) const { return static_cast<int>(number % ranks_); }
-  // Where the block with these coordinates starts in its owner's local array (elements).
-  int64_t offset(const int64_t* coords) const;
-  int64_t local_elements(int rank) const;
-  // The owner of one element and its index in the owner's local array.
-  void locate(const int64_t* index, int* owner, int64_t* local) const;
-  bool operator==(const BlockDeal& other) const {
-    return dims_ == other.dims_ && block_ == other.block_ && ranks_ == other.ranks_;
+  int owner(const int64_t* coords) const override {
+    return static_cast<int>(number(coords) % ranks_);
+  }
+  int64_t offset(const int64_t* coords) const override;
+  int64_t local_elements(int rank) const override;
+  // 1 x ... x 1 x (the rank's element count): the blocks are not a grid per rank.
+  int64_t local_extent(int rank, int d) const override {
+    return d + 1 < ndim() ? 1 : local_elements(rank);
+  }
+  bool same(const BlockStore& other) const override {
+    const auto* deal = dynamic_cast<const BlockDeal*>(&other);
+    return deal != nullptr && dims_ == deal->dims_ && block_ == deal->block_ &&
+           ranks_ == deal->ranks_;
   }
 
  private:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "arrays/block_deal.hpp"
+#include "arrays/grid_tiles.hpp"
 #include "arrays/process_grid.hpp"
 
 namespace remora::arrays {
@@ -38,15 +40,8 @@ Distribution Distribution::cyclic_tiles(std::vector<int64_t> dims,
   d.block_.assign(n, 0);  // unused: the tiles give the extents
   d.tile_local_.resize(n);
   d.coord_extent_.resize(n);
-  for (size_t u = 0; u < n; ++u) {
-    const size_t parts = static_cast<size_t>(d.grid_[u]);
-    d.coord_extent_[u].assign(parts, 0);
-    for (size_t b = 0; b < d.tiles_[u].size(); ++b) {
-      d.tile_local_[u].push_back(d.coord_extent_[u][b % parts]);
-      d.coord_extent_[u][b % parts] +=
-          d.tile_end(static_cast<int>(u), static_cast<int64_t>(b)) - d.tiles_[u][b];
-    }
-  }
+  for (size_t u = 0; u < n; ++u)
+    tile_tables(d.dims_[u], d.tiles_[u], d.grid_[u], &d.tile_local_[u], &d.coord_extent_[u]);
   return d;
 }
 
@@ -55,8 +50,19 @@ Distribution Distribution::dealt(std::vector<int64_t> dims, std::vector<int64_t>
   d.kind_ = REMORA_DIST_BLOCK_CYCLIC;
   d.grid_.assign(dims.size(), 1);
   d.grid_.back() = ranks;
-  d.deal_ = std::make_shared<const BlockDeal>(dims, block, ranks);
+  d.store_ = std::make_shared<const BlockDeal>(dims, block, ranks);
   d.block_ = std::move(block);
+  d.dims_ = std::move(dims);
+  return d;
+}
+
+Distribution Distribution::tiled(std::vector<int64_t> dims,
+                                 std::vector<std::vector<int64_t>> starts, std::vector<int> grid) {
+  Distribution d;
+  d.kind_ = REMORA_DIST_BLOCK_CYCLIC;
+  d.store_ = std::make_shared<const GridTiles>(dims, std::move(starts), grid);
+  d.grid_ = std::move(grid);
+  d.block_.assign(dims.size(), 0);  // unused: the tiles give the extents
   d.dims_ = std::move(dims);
   return d;
 }
@@ -81,7 +87,7 @@ int64_t Distribution::elements() const {
 bool Distribution::same_layout(const Distribution& other) const {
   if (dims_ != other.dims_ || grid_ != other.grid_ || is_cyclic() != other.is_cyclic())
     return false;
-  if (deal_ || other.deal_) return deal_ && other.deal_ && *deal_ == *other.deal_;
+  if (store_ || other.store_) return store_ && other.store_ && store_->same(*other.store_);
   return is_cyclic() ? block_ == other.block_ && tiles_ == other.tiles_ : starts_ == other.starts_;
 }
 
@@ -120,7 +126,7 @@ int64_t Distribution::cyclic_local_extent(int d, int coord) const {
 }
 
 int64_t Distribution::local_extent(int rank, int d) const {
-  if (deal_) return d + 1 < ndim() ? 1 : deal_->local_elements(rank);
+  if (store_) return store_->local_extent(rank, d);
   const std::vector<int> c = coords(rank);
   const int p = c[static_cast<size_t>(d)];
   if (p < 0) return 0;
@@ -246,7 +252,7 @@ int64_t Distribution::local_index(int d, int64_t index) const {
 }
 
 void Distribution::locate(const int64_t* index, int* owner, int64_t* local) const {
-  if (deal_) return deal_->locate(index, owner, local);
+  if (store_) return store_->locate(index, owner, local);
   int rank = 0;
   int64_t linear = 0;
   for (int d = 0; d < ndim(); ++d) {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "arrays/block_deal.hpp"
+#include "arrays/block_store.hpp"
 #include "remora/array.h"
 
 namespace remora::arrays {
@@ -48,6 +48,11 @@ class Distribution {
   // (local extents 1, ..., 1, its element count); runs and owning_coords do not apply: patches
   // go by blocks (for_each_tile).
   static Distribution dealt(std::vector<int64_t> dims, std::vector<int64_t> block, int ranks);
+  // Tiles on a process grid stored as GA stores them (GA_Set_tiled*; grid_tiles.hpp): any ndim,
+  // kind block-cyclic; tile starts as cyclic_tiles', tile c on grid position (c_d mod grid[d]).
+  // Each rank's local array is its tiles one after another; patches go by tiles.
+  static Distribution tiled(std::vector<int64_t> dims, std::vector<std::vector<int64_t>> starts,
+                            std::vector<int> grid);
   // The default block distribution of dims over ranks.
   static Distribution block_default(std::vector<int64_t> dims, int ranks);
 
@@ -58,7 +63,8 @@ class Distribution {
   int ndim() const { return static_cast<int>(dims_.size()); }
   const std::vector<int64_t>& dims() const { return dims_; }
   const std::vector<int>& grid() const { return grid_; }
-  const BlockDeal* deal() const { return deal_.get(); }
+  // Layouts that store each block contiguously (dealt blocks, GA's tiles), else null.
+  const BlockStore* store() const { return store_.get(); }
   int64_t elements() const;
   // Same owner and local index for every element (then local storage lines up).
   bool same_layout(const Distribution& other) const;
@@ -99,7 +105,7 @@ class Distribution {
   // Cyclic with irregular tiles (empty otherwise): tile starts, each tile's start in its
   // coordinate's local extent, and each coordinate's local extent, per dimension.
   std::vector<std::vector<int64_t>> tiles_, tile_local_, coord_extent_;
-  std::shared_ptr<const BlockDeal> deal_;  // dealt blocks (null otherwise)
+  std::shared_ptr<const BlockStore> store_;  // dealt blocks or stored tiles (null otherwise)
 };
 
 }  // namespace remora::arrays

@@ -8,43 +8,42 @@
 namespace remora::arrays {
 
 namespace {
-// Dealt blocks: one tile per block that lo..hi meets.
-void for_each_dealt_tile(const BlockDeal& deal, const int64_t* lo, const int64_t* hi,
-                         const std::function<void(const Tile&)>& visit) {
-  const int ndim = deal.ndim();
-  const auto& block = deal.block();
+// Layouts that store blocks contiguously: one tile per block that lo..hi meets, the blocks of
+// an owner in row-major block order.
+void for_each_stored_tile(const BlockStore& store, const int64_t* lo, const int64_t* hi,
+                          const std::function<void(const Tile&)>& visit) {
+  const int ndim = store.ndim();
   int64_t first[REMORA_ARRAY_MAX_DIM], last[REMORA_ARRAY_MAX_DIM], c[REMORA_ARRAY_MAX_DIM];
   for (int d = 0; d < ndim; ++d) {
-    first[d] = c[d] = lo[d] / block[static_cast<size_t>(d)];
-    last[d] = hi[d] / block[static_cast<size_t>(d)];
+    first[d] = c[d] = store.block_of(d, lo[d]);
+    last[d] = store.block_of(d, hi[d]);
   }
-  std::vector<std::pair<int64_t, Tile>> tiles;  // (block number, tile)
+  std::vector<Tile> tiles;
   for (;;) {
     Tile tile;
-    const int64_t number = deal.number(c);
-    tile.owner = deal.owner(number);
-    tile.local_base = deal.offset(c);
+    tile.owner = store.owner(c);
+    tile.local_base = store.offset(c);
     for (int d = 0; d < ndim; ++d) {
-      const int64_t start = c[d] * block[static_cast<size_t>(d)];
+      const int64_t start = store.start(d, c[d]);
       const int64_t from = std::max(lo[d], start);
-      const int64_t to = std::min(hi[d], start + deal.extent(d, c[d]) - 1);
+      const int64_t to = std::min(hi[d], start + store.extent(d, c[d]) - 1);
       tile.runs.push_back(Run{from, to - from + 1, 1, from - start});
-      tile.local.push_back(deal.extent(d, c[d]));
+      tile.local.push_back(store.extent(d, c[d]));
     }
-    tiles.emplace_back(number, std::move(tile));
+    tiles.push_back(std::move(tile));
     int d = ndim - 1;
     while (d >= 0 && ++c[d] > last[d]) c[d] = first[d], --d;
     if (d < 0) break;
   }
   std::stable_sort(tiles.begin(), tiles.end(),
-                   [](const auto& a, const auto& b) { return a.second.owner < b.second.owner; });
-  for (const auto& entry : tiles) visit(entry.second);
+                   [](const Tile& a, const Tile& b) { return a.owner < b.owner; });
+  for (const Tile& tile : tiles) visit(tile);
 }
 }  // namespace
 
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
                    const std::function<void(const Tile&)>& visit) {
-  if (dist.deal() != nullptr) return for_each_dealt_tile(*dist.deal(), lo, hi, visit);
+  if (dist.store() != nullptr) return for_each_stored_tile(*dist.store(), lo, hi, visit);
   const int ndim = dist.ndim();
   std::vector<std::vector<int>> coords(static_cast<size_t>(ndim));
   for (int d = 0; d < ndim; ++d) {

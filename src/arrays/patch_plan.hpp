@@ -20,7 +20,7 @@ struct Tile {
   std::vector<Run> runs;  // one per dimension
   // The runs' local indices are into a row-major array of these extents that starts at element
   // local_base of the owner's local array: the owner's whole local array for grid layouts,
-  // one block for dealt blocks.
+  // one block for dealt blocks and stored tiles (BlockStore).
   std::vector<int64_t> local;
   int64_t local_base = 0;
 };
@@ -95,7 +95,7 @@ void for_each_owned_slab(const OwnedPatch& patch, int ndim, const int64_t* lo, c
   }
 }
 
-// Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order (dealt blocks:
+// Calls visit(tile) for every tile of lo..hi, grouped by owner in rank order (BlockStore layouts:
 // one tile per block, in block order within an owner).
 void for_each_tile(const Distribution& dist, const int64_t* lo, const int64_t* hi,
                    const std::function<void(const Tile&)>& visit);

@@ -1,7 +1,9 @@
 # Sources of the arrays layer (distributed arrays), and the optional BLAS for gemm.
 target_sources(remora_layer_arrays PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/process_grid.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/block_store.cpp
   ${CMAKE_CURRENT_LIST_DIR}/block_deal.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/grid_tiles.cpp
   ${CMAKE_CURRENT_LIST_DIR}/distribution.cpp
   ${CMAKE_CURRENT_LIST_DIR}/patch_plan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/array.cpp

@@ -101,7 +101,7 @@ int multiply_local(bool trans_a, bool trans_b, const void* alpha, Array& a, Arra
 }  // namespace
 
 bool summa_applies(const Array& c) {
-  return c.dist().deal() == nullptr;
+  return c.dist().store() == nullptr;
 }
 
 bool summa_suits(const Array& c) {

@@ -88,6 +88,21 @@ void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<i
   }
 }
 
+// GA_Set_tiled_proc_grid's tiles (multiples of the block extents) or
+// GA_Set_tiled_irreg_proc_grid's (the map): the counts and starts per dimension.
+void tile_starts(const GaArray& a, std::vector<int>* ntiles, std::vector<int64_t>* starts) {
+  if (a.layout == Layout::TiledIrregular) {
+    ntiles->assign(a.nblock.begin(), a.nblock.end());
+    *starts = a.map;
+    return;
+  }
+  for (int d = 0; d < a.ndim; ++d) {
+    const int64_t b = a.block[static_cast<size_t>(d)];
+    ntiles->push_back(static_cast<int>((a.dims[d] + b - 1) / b));
+    for (int64_t s = 0; s < a.dims[d]; s += b) starts->push_back(s);
+  }
+}
+
 // An array of a registered type: a REMORA_UINT8 array with one more dimension (the element's
 // bytes, never split), distributed over the others as the request says.
 int create_user_typed(const char* fn, const GaArray& a, remora_array_t* out) {
@@ -114,11 +129,25 @@ int create_user_typed(const char* fn, const GaArray& a, remora_array_t* out) {
       block.push_back(dims[a.ndim]);
       return remora_array_create_block_dealt(REMORA_UINT8, ndim, dims, block.data(), name, out);
     }
-    default:
-      ga_fail(fn,
-              "array '%s' has the user-defined type %d: its distribution must be GA's default, "
-              "irregular or GA_Set_block_cyclic",
-              name, a.type);
+    case Layout::ScalapackCyclic: {  // the bytes: one block, on one grid coordinate
+      std::vector<int64_t> block = a.block;
+      block.push_back(dims[a.ndim]);
+      std::vector<int> grid = a.proc_grid;
+      grid.push_back(1);
+      return remora_array_create_block_cyclic_nd(REMORA_UINT8, ndim, dims, block.data(),
+                                                 grid.data(), name, out);
+    }
+    case Layout::Tiled:
+    case Layout::TiledIrregular: {
+      std::vector<int> ntiles, grid = a.proc_grid;
+      std::vector<int64_t> starts;
+      tile_starts(a, &ntiles, &starts);
+      ntiles.push_back(1);
+      starts.push_back(0);
+      grid.push_back(1);
+      return remora_array_create_tiled(REMORA_UINT8, ndim, dims, ntiles.data(), starts.data(),
+                                       grid.data(), name, out);
+    }
   }
   nblock.push_back(1);
   map.push_back(0);
@@ -142,20 +171,17 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
                                            a.map.data(), name, out);
     case Layout::BlockCyclic:  // block k on rank k mod P, any ndim
       return remora_array_create_block_dealt(a.datatype, a.ndim, a.dims, a.block.data(), name, out);
-    case Layout::ScalapackCyclic:
+    case Layout::ScalapackCyclic:  // block c on grid position (c_d mod grid[d]), any ndim
+      return remora_array_create_block_cyclic_nd(a.datatype, a.ndim, a.dims, a.block.data(),
+                                                 a.proc_grid.data(), name, out);
     case Layout::Tiled:
-    case Layout::TiledIrregular:
-      if (a.ndim != 2)
-        ga_fail(fn,
-                "array '%s': ScaLAPACK-style and tiled distributions are supported for 2-d "
-                "arrays only (ndim=%d)",
-                name, a.ndim);
-      if (a.layout == Layout::TiledIrregular)
-        return remora_array_create_block_cyclic_tiles(a.datatype, a.dims, a.nblock.data(),
-                                                      a.map.data(), a.proc_grid.data(), name, out);
-      return remora_array_create_block_cyclic(a.datatype, a.dims, a.block.data(),
-                                              a.proc_grid.empty() ? nullptr : a.proc_grid.data(),
-                                              name, out);
+    case Layout::TiledIrregular: {  // tiles stored one after another, as GA stores them
+      std::vector<int> ntiles;
+      std::vector<int64_t> starts;
+      tile_starts(a, &ntiles, &starts);
+      return remora_array_create_tiled(a.datatype, a.ndim, a.dims, ntiles.data(), starts.data(),
+                                       a.proc_grid.data(), name, out);
+    }
   }
   return REMORA_ERR_ARG;
 }
@@ -358,6 +384,10 @@ void set_cyclic(const char* fn, int g_a, const Index* block, const Index* grid, 
   GaArray& a = lookup(fn, g_a);
   if (a.ndim < 1) ga_fail(fn, "array '%s' has no shape (GA_Set_data first)", a.name.c_str());
   if (block == nullptr) ga_fail(fn, "dims (the block extents) is NULL");
+  for (int d = 0; d < a.ndim; ++d)
+    if (block[d] < 1)
+      ga_fail(fn, "dims[%d]=%lld (a block extent) is not positive", d,
+              static_cast<long long>(block[d]));
   a.block.assign(block, block + a.ndim);
   a.proc_grid.clear();
   if (grid != nullptr) {

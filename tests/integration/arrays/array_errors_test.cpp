@@ -45,6 +45,22 @@ void check_creation() {
   const int grid[2] = {size_, 2};
   REQUIRE_ERROR(remora_array_create_element_cyclic(REMORA_DOUBLE, dims, grid, "x", &a),
                 REMORA_ERR_ARG, "grid=");
+  // The N-d grid layouts: a block extent of 0, a missing or too large grid, tile starts out of
+  // order.
+  const int64_t dims3[3] = {6, 4, 5}, block3[3] = {2, 0, 2}, starts3[6] = {0, 3, 0, 0, 2, 1};
+  const int grid3[3] = {1, 1, 1}, big3[3] = {size_, 1, 2}, ntiles3[3] = {2, 1, 3};
+  REQUIRE_ERROR(
+      remora_array_create_block_cyclic_nd(REMORA_DOUBLE, 3, dims3, block3, grid3, "x", &a),
+      REMORA_ERR_ARG, "block[1]=0");
+  const int64_t good3[3] = {2, 2, 2};
+  REQUIRE_ERROR(
+      remora_array_create_block_cyclic_nd(REMORA_DOUBLE, 3, dims3, good3, nullptr, "x", &a),
+      REMORA_ERR_ARG, "grid is NULL");
+  REQUIRE_ERROR(remora_array_create_block_cyclic_nd(REMORA_DOUBLE, 3, dims3, good3, big3, "x", &a),
+                REMORA_ERR_ARG, "needs more ranks");
+  REQUIRE_ERROR(
+      remora_array_create_tiled(REMORA_DOUBLE, 3, dims3, ntiles3, starts3, grid3, "x", &a),
+      REMORA_ERR_ARG, "starts[5]=1 (tile 2 of dimension 2)");
   REQUIRE(a == nullptr);
 }
 

@@ -405,6 +405,30 @@ int main(int argc, char** argv) {
           return remora_array_create_block_dealt(t, ndim, d, block, "dealt_nd", a);
         }};
     check_layout<double>(nd_dealt, dims, 30 + static_cast<uint64_t>(ndim));
+    // Block-cyclic and tiles on an N-d grid: all the ranks along the first dimension, and a
+    // grid of one rank (the others own nothing).
+    for (const int ranks : {size_, 1}) {
+      const Layout nd_cyclic{
+          "cyclic_nd", ndim,
+          [ndim, ranks](remora_datatype_t t, const int64_t* d, remora_array_t* a) {
+            const int64_t block[4] = {2, 3, 4, 1};
+            const int grid[4] = {ranks, 1, 1, 1};
+            return remora_array_create_block_cyclic_nd(t, ndim, d, block, grid, "cyclic_nd", a);
+          }};
+      check_layout<double>(nd_cyclic, dims, 40 + static_cast<uint64_t>(ndim));
+      const Layout nd_tiled{
+          "tiled_nd", ndim,
+          [ndim, ranks](remora_datatype_t t, const int64_t* d, remora_array_t* a) {
+            const int ntiles[4] = {3, 2, 3, 2};
+            std::vector<int64_t> starts;
+            for (int e = 0; e < ndim; ++e)
+              for (int64_t s : uneven_starts(d[e], ntiles[e])) starts.push_back(s);
+            int g[4] = {ranks, 1, 1, 1};
+            if (ndim == 4 && ranks % 2 == 0) g[0] = 2, g[3] = ranks / 2;
+            return remora_array_create_tiled(t, ndim, d, ntiles, starts.data(), g, "tiled_nd", a);
+          }};
+      check_layout<int32_t>(nd_tiled, dims, 50 + static_cast<uint64_t>(ndim));
+    }
   }
   return remora_finalize();
 }

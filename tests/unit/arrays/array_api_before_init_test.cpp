@@ -37,6 +37,12 @@ TEST(ArrayApiBeforeInit, EveryCallFailsWithNotInitialized) {
   EXPECT_NOT_INITIALIZED(remora_array_create_block_cyclic, REMORA_DOUBLE, dims, block, nullptr, "a",
                          &a);
   EXPECT_NOT_INITIALIZED(remora_array_create_block_dealt, REMORA_DOUBLE, 2, dims, block, "a", &a);
+  const int one_by_one[2] = {1, 1}, ntiles[2] = {1, 1};
+  const int64_t starts[2] = {0, 0};
+  EXPECT_NOT_INITIALIZED(remora_array_create_block_cyclic_nd, REMORA_DOUBLE, 2, dims, block,
+                         one_by_one, "a", &a);
+  EXPECT_NOT_INITIALIZED(remora_array_create_tiled, REMORA_DOUBLE, 2, dims, ntiles, starts,
+                         one_by_one, "a", &a);
   EXPECT_NOT_INITIALIZED(remora_array_create_element_cyclic, REMORA_DOUBLE, dims, nullptr, "a", &a);
   EXPECT_NOT_INITIALIZED(remora_array_duplicate, a, "b", &a);
   EXPECT_NOT_INITIALIZED(remora_array_destroy, &a);

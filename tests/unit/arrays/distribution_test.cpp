@@ -9,6 +9,7 @@
 
 #include "arrays/block_deal.hpp"
 #include "arrays/distribution.hpp"
+#include "arrays/grid_tiles.hpp"
 #include "arrays/patch_plan.hpp"
 #include "arrays/process_grid.hpp"
 
@@ -159,6 +160,106 @@ TEST(BlockDeal, LocatesEveryElementWhereGaStoresIt) {
       EXPECT_EQ(checked, elements);
       for (int r = 0; r < ranks; ++r)
         EXPECT_EQ(deal.local_elements(r), filled[static_cast<size_t>(r)]) << "rank " << r;
+    }
+  }
+}
+
+// Tiles on a process grid, against a serial model of GA's tiled storage: walking the tiles in
+// row-major tile order, each goes to grid position (c_d mod grid[d]) and is appended, row-major
+// with its own extents, to that rank's memory. Every element is located where the model puts it
+// and each rank's element count and local extents are the model's; every patch's tiles (through
+// for_each_tile) start where the model puts their first element. 1- to 4-d, regular and
+// irregular tiles, grids of every rank count and one smaller than the ranks (the rest own
+// nothing).
+TEST(GridTiles, LocatesEveryElementWhereGaStoresIt) {
+  struct Case {
+    std::vector<int64_t> dims;
+    std::vector<std::vector<int64_t>> starts;
+    std::vector<int> grid;
+    int ranks;
+  };
+  const std::vector<Case> cases = {
+      {{23}, {{0, 4, 8, 12, 16, 20}}, {3}, 3},
+      {{20}, {{0, 5, 6, 12}}, {2}, 4},
+      {{10, 9}, {{0, 3, 6, 9}, {0, 2, 4, 6, 8}}, {2, 2}, 4},
+      {{7, 6, 5}, {{0, 2, 4, 6}, {0, 4}, {0, 2, 4}}, {2, 1, 2}, 4},
+      {{7, 6, 5}, {{0, 1, 4}, {0, 3, 5}, {0, 2}}, {3, 2, 1}, 6},
+      {{5, 4, 3, 6}, {{0, 2, 4}, {0, 3}, {0, 2}, {0, 4}}, {1, 2, 1, 2}, 4},
+      {{5, 4, 3, 6}, {{0, 2, 4}, {0, 3}, {0, 2}, {0, 4}}, {1, 1, 1, 1}, 3}};
+  for (const Case& k : cases) {
+    const size_t n = k.dims.size();
+    const GridTiles tiles(k.dims, k.starts, k.grid);
+    std::map<std::vector<int64_t>, std::pair<int, int64_t>> model;  // element -> (owner, local)
+    std::vector<int64_t> filled(static_cast<size_t>(k.ranks), 0);
+    std::vector<int64_t> c(n, 0);
+    for (;;) {  // tiles, row-major
+      std::vector<int64_t> lo(n), extent(n), i(n, 0);
+      int owner = 0;
+      for (size_t d = 0; d < n; ++d) {
+        lo[d] = k.starts[d][static_cast<size_t>(c[d])];
+        const auto next = static_cast<size_t>(c[d]) + 1;
+        extent[d] = (next < k.starts[d].size() ? k.starts[d][next] : k.dims[d]) - lo[d];
+        owner = owner * k.grid[d] + static_cast<int>(c[d] % k.grid[d]);
+      }
+      ASSERT_EQ(tiles.owner(c.data()), owner);
+      ASSERT_EQ(tiles.offset(c.data()), filled[static_cast<size_t>(owner)]);
+      for (;;) {
+        std::vector<int64_t> global(n);
+        for (size_t d = 0; d < n; ++d) global[d] = lo[d] + i[d];
+        model[global] = {owner, filled[static_cast<size_t>(owner)]++};
+        size_t d = n;
+        while (d-- > 0 && ++i[d] == extent[d]) i[d] = 0;
+        if (d == static_cast<size_t>(-1)) break;
+      }
+      size_t d = n;
+      while (d-- > 0 && ++c[d] == static_cast<int64_t>(k.starts[d].size())) c[d] = 0;
+      if (d == static_cast<size_t>(-1)) break;
+    }
+    const Distribution dist = Distribution::tiled(k.dims, k.starts, k.grid);
+    for (const auto& [index, where] : model) {
+      int owner = -1;
+      int64_t local = -1;
+      dist.locate(index.data(), &owner, &local);
+      ASSERT_EQ(owner, where.first);
+      ASSERT_EQ(local, where.second);
+    }
+    for (int r = 0; r < k.ranks; ++r) {
+      EXPECT_EQ(dist.local_elements(r), filled[static_cast<size_t>(r)]) << "rank " << r;
+      int64_t product = 1;
+      for (int d = 0; d < static_cast<int>(n); ++d) product *= dist.local_extent(r, d);
+      EXPECT_EQ(product, filled[static_cast<size_t>(r)]) << "rank " << r;
+    }
+    // Random patches: every element covered once, at the model's place.
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<int64_t> lo(n), hi(n);
+      for (size_t d = 0; d < n; ++d) {
+        std::uniform_int_distribution<int64_t> pick(0, k.dims[d] - 1);
+        lo[d] = pick(rng);
+        hi[d] = pick(rng);
+        if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+      }
+      int64_t covered = 0, expected = 1;
+      for (size_t d = 0; d < n; ++d) expected *= hi[d] - lo[d] + 1;
+      for_each_tile(dist, lo.data(), hi.data(), [&](const Tile& tile) {
+        std::vector<int64_t> i(n, 0);
+        for (;;) {
+          std::vector<int64_t> global(n);
+          int64_t within = 0;
+          for (size_t d = 0; d < n; ++d) {
+            global[d] = tile.runs[d].global_start + i[d];
+            within = within * tile.local[d] + tile.runs[d].local_start + i[d];
+          }
+          const auto& where = model.at(global);
+          EXPECT_EQ(tile.owner, where.first);
+          EXPECT_EQ(tile.local_base + within, where.second);
+          ++covered;
+          size_t d = n;
+          while (d-- > 0 && ++i[d] == tile.runs[d].length) i[d] = 0;
+          if (d == static_cast<size_t>(-1)) break;
+        }
+      });
+      EXPECT_EQ(covered, expected);
     }
   }
 }
