@@ -30,6 +30,7 @@
 //   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
 //             Remora: `busy` over every wait of the timed Remora variants above (rank 0 is
 //             working on it), `idle` while rank 0 sleeps for 1 s outside Remora and MPI
+//   BENCH_MAX_BYTES=n  only transfer sizes up to n bytes (profiling one size: 8)
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
 //             rank 1 runs a progress thread (REMORA_PROGRESS=thread), which polls MPI; then
@@ -151,7 +152,8 @@ int main(int argc, char** argv) {
     report.add(bench, "ratio_remora_over_mpi", ranks, bytes, "ratio", r);
   };
 
-  for (size_t bytes : bench::sizes(8, kMaxBytes, 8)) {
+  const size_t max_bytes = std::stoull(bench::env_or("BENCH_MAX_BYTES", "1048576"));
+  for (size_t bytes : bench::sizes(8, std::min(max_bytes, kMaxBytes), 8)) {
     const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
     if (rank == 0) {
       Pair put, get, bandwidth;
