@@ -30,6 +30,9 @@
 //   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
 //             Remora: `busy` over every wait of the timed Remora variants above (rank 0 is
 //             working on it), `idle` while rank 0 sleeps for 1 s outside Remora and MPI
+//   BENCH_MAX_BYTES=n  only transfer sizes up to n bytes (profiling one size: 8)
+//   BENCH_TARGET=mpi   rank 1 waits inside MPI (MPI_Barrier) during the Remora timings too: the
+//             origin's own cost, without the difference in the target's progress
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
 //             MPICH progresses it only when the target enters MPI, so it takes ~1 s unless
 //             rank 1 runs a progress thread (REMORA_PROGRESS=thread), which polls MPI; then
@@ -79,6 +82,17 @@ std::vector<double> time_raw_mpi(int batches, int iterations, Op&& op) {
   std::vector<double> times = bench::time_batches(batches, iterations, nothing, op);
   MPI_Barrier(MPI_COMM_WORLD);
   return times;
+}
+
+// Rank 0: times a Remora variant while the other ranks wait in Remora, or with
+// BENCH_TARGET=mpi inside MPI as for the raw variants (the origin's own cost alone: MPICH over
+// UCX serves these operations in the target's MPI progress calls).
+template <typename Op>
+std::vector<double> time_remora(int batches, int iterations, Op&& op) {
+  static const bool in_mpi = bench::env_or("BENCH_TARGET", "remora") == "mpi";
+  if (in_mpi) return time_raw_mpi(batches, iterations, op);
+  auto nothing = [] {};
+  return bench::time_batches(batches, iterations, nothing, op);
 }
 
 // CPU seconds of this process (every thread).
@@ -145,17 +159,17 @@ int main(int argc, char** argv) {
   bench::check(remora_win_lock_all(remora_window, 0), "remora_win_lock_all");
   std::vector<unsigned char> buffer(kMaxBytes, 7);
   std::vector<double> addends(kMaxBytes / sizeof(double), 1.0);
-  auto nothing = [] {};
   auto ratio = [&](const char* bench, size_t bytes, const Pair& pair) {
     const double r = bench::median(pair.remora) / bench::median(pair.mpi);
     report.add(bench, "ratio_remora_over_mpi", ranks, bytes, "ratio", r);
   };
 
-  for (size_t bytes : bench::sizes(8, kMaxBytes, 8)) {
+  const size_t max_bytes = std::stoull(bench::env_or("BENCH_MAX_BYTES", "1048576"));
+  for (size_t bytes : bench::sizes(8, std::min(max_bytes, kMaxBytes), 8)) {
     const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
     if (rank == 0) {
       Pair put, get, bandwidth;
-      put.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+      put.remora = time_remora(options.batches, n, [&](int) {
         bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
         bench::check(remora_flush(segment, 1), "remora_flush");
       });
@@ -164,7 +178,7 @@ int main(int argc, char** argv) {
                 MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
-      get.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+      get.remora = time_remora(options.batches, n, [&](int) {
         bench::check(remora_get(segment, 1, 0, buffer.data(), bytes), "remora_get");
       });
       get.mpi = time_raw_mpi(options.batches, n, [&](int) {
@@ -173,7 +187,7 @@ int main(int argc, char** argv) {
         MPI_Win_flush(1, window);
       });
       Pair win_put, win_get;
-      win_put.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+      win_put.remora = time_remora(options.batches, n, [&](int) {
         bench::check(remora_win_put(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
                      "remora_win_put");
         bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
@@ -183,7 +197,7 @@ int main(int argc, char** argv) {
                 MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
-      win_get.remora = bench::time_batches(options.batches, n, nothing, [&](int) {
+      win_get.remora = time_remora(options.batches, n, [&](int) {
         bench::check(remora_win_get(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
                      "remora_win_get");
       });
@@ -193,7 +207,7 @@ int main(int argc, char** argv) {
         MPI_Win_flush(1, window);
       });
       // Bandwidth: n puts back to back, one flush (time per put, turned into MB/s below).
-      bandwidth.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+      bandwidth.remora = time_remora(options.batches, 1, [&](int) {
         for (int i = 0; i < n; ++i)
           bench::check(remora_put(segment, 1, 0, buffer.data(), bytes), "remora_put");
         bench::check(remora_flush(segment, 1), "remora_flush");
@@ -205,7 +219,7 @@ int main(int argc, char** argv) {
         MPI_Win_flush(1, window);
       });
       Pair get_bandwidth;
-      get_bandwidth.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+      get_bandwidth.remora = time_remora(options.batches, 1, [&](int) {
         for (int i = 0; i < n; ++i)
           bench::check(remora_win_get(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8),
                        "remora_win_get");
@@ -219,15 +233,14 @@ int main(int argc, char** argv) {
       });
       // The same with the request form: n remora_win_rget, one waitall, one flush.
       std::vector<remora_request_t> requests(static_cast<size_t>(n));
-      const double rget_seconds =
-          bench::median(bench::time_batches(options.batches, 1, nothing, [&](int) {
-            for (int i = 0; i < n; ++i)
-              bench::check(remora_win_rget(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8,
-                                           &requests[static_cast<size_t>(i)]),
-                           "remora_win_rget");
-            bench::check(remora_request_waitall(n, requests.data()), "remora_request_waitall");
-            bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
-          }));
+      const double rget_seconds = bench::median(time_remora(options.batches, 1, [&](int) {
+        for (int i = 0; i < n; ++i)
+          bench::check(remora_win_rget(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8,
+                                       &requests[static_cast<size_t>(i)]),
+                       "remora_win_rget");
+        bench::check(remora_request_waitall(n, requests.data()), "remora_request_waitall");
+        bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+      }));
       report.add_latency("put", "remora_put_flush", ranks, bytes, put.remora);
       report.add_latency("put", "mpi_put_flush", ranks, bytes, put.mpi);
       ratio("put", bytes, put);
@@ -257,7 +270,7 @@ int main(int argc, char** argv) {
                  rget_seconds / bench::median(get_bandwidth.mpi));
       const size_t doubles = std::max<size_t>(bytes / sizeof(double), 1);
       Pair accumulate;
-      accumulate.remora = bench::time_batches(options.batches, 1, nothing, [&](int) {
+      accumulate.remora = time_remora(options.batches, 1, [&](int) {
         for (int i = 0; i < n; ++i)
           bench::check(remora_win_accumulate(remora_window, 1, 0, addends.data(), doubles,
                                              REMORA_DOUBLE, REMORA_OP_SUM, nullptr),
@@ -286,7 +299,7 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     Pair fetch_add;
     int64_t old = 0, one = 1;
-    fetch_add.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+    fetch_add.remora = time_remora(options.batches, iterations, [&](int) {
       bench::check(remora_fetch_add(segment, 1, 0, 1, &old), "remora_fetch_add");
     });
     fetch_add.mpi = time_raw_mpi(options.batches, iterations, [&](int) {
@@ -298,7 +311,7 @@ int main(int argc, char** argv) {
     ratio("fetch_add", 8, fetch_add);
     // The same on the window (its accumulate path: across nodes, MPI's accumulates).
     Pair fetch_op;
-    fetch_op.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+    fetch_op.remora = time_remora(options.batches, iterations, [&](int) {
       bench::check(
           remora_win_fetch_and_op(remora_window, 1, 0, &one, &old, REMORA_INT64, REMORA_OP_SUM),
           "remora_win_fetch_and_op");
@@ -314,7 +327,7 @@ int main(int argc, char** argv) {
       Pair cas, win_cas;
       int64_t current = 0;
       bench::check(remora_fetch_add(segment, 1, 0, 0, &current), "remora_fetch_add");
-      cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+      cas.remora = time_remora(options.batches, iterations, [&](int) {
         bench::check(remora_compare_swap(segment, 1, 0, current, current + 1, &old),
                      "remora_compare_swap");
         current = old + 1;
@@ -322,7 +335,7 @@ int main(int argc, char** argv) {
       bench::check(remora_win_fetch_and_op(remora_window, 1, 0, &one, &current, REMORA_INT64,
                                            REMORA_OP_NO_OP),
                    "remora_win_fetch_and_op");
-      win_cas.remora = bench::time_batches(options.batches, iterations, nothing, [&](int) {
+      win_cas.remora = time_remora(options.batches, iterations, [&](int) {
         const int64_t desired = current + 1;
         bench::check(remora_win_compare_and_swap(remora_window, 1, 0, &desired, &current, &old,
                                                  REMORA_INT64),

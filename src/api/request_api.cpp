@@ -37,9 +37,10 @@ int find_requests(const char* function, int count, const remora_request_t* reque
 }
 
 // Whether a request is done; a stalled collective fails itself first (REMORA_COLL_TIMEOUT).
-bool finished(remora::Request& request) {
+// waiting: asked by a thread that waits until it is done (Request::done_waiting).
+bool finished(remora::Request& request, bool waiting = false) {
   request.check_stalled();
-  return request.done();
+  return waiting ? request.done_waiting() : request.done();
 }
 
 // Frees a completed request and returns its status, its message prefixed with function.
@@ -80,7 +81,7 @@ int wait_all(const char* function, int count, remora_request_t* requests) {
   const int status = runtime->collectives->wait_until(
       [&found] {
         for (const auto& schedule : found)
-          if (schedule != nullptr && !finished(*schedule)) return false;
+          if (schedule != nullptr && !finished(*schedule, true)) return false;
         return true;
       },
       shm);

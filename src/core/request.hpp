@@ -10,6 +10,9 @@ class Request {
   virtual ~Request() = default;
   // True once the operation is complete; never false again afterwards.
   virtual bool done() const = 0;
+  // done() for a thread that waits until it is (remora_request_wait, waitall): it may block
+  // until the operation completes, where that costs less than polling for it.
+  virtual bool done_waiting() const { return done(); }
   // Once done(): REMORA_SUCCESS, or the failure, whose message becomes the calling thread's
   // last error.
   virtual int status() const = 0;

@@ -28,6 +28,7 @@ class RmaRequest final : public Request {
   explicit RmaRequest(std::shared_ptr<transport::PendingGet> pending)
       : pending_(std::move(pending)) {}
   bool done() const override { return pending_ == nullptr || pending_->test(); }
+  bool done_waiting() const override { return pending_ == nullptr || pending_->test_waiting(); }
   int status() const override { return REMORA_SUCCESS; }
 
  private:

@@ -60,11 +60,14 @@ struct StridedShape {
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
 
 // A get in flight (Transport::get_pending). test() makes progress on it without blocking and
-// says whether the data has arrived; once true, always true. Thread-safe.
+// says whether the data has arrived; once true, always true. test_waiting() is test() for a
+// thread that waits until it is done: it may block until the get's target has served it (and
+// complete other gets along with it). Thread-safe.
 class PendingGet {
  public:
   virtual ~PendingGet() = default;
   virtual bool test() = 0;
+  virtual bool test_waiting() { return test(); }
 };
 
 // One accumulate-family operation for Transport::accumulate, with remora_datatype_t and

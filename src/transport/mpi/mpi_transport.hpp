@@ -137,7 +137,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   bool needs_flush(int target);
   // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
   // for REMORA_MPI_ACTIVE_US from now; announce(target) does so before a one-sided operation on
-  // target and sends target a notice unless it had one (or a message) recently.
+  // target (unless less than an eighth of that time has passed since it last did) and sends
+  // target a notice unless it had one (or a message) recently.
   void stay_active(uint64_t now);
   void announce(int target);
   bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }

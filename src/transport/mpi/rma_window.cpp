@@ -14,7 +14,8 @@ constexpr size_t kMaxTransfer = size_t{1} << 30;  // MPI counts are int
 // it, or by complete_gets after a flush; read without the mutex once set.
 class RmaWindow::InFlightGet final : public transport::PendingGet {
  public:
-  explicit InFlightGet(WindowShared& shared) : shared_(shared) {}
+  InFlightGet(WindowShared& shared, RmaWindow& window, int rank)
+      : shared_(shared), window_(window), rank_(rank) {}
   // While it is in flight its target may need this rank's MPI calls, and the waits that test it
   // must keep polling MPI to see it complete: the rank stays active, as in a wait for a request.
   bool test() override {
@@ -30,6 +31,20 @@ class RmaWindow::InFlightGet final : public transport::PendingGet {
     shared_.outstanding();
     return false;
   }
+  // A thread that waits for the get: one MPI_Win_flush of its target completes it and every
+  // other get in flight there, as MPI_Get + MPI_Win_flush would, rather than a test (an MPI
+  // progress call) per request in turn. The window is alive while the get is not done (its
+  // free and destructor complete every get, under the MPI mutex). On an oversubscribed machine
+  // the flush would spin while the target waits for a CPU: test() there.
+  bool test_waiting() override {
+    if (shared_.wait_outside_mpi || done.load(std::memory_order_acquire)) return test();
+    {
+      std::lock_guard lock(shared_.mpi_mutex);
+      if (done.load(std::memory_order_relaxed) || window_.flush_rank(rank_) == REMORA_SUCCESS)
+        return done.load(std::memory_order_relaxed);
+    }
+    return test();  // the flush failed (its error is the thread's last): keep testing
+  }
   // After a flush of the get's target: the request completes at once.
   void complete() {
     if (done.load(std::memory_order_relaxed)) return;
@@ -42,6 +57,8 @@ class RmaWindow::InFlightGet final : public transport::PendingGet {
 
  private:
   WindowShared& shared_;
+  RmaWindow& window_;
+  const int rank_;  // the target's window rank
 };
 
 int RmaWindow::create(MPI_Comm comm, WindowShared& shared, void* base, size_t bytes,
@@ -147,7 +164,7 @@ int RmaWindow::rget(int target, size_t offset, void* destination, size_t bytes,
   if (bytes > kMaxTransfer) return get(target, offset, destination, bytes);
   const int rank = window_rank(target);
   const auto count = static_cast<int>(bytes);
-  auto get = std::make_shared<InFlightGet>(shared_);
+  auto get = std::make_shared<InFlightGet>(shared_, *this, rank);
   std::lock_guard lock(mpi_mutex_);
   if (MPI_Rget(destination, count, MPI_BYTE, rank, static_cast<MPI_Aint>(offset), count, MPI_BYTE,
                window_, &get->request) != MPI_SUCCESS)

@@ -16,7 +16,9 @@
 // (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits for a CPU.
 // A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
 // tests complete or a flush of the target completes it; a test that finds it in flight keeps the
-// rank active (WindowShared::outstanding), as a wait for a request does. flush gives remote
+// rank active (WindowShared::outstanding), as a wait for a request does. A wait for it flushes its
+// target (InFlightGet::test_waiting: one MPI_Win_flush for every get in flight there, not a test
+// per request), except on an oversubscribed machine, where it tests. flush gives remote
 // completion (MPI_Win_flush), and only for a target with puts or accumulates issued since its
 // last flush, or rgets in flight; a window with such operations lists itself for that target
 // (WindowShared::to_flush), so that a flush of one target visits only those windows.
