@@ -130,6 +130,7 @@ void Schedule::start() {
   if (failed_) return;  // a notice came in between
   if (announced.code != 0) return record_failure(announced.code, announced.message, false);
   remaining_ = steps_.size();
+  ready_.reserve(steps_.size());  // at most every step at once: one allocation, not a doubling
   for (size_t id = 0; id < steps_.size(); ++id)
     if (steps_[id].waiting_for == 0) ready_.push_back(static_cast<StepId>(id));
   if (remaining_ == 0) complete();
