@@ -15,6 +15,33 @@ using remora::api::Runtime;
 
 namespace {
 
+using Found = std::vector<std::shared_ptr<remora::Request>>;
+
+// The list of a call's requests: the thread's, reused from call to call (one allocation less
+// per test or wait), emptied when the call returns so that it keeps no request alive. A call
+// that finds it in use (none today: handlers make no such calls) takes its own.
+class FoundList {
+ public:
+  FoundList() : list_(busy_ ? own_ : kept_) {
+    if (&list_ == &kept_) busy_ = true;
+  }
+  ~FoundList() {
+    list_.clear();
+    if (&list_ == &kept_) busy_ = false;
+  }
+  FoundList(const FoundList&) = delete;
+  FoundList& operator=(const FoundList&) = delete;
+  Found& operator*() { return list_; }
+
+ private:
+  static thread_local Found kept_;
+  static thread_local bool busy_;
+  Found own_;
+  Found& list_;
+};
+thread_local Found FoundList::kept_;
+thread_local bool FoundList::busy_ = false;
+
 int find_requests(const char* function, int count, const remora_request_t* requests,
                   const Runtime& runtime, std::vector<std::shared_ptr<remora::Request>>* found) {
   if (count < 0) return fail(REMORA_ERR_ARG, "%s: count=%d is negative", function, count);
@@ -72,7 +99,8 @@ int complete_all(const char* function, Runtime& runtime, remora_request_t* reque
 
 int wait_all(const char* function, int count, remora_request_t* requests) {
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<remora::Request>> found;
+  FoundList list;
+  Found& found = *list;
   if (int status = enter_waiting(function, &runtime)) return status;
   if (int status = find_requests(function, count, requests, *runtime, &found)) return status;
   bool shm = false;
@@ -98,7 +126,8 @@ extern "C" {
 int remora_request_test(remora_request_t* request, int* flag) {
   REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<remora::Request>> found;
+  FoundList list;
+  Found& found = *list;
   if (int status = enter_waiting("remora_request_test", &runtime)) return status;
   if (int status = check_out("remora_request_test", "flag", flag)) return status;
   if (int status = remora::api::check_pointer("remora_request_test", "request", request))
@@ -134,7 +163,8 @@ int remora_request_waitall(int count, remora_request_t* requests) {
 int remora_request_waitany(int count, remora_request_t* requests, int* index) {
   REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<remora::Request>> found;
+  FoundList list;
+  Found& found = *list;
   if (int status = enter_waiting("remora_request_waitany", &runtime)) return status;
   if (int status = check_out("remora_request_waitany", "index", index)) return status;
   if (int status = find_requests("remora_request_waitany", count, requests, *runtime, &found))
@@ -164,7 +194,8 @@ int remora_request_waitany(int count, remora_request_t* requests, int* index) {
 int remora_request_testall(int count, remora_request_t* requests, int* flag) {
   REMORA_API_ENTRY();
   Runtime* runtime = nullptr;
-  std::vector<std::shared_ptr<remora::Request>> found;
+  FoundList list;
+  Found& found = *list;
   if (int status = enter_waiting("remora_request_testall", &runtime)) return status;
   if (int status = check_out("remora_request_testall", "flag", flag)) return status;
   if (int status = find_requests("remora_request_testall", count, requests, *runtime, &found))

@@ -16,7 +16,13 @@ class HandleTable {
   void* add(std::shared_ptr<T> object) {
     void* handle = object.get();
     std::lock_guard lock(mutex_);
-    live_.emplace(handle, std::move(object));
+    if (spare_.empty()) {
+      live_.emplace(handle, std::move(object));
+    } else {
+      spare_.key() = handle;
+      spare_.mapped() = std::move(object);
+      live_.insert(std::move(spare_));
+    }
     return handle;
   }
   // nullptr when handle is not live.
@@ -49,7 +55,11 @@ class HandleTable {
     auto found = live_.find(handle);
     if (found == live_.end()) return nullptr;
     std::shared_ptr<T> object = std::move(found->second);
-    live_.erase(found);
+    // The node waits for the next add (a request per nonblocking call: one allocation less).
+    if (spare_.empty())
+      spare_ = live_.extract(found);
+    else
+      live_.erase(found);
     return object;
   }
 
@@ -65,6 +75,7 @@ class HandleTable {
   static inline std::atomic<uint64_t> generation_{1};
   mutable std::mutex mutex_;
   std::unordered_map<const void*, std::shared_ptr<T>> live_;
+  typename std::unordered_map<const void*, std::shared_ptr<T>>::node_type spare_;  // emptied
 };
 
 }  // namespace remora::coll

@@ -31,7 +31,13 @@ uint64_t InstanceTable::begin(uint32_t context, uint32_t signature, Failure* ann
       entry.has_future.store(!entry.future.empty(), std::memory_order_release);
     }
   }
-  entry.running[sequence].signature = signature;
+  if (entry.spare.empty()) {
+    entry.running[sequence].signature = signature;
+  } else {
+    entry.spare.key() = sequence;
+    entry.spare.mapped().signature = signature;
+    entry.running.insert(std::move(entry.spare));
+  }
   return sequence;
 }
 
@@ -56,7 +62,12 @@ void InstanceTable::end(uint32_t context, uint64_t sequence) {
   auto running = entry->second.running.find(sequence);
   if (running == entry->second.running.end()) return;
   entry->second.record_ended(sequence, running->second.signature);
-  entry->second.running.erase(running);
+  if (!entry->second.spare.empty()) {
+    entry->second.running.erase(running);
+    return;
+  }
+  entry->second.spare = entry->second.running.extract(running);
+  entry->second.spare.mapped() = Running{};  // lets go of the schedule and the message
 }
 
 InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {

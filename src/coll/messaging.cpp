@@ -10,6 +10,33 @@
 namespace remora::coll {
 namespace {
 
+// How many emptied entries of each map are kept (a collective step has a few keys at a time).
+constexpr size_t kSpareEntries = 8;
+
+// map[key], made from a spare entry when there is one.
+template <typename Map>
+typename Map::mapped_type& entry_of(Map& map, std::vector<typename Map::node_type>& spare,
+                                    const typename Map::key_type& key) {
+  auto found = map.find(key);
+  if (found != map.end()) return found->second;
+  if (spare.empty()) return map[key];
+  typename Map::node_type node = std::move(spare.back());
+  spare.pop_back();
+  node.key() = key;
+  return map.insert(std::move(node)).position->second;
+}
+
+// Erases the entry at position (its queue empty), keeping it for entry_of.
+template <typename Map>
+void drop_entry(Map& map, std::vector<typename Map::node_type>& spare,
+                typename Map::iterator position) {
+  if (spare.size() >= kSpareEntries) {
+    map.erase(position);
+    return;
+  }
+  spare.push_back(map.extract(position));
+}
+
 enum Kind : uint32_t { kEager = 0, kReadyToSend, kDone, kRefused, kNotice };
 
 struct WireHeader {
@@ -136,12 +163,12 @@ bool Messenger::post(Receive* receive) {
     std::lock_guard lock(mutex_);
     auto found = unexpected_.find(receive->key);
     if (found == unexpected_.end()) {
-      posted_[receive->key].push_back(receive);
+      entry_of(posted_, spare_posted_, receive->key).push_back(receive);
       return false;
     }
     waiting = std::move(found->second.front());
     found->second.pop_front();
-    if (found->second.empty()) unexpected_.erase(found);
+    if (found->second.empty()) drop_entry(unexpected_, spare_unexpected_, found);
     unexpected_keys_.store(unexpected_.size(), std::memory_order_relaxed);
   }
   receive->arrived_signature = waiting.signature;
@@ -173,7 +200,7 @@ bool Messenger::read_rendezvous(Receive& receive, int source, const ReadyToSend&
     if (status == REMORA_ERR_UNSUPPORTED) {
       {
         std::lock_guard lock(mutex_);
-        posted_[receive.key].push_front(&receive);
+        entry_of(posted_, spare_posted_, receive.key).push_front(&receive);
       }
       answer(source, kRefused, header.id);
       return false;
@@ -245,13 +272,13 @@ void Messenger::deliver(int source, const void* payload, size_t bytes) {
     auto posted = posted_.find(key);
     if (posted == posted_.end()) {
       if (!arrived.rendezvous) arrived.data.assign(data, data + data_bytes);
-      unexpected_[key].push_back(std::move(arrived));
+      entry_of(unexpected_, spare_unexpected_, key).push_back(std::move(arrived));
       unexpected_keys_.store(unexpected_.size(), std::memory_order_relaxed);
       return;
     }
     receive = posted->second.front();
     posted->second.pop_front();
-    if (posted->second.empty()) posted_.erase(posted);
+    if (posted->second.empty()) drop_entry(posted_, spare_posted_, posted);
   }
   // The receive is ours alone now: fill it and tell its owner outside the lock, so the owner
   // may post further receives; unless its collective failed meanwhile.

@@ -168,8 +168,14 @@ class Messenger {
   const MessengerOptions options_;
   int handler_ = -1;
   std::mutex mutex_;
-  std::unordered_map<MessageKey, std::deque<Receive*>, MessageKeyHash> posted_;
-  std::unordered_map<MessageKey, std::deque<Unexpected>, MessageKeyHash> unexpected_;
+  using Posted = std::unordered_map<MessageKey, std::deque<Receive*>, MessageKeyHash>;
+  using Unexpecteds = std::unordered_map<MessageKey, std::deque<Unexpected>, MessageKeyHash>;
+  Posted posted_;
+  Unexpecteds unexpected_;
+  // Emptied entries of the two maps, kept for the next keys (under mutex_): a key lives for one
+  // message, and a new entry allocates three times (its node, its queue's map and first chunk).
+  std::vector<Posted::node_type> spare_posted_;
+  std::vector<Unexpecteds::node_type> spare_unexpected_;
   std::atomic<size_t> unexpected_keys_{0};  // unexpected_.size(), read without the lock
   std::unordered_map<uint64_t, PendingSend> pending_sends_;
   uint64_t next_send_id_ = 0;

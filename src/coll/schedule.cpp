@@ -1,5 +1,6 @@
 #include "coll/schedule.hpp"
 
+#include <cassert>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -8,6 +9,7 @@
 namespace remora::coll {
 namespace {
 constexpr int kInFlight = 1;
+constexpr size_t kFirstSteps = 4;
 }  // namespace
 
 Schedule::Schedule(Messenger& messenger, std::shared_ptr<Communicator> comm, uint32_t signature)
@@ -23,6 +25,9 @@ void Schedule::use_order(std::shared_ptr<const RankOrder> order) {
 }
 
 Schedule::StepId Schedule::add(Step step, const Deps& deps) {
+  assert(!started_);  // the vector would move receives already posted
+  // Most schedules have a few steps: one allocation for them instead of growing 1, 2, 4.
+  if (steps_.empty()) steps_.reserve(kFirstSteps);
   const auto id = static_cast<StepId>(steps_.size());
   for (StepId dep : deps) {
     if (dep < 0) continue;
@@ -103,11 +108,11 @@ Schedule::StepId Schedule::poll(std::shared_ptr<Polled> polled, const Deps& deps
 }
 
 uint8_t* Schedule::scratch(size_t bytes) {
-  return scratch_.emplace_back(bytes).data();
+  return scratch_.emplace_front(bytes).data();
 }
 
 std::vector<uint8_t>* Schedule::scratch_vector() {
-  return &scratch_.emplace_back();
+  return &scratch_.emplace_front();
 }
 
 uint64_t Schedule::message_tag(uint64_t sequence, uint32_t tag) {
@@ -115,6 +120,7 @@ uint64_t Schedule::message_tag(uint64_t sequence, uint32_t tag) {
 }
 
 void Schedule::start() {
+  started_ = true;
   Failure announced =
       messenger_.instances().started(comm_->context(), sequence_, shared_from_this());
   if (announced_.code != 0) announced = std::move(announced_);
@@ -124,6 +130,7 @@ void Schedule::start() {
   if (failed_) return;  // a notice came in between
   if (announced.code != 0) return record_failure(announced.code, announced.message, false);
   remaining_ = steps_.size();
+  ready_.reserve(steps_.size());  // at most every step at once: one allocation, not a doubling
   for (size_t id = 0; id < steps_.size(); ++id)
     if (steps_[id].waiting_for == 0) ready_.push_back(static_cast<StepId>(id));
   if (remaining_ == 0) complete();

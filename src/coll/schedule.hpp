@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <forward_list>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -167,14 +168,19 @@ class Schedule final : public Request,
   std::shared_ptr<const RankOrder> order_;  // nullptr: peers are ranks of comm
   int rank_;
   std::mutex mutex_;
-  std::deque<Step> steps_;  // a deque: posted receives point into it
+  // Every step is added before start() (no step adds another), so posted receives, which
+  // point into it, never move. A vector: one allocation for a small schedule, where a deque
+  // took two before the first step (its map and first chunk).
+  std::vector<Step> steps_;
+  bool started_ = false;  // add() after start() would move posted receives
   std::vector<StepId> ready_;
   std::vector<StepId> sending_;  // rendezvous sends in flight
   std::vector<StepId> parked_;   // ready steps held back by overwrites_pending_send
   std::vector<StepId> polling_;  // polled steps in flight
   std::atomic<bool> has_polling_{false};
   size_t remaining_ = 0;
-  std::deque<std::vector<uint8_t>> scratch_;
+  // A list: stable addresses, and nothing allocated for the many schedules that need none.
+  std::forward_list<std::vector<uint8_t>> scratch_;
   int status_ = 0;
   std::string message_;
   bool failed_ = false;  // no step runs any more

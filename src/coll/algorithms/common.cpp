@@ -4,6 +4,8 @@ namespace remora::coll {
 
 Blocks even_blocks(size_t count, size_t extent, size_t parts) {
   Blocks blocks;
+  blocks.offset.reserve(parts);  // one allocation each, not one per doubling
+  blocks.bytes.reserve(parts);
   const size_t base = count / parts, extra = count % parts;
   for (size_t part = 0, at = 0; part < parts; ++part) {
     const size_t elements = base + (part < extra ? 1 : 0);
@@ -17,6 +19,8 @@ Blocks even_blocks(size_t count, size_t extent, size_t parts) {
 Blocks blocks_of(const std::vector<size_t>& counts, const std::vector<size_t>& displs,
                  size_t extent) {
   Blocks blocks;
+  blocks.offset.reserve(counts.size());
+  blocks.bytes.reserve(counts.size());
   for (size_t block = 0; block < counts.size(); ++block) {
     blocks.offset.push_back(displs[block] * extent);
     blocks.bytes.push_back(counts[block] * extent);
