@@ -1,5 +1,7 @@
 #include "coll/algorithm.hpp"
 
+#include <array>
+
 namespace remora::coll {
 
 #define REMORA_COLL_ALGORITHM(descriptor) extern const AlgorithmDescriptor descriptor;
@@ -25,6 +27,19 @@ std::span<const AlgorithmDescriptor* const> algorithms() {
 }
 
 const AlgorithmDescriptor* find_algorithm(int value) {
+  // Indexed by value: every blocking small call looks its algorithm up (supports, choose), and
+  // a scan of the list cost up to 14 steps each time.
+  // A value beyond the table (an algorithm added after Hierarchical) is found by the scan.
+  static constexpr int kValues = static_cast<int>(Algorithm::Hierarchical) + 1;
+  static const auto by_value = [] {
+    std::array<const AlgorithmDescriptor*, kValues> table{};
+    for (const AlgorithmDescriptor* descriptor : kAlgorithms) {
+      const auto index = static_cast<size_t>(descriptor->algorithm);
+      if (index < table.size()) table[index] = descriptor;
+    }
+    return table;
+  }();
+  if (value >= 0 && value < kValues) return by_value[static_cast<size_t>(value)];
   for (const AlgorithmDescriptor* descriptor : kAlgorithms)
     if (static_cast<int>(descriptor->algorithm) == value) return descriptor;
   return nullptr;

@@ -56,6 +56,7 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   collectives->world_->set_order(
       collectives->make_order(collectives->default_order_, collectives->world_->group()));
   collectives->communicators.add(collectives->world_);
+  collectives->shm_env_.emplace(collectives->make_shm_env());
   *out = std::move(collectives);
   return REMORA_SUCCESS;
 }
@@ -289,7 +290,7 @@ void Collectives::build(Schedule& schedule, Operation operation, Algorithm algor
   find_algorithm(algorithm)->build(schedule, operation, args, env);
 }
 
-ShmFast::Env Collectives::shm_env() const {
+ShmFast::Env Collectives::make_shm_env() const {
   // The yield phase where a member this one waits for may be on this CPU's run queue: the node
   // is oversubscribed, or this rank is not bound to one CPU. A rank bound to a CPU of its own
   // (remorarun binds by default) gives that CPU to other programs' processes when it yields.
@@ -323,9 +324,25 @@ bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm r
   // shm asked for: choose() would keep it (comm has its area). gatherv and scatterv choose as
   // launch() does for them (blocks_differ).
   const bool blocks_differ = args.vector_form && operation != Operation::Allgather;
-  if (requested != Algorithm::Shm &&
-      choose(operation, requested, bytes, comm, false, blocks_differ) != Algorithm::Shm)
+  if (requested == Algorithm::Auto) {
+    // Whether choose() gives shm depends here on the operation and blocks_differ only: a small
+    // payload never exceeds the one cell auto takes shm for, comm has its area (so it is on
+    // one node and not hierarchical), and the REMORA_<OPERATION> choices are fixed.
+    static_assert(ShmFast::kSmallScatterBytes <= ShmArea::kCellBytes);
+    const unsigned bit = 2 * (2 * static_cast<unsigned>(operation) + (blocks_differ ? 1 : 0));
+    static_assert(2 * 2 * kOperationCount <= 64);
+    uint64_t known = comm.auto_small_shm.load(std::memory_order_relaxed);
+    if ((known >> bit & 1) == 0) {
+      const bool shm =
+          choose(operation, requested, bytes, comm, false, blocks_differ) == Algorithm::Shm;
+      known = uint64_t{1} << bit | uint64_t{shm ? 1U : 0U} << (bit + 1);
+      comm.auto_small_shm.fetch_or(known, std::memory_order_relaxed);
+    }
+    if ((known >> (bit + 1) & 1) == 0) return false;
+  } else if (requested != Algorithm::Shm &&
+             choose(operation, requested, bytes, comm, false, blocks_differ) != Algorithm::Shm) {
     return false;
+  }
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
                       operation == Operation::Gather || operation == Operation::Scatter;
   return ShmFast::run_small(shm_env(), comm, *area, operation, args,

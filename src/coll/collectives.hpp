@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "coll/algorithm.hpp"
@@ -126,8 +127,9 @@ class Collectives {
   // Runs a blocking call for which choose() returned Algorithm::Shm on the fast path
   // (coll/shm_fast.hpp) when it can: returns true and the call's status in *status; false
   // when the call needs a schedule (an earlier shm collective of comm is still pending here).
-  // The environment of the shm fast and small paths' waits.
-  ShmFast::Env shm_env() const;
+  // The environment of the shm fast and small paths' waits (made once, by create: the wait
+  // policy it reads is the transport's, fixed before the collectives layer starts).
+  const ShmFast::Env& shm_env() const { return *shm_env_; }
   bool run_shm_fast(const std::shared_ptr<Communicator>& comm, Operation operation,
                     const CollectiveArgs& args, int* status);
   // A blocking call of a small payload in its regular form (ShmFast::small_serves) when the
@@ -180,6 +182,8 @@ class Collectives {
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
+  ShmFast::Env make_shm_env() const;
+  std::optional<ShmFast::Env> shm_env_;  // set by create
 };
 
 }  // namespace remora::coll

@@ -50,6 +50,10 @@ class Communicator {
   // Whether the members span several nodes with two or more of them on some node, so that the
   // hierarchical algorithm applies (computed once; -1: not yet known).
   std::atomic<int> spans_shared_nodes{-1};
+  // Auto's choice for the small blocking calls (Collectives::run_small), by operation and
+  // whether the blocks differ between members: bit 2i says choice i is known, bit 2i + 1 that
+  // it is shm (asked once: it does not depend on a small call's size).
+  std::atomic<uint64_t> auto_small_shm{0};
 
   // The node and leaders' sub-communicators of the hierarchical algorithm
   // (coll/algorithms/hierarchical.cpp), made by its first call; nullptr before.

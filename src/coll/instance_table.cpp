@@ -152,7 +152,6 @@ InstanceTable::Context* InstanceTable::slot(uint32_t context) {
 }
 
 uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Failure* announced) {
-  *announced = Failure{};
   slot->unscheduled_signature.store(signature, std::memory_order_relaxed);
   uint64_t sequence = slot->next.load(std::memory_order_relaxed);
   // The slot names the number before the number is taken (release), so that whoever sees the
@@ -162,9 +161,13 @@ uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Fai
   } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
                                              std::memory_order_relaxed));
   // A failure announced for it before: it waits in future (an announcement that comes while
-  // the number is being taken may land there too; announced() looks there as well).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (slot->has_future.load(std::memory_order_relaxed)) {
+  // the number is being taken may land there too; announced() looks there as well, when the
+  // count of announcements moves). No fence here: an announcement that happened before this
+  // call is visible through that happens-before (the acquire of the exchange above orders
+  // this load after it); one concurrent with it may be missed by any fence (record_announcement
+  // reads next, then stores has_future: no store-load pair to order), and the waiter finds it
+  // through the count. On x86 the locked exchange is a full barrier anyway.
+  if (slot->has_future.load(std::memory_order_acquire)) {
     std::lock_guard lock(mutex_);
     auto future = slot->future.find(sequence);
     if (future != slot->future.end()) {
@@ -182,8 +185,10 @@ void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence) {
   if (slot->unscheduled.load(std::memory_order_relaxed) != sequence) return;
   slot->record_ended(sequence, slot->unscheduled_signature.load(std::memory_order_relaxed));
   slot->unscheduled.store(kNone, std::memory_order_release);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (slot->has_future.load(std::memory_order_relaxed)) {
+  // No fence before the look (a full fence per call on the small path): an entry this misses
+  // (stored concurrently) is erased by the next begin_unscheduled, which drops every entry of
+  // an earlier sequence.
+  if (slot->has_future.load(std::memory_order_acquire)) {
     // One announced while the number was taken and never asked for: it is of no use now.
     std::lock_guard lock(mutex_);
     slot->future.erase(sequence);

@@ -57,10 +57,10 @@ class InstanceTable {
   std::vector<int> members(uint32_t context, int* my_rank);
   // For a collective that runs without a schedule (the shm fast path, coll/shm_fast.hpp), one
   // at a time per context: begin_unscheduled takes the next instance number like begin (and
-  // *announced a failure already announced for it) and keeps the instance in a slot of its own
-  // (no schedule will start it); announced() returns a failure announced for it since (code 0
-  // when none); end_unscheduled ends it like end. announcements() counts every announcement,
-  // so that a waiter calls announced() only when the count moved.
+  // into *announced, which the caller passes empty, a failure already announced for it) and keeps
+  // the instance in a slot of its own (no schedule will start it); announced() returns a failure
+  // announced for it since (code 0 when none); end_unscheduled ends it like end. announcements()
+  // counts every announcement, so that a waiter calls announced() only when the count moved.
   //
   // The slot is the context's entry (stable until close): slot() finds it once under the lock
   // and the caller keeps it (the shm area of the communicator does). Through it, begin and end
