@@ -10,8 +10,9 @@
 // Any 2-D distribution of C works. Where C's local rows or columns are not runs of consecutive
 // global indices (element-cyclic, or block-cyclic with blocks of 1) each such row or column is
 // fetched on its own, so REMORA_ARRAY_GEMM=auto picks SUMMA only where they are (block,
-// irregular, block-cyclic with blocks > 1): summa_suits. C with dealt blocks (block_deal.hpp)
-// has no grid of local rows and columns: summa_applies is false, and gemm takes the general path.
+// irregular, block-cyclic with blocks > 1): summa_suits. C whose blocks are stored one after
+// another (dealt blocks, block_deal.hpp; tiles, grid_tiles.hpp) has no grid of local rows and
+// columns: summa_applies is false, and gemm takes the general path.
 #pragma once
 
 #include "arrays/array.hpp"

@@ -2,6 +2,7 @@
 // sequence, GA_Duplicate and GA_Destroy. Every creation path fills a GaArray and allocates it
 // here (allocate), choosing the Remora distribution that matches GA's request.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -90,7 +91,8 @@ void ga_default_blocks(const GaArray& a, std::vector<int>* nblock, std::vector<i
 
 // GA_Set_tiled_proc_grid's tiles (multiples of the block extents) or
 // GA_Set_tiled_irreg_proc_grid's (the map): the counts and starts per dimension.
-void tile_starts(const GaArray& a, std::vector<int>* ntiles, std::vector<int64_t>* starts) {
+void tile_starts(const char* fn, const GaArray& a, std::vector<int>* ntiles,
+                 std::vector<int64_t>* starts) {
   if (a.layout == Layout::TiledIrregular) {
     ntiles->assign(a.nblock.begin(), a.nblock.end());
     *starts = a.map;
@@ -98,7 +100,11 @@ void tile_starts(const GaArray& a, std::vector<int>* ntiles, std::vector<int64_t
   }
   for (int d = 0; d < a.ndim; ++d) {
     const int64_t b = a.block[static_cast<size_t>(d)];
-    ntiles->push_back(static_cast<int>((a.dims[d] + b - 1) / b));
+    const int64_t count = (a.dims[d] + b - 1) / b;
+    if (count > INT_MAX)  // the native call counts tiles in an int, as GA's nblock does
+      ga_fail(fn, "dimension %d: %lld tiles of %lld elements are more than %d", d,
+              static_cast<long long>(count), static_cast<long long>(b), INT_MAX);
+    ntiles->push_back(static_cast<int>(count));
     for (int64_t s = 0; s < a.dims[d]; s += b) starts->push_back(s);
   }
 }
@@ -141,7 +147,7 @@ int create_user_typed(const char* fn, const GaArray& a, remora_array_t* out) {
     case Layout::TiledIrregular: {
       std::vector<int> ntiles, grid = a.proc_grid;
       std::vector<int64_t> starts;
-      tile_starts(a, &ntiles, &starts);
+      tile_starts(fn, a, &ntiles, &starts);
       ntiles.push_back(1);
       starts.push_back(0);
       grid.push_back(1);
@@ -178,7 +184,7 @@ int create_native(const char* fn, GaArray& a, remora_array_t* out) {
     case Layout::TiledIrregular: {  // tiles stored one after another, as GA stores them
       std::vector<int> ntiles;
       std::vector<int64_t> starts;
-      tile_starts(a, &ntiles, &starts);
+      tile_starts(fn, a, &ntiles, &starts);
       return remora_array_create_tiled(a.datatype, a.ndim, a.dims, ntiles.data(), starts.data(),
                                        a.proc_grid.data(), name, out);
     }

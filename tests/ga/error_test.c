@@ -65,6 +65,14 @@ int main(int argc, char** argv) {
     GA_Set_tiled_irreg_proc_grid(g, mapc, nblocks, grid);
     GA_Allocate(g);
   }
+  if (strcmp(mode, "tiled_count") == 0) { /* more tiles in a dimension than an int counts */
+    int64_t tdims[1] = {3000000000LL};
+    int block[1] = {1}, grid[1] = {1};
+    const int g = GA_Create_handle();
+    NGA_Set_data64(g, 1, tdims, C_DBL);
+    GA_Set_tiled_proc_grid(g, block, grid);
+    GA_Allocate(g);
+  }
   if (strcmp(mode, "restricted_range") == 0) NGA_Set_restricted_range(GA_Create_handle(), 1, 0);
   if (strcmp(mode, "ma_hard_fail") == 0) {
     Integer handle;
