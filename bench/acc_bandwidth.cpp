@@ -6,7 +6,9 @@
 //             (median over batches). Rank 1 waits in remora_barrier meanwhile.
 //   3+ ranks: `contended_<strategy>`: every rank (rank 0 included) accumulates onto the same
 //             bytes of rank 0; metric MBps = aggregate (all ranks' bytes / slowest rank's
-//             batch time) and MBps_per_rank (the median rank-0 figure).
+//             batch time) and MBps_per_rank (the median rank-0 figure). Oversubscribed, one
+//             rank descheduled inside its batch makes a whole window's rows ~10x lower, for
+//             any strategy (docs/benchmarks.md, "Contended accumulate rows are bimodal").
 // Rank 0's window memory receives an exact count check at the end of every strategy.
 // Usage: remorarun -n 2|4 ./acc_bandwidth [--csv] [--iterations K] [--batches B]
 //          [--factor F] [--strategies LIST]
