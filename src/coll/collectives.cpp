@@ -70,14 +70,17 @@ std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator
 std::shared_ptr<Schedule> Collectives::new_schedule(std::shared_ptr<Communicator> comm,
                                                     Operation operation, Algorithm algorithm,
                                                     CollectiveArgs* args) {
-  std::shared_ptr<const RankOrder> order = comm->order();
+  // The order's atomic load (a lock of the shared_ptr lock pool) only for the algorithms that
+  // follow it (shm ignores it).
+  std::shared_ptr<const RankOrder> order =
+      follows_order(operation, algorithm) ? comm->order() : nullptr;
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
                       operation == Operation::Gather || operation == Operation::Scatter;
   const int root = rooted && args != nullptr ? args->root : 0;
   auto schedule = std::make_shared<Schedule>(*messenger_, std::move(comm),
                                              signature(operation, algorithm, root));
   schedule->set_timeout(timeout_);
-  if (order != nullptr && follows_order(operation, algorithm)) {
+  if (order != nullptr) {
     schedule->use_order(order);
     if (args != nullptr) to_positions(operation, *order, args);
   }

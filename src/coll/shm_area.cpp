@@ -265,8 +265,15 @@ std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64
                                            std::shared_ptr<const void> keep) {
   auto made = std::make_shared<ShmRounds>(Private{}, std::move(area), sequence, std::move(rounds),
                                           std::move(keep));
-  std::lock_guard lock(made->area_->mutex_);
-  made->area_->pending_[sequence] = made;
+  ShmArea& area_of = *made->area_;
+  std::lock_guard lock(area_of.mutex_);
+  if (area_of.spare_pending_.empty()) {
+    area_of.pending_[sequence] = made;
+  } else {
+    area_of.spare_pending_.key() = sequence;
+    area_of.spare_pending_.mapped() = made;
+    area_of.pending_.insert(std::move(area_of.spare_pending_));
+  }
   made->area_->pending_count_.store(made->area_->pending_.size(), std::memory_order_release);
   made->enlisted_ = true;
   if (made->area_->set_ != nullptr)
@@ -283,7 +290,11 @@ void ShmRounds::leave() {
   if (!enlisted_) return;
   enlisted_ = false;
   std::lock_guard lock(area_->mutex_);
-  area_->pending_.erase(sequence_);
+  auto entry = area_->pending_.extract(sequence_);
+  if (!entry.empty()) {
+    entry.mapped().reset();
+    area_->spare_pending_ = std::move(entry);
+  }
   area_->pending_count_.store(area_->pending_.size(), std::memory_order_release);
   if (area_->set_ != nullptr) area_->set_->pending_.fetch_sub(1, std::memory_order_release);
 }

@@ -90,7 +90,9 @@ class ShmAreas : public std::enable_shared_from_this<ShmAreas> {
   std::vector<std::shared_ptr<ShmArea>> scratch_;  // advance()'s list, under mutex_
 };
 
-class ShmArea {
+// Shared from this: a schedule takes its reference from the communicator's plain pointer
+// (Communicator::shm_area_ptr) instead of an atomic load of the communicator's shared_ptr.
+class ShmArea : public std::enable_shared_from_this<ShmArea> {
  public:
   // Every communicator of two or more ranks on one node has an area of 2 cells per member
   // (arrays duplicate their communicator, so a program may hold many): 64 KiB cells keep it at
@@ -252,6 +254,9 @@ class ShmArea {
   // lock by the fast path, which runs only when none is).
   std::mutex mutex_;
   std::map<uint64_t, std::weak_ptr<ShmRounds>> pending_;
+  // The entry of the last collective that left, reused by the next one (an allocation less per
+  // call).
+  std::map<uint64_t, std::weak_ptr<ShmRounds>>::node_type spare_pending_;
   std::atomic<size_t> pending_count_{0};
   // The rank's areas (ShmAreas::add), whose count of pending collectives this area's enlisted
   // ones are part of; none for an area not added.

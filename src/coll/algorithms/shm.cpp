@@ -432,10 +432,58 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
   rounds->back().past = true;
 }
 
+// A gather of regular blocks (uniform counts, displacements rank * count) of at most
+// ShmArea::kInlineBytes: one round in the inline slots, like gather_rounds' but without the
+// arguments' copy (three allocations) and with captures that fit std::function's own storage
+// (a non-root's: the block's address and length) or point to one small record (the root's).
+// Returns false, adding nothing, for the other gathers.
+bool small_gather(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
+                  const CollectiveArgs& args) {
+  const size_t block = args.count * args.extent;
+  if (operation != Operation::Gather || args.vector_form || block == 0 ||
+      block > ShmArea::kInlineBytes || shm_single_copy::rounds(*area, operation, args) != 0)
+    return false;
+  std::vector<Round> rounds(1);
+  Round& round = rounds.front();
+  round.small = true;
+  std::shared_ptr<const void> keep;
+  if (area->rank() == args.root) {
+    struct Root {
+      const ShmArea* area;
+      const uint8_t* send;  // nullptr: in place
+      uint8_t* recv;
+      size_t block;
+      int root;
+    };
+    const auto* send = args.in_place ? nullptr : static_cast<const uint8_t*>(args.send);
+    auto root = std::make_shared<const Root>(
+        Root{area.get(), send, static_cast<uint8_t*>(args.recv), block, args.root});
+    round.wait_for = ShmArea::kAllRanks;
+    round.consume = [r = root.get()](int buffer) {
+      for (int rank = 0; rank < r->area->size(); ++rank) {
+        uint8_t* target = r->recv + static_cast<size_t>(rank) * r->block;
+        if (rank != r->root)
+          std::memcpy(target, r->area->cell(rank, buffer, true), r->block);
+        else if (r->send != nullptr)
+          std::memcpy(target, r->send, r->block);
+      }
+    };
+    keep = std::move(root);
+  } else {
+    round.publish = [send = static_cast<const uint8_t*>(args.send), block](uint8_t* cell) {
+      std::memcpy(cell, send, block);
+    };
+    round.wait_for = ShmArea::kNoRank;
+  }
+  schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds), std::move(keep)));
+  return true;
+}
+
 }  // namespace
 
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
+  if (small_gather(schedule, area, operation, args)) return;
   Context c;
   auto kept = std::make_shared<const CollectiveArgs>(args);
   c.area = area.get();
@@ -486,7 +534,8 @@ void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, 
 namespace {
 void build_shm(Schedule& schedule, Operation operation, const CollectiveArgs& args,
                const BuildEnv&) {
-  build_shm_rounds(schedule, schedule.shared_comm()->shm_area(), operation, args);
+  build_shm_rounds(schedule, schedule.shared_comm()->shm_area_ptr()->shared_from_this(), operation,
+                   args);
 }
 }  // namespace
 
