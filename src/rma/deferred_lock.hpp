@@ -52,10 +52,14 @@ class DeferredLock {
     return defer(target, OpKind::Get, offset, result, bytes);
   }
   // The values of waiting_[target]: not waiting (the word is held, or no epoch), waiting with
-  // nothing recorded yet (slot and queue empty), waiting with operations recorded.
-  static constexpr uint8_t kNotWaiting = 0, kFresh = 1, kRecorded = 2;
+  // nothing recorded yet (slot and queue empty), waiting with operations recorded; and waiting
+  // with nothing recorded in an epoch that Window::lock's fast path opened (the target's word is
+  // a CPU atomic on this mapping and checked, not NOCHECK), exclusive or shared, where
+  // Window::put tries the word inline. Any value but kNotWaiting is waiting.
+  static constexpr uint8_t kNotWaiting = 0, kFresh = 1, kRecorded = 2, kFreshExclusive = 3,
+                           kFreshShared = 4;
   // The per-target bytes of waiting_ (Window's lock fast path records them, its put fast path
-  // takes the word of a kFresh epoch as take_now does).
+  // takes the word of a kFreshExclusive or kFreshShared epoch as take_now does).
   uint8_t* waiting_flags() { return waiting_.data(); }
   // Takes the lock word if not yet taken and performs the queued operations.
   int force(int target);
@@ -104,7 +108,8 @@ class DeferredLock {
   int perform_slot(int target);
 
   Window& window_;
-  // Per target: a deferred epoch whose lock word is not yet taken (kFresh or kRecorded), else
+  // Per target: a deferred epoch whose lock word is not yet taken (kFresh, kRecorded,
+  // kFreshExclusive or kFreshShared), else
   // kNotWaiting. Bytes, not vector<bool>, whose bit proxies cost a read-modify-write on every
   // lock and unlock.
   std::vector<uint8_t> waiting_;

@@ -231,22 +231,24 @@ void* Window::base() const {
   return user_ ? user_->base() : transport_.address(*data_, transport_.rank());
 }
 
-int Window::put_checked(const char* function, int target, uint64_t offset, const void* origin,
-                        size_t bytes) {
-  // In a deferred lock epoch to a target with a fast lock and nothing recorded yet, the put
-  // first tries the lock word once, as DeferredLock::take_now does: if it is free, the epoch
-  // becomes an immediate one and the put is the memcpy (the deferred lock-put-unlock costs what
-  // the immediate one does); if it is busy, defer_put below records the put (after one more
-  // attempt, never waiting).
+[[gnu::noinline]] int Window::put_checked(const char* function, int target, uint64_t offset,
+                                          const void* origin, size_t bytes) {
   const auto t = static_cast<size_t>(target);
-  if (deferred_waiting_ != nullptr && deferred_waiting_[t] == DeferredLock::kFresh &&
-      fast_lock_[t].word != nullptr && lock_checked_[t] &&
-      try_lock_word(t, epoch_.lock_mode(target) == LockMode::Exclusive)) {
+  const uint8_t waiting = deferred_waiting_ != nullptr ? deferred_waiting_[t] : 0;
+  if (waiting >= DeferredLock::kFreshExclusive &&
+      try_lock_word(t, waiting == DeferredLock::kFreshExclusive)) {
     deferred_waiting_[t] = DeferredLock::kNotWaiting;
     unsigned char* part = passive_direct_[t] = direct_data_[t];  // open_passive_direct
     if (bytes > 0) std::memcpy(part + offset, origin, bytes);
     return REMORA_SUCCESS;
   }
+  return put_slow(function, target, offset, origin, bytes);
+}
+
+[[gnu::noinline]] int Window::put_slow(const char* function, int target, uint64_t offset,
+                                       const void* origin, size_t bytes) {
+  // (A deferred epoch whose word put_checked found busy: defer_put tries it once more in
+  // take_now, never waiting, then records the put.)
   // A lock epoch excludes fence and PSCW epochs: in a passive epoch to target the access is
   // allowed, there is no fence epoch to note and no queue but the deferred lock's, so a put the
   // deferred lock does not record (its word is held) is done now.

@@ -113,8 +113,9 @@ class Window : public remora_win_s {
   const transport::Segment& sync_segment() const { return *sync_; }
 
   // In an immediate passive epoch to a target this process maps (not this rank), a put or get
-  // is the memcpy itself (passive_direct_); else the epoch check, deferral and transport paths
-  // (put_checked, out of line, so that this path needs no stack frame of its own).
+  // is the memcpy itself (passive_direct_); else the deferred first put, epoch check, deferral
+  // and transport paths (put_checked, out of line, so that this path needs no stack frame of its
+  // own).
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
     if (unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
       if (bytes > 0) std::memcpy(part + offset, origin, bytes);
@@ -189,7 +190,7 @@ class Window : public remora_win_s {
     if (deferred_waiting_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
       lock_checked_[t] = 1;
       epoch_.locked(target, mode);
-      deferred_waiting_[t] = DeferredLock::kFresh;
+      deferred_waiting_[t] = exclusive ? DeferredLock::kFreshExclusive : DeferredLock::kFreshShared;
       return REMORA_SUCCESS;
     }
     if (!try_lock_word(t, exclusive)) [[unlikely]]
@@ -291,8 +292,15 @@ class Window : public remora_win_s {
   // The queue that defers an operation to target in the current epoch, or nullptr: now.
   OpQueue* deferral(int target);
   int execute(const QueuedOp& op);
+  // The first put of a deferred epoch that lock's fast path opened (kFreshExclusive /
+  // kFreshShared: the target's word is a CPU atomic here, checked) tries the word once, as
+  // DeferredLock::take_now does: if it is free, the epoch becomes an immediate one and the put
+  // is the memcpy, so a deferred lock-put-unlock costs about what the immediate one does. Every
+  // other put goes on to put_slow, a tail call: this path keeps a frame of a leaf that calls
+  // memcpy (no callee-saved registers, out of line so that the put fast path stays as small).
   int put_checked(const char* function, int target, uint64_t offset, const void* origin,
                   size_t bytes);
+  int put_slow(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get_checked(const char* function, int target, uint64_t offset, void* result, size_t bytes);
   // Opens (the epoch to target is passive, immediate, its lock word held or NOCHECK) or closes
   // the fast path of put and get to target (passive_direct_).

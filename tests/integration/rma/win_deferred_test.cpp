@@ -635,6 +635,56 @@ void many_windows() {
   REQUIRE_ERROR(remora_win_base(stale, &base), REMORA_ERR_ARG, "not a live window");
 }
 
+// Deferred epochs whose first put finds the word busy: the last rank holds its own window's
+// exclusive lock (taken at once) while every other rank opens an epoch to it (exclusive in
+// round 0, shared in round 1) and puts twice into its slot, then gets the slot. Nothing waits:
+// the first put stays in the slot, the second put and the get queue behind it, and nothing
+// reaches the target while its holder keeps the word. Unlock performs them in issue order with
+// the get last (it reads the second put), and the origin buffers are reused right after it.
+void busy_first_put_then_queue() {
+  int64_t* base = nullptr;
+  remora_win_t win = allocate(kDeferred, &base);
+  const int holder = size_ - 1;
+  for (size_t i = 0; i < slots(); ++i) base[i] = 0;
+  REQUIRE_OK(remora_barrier());
+  for (int round = 0; round < 2; ++round) {
+    if (rank_ == holder) REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, holder, 0));
+    REQUIRE_OK(remora_barrier());  // the word is held
+    int64_t first = value(rank_, holder, 10 * round + 1);
+    int64_t second = value(rank_, holder, 10 * round + 2);
+    int64_t got = -7;
+    const size_t mine = static_cast<size_t>(rank_);
+    if (rank_ != holder) {
+      REQUIRE_OK(
+          remora_win_lock(win, round == 0 ? REMORA_LOCK_EXCLUSIVE : REMORA_LOCK_SHARED, holder, 0));
+      REQUIRE_OK(remora_win_put(win, holder, mine, &first, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_put(win, holder, mine, &second, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_get(win, holder, mine, &got, 1, REMORA_INT64));
+    }
+    REQUIRE_OK(remora_barrier());  // every origin has issued its operations
+    if (rank_ == holder) {
+      for (int w = 0; w < holder; ++w)
+        REQUIRE(base[w] == (round == 0 ? 0 : value(w, holder, 2)),
+                "round %d: slot of writer %d changed under the held word: %lld", round, w,
+                (long long)base[w]);
+      REQUIRE_OK(remora_win_unlock(win, holder));
+    } else {
+      REQUIRE_OK(remora_win_unlock(win, holder));
+      const int64_t expected = second;
+      first = second = -1;  // the origin buffers may be reused once unlock returned
+      REQUIRE(got == expected, "round %d: get after two puts read %lld, expected %lld", round,
+              (long long)got, (long long)expected);
+    }
+    REQUIRE_OK(remora_barrier());
+    if (rank_ == holder)
+      for (int w = 0; w < holder; ++w)
+        REQUIRE(base[w] == value(w, holder, 10 * round + 2), "round %d: slot of writer %d: %lld",
+                round, w, (long long)base[w]);
+    REQUIRE_OK(remora_barrier());
+  }
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 }  // namespace
 
 // Exclusive deferred epochs that begin with a put: one node takes the free lock word at the put
@@ -689,6 +739,7 @@ int main(int argc, char** argv) {
   lock_all_and_flush_all();
   deferred_lock_all();
   put_first_epochs_exclude();
+  busy_first_put_then_queue();
   misuse();
   many_windows();
   REQUIRE_OK(remora_finalize());
