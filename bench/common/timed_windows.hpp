@@ -11,10 +11,12 @@
 // One window: the ranks agree on a start (the latest rank's clock on entering an allreduce, so
 // nobody starts before it), run chunks of operations until start + window, complete them (the
 // flush) and read the clock again. The figure of a window: every rank's completed bytes /
-// (the last rank's end - start), in MB/s. Not the sum of the ranks' own rates (own bytes /
-// own end - own begin): a rank that leaves the start's allreduce late runs a short while,
-// alone at the end, and its rate inflated that sum 10x in a loaded run (613 against 48 MB/s).
-// The clock is steady_clock (CLOCK_MONOTONIC), one clock for every process of a node.
+// (the last rank's end - the first rank's begin), in MB/s: the time from the agreed start to
+// the first rank leaving the allreduce is the collective's (each library's own), not work. Not the
+// sum of the ranks' own rates (own bytes / own end - own begin): a rank that leaves the start's
+// allreduce late runs a short while, alone at the end, and its rate inflated that sum 10x in a
+// loaded run (613 against 48 MB/s). The clock is steady_clock (CLOCK_MONOTONIC), one clock for
+// every process of a node.
 #pragma once
 
 #include <algorithm>
@@ -58,6 +60,7 @@ Figures measure(size_t bytes, int windows, double window_us, Op&& op, Complete&&
     double start = steady_us();
     allreduce(&start, 1, true);
     const double deadline = start + window_us;
+    const double begin = steady_us();
     double done = 0;
     do {
       for (int i = 0; i < chunk; ++i) op();
@@ -65,12 +68,12 @@ Figures measure(size_t bytes, int windows, double window_us, Op&& op, Complete&&
     } while (steady_us() < deadline);
     complete();
     const double end = steady_us();
-    double last = end;
+    double span[2] = {end, -begin};  // MAX: the last end and the first begin
     allreduce(&done, 1, false);
-    allreduce(&last, 1, true);
+    allreduce(span, 2, true);
     figures.operations += done;
     if (window < 0) continue;
-    figures.aggregate_mbps.push_back(done * size / (last - start));
+    figures.aggregate_mbps.push_back(done * size / (span[0] + span[1]));
   }
   return figures;
 }
