@@ -9,18 +9,16 @@
 # the table says so), STRATEGIES (default auto,native,caller), WINDOWS (per size, default 15),
 # WINDOW_MS (default 20). p <= cores is bound one rank per core (remorarun's default).
 set -euo pipefail
-build=${1:?usage: bench/acc_contended_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}
-reps=${2:-3}
-plots=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$build" && pwd)
-remorarun=$build/tools/remorarun/remorarun
-for program in "$remorarun" "$build/bench/acc_bandwidth" "$(command -v mpicxx.openmpi)" \
-  "$(command -v mpiexec.openmpi)"; do
-  [ -x "$program" ] || { echo "acc_contended_peers: ${program:-Open MPI} is missing" >&2; exit 1; }
-done
 source "$here/peers/peer_lib.sh"
 peer_init acc_contended_peers
+peer_programs "${1:?usage: bench/acc_contended_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}" \
+  bench/acc_bandwidth
+reps=${2:-3}
+plots=${3:-}
+for tool in mpicxx.openmpi mpiexec.openmpi; do
+  command -v "$tool" >/dev/null || { echo "acc_contended_peers: $tool (Open MPI) is missing" >&2; exit 1; }
+done
 mpicxx.openmpi -O2 -std=c++20 -DOMPI_SKIP_MPICXX=1 "$here/peers/rma_peers_mpi.cpp" \
   -o "$work/rma_peers_openmpi"
 

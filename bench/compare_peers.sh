@@ -15,19 +15,14 @@
 # (bench,variant,ranks,bytes,metric,value,rep); progress and the load average on stderr.
 # Plots need matplotlib (Debian python3-matplotlib).
 set -euo pipefail
-build=${1:?usage: bench/compare_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}
-reps=${2:-3}
-plots=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$build" && pwd)
-remorarun=$build/tools/remorarun/remorarun
-for program in "$remorarun" "$build/bench/lock_put_unlock" "$build/bench/fence_cost" \
-  "$build/bench/rma_latency" "$build/bench/acc_bandwidth"; do
-  [ -x "$program" ] || { echo "compare_peers: $program is missing (build the benchmarks)" >&2; exit 1; }
-done
-cores=$(nproc)
 source "$here/peers/peer_lib.sh"
 peer_init compare_peers
+peer_programs "${1:?usage: bench/compare_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}" \
+  bench/lock_put_unlock bench/fence_cost bench/rma_latency bench/acc_bandwidth
+reps=${2:-3}
+plots=${3:-}
+cores=$(nproc)
 
 peers=()  # label|program|launcher with its options
 add_peer() {  # label compiler launcher
