@@ -9,8 +9,8 @@
 # and MPICH. Each repetition runs every program once, in turn, so that drifts of a shared
 # machine hit all of them alike. One rank per core for p <= cores (bound to cores); above that
 # the jobs are oversubscribed (and say so in the table).
-# Experiments: lock_put_unlock and rma_latency (p = 2), acc_bandwidth (p = 2, and 4 contended),
-# fence_cost (p = 2, 4, 8).
+# Experiments: lock_put_unlock and rma_latency (p = 2), acc_bandwidth (p = 2, and 4 contended;
+# both methods, the fixed-duration contended rows at p = 2 and 4), fence_cost (p = 2, 4, 8).
 # Output: the table on stdout, then the CSV rows with a `rep` column
 # (bench,variant,ranks,bytes,metric,value,rep); progress and the load average on stderr.
 # Plots need matplotlib (Debian python3-matplotlib).
