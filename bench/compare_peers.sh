@@ -9,25 +9,20 @@
 # and MPICH. Each repetition runs every program once, in turn, so that drifts of a shared
 # machine hit all of them alike. One rank per core for p <= cores (bound to cores); above that
 # the jobs are oversubscribed (and say so in the table).
-# Experiments: lock_put_unlock and rma_latency (p = 2), acc_bandwidth (p = 2, and 4 contended),
-# fence_cost (p = 2, 4, 8).
+# Experiments: lock_put_unlock and rma_latency (p = 2), acc_bandwidth (p = 2, and 4 contended;
+# both methods, the fixed-duration contended rows at p = 2 and 4), fence_cost (p = 2, 4, 8).
 # Output: the table on stdout, then the CSV rows with a `rep` column
 # (bench,variant,ranks,bytes,metric,value,rep); progress and the load average on stderr.
 # Plots need matplotlib (Debian python3-matplotlib).
 set -euo pipefail
-build=${1:?usage: bench/compare_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}
-reps=${2:-3}
-plots=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$build" && pwd)
-remorarun=$build/tools/remorarun/remorarun
-for program in "$remorarun" "$build/bench/lock_put_unlock" "$build/bench/fence_cost" \
-  "$build/bench/rma_latency" "$build/bench/acc_bandwidth"; do
-  [ -x "$program" ] || { echo "compare_peers: $program is missing (build the benchmarks)" >&2; exit 1; }
-done
-cores=$(nproc)
 source "$here/peers/peer_lib.sh"
 peer_init compare_peers
+peer_programs "${1:?usage: bench/compare_peers.sh BUILD_DIR [REPS] [PLOT_DIR]}" \
+  bench/lock_put_unlock bench/fence_cost bench/rma_latency bench/acc_bandwidth
+reps=${2:-3}
+plots=${3:-}
+cores=$(nproc)
 
 peers=()  # label|program|launcher with its options
 add_peer() {  # label compiler launcher

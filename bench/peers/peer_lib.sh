@@ -3,6 +3,8 @@
 #   peer_init NAME           $work (a directory removed at exit) and $csv (empty), the Open MPI
 #                            variables for running as root and oversubscribed; NAME prefixes
 #                            every message
+#   peer_programs BUILD PROGRAM...  $build (absolute) and $remorarun; exits, naming it, when
+#                            remorarun or a PROGRAM (a path under BUILD) is not executable
 #   peer_mpis CALLBACK       CALLBACK LABEL COMPILER LAUNCHER for Open MPI, then MPICH, each
 #                            when its C++ compiler and launcher are installed (says so if not)
 #   peer_repetition REP REPS the repetition's line with the load average, on stderr
@@ -18,6 +20,16 @@ peer_init() {
   : >"$csv"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_rmaps_base_oversubscribe=1
+}
+
+peer_programs() {
+  local program
+  build=$(cd "$1" && pwd)
+  shift
+  remorarun=$build/tools/remorarun/remorarun
+  for program in "$remorarun" "${@/#/$build/}"; do
+    [ -x "$program" ] || { echo "$peer_name: $program is missing (build the benchmarks)" >&2; exit 1; }
+  done
 }
 
 peer_mpis() {

@@ -11,7 +11,8 @@ prefixed as the Remora program prefixes its own variants:
   ga_latency        <operation>_<who>             us (bench/peers/ga_latency.c; the peer is GA)
   hf_proxy_ga       <layout>_<variant>/<who>      tasks_per_s, higher is better (apps/hf_proxy's
                     hf_proxy_ga, bench/compare_ga.sh; the peer is GA)
-  acc_bandwidth     <who> or contended_<who>      MBps, higher is better
+  acc_bandwidth     <who>, contended_<who> or     MBps, higher is better
+                    contended_timed_<who> (the fixed-duration method, group contended_timed)
   reduce_skew       <who>/skew<us>[_progress_<m>]  cpu_us, root_cpu_us, other_cpu_us
                     (bench/reduce_skew_peers.sh)
                     <who>[_progress_<m>]           us, the latency without skew
@@ -52,8 +53,9 @@ def split_variant(bench, variant):
     for operation in sorted(operations, key=len, reverse=True):  # get_accumulate before get
         if variant.startswith(operation + "_"):
             return operation, variant[len(operation) + 1:]
-    if bench == "acc_bandwidth" and variant.startswith("contended_"):
-        return "contended", variant[len("contended_"):]
+    for group in ("contended_timed", "contended"):  # the longer prefix first
+        if bench == "acc_bandwidth" and variant.startswith(group + "_"):
+            return group, variant[len(group) + 1:]
     if bench == "hf_proxy_ga" and "/" in variant:
         group, who = variant.split("/", 1)  # "block_rma_nb/remora_manual"
         return group, who
@@ -193,10 +195,13 @@ def plot(medians, directory):
     lines(series(medians, "acc_bandwidth", "", "MBps", ranks=2),
           "Paper 000 Fig. 2: accumulate (double sum), 2 ranks", "bytes", "MB/s",
           "paper000_fig2_acc_bandwidth.png")
-    for ranks in sorted({k[3] for k in medians if k[0] == "acc_bandwidth" and k[1] == "contended"}):
-        lines(series(medians, "acc_bandwidth", "contended", "MBps", ranks=ranks),
-              f"Paper 000 Fig. 3-4: accumulate onto one target, {ranks} ranks (aggregate)",
-              "bytes", "MB/s", f"paper000_fig3_acc_contended_p{ranks}.png")
+    for group, how, suffix in (("contended", "", ""),
+                               ("contended_timed", ", fixed-duration windows", "_timed")):
+        for ranks in sorted({k[3] for k in medians if k[0] == "acc_bandwidth" and k[1] == group}):
+            lines(series(medians, "acc_bandwidth", group, "MBps", ranks=ranks),
+                  f"Paper 000 Fig. 3-4: accumulate onto one target, {ranks} ranks "
+                  f"(aggregate{how})", "bytes", "MB/s",
+                  f"paper000_fig3_acc_contended{suffix}_p{ranks}.png")
     latency = defaultdict(list)
     for (b, g, who, r, nbytes, m), value in medians.items():
         if b == "rma_latency" and m == "us":

@@ -1,14 +1,17 @@
 // Paper 001's experiments on MPI-3 RMA, so that an MPI library's one-sided component on this
 // machine can be compared with Remora's programs in the same run (bench/compare_peers.sh).
-// Self-contained (MPI only, no Remora), so one source builds against MPICH and Open MPI:
+// MPI only (no Remora; bench/common/timed_windows.hpp is header only), so one source builds
+// against MPICH and Open MPI:
 //   mpicxx -O2 -std=c++20 rma_peers_mpi.cpp -o rma_peers_mpi
 //   mpiexec -n P ./rma_peers_mpi --label openmpi_osc_sm [--csv] [--iterations K] [--batches B]
+//     [--method batch|timed|both] [--windows W] [--window-ms T] [--only EXPERIMENT]
 // Rows use the schema and bench names of the Remora programs (bench,variant,ranks,bytes,metric,
 // value); the variant is the label:
 //   lock_put_unlock  (p = 2) MPI_Win_lock(EXCLUSIVE, 1) + MPI_Put of n longs + MPI_Win_unlock,
 //                    rank 0 -> rank 1, n = 8, 256, 1024, 65536 (lock_put_unlock)
 //   fence_cost       (any p) MPI_Win_fence(NOPRECEDE) + MPI_Win_fence(NOSUCCEED), bytes 0,
 //                    variant fence2_<label>; the maximum over ranks of the medians (fence_cost)
+//   acc_bandwidth    (p = 2, 4; the timed method alone at any p) see acc_bandwidth() below
 // Method as bench/common: one warm-up batch, then B batches; median of per-operation times.
 #include <mpi.h>
 
@@ -19,6 +22,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "../common/timed_windows.hpp"
 
 namespace {
 
@@ -37,6 +42,12 @@ struct Options {
   // component (osc/rdma over shared memory) corrupts its own state in it (the next collective
   // crashes in btl/vader).
   bool skip_cas = false;
+  // Contended accumulate: "batch", "timed" or "both" (bench/acc_bandwidth's --method), and the
+  // timed method's windows per size (0: 3 * batches) and their length.
+  std::string method = "both";
+  int windows = 0;
+  double window_ms = 20;
+  std::string only;  // one experiment's name (acc_bandwidth, ...): run that one alone
 };
 
 Options parse(int argc, char** argv) {
@@ -54,16 +65,34 @@ Options parse(int argc, char** argv) {
       options.batches = std::atoi(argv[++i]);
     } else if (arg == "--skip-cas") {
       options.skip_cas = true;
+    } else if (arg == "--method" && has_value) {
+      options.method = argv[++i];
+    } else if (arg == "--windows" && has_value) {
+      options.windows = std::atoi(argv[++i]);
+    } else if (arg == "--window-ms" && has_value) {
+      options.window_ms = std::atof(argv[++i]);
+    } else if (arg == "--only" && has_value) {
+      options.only = argv[++i];
     } else {
       std::fprintf(
           stderr,
           "usage: rma_peers_mpi [--label NAME] [--csv] [--iterations K] [--batches B] [--skip-cas] "
-          "(bad argument '%s')\n",
+          "[--method batch|timed|both] [--windows W] [--window-ms T] [--only EXPERIMENT] (bad "
+          "argument '%s')\n",
           arg.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
   if (options.batches < 1) options.batches = 1;
+  if (options.windows < 1) options.windows = 3 * options.batches;
+  if ((options.method != "batch" && options.method != "timed" && options.method != "both") ||
+      !(options.window_ms > 0)) {
+    std::fprintf(stderr,
+                 "rma_peers_mpi: --method %s is not batch, timed or both, or --window-ms %g is "
+                 "not positive\n",
+                 options.method.c_str(), options.window_ms);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   return options;
 }
 
@@ -167,6 +196,60 @@ void fence_cost(const Options& options, const Report& report, int ranks) {
 // 2 ranks: rank 0 -> rank 1, MBps = bytes * K / batch time (median). 3+ ranks: every rank onto
 // rank 0, `contended_<label>` with the aggregate over the slowest rank (MBps) and rank 0's own
 // figure (MBps_per_rank). The target's element 0 is checked at the end.
+// --method timed (or both): `contended_timed_<label>` at any p, every rank onto rank 0 until a
+// shared deadline (bench/common/timed_windows.hpp, the code bench/acc_bandwidth runs), rows
+// MBps, MBps_q1 and MBps_q3; elements 0 and count-1 checked after every size.
+void acc_timed(const Options& options, const Report& report, int rank, int ranks, MPI_Win win,
+               const double* base, const std::vector<double>& source, size_t max_bytes) {
+  const std::string variant = "contended_timed_" + options.label;
+  auto allreduce = [](double* values, int n, bool max) {
+    check(
+        MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, max ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD),
+        "MPI_Allreduce");
+  };
+  auto read_own = [&](size_t index) {
+    check(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win), "MPI_Win_lock");
+    const double value = base[index];
+    check(MPI_Win_unlock(rank, win), "MPI_Win_unlock");
+    return value;
+  };
+  for (size_t bytes = 8;; bytes = std::min(bytes * 4, max_bytes)) {
+    const size_t count = bytes / sizeof(double);
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    // The first allreduce of measure() waits for rank 0, so nobody accumulates before it read.
+    const double first = rank == 0 ? read_own(0) : 0, last = rank == 0 ? read_own(count - 1) : 0;
+    check(MPI_Win_lock_all(0, win), "MPI_Win_lock_all");
+    const bench::timed::Figures figures = bench::timed::measure(
+        bytes, options.windows, options.window_ms * 1000,
+        [&] {
+          check(MPI_Accumulate(source.data(), static_cast<int>(count), MPI_DOUBLE, 0, 0,
+                               static_cast<int>(count), MPI_DOUBLE, MPI_SUM, win),
+                "MPI_Accumulate");
+        },
+        [&] { check(MPI_Win_flush(0, win), "MPI_Win_flush"); }, allreduce);
+    check(MPI_Win_unlock_all(win), "MPI_Win_unlock_all");
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    if (rank == 0) {
+      const double first_after = read_own(0), last_after = read_own(count - 1);
+      if (!bench::timed::moved_by(first, first_after, figures.operations) ||
+          !bench::timed::moved_by(last, last_after, figures.operations)) {
+        std::fprintf(stderr,
+                     "rma_peers_mpi: %s, %zu B: %.17g accumulates completed, but the target's "
+                     "element 0 moved %.17g -> %.17g and element %zu %.17g -> %.17g\n",
+                     variant.c_str(), bytes, figures.operations, first, first_after, count - 1,
+                     last, last_after);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+    }
+    report.row("acc_bandwidth", variant, ranks, bytes, "MBps", median(figures.aggregate_mbps));
+    report.row("acc_bandwidth", variant, ranks, bytes, "MBps_q1",
+               bench::timed::quantile(figures.aggregate_mbps, 0.25));
+    report.row("acc_bandwidth", variant, ranks, bytes, "MBps_q3",
+               bench::timed::quantile(figures.aggregate_mbps, 0.75));
+    if (bytes == max_bytes) break;
+  }
+}
+
 void acc_bandwidth(const Options& options, const Report& report, int rank, int ranks) {
   constexpr size_t kMaxBytes = size_t{1} << 20, kBytesPerAccBatch = size_t{16} << 20;
   const bool contended = ranks > 2;
@@ -185,7 +268,7 @@ void acc_bandwidth(const Options& options, const Report& report, int rank, int r
   const std::string variant = contended ? "contended_" + options.label : options.label;
   const int iterations = options.iterations > 0 ? options.iterations : 4000;
   double expected_first = 0;
-  for (size_t bytes = 8;; bytes = std::min(bytes * 4, kMaxBytes)) {
+  for (size_t bytes = 8; options.method != "timed"; bytes = std::min(bytes * 4, kMaxBytes)) {
     const int count = static_cast<int>(bytes / sizeof(double));
     const int n = static_cast<int>(
         std::min<size_t>(iterations, std::max<size_t>(kBytesPerAccBatch / bytes, 4)));
@@ -229,6 +312,9 @@ void acc_bandwidth(const Options& options, const Report& report, int rank, int r
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
   }
+  if (options.method != "batch")
+    acc_timed(options, report, rank, ranks, win, static_cast<const double*>(base), source,
+              kMaxBytes);
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
 
@@ -299,10 +385,17 @@ int main(int argc, char** argv) {
   const Options options = parse(argc, argv);
   const Report report{options.csv, rank == 0};
   if (options.csv && rank == 0) std::printf("bench,variant,ranks,bytes,metric,value\n");
-  if (ranks == 2) lock_put_unlock(options, report, rank, ranks);
-  if (ranks == 2) rma_latency(options, report, rank, ranks);
-  if (ranks == 2 || ranks == 4) acc_bandwidth(options, report, rank, ranks);
-  fence_cost(options, report, ranks);
+  auto wanted = [&](const char* experiment) {
+    return options.only.empty() || options.only == experiment;
+  };
+  if (ranks == 2 && wanted("lock_put_unlock")) lock_put_unlock(options, report, rank, ranks);
+  if (ranks == 2 && wanted("rma_latency")) rma_latency(options, report, rank, ranks);
+  if (wanted("acc_bandwidth")) {
+    // Any p for the timed method only (its rows are contended at every p).
+    if (ranks == 2 || ranks == 4 || options.method == "timed")
+      acc_bandwidth(options, report, rank, ranks);
+  }
+  if (wanted("fence_cost")) fence_cost(options, report, ranks);
   std::fflush(stdout);
   check(MPI_Finalize(), "MPI_Finalize");
   return 0;

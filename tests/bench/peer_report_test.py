@@ -39,6 +39,11 @@ acc_bandwidth,openmpi_osc_sm,2,8,MBps,400,1
 acc_bandwidth,contended_auto,4,1024,MBps,30000,1
 acc_bandwidth,contended_openmpi_osc_sm,4,1024,MBps,10000,1
 acc_bandwidth,contended_auto,4,1024,MBps_per_rank,1,1
+acc_bandwidth,contended_timed_auto,4,1024,MBps,8000,1
+acc_bandwidth,contended_timed_auto,4,1024,MBps_q1,1,1
+acc_bandwidth,contended_timed_openmpi_osc_sm,4,1024,MBps,2000,1
+acc_bandwidth,contended_timed_auto,2,8,MBps,300,1
+acc_bandwidth,contended_timed_openmpi_osc_sm,2,8,MBps,600,1
 ga_latency,read_inc_remora,2,8,us,0.1,1
 ga_latency,read_inc_ga58_openmpi,2,8,us,0.2,1
 ga_latency,acc_16x16_remora,2,2048,us,0.9,1
@@ -106,6 +111,10 @@ check(("rma_latency", "get_accumulate", 2, 8, "native"), "mpich", 0.1)
 check(("acc_bandwidth", "", 2, 1024, "auto"), "openmpi_osc_sm", 0.5)  # twice the bandwidth
 check(("acc_bandwidth", "", 2, 8, "auto"), "openmpi_osc_sm", 4.0)
 check(("acc_bandwidth", "contended", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 3)
+check(("acc_bandwidth", "contended_timed", 4, 1024, "auto"), "openmpi_osc_sm", 1 / 4)
+check(("acc_bandwidth", "contended_timed", 2, 8, "auto"), "openmpi_osc_sm", 2.0)
+expect(("acc_bandwidth", "contended", "timed_auto", 4, 1024, "MBps") not in medians,
+       "contended_timed_<who> is its own group, not contended's")
 check(("ga_latency", "read_inc", 2, 8, "remora"), "ga58_openmpi", 0.5)
 check(("ga_latency", "acc_16x16", 2, 2048, "remora"), "ga58_openmpi", 3.0)
 check(("hf_proxy_ga", "block_rma_nb", 2, 16384, "remora_manual"), "ga58_openmpi", 1 / 9)
@@ -137,6 +146,8 @@ if "--plots" in sys.argv:
     names = sorted(os.path.basename(p) for p in written)
     for name in ("paper001_table1_lock_put_unlock.png", "paper001_fig2_fence.png",
                  "paper000_fig2_acc_bandwidth.png", "paper000_fig3_acc_contended_p4.png",
+                 "paper000_fig3_acc_contended_timed_p4.png",
+                 "paper000_fig3_acc_contended_timed_p2.png",
                  "rma_latency.png", "paper002_fig6_7_cpu_p4_32B.png",
                  "paper002_fig9_10_latency_p4.png", "paper004_fig3_igather_k10_p4.png",
                  "paper004_fig3_igather_knever_p4.png"):
