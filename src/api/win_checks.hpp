@@ -40,10 +40,10 @@ int win_prepare_accumulate(const char* function, remora_win_t win, int& target, 
 // Request-based operations (win_request_api.cpp): target must be in a passive-target epoch;
 // runs issue() and, once it succeeded, sets *request to an RMA request: a completed one, or
 // one that completes with *pending when issue() left a get in flight there (pending: set by
-// issue, or nullptr).
+// issue and moved into the request, or nullptr).
 int win_issue_request(const char* function, rma::Window& window, int target,
                       remora_request_t* request, const std::function<int()>& issue,
-                      const std::shared_ptr<transport::PendingGet>* pending = nullptr);
+                      std::shared_ptr<transport::PendingGet>* pending = nullptr);
 // The same from the handle: checks request, win and target first.
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
                    const std::function<int()>& issue);

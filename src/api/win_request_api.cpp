@@ -37,15 +37,15 @@ int transfer_request(const char* function, remora_win_t win, int target, size_t 
     return status;
   // An rget across nodes is left in flight (Window::get_pending); its request completes it.
   std::shared_ptr<remora::transport::PendingGet> pending;
-  return remora::api::win_issue_request(
-      function, *window, target, request,
-      [&] {
-        if constexpr (is_put)
-          return window->put(function, target, offset, buffer, bytes);
-        else
-          return window->get_pending(function, target, offset, buffer, bytes, &pending);
-      },
-      &pending);
+  auto issue = [&] {
+    if constexpr (is_put)
+      return window->put(function, target, offset, buffer, bytes);
+    else
+      return window->get_pending(function, target, offset, buffer, bytes, &pending);
+  };
+  // By reference: a std::function holding the lambda's captures would allocate them per call.
+  return remora::api::win_issue_request(function, *window, target, request, std::ref(issue),
+                                        &pending);
 }
 
 // raccumulate (result NULL) and rget_accumulate.
@@ -62,8 +62,8 @@ int accumulate_request(const char* function, remora_win_t win, int target, size_
   if (wants_result && count > 0)
     if (int status = remora::api::check_pointer(function, "result", result)) return status;
   args.result = result;
-  return remora::api::win_issue_request(function, *window, target, request,
-                                        [&] { return window->accumulate(function, args); });
+  auto issue = [&] { return window->accumulate(function, args); };
+  return remora::api::win_issue_request(function, *window, target, request, std::ref(issue));
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ namespace remora::api {
 // get issue() left in flight, if any).
 int win_issue_request(const char* function, Window& window, int target, remora_request_t* request,
                       const std::function<int()>& issue,
-                      const std::shared_ptr<transport::PendingGet>* pending) {
+                      std::shared_ptr<transport::PendingGet>* pending) {
   if (!window.in_passive_epoch(target))
     return fail(REMORA_ERR_STATE,
                 "%s: target=%d is not locked: request-based operations need a passive-target "
@@ -85,7 +85,7 @@ int win_issue_request(const char* function, Window& window, int target, remora_r
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
   *request = static_cast<remora_request_t>(runtime->collectives->requests.add(
-      std::make_shared<rma::RmaRequest>(pending != nullptr ? *pending : nullptr)));
+      std::make_shared<rma::RmaRequest>(pending != nullptr ? std::move(*pending) : nullptr)));
   return REMORA_SUCCESS;
 }
 

@@ -114,6 +114,7 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
     const auto displacement = static_cast<MPI_Aint>(offset + done);
     MPI_Request request = MPI_REQUEST_NULL;
     int result = MPI_SUCCESS;
+    int complete = 0;
     {
       std::lock_guard lock(mpi_mutex_);
       result = is_put ? MPI_Rput(cursor + done, chunk, MPI_BYTE, target, displacement, chunk,
@@ -121,11 +122,16 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
                       : MPI_Rget(cursor + done, chunk, MPI_BYTE, target, displacement, chunk,
                                  MPI_BYTE, window_, &request);
       if (is_put) unflushed(target);
+      // Its first test under the same hold of the mutex: a put of a few KiB has mostly been
+      // copied out by then, and a second hold and the wait's call were a tenth of a 4 KiB put's
+      // time in a bandwidth loop (docs/benchmarks.md).
+      if (result == MPI_SUCCESS) MPI_Test(&request, &complete, MPI_STATUS_IGNORE);
     }
     if (result != MPI_SUCCESS)
       return fail(REMORA_ERR_SYSTEM, "%s of %zu bytes at offset %zu of rank %d failed",
                   is_put ? "MPI_Rput" : "MPI_Rget", bytes, offset, target);
-    if (int status = wait_(&request)) return status;
+    if (!complete)
+      if (int status = wait_(&request)) return status;
     done += static_cast<size_t>(chunk);
   }
   return REMORA_SUCCESS;

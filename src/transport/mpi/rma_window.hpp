@@ -7,18 +7,19 @@
 // in Remora instead (WindowShared::wait_outside_mpi). A put of at most kStagedPutMaxBytes is copied
 // into staging blocks and sent with MPI_Put (no wait: the copy is the origin until a flush). Larger
 // puts, larger gets, fetch-add and swap are request-based (MPI_Rput, MPI_Rget, MPI_Rget_accumulate)
-// and return at local completion, waited for with Remora's waiting policy rather than inside
-// MPI, which busy-polls (staging puts of 512 B-4 KiB too made their bandwidth under MPICH with a
-// progress thread 20-40x lower on this 2-core VM: the staging blocks' MPI_Win_flush_local_all,
-// presumably); compare-and-swap has no request form and waits in MPI_Win_flush (under MPICH
-// 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs, MPI_Win_flush 1.0 µs).
-// On an oversubscribed machine flushes and compare-and-swap settle their target first
-// (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits for a CPU.
-// A request-based get (rget) is MPI_Rget left in flight, recorded per target until its request
-// tests complete or a flush of the target completes it; a test that finds it in flight keeps the
-// rank active (WindowShared::outstanding), as a wait for a request does. A wait for it flushes its
-// target (InFlightGet::test_waiting: one MPI_Win_flush for every get in flight there, not a test
-// per request), except on an oversubscribed machine, where it tests. flush gives remote
+// and return at local completion (a put or get tests its request once under the hold of the MPI
+// mutex that issued it, and waits only when that finds it incomplete), waited for with Remora's
+// waiting policy rather than inside MPI, which busy-polls (staging puts of 512 B-4 KiB too made
+// their bandwidth under MPICH with a progress thread 20-40x lower on this 2-core VM: the staging
+// blocks' MPI_Win_flush_local_all, presumably); compare-and-swap has no request form and waits in
+// MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs,
+// MPI_Win_flush 1.0 µs). On an oversubscribed machine flushes and compare-and-swap settle their
+// target first (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits
+// for a CPU. A request-based get (rget) is MPI_Rget left in flight, recorded per target until its
+// request tests complete or a flush of the target completes it; a test that finds it in flight
+// keeps the rank active (WindowShared::outstanding), as a wait for a request does. A wait for it
+// flushes its target (InFlightGet::test_waiting: one MPI_Win_flush for every get in flight there,
+// not a test per request), except on an oversubscribed machine, where it tests. flush gives remote
 // completion (MPI_Win_flush), and only for a target with puts or accumulates issued since its
 // last flush, or rgets in flight; a window with such operations lists itself for that target
 // (WindowShared::to_flush), so that a flush of one target visits only those windows.
