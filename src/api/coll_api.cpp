@@ -234,7 +234,7 @@ bool small_blocks(const char* function, const char* name, const void* buffer, si
 // nullptr (the blocking form). args are permuted when comm has a rank order.
 int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operation operation,
            Algorithm requested, size_t bytes, remora_request_t* request, CollectiveArgs* args) {
-  std::shared_ptr<Schedule> started;
+  std::shared_ptr<remora::Request> started;
   const int status = runtime.collectives->launch(comm, operation, requested, bytes, args,
                                                  request != nullptr ? &started : nullptr);
   if (status != REMORA_SUCCESS) return call_failed(function, status);

@@ -6,6 +6,7 @@
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/shm_fast.hpp"
+#include "coll/shm_request.hpp"
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "remora/types.h"
@@ -125,7 +126,7 @@ void Collectives::fail_before_start(const std::shared_ptr<Communicator>& comm, i
 
 int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation operation,
                         Algorithm requested, size_t bytes, CollectiveArgs* args,
-                        std::shared_ptr<Schedule>* started) {
+                        std::shared_ptr<Request>* started) {
   const bool nonblocking = started != nullptr;
   // The v-forms whose members do not know each other's block sizes.
   const bool blocks_differ =
@@ -139,6 +140,13 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   int fast = REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
+  // A small nonblocking shm call without a schedule (coll/shm_request.hpp).
+  if (nonblocking && algorithm == Algorithm::Shm &&
+      ShmRequest::start(
+          *messenger_, comm, *comm->shm_area_ptr(), operation, *args,
+          signature(operation, algorithm, operation == Operation::Gather ? args->root : 0),
+          timeout_, started))
+    return REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
       bypass_->contributes_only(comm->rank(), *args))
     return bypass_->contribute_unscheduled(comm, signature(operation, algorithm, args->root),
@@ -202,11 +210,18 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // lost at p = 4, docs/benchmarks.md), except under thread progress: shm rounds advance only
   // inside the application's Remora calls, while message-based schedules advance on the progress
   // thread, the asynchronous progress that mode asks for.
+  // ialltoall of small blocks in one round: the request without a schedule
+  // (coll/shm_request.hpp), whose overhead measured below the pairwise default's (issue 15,
+  // docs/benchmarks.md); larger ones keep pairwise (shm's cell rounds lost at p = 4).
+  const bool small_alltoall = operation == Operation::Alltoall && !blocks_differ &&
+                              bytes <= ShmFast::kSmallScatterBytes &&
+                              bytes * static_cast<size_t>(comm.size()) <= ShmArea::kCellBytes;
   const bool auto_shm = operation == Operation::Barrier || operation == Operation::Bcast ||
                         operation == Operation::Reduce || operation == Operation::Allreduce ||
                         operation == Operation::ReduceScatter ||
                         operation == Operation::Allgather ||
-                        (nonblocking && operation == Operation::Gather) || blocks_differ;
+                        (nonblocking && operation == Operation::Gather) ||
+                        (nonblocking && small_alltoall) || blocks_differ;
   const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
   // gatherv, scatterv and alltoallv take shm whatever their blocks: a member's bytes are its own
   // block, which differs between members, so a choice by size could differ between them (the

@@ -142,11 +142,12 @@ class Collectives {
 
   // One collective call on comm, with the algorithm choose() gives: blocking (started ==
   // nullptr) on the shm fast path when it can, else on a schedule that is waited for; or
-  // nonblocking, its started schedule in *started. The algorithm's descriptor builds the
+  // nonblocking, its started request in *started: a small shm call's without a schedule
+  // (coll/shm_request.hpp), else its schedule. The algorithm's descriptor builds the
   // schedule from args, which are permuted first when comm has a rank order that the
   // algorithm follows. Returns the blocking call's status, or the start's.
   int launch(const std::shared_ptr<Communicator>& comm, Operation operation, Algorithm requested,
-             size_t bytes, CollectiveArgs* args, std::shared_ptr<Schedule>* started = nullptr);
+             size_t bytes, CollectiveArgs* args, std::shared_ptr<Request>* started = nullptr);
 
   // Communicator creation: blocking and collective over parent. *out is nullptr for the
   // ranks that are not members of the new communicator.

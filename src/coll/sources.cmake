@@ -19,6 +19,7 @@ target_sources(remora_layer_coll PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bypass_reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_fast.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/shm_request.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_single_copy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_vforms.cpp
   ${remora_coll_algorithm_sources})

@@ -10,10 +10,9 @@
 
 #include "coll/algorithm.hpp"
 #include "coll/schedule.hpp"
+#include "coll/shm_area.hpp"
 
 namespace remora::coll {
-
-class ShmArea;
 
 struct CollectiveArgs {
   const void* send = nullptr;  // nullptr when in_place
@@ -50,5 +49,25 @@ void build_scan(Schedule& schedule, const CollectiveArgs& args, bool exclusive);
 // The shm algorithm (algorithms/shm.cpp) of an operation it supports, over comm's area.
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args);
+// What the rounds of small_shm_rounds read, held by whoever outlives their use of it: a
+// nonblocking call's request (coll/shm_request.hpp, which cancels its rounds before it goes) or
+// the rounds' kept record (build_shm_rounds).
+struct ShmSmallCall {
+  const ShmArea* area = nullptr;
+  const uint8_t* send = nullptr;  // nullptr: in place (the input is recv)
+  uint8_t* recv = nullptr;
+  size_t block = 0;   // bytes of each rank's block
+  size_t stride = 0;  // alltoall: bytes between the blocks in a cell
+  int root = 0;       // gather
+};
+// The shm algorithm's one round of a small call, written without a copy of the arguments and
+// with functions that capture only call: a gather of regular blocks of at most
+// ShmArea::kInlineBytes (in the inline slots) and an alltoall of regular blocks that fit a
+// cell together (the cells; block d at d * stride, as the alltoall's general rounds lay out
+// their first round). small_shm_fits says which calls these are; small_shm_rounds (for one of
+// them) fills *call and adds the round to *rounds.
+bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args);
+void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+                      ShmSmallCall* call, std::vector<ShmRounds::Round>* rounds);
 
 }  // namespace remora::coll

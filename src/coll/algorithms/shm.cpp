@@ -432,58 +432,78 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
   rounds->back().past = true;
 }
 
-// A gather of regular blocks (uniform counts, displacements rank * count) of at most
-// ShmArea::kInlineBytes: one round in the inline slots, like gather_rounds' but without the
-// arguments' copy (three allocations) and with captures that fit std::function's own storage
-// (a non-root's: the block's address and length) or point to one small record (the root's).
-// Returns false, adding nothing, for the other gathers.
-bool small_gather(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
-                  const CollectiveArgs& args) {
-  const size_t block = args.count * args.extent;
-  if (operation != Operation::Gather || args.vector_form || block == 0 ||
-      block > ShmArea::kInlineBytes || shm_single_copy::rounds(*area, operation, args) != 0)
-    return false;
-  std::vector<Round> rounds(1);
-  Round& round = rounds.front();
-  round.small = true;
-  std::shared_ptr<const void> keep;
-  if (area->rank() == args.root) {
-    struct Root {
-      const ShmArea* area;
-      const uint8_t* send;  // nullptr: in place
-      uint8_t* recv;
-      size_t block;
-      int root;
-    };
-    const auto* send = args.in_place ? nullptr : static_cast<const uint8_t*>(args.send);
-    auto root = std::make_shared<const Root>(
-        Root{area.get(), send, static_cast<uint8_t*>(args.recv), block, args.root});
-    round.wait_for = ShmArea::kAllRanks;
-    round.consume = [r = root.get()](int buffer) {
-      for (int rank = 0; rank < r->area->size(); ++rank) {
-        uint8_t* target = r->recv + static_cast<size_t>(rank) * r->block;
-        if (rank != r->root)
-          std::memcpy(target, r->area->cell(rank, buffer, true), r->block);
-        else if (r->send != nullptr)
-          std::memcpy(target, r->send, r->block);
-      }
-    };
-    keep = std::move(root);
-  } else {
-    round.publish = [send = static_cast<const uint8_t*>(args.send), block](uint8_t* cell) {
-      std::memcpy(cell, send, block);
-    };
-    round.wait_for = ShmArea::kNoRank;
+}  // namespace
+
+bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
+  if (args.vector_form || shm_single_copy::rounds(area, operation, args) != 0) return false;
+  if (operation == Operation::Gather) {
+    const size_t block = args.count * args.extent;
+    return block != 0 && block <= ShmArea::kInlineBytes;
   }
-  schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds), std::move(keep)));
-  return true;
+  if (operation != Operation::Alltoall || args.recv_counts.empty()) return false;
+  const size_t count = args.recv_counts[0];
+  return count != 0 &&
+         count <= ShmArea::kCellBytes / (static_cast<size_t>(area.size()) * args.extent);
 }
 
-}  // namespace
+void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+                      ShmSmallCall* call, std::vector<Round>* rounds) {
+  *call = ShmSmallCall{&area,
+                       args.in_place ? nullptr : static_cast<const uint8_t*>(args.send),
+                       static_cast<uint8_t*>(args.recv),
+                       args.count * args.extent,
+                       0,
+                       args.root};
+  Round round;
+  if (operation == Operation::Gather) {
+    // One inline round (gather_rounds' with small blocks, regular displacements).
+    round.small = true;
+    if (area.rank() == args.root) {
+      round.consume = [call](int buffer) {
+        for (int rank = 0; rank < call->area->size(); ++rank) {
+          uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
+          if (rank != call->root)
+            std::memcpy(target, call->area->cell(rank, buffer, true), call->block);
+          else if (call->send != nullptr)
+            std::memcpy(target, call->send, call->block);
+        }
+      };
+    } else {
+      round.publish = [call](uint8_t* slot) { std::memcpy(slot, call->send, call->block); };
+      round.wait_for = ShmArea::kNoRank;
+    }
+  } else {
+    // alltoall_rounds' one round: every block within its piece of the cell. In place, the input
+    // is recv, which this rank's publish copies out before its consume overwrites it.
+    call->block = args.recv_counts[0] * args.extent;
+    call->stride =
+        ShmArea::kCellBytes / (static_cast<size_t>(area.size()) * args.extent) * args.extent;
+    round.publish = [call](uint8_t* cell) {
+      const uint8_t* input = call->send != nullptr ? call->send : call->recv;
+      for (int rank = 0; rank < call->area->size(); ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        std::memcpy(cell + r * call->stride, input + r * call->block, call->block);
+      }
+    };
+    round.consume = [call](int buffer) {
+      const size_t offset = static_cast<size_t>(call->area->rank()) * call->stride;
+      for (int rank = 0; rank < call->area->size(); ++rank)
+        std::memcpy(call->recv + static_cast<size_t>(rank) * call->block,
+                    call->area->cell(rank, buffer) + offset, call->block);
+    };
+  }
+  rounds->push_back(std::move(round));
+}
 
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
-  if (small_gather(schedule, area, operation, args)) return;
+  if (small_shm_fits(*area, operation, args)) {
+    auto call = std::make_shared<ShmSmallCall>();
+    std::vector<Round> rounds;
+    small_shm_rounds(*area, operation, args, call.get(), &rounds);
+    schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds), std::move(call)));
+    return;
+  }
   Context c;
   auto kept = std::make_shared<const CollectiveArgs>(args);
   c.area = area.get();

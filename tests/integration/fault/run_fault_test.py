@@ -415,6 +415,7 @@ CASES = {
     "random-remora-abort": random_case("remora-abort"),
     "shm-coll-iallreduce": shm_coll_case("iallreduce"),
     "shm-coll-ibarrier": shm_coll_case("ibarrier"),
+    "shm-coll-ialltoall": shm_coll_case("ialltoall"),
     "shm-coll-loop": shm_coll_case("loop"),
     "shm-coll-blocks": shm_coll_case("blocks"),
 }

@@ -1,0 +1,97 @@
+#include "coll/shm_request.hpp"
+
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace remora::coll {
+namespace {
+constexpr int kInFlight = 1;  // Schedule::Polled::poll's "still in flight"
+}  // namespace
+
+bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>& comm,
+                       ShmArea& area, Operation operation, const CollectiveArgs& args,
+                       uint32_t signature, std::chrono::nanoseconds timeout,
+                       std::shared_ptr<Request>* out) {
+  if (!small_shm_fits(area, operation, args)) return false;
+  auto request = std::make_shared<ShmRequest>(Private{}, messenger, comm, timeout);
+  ShmRequest& r = *request;
+  InstanceTable& instances = messenger.instances();
+  r.announcements_ = instances.announcements();
+  Failure announced;
+  r.sequence_ = instances.begin(comm->context(), signature, &announced);
+  std::vector<ShmRounds::Round> rounds;
+  small_shm_rounds(area, operation, args, &r.call_, &rounds);
+  // Enlisted even when it fails at once: it holds its place in the area's sequence order until
+  // it leaves (cancel), as a schedule's rounds do.
+  r.rounds_ = ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds));
+  if (timeout.count() != 0) r.started_ = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(r.mutex_);
+    if (announced.code != 0) {
+      r.rounds_->cancel();
+      r.finish(announced.code, announced.message, false);
+    } else {
+      // Published now when its slot or cell is free (the rounds' first poll, as a schedule
+      // issues a polled step at its start).
+      const int status = r.rounds_->poll();
+      if (status != kInFlight) r.finish(status, status < 0 ? last_error() : "", true);
+    }
+  }
+  *out = std::move(request);
+  return true;
+}
+
+ShmRequest::~ShmRequest() {
+  // Its rounds read call_: none may run after this (finished ones run nothing; an unfinished
+  // one, of a request freed before completion, leaves the area and abandons its sequence).
+  if (rounds_ != nullptr) rounds_->cancel();
+}
+
+void ShmRequest::check_stalled() {
+  if (done()) return;
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock() || done()) return;  // another thread advances it now
+  // An error notice for this collective (a member failed it): the failure it names ends it.
+  InstanceTable& instances = messenger_.instances();
+  const uint64_t announced = instances.announcements();
+  if (announced != announcements_) {
+    announcements_ = announced;
+    Failure failure = instances.announced(comm_->context(), sequence_);
+    if (failure.code != 0) {
+      rounds_->cancel();
+      return finish(failure.code, failure.message, false);
+    }
+  }
+  if (rounds_->may_advance()) {
+    const int status = rounds_->poll();
+    if (status != kInFlight) return finish(status, status < 0 ? last_error() : "", true);
+  }
+  if (timeout_.count() == 0 || std::chrono::steady_clock::now() - started_ < timeout_) return;
+  rounds_->cancel();
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout_).count();
+  finish(REMORA_ERR_ARG,
+         format("this collective did not complete in %lld s (REMORA_COLL_TIMEOUT); rank %d of the "
+                "communicator still waits in the shared area (shm) for other ranks: the ranks may "
+                "disagree on the operation or its sizes, or a rank did not make this call",
+                static_cast<long long>(seconds), comm_->rank()),
+         true);
+}
+
+void ShmRequest::finish(int status, const std::string& message, bool tell_others) {
+  if (status < 0) {
+    status_ = status;
+    message_ = message;
+    // The others would otherwise wait for this rank's rounds (which abandoned the sequence).
+    if (tell_others) messenger_.notify(comm_->context(), sequence_, status, message);
+  }
+  messenger_.end_instance(comm_->context(), sequence_);
+  done_.store(true, std::memory_order_release);
+}
+
+int ShmRequest::status() const {
+  if (status_ == REMORA_SUCCESS) return REMORA_SUCCESS;
+  return fail(status_, "%s", message_.c_str());
+}
+
+}  // namespace remora::coll
