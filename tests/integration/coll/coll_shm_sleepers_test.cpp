@@ -10,44 +10,15 @@
 // wrong value. A lost wake-up would leave a sleeper asleep until its timeout: it shows as time
 // only, which the test does not judge. auto and shm, on the world and on a communicator of all
 // but the last rank.
-#include <time.h>
-
 #include <cstdint>
 #include <random>
 #include <vector>
 
-#include "multirank.hpp"
-#include "shm_comms.hpp"
+#include "shm_counted.hpp"
 
 namespace {
 
 constexpr int kRounds = 240;
-
-void sleep_us(long us) {
-  timespec request{0, us * 1000};
-  while (nanosleep(&request, &request) != 0) {
-  }
-}
-
-struct Counter {
-  remora_segment_t segment;
-  size_t offset;
-  int64_t expected = 0;
-};
-
-void counted_barrier(const remora_test::RangeComm& c, remora_coll_algorithm_t algorithm,
-                     Counter* counter, int round) {
-  REQUIRE_OK(remora_fetch_add(counter->segment, 0, counter->offset, 1, nullptr));
-  REQUIRE_OK(remora_comm_barrier(c.handle, algorithm));
-  counter->expected += c.size;
-  int64_t arrived = 0;
-  REQUIRE_OK(remora_get(counter->segment, 0, counter->offset, &arrived, sizeof(arrived)));
-  REQUIRE(arrived == counter->expected, "algorithm %d size %d round %d: %lld arrivals, %lld",
-          static_cast<int>(algorithm), c.size, round, static_cast<long long>(arrived),
-          static_cast<long long>(counter->expected));
-  // Nobody adds for the next barrier before everyone has read this one's count.
-  REQUIRE_OK(remora_comm_barrier(c.handle, algorithm));
-}
 
 void allreduce(const remora_test::RangeComm& c, remora_coll_algorithm_t algorithm, int round) {
   const int64_t mine = int64_t{round + 1} * (c.rank + 1);
@@ -72,16 +43,17 @@ void reduce_scatter_block(const remora_test::RangeComm& c, remora_coll_algorithm
           static_cast<int>(algorithm), c.size, round, result, expected);
 }
 
-void run(const remora_test::RangeComm& c, remora_coll_algorithm_t algorithm, Counter* counter) {
+void run(const remora_test::RangeComm& c, remora_coll_algorithm_t algorithm,
+         remora_test::Counter* counter) {
   // Seeded by world rank: every run sleeps alike.
   std::mt19937 random(1234u + static_cast<unsigned>(remora_rank()));
   std::uniform_int_distribution<int> quarter(0, 3);
   std::uniform_int_distribution<long> nap_us(50, 1500);
   for (int round = 0; round < kRounds; ++round) {
-    if (quarter(random) == 0) sleep_us(nap_us(random));
+    if (quarter(random) == 0) remora_test::sleep_us(nap_us(random));
     switch (round % 3) {
       case 0:
-        counted_barrier(c, algorithm, counter, round);
+        remora_test::counted_barrier(c, algorithm, counter, "sleepers", round);
         break;
       case 1:
         allreduce(c, algorithm, round);
@@ -96,21 +68,5 @@ void run(const remora_test::RangeComm& c, remora_coll_algorithm_t algorithm, Cou
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rank = 0, size = 0;
-  remora_test::init(&argc, &argv, &rank, &size);
-  remora_segment_t segment;
-  REQUIRE_OK(remora_segment_allocate(2 * sizeof(int64_t), &segment));
-  const remora_test::RangeComm world = remora_test::split_range(0, false);
-  const remora_test::RangeComm first = remora_test::split_range(0, true);  // all but the last
-  Counter on_world{segment, 0}, on_first{segment, sizeof(int64_t)};
-  for (remora_coll_algorithm_t algorithm : {REMORA_COLL_AUTO, REMORA_COLL_SHM}) {
-    run(world, algorithm, &on_world);
-    if (first.handle != REMORA_COMM_NULL) run(first, algorithm, &on_first);
-  }
-  for (remora_comm_t handle : {world.handle, first.handle})
-    if (handle != REMORA_COMM_NULL) REQUIRE_OK(remora_comm_free(&handle));
-  REQUIRE_OK(remora_barrier());
-  REQUIRE_OK(remora_segment_free(&segment));
-  REQUIRE_OK(remora_finalize());
-  return 0;
+  return remora_test::run_on_ranges(&argc, &argv, run);
 }
