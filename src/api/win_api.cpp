@@ -165,16 +165,21 @@ int check_type(const char* function, int type) {
 // *offset and *bytes receive the byte offset and length.
 inline bool target_range_ok(const Window& window, int target, size_t disp, size_t count, int type,
                             uint64_t* offset, size_t* bytes) {
-  const size_t element = remora::rma::datatype_size(type);  // 0: not a type
-  // Overflow checks without divisions, each its own (predicted) branch: this runs on every
-  // operation.
+  const size_t element = remora::rma::datatype_size(type);  // 0: not a type, else at most 16
+  const size_t unit = window.disp_unit(target);
   size_t start = 0, length = 0, end = 0;
-  if (__builtin_mul_overflow(disp, window.disp_unit(target), &start)) [[unlikely]]
-    return false;
-  if (__builtin_mul_overflow(count, element, &length)) [[unlikely]]
-    return false;
-  if (__builtin_add_overflow(start, length, &end)) [[unlikely]]
-    return false;
+  if (((disp | count | unit) >> 31) == 0) [[likely]] {
+    // Each factor below 2^31: both products and their sum fit in 64 bits. One test for the
+    // three overflow checks (and fewer live registers: put's path then needs no stack frame).
+    start = disp * unit;
+    length = count * element;
+    end = start + length;
+  } else {
+    // Overflow checks without divisions: this runs on every operation with a large argument.
+    if (__builtin_mul_overflow(disp, unit, &start)) return false;
+    if (__builtin_mul_overflow(count, element, &length)) return false;
+    if (__builtin_add_overflow(start, length, &end)) return false;
+  }
   if (element == 0 || end > window.size(target)) [[unlikely]]
     return false;
   *offset = start;

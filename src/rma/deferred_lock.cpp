@@ -29,9 +29,9 @@ int DeferredLock::lock(int target) {
 
 bool DeferredLock::take_now(int target, uint64_t offset, const void* origin, size_t bytes) {
   const auto t = static_cast<size_t>(target);
-  unsigned char* part = window_.direct_data_[t];
+  unsigned char* part = window_.targets_[t].direct;
   if (part == nullptr) return false;
-  if (window_.lock_checked_[t]) {
+  if (window_.targets_[t].lock_checked) {
     RwLock& word = window_.rw_locks_[t];
     if (!word.direct()) return false;
     const bool taken =

@@ -31,11 +31,10 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       id_(id),
       options_(options),
       path_strategy_(options.strategy),
+      targets_(static_cast<size_t>(transport_.size())),
       rank_(transport_.rank()),
       locks_(services.locks),
-      disp_units_(static_cast<size_t>(transport_.size())),
       epoch_(transport_.size()),
-      lock_checked_(static_cast<size_t>(transport_.size())),
       pscw_(std::make_unique<Pscw>(*this)),
       owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {
   if (options_.fence == SyncImpl::Deferred)
@@ -87,7 +86,6 @@ int Window::create(const char* function, const WindowServices& services,
   std::unique_ptr<Window> window(new Window(services, std::move(group), id, options));
   // Over user memory the data segment stays empty (it still names the window for the ghost).
   if (int status = window->allocate_segments(user != nullptr ? 0 : bytes)) return status;
-  window->sizes_ = window->data_->bytes.data();
   window->cpu_atomics_ = window->transport_.cpu_atomics(*window->sync_);
   window->make_rw_locks();
   if (user != nullptr) {
@@ -97,8 +95,10 @@ int Window::create(const char* function, const WindowServices& services,
       window->free_segments();  // every rank saw the same failure
       return status;
     }
-    window->sizes_ = window->user_->sizes();
   }
+  // Fixed from here on: the data segment's parts, or the user memory each rank gave.
+  const size_t* sizes = user != nullptr ? window->user_->sizes() : window->data_->bytes.data();
+  for (size_t r = 0; r < window->targets_.size(); ++r) window->targets_[r].bytes = sizes[r];
   window->map_direct_data();  // after user_ is known
   // Not under ghost progress, whose ghosts serve owner-computes requests while the target
   // computes: MPI's accumulates may need the target itself in MPI (MPICH applies them there).
@@ -173,7 +173,7 @@ int Window::exchange_parameters(const char* function, size_t disp_unit) {
   };
   const WindowOptions first = options_of(members_.front());
   for (int rank : members_) {
-    disp_units_[static_cast<size_t>(rank)] = word(rank, SyncGeometry::kDispUnit).load();
+    targets_[static_cast<size_t>(rank)].disp_unit = word(rank, SyncGeometry::kDispUnit).load();
     const WindowOptions theirs = options_of(rank);
     if (theirs == first) continue;
     auto describe = [](const WindowOptions& o) {
@@ -235,14 +235,19 @@ void* Window::base() const {
                                           const void* origin, size_t bytes) {
   const auto t = static_cast<size_t>(target);
   const uint8_t waiting = deferred_waiting_ != nullptr ? deferred_waiting_[t] : 0;
+  Target& to = targets_[t];
   if (waiting >= DeferredLock::kFreshExclusive &&
-      try_lock_word(t, waiting == DeferredLock::kFreshExclusive)) {
+      try_lock_word(to.word, waiting == DeferredLock::kFreshExclusive)) {
     deferred_waiting_[t] = DeferredLock::kNotWaiting;
-    unsigned char* part = passive_direct_[t] = direct_data_[t];  // open_passive_direct
-    if (bytes > 0) std::memcpy(part + offset, origin, bytes);
-    return REMORA_SUCCESS;
+    unsigned char* part = to.passive_direct = to.direct;  // open_passive_direct
+    return copy_bytes(part + offset, origin, bytes);
   }
   return put_slow(function, target, offset, origin, bytes);
+}
+
+[[gnu::noinline]] int Window::copy_large(void* to, const void* from, size_t bytes) {
+  std::memcpy(to, from, bytes);
+  return REMORA_SUCCESS;
 }
 
 [[gnu::noinline]] int Window::put_slow(const char* function, int target, uint64_t offset,
@@ -269,7 +274,7 @@ void* Window::base() const {
 }
 
 int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes) {
-  if (unsigned char* part = direct_data_[static_cast<size_t>(target)]) {
+  if (unsigned char* part = targets_[static_cast<size_t>(target)].direct) {
     if (target == rank_) touch_local_edge();
     if (bytes > 0) std::memcpy(part + offset, origin, bytes);
     return REMORA_SUCCESS;
@@ -298,7 +303,7 @@ int Window::get_checked(const char* function, int target, uint64_t offset, void*
 }
 
 int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
-  if (const unsigned char* part = direct_data_[static_cast<size_t>(target)]) {
+  if (const unsigned char* part = targets_[static_cast<size_t>(target)].direct) {
     if (target == rank_) touch_local_edge();
     if (bytes > 0) std::memcpy(result, part + offset, bytes);
     return REMORA_SUCCESS;
@@ -311,7 +316,7 @@ int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
 int Window::get_pending(const char* function, int target, uint64_t offset, void* result,
                         size_t bytes, std::shared_ptr<transport::PendingGet>* pending) {
   pending->reset();
-  const bool in_flight = direct_data_[static_cast<size_t>(target)] == nullptr && !user_ &&
+  const bool in_flight = targets_[static_cast<size_t>(target)].direct == nullptr && !user_ &&
                          !deferred_lock_ && bytes > 0 && epoch_.passive(target) &&
                          deferral(target) == nullptr;
   if (!in_flight) return get(function, target, offset, result, bytes);
@@ -334,7 +339,7 @@ AccPath Window::acc_path(int type, uint64_t offset, int target) const {
         options_.strategy == AccStrategy::Owner || user_->path(target) == AccessPath::Agent;
     return by_owner && !self ? AccPath::Owner : AccPath::LockTable;
   }
-  const AccTarget where{direct_data_[static_cast<size_t>(target)] != nullptr, self};
+  const AccTarget where{targets_[static_cast<size_t>(target)].direct != nullptr, self};
   return choose_acc_path(path_strategy_, where, type, offset);
 }
 
@@ -420,7 +425,7 @@ int Window::accumulate_in_place(const char* function, const AccArgs& args) {
 }
 
 int Window::apply_native(const AccArgs& args) {
-  apply_native_at(direct_data_[static_cast<size_t>(args.target)], args);
+  apply_native_at(targets_[static_cast<size_t>(args.target)].direct, args);
   return REMORA_SUCCESS;
 }
 
@@ -479,7 +484,8 @@ int Window::complete(int target) {
 // the next holder as the transport's flush (a fence) would: only owner requests are awaited.
 int Window::complete_for_release(int target) {
   const auto t = static_cast<size_t>(target);
-  const bool ordered = direct_data_[t] != nullptr && lock_checked_[t] && rw_locks_[t].direct();
+  const bool ordered =
+      targets_[t].direct != nullptr && targets_[t].lock_checked && rw_locks_[t].direct();
   if (!ordered) return complete(target);
   if (int status = await_owner(target)) return status;
   return complete_transport_accumulates(target);
@@ -569,7 +575,7 @@ int Window::lock_slow(const char* function, int lock_type, int target, int asser
   if (int status = epoch_.begin_lock(function, target)) return status;
   if (int status = await_fence_entries_if_pending()) return status;
   const LockMode mode = lock_type == REMORA_LOCK_EXCLUSIVE ? LockMode::Exclusive : LockMode::Shared;
-  lock_checked_[static_cast<size_t>(target)] = (assert_flags & REMORA_MODE_NOCHECK) == 0;
+  targets_[static_cast<size_t>(target)].lock_checked = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (deferred_lock_) {
     epoch_.locked(target, mode);
     const int status = deferred_lock_->lock(target);
@@ -584,12 +590,12 @@ int Window::lock_slow(const char* function, int lock_type, int target, int asser
 
 // Both take and release do nothing for a NOCHECK epoch.
 int Window::take_lock_word(int target, LockMode mode) {
-  if (!lock_checked_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  if (!targets_[static_cast<size_t>(target)].lock_checked) return REMORA_SUCCESS;
   return acquire(target, mode);
 }
 
 int Window::release_lock_word(int target, LockMode mode) {
-  if (!lock_checked_[static_cast<size_t>(target)]) return REMORA_SUCCESS;
+  if (!targets_[static_cast<size_t>(target)].lock_checked) return REMORA_SUCCESS;
   return release(target, mode);
 }
 
@@ -598,17 +604,15 @@ int Window::release_lock_word(int target, LockMode mode) {
 // The transport's put and get of a mapped part are a memcpy (ShmTransport; the MPI transport
 // on the node): the direct path does that memcpy itself. User memory has its own paths.
 void Window::map_direct_data() {
-  direct_data_.assign(static_cast<size_t>(transport_.size()), nullptr);
-  passive_direct_.assign(static_cast<size_t>(transport_.size()), nullptr);
   if (user_) return;
   for (int target : members_)
-    direct_data_[static_cast<size_t>(target)] =
+    targets_[static_cast<size_t>(target)].direct =
         static_cast<unsigned char*>(transport_.address(*data_, target));
 }
 
 void* Window::shared_address(int rank) const {
   if (user_) return rank == rank_ ? base() : nullptr;
-  return direct_data_[static_cast<size_t>(rank)];
+  return targets_[static_cast<size_t>(rank)].direct;
 }
 
 void Window::make_lock_tables() {
@@ -622,12 +626,12 @@ void Window::make_lock_tables() {
   element_in_place_.assign(static_cast<size_t>(transport_.size()), nullptr);
   for (int target : members_) {
     const auto t = static_cast<size_t>(target);
-    if (direct_data_[t] == nullptr || !lock_tables_[t].direct()) continue;
+    if (targets_[t].direct == nullptr || !lock_tables_[t].direct()) continue;
     bool lock_table_always = true;
     for (int type = REMORA_INT8; type <= REMORA_DOUBLE_COMPLEX; ++type)
       for (uint64_t offset = 0; offset < 16; ++offset)
         if (acc_path(type, offset, target) != AccPath::LockTable) lock_table_always = false;
-    if (lock_table_always) element_in_place_[t] = direct_data_[t];
+    if (lock_table_always) element_in_place_[t] = targets_[t].direct;
   }
 }
 
@@ -644,7 +648,6 @@ void Window::make_rw_locks() {
 }
 
 void Window::make_fast_locks() {
-  fast_lock_.assign(static_cast<size_t>(transport_.size()), FastLock{});
   if (deferred_lock_) deferred_waiting_ = deferred_lock_->waiting_flags();
   if (transport_accumulates_) return;  // unlock must complete them (complete_for_release)
   // The fast unlock's light fence (Window::unlock) needs this process registered before any
@@ -655,10 +658,11 @@ void Window::make_fast_locks() {
     const RwLock& word = rw_locks_[t];
     // Exactly where lock_slow takes the word with RwLock on this mapping (acquire: not through
     // an agent) and unlock_slow's complete_for_release needs no flush (ordered).
-    if (target == rank_ || direct_data_[t] == nullptr || word.node_local() ||
+    if (target == rank_ || targets_[t].direct == nullptr || word.node_local() ||
         word.word_here() == nullptr || word.waiter_total_here() == nullptr)
       continue;
-    fast_lock_[t] = FastLock{word.word_here(), word.waiter_total_here()};
+    targets_[t].word = word.word_here();
+    targets_[t].waiters = word.waiter_total_here();
   }
 }
 
@@ -707,7 +711,7 @@ int Window::lock_all(const char* function, int assert_flags) {
   if (int status = await_fence_entries_if_pending()) return status;
   lock_all_checked_ = (assert_flags & REMORA_MODE_NOCHECK) == 0;
   if (deferred_lock_) {
-    std::fill(lock_checked_.begin(), lock_checked_.end(), static_cast<uint8_t>(lock_all_checked_));
+    for (Target& to : targets_) to.lock_checked = lock_all_checked_;
     epoch_.locked_all();
     const int status = deferred_lock_->lock_all();
     if (status != REMORA_SUCCESS) epoch_.unlocked_all();

@@ -93,7 +93,7 @@ class Window : public remora_win_s {
   int comm_rank(int world) const;
   int rank() const { return transport_.rank(); }
   void* base() const;
-  size_t size(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
+  size_t size(int rank) const { return targets_[static_cast<size_t>(rank)].bytes; }
   // The user-memory part of a remora_win_create window, or nullptr.
   UserMemory* user_memory() const { return user_.get(); }
   // Whether the node's ghost can serve this window's owner-computes requests: it maps the
@@ -102,7 +102,7 @@ class Window : public remora_win_s {
   // Whether the node's ghost serves lock requests (remote_locks.hpp): it maps the sync
   // segments of windows over every rank, user memory or not.
   bool ghost_serves_locks() const { return !group_ && ghost_progress(); }
-  size_t disp_unit(int rank) const { return disp_units_[static_cast<size_t>(rank)]; }
+  size_t disp_unit(int rank) const { return targets_[static_cast<size_t>(rank)].disp_unit; }
   // Where this process loads and stores world rank `rank`'s window memory: its mapping of a
   // rank of its node, this rank's own user memory; nullptr otherwise.
   void* shared_address(int rank) const;
@@ -113,21 +113,17 @@ class Window : public remora_win_s {
   const transport::Segment& sync_segment() const { return *sync_; }
 
   // In an immediate passive epoch to a target this process maps (not this rank), a put or get
-  // is the memcpy itself (passive_direct_); else the deferred first put, epoch check, deferral
-  // and transport paths (put_checked, out of line, so that this path needs no stack frame of its
-  // own).
+  // is the memcpy itself (Target::passive_direct); else the deferred first put, epoch check,
+  // deferral and transport paths (put_checked, out of line, so that this path needs no stack frame
+  // of its own).
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
-    if (unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
-      if (bytes > 0) std::memcpy(part + offset, origin, bytes);
-      return 0;
-    }
+    if (unsigned char* part = targets_[static_cast<size_t>(target)].passive_direct) [[likely]]
+      return copy_bytes(part + offset, origin, bytes);
     return put_checked(function, target, offset, origin, bytes);
   }
   int get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
-    if (const unsigned char* part = passive_direct_[static_cast<size_t>(target)]) [[likely]] {
-      if (bytes > 0) std::memcpy(result, part + offset, bytes);
-      return 0;
-    }
+    if (const unsigned char* part = targets_[static_cast<size_t>(target)].passive_direct) [[likely]]
+      return copy_bytes(result, part + offset, bytes);
     return get_checked(function, target, offset, result, bytes);
   }
   // The get of a request (remora_win_rget): to a target of another node, in an immediate
@@ -170,7 +166,7 @@ class Window : public remora_win_s {
   }
 
   int fence(const char* function, int assert_flags);
-  // Passive-target lock and unlock. Fast path (fast_lock_[target] set: a target on this node,
+  // Passive-target lock and unlock. Fast path (Target::word set: a target on this node,
   // not this rank, whose lock word and waiter total are CPU atomics on this mapping and not
   // node-local): lock is the epoch test plus, in an immediate epoch, one compare-and-swap
   // (exclusive) or fetch-add (shared) on the word, and in a deferred epoch only the record;
@@ -181,42 +177,43 @@ class Window : public remora_win_s {
   // through lock_slow / unlock_slow, which check and report as before.
   int lock(const char* function, int lock_type, int target, int assert_flags) {
     const auto t = static_cast<size_t>(target);
-    uint64_t* word = fast_lock_[t].word;
+    Target& to = targets_[t];
+    uint64_t* word = to.word;
     const bool exclusive = lock_type == REMORA_LOCK_EXCLUSIVE;
     if (word == nullptr || assert_flags != 0 || (!exclusive && lock_type != REMORA_LOCK_SHARED) ||
         !epoch_.try_begin_lock(target)) [[unlikely]]
       return lock_slow(function, lock_type, target, assert_flags);
     const LockMode mode = exclusive ? LockMode::Exclusive : LockMode::Shared;
     if (deferred_waiting_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
-      lock_checked_[t] = 1;
+      to.lock_checked = 1;
       epoch_.locked(target, mode);
       deferred_waiting_[t] = exclusive ? DeferredLock::kFreshExclusive : DeferredLock::kFreshShared;
       return REMORA_SUCCESS;
     }
-    if (!try_lock_word(t, exclusive)) [[unlikely]]
+    if (!try_lock_word(word, exclusive)) [[unlikely]]
       return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
-    lock_checked_[t] = 1;
+    to.lock_checked = 1;
     epoch_.locked(target, mode);
-    passive_direct_[t] = direct_data_[t];  // open_passive_direct (target is not this rank)
+    to.passive_direct = to.direct;  // open_passive_direct (target is not this rank)
     return REMORA_SUCCESS;
   }
   int unlock(const char* function, int target) {
     const auto t = static_cast<size_t>(target);
-    const FastLock fast = fast_lock_[t];
+    Target& to = targets_[t];
     const LockMode mode = epoch_.lock_mode(target);
     // The word is held (checked epoch, not a deferred one still waiting), and nothing is in
     // flight: complete_for_release has nothing to wait for (no owner request; no transport
     // accumulate, which needs a window across nodes, where no target has a fast path).
-    if (fast.word == nullptr || mode == LockMode::None || !lock_checked_[t] ||
+    if (to.word == nullptr || mode == LockMode::None || !to.lock_checked ||
         (deferred_waiting_ != nullptr && deferred_waiting_[t] != DeferredLock::kNotWaiting) ||
         owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
       return unlock_slow(function, target);
-    passive_direct_[t] = nullptr;
+    to.passive_direct = nullptr;
     // The release orders this rank's memcpys of the epoch before the next holder's accesses
     // (complete_for_release). A writer's word is exactly kWriter while it holds it (readers
     // compare-and-swap, RwLock::try_shared_at), so its release is a plain release store;
     // a reader's is a read-modify-write (other readers count in the same word).
-    std::atomic_ref<uint64_t> word(*fast.word);
+    std::atomic_ref<uint64_t> word(*to.word);
     if (mode == LockMode::Exclusive)
       word.store(0, std::memory_order_release);
     else
@@ -227,7 +224,7 @@ class Window : public remora_win_s {
     // the release or this load sees the waiter.
     epoch_.unlocked(target);
     light_fence();
-    if (std::atomic_ref<uint64_t>(*fast.waiters).load(std::memory_order_relaxed) != 0) [[unlikely]]
+    if (std::atomic_ref<uint64_t>(*to.waiters).load(std::memory_order_relaxed) != 0) [[unlikely]]
       return wake_lock_waiters(target);  // a tail call: the fast path needs no stack frame
     return REMORA_SUCCESS;
   }
@@ -235,18 +232,55 @@ class Window : public remora_win_s {
   int unlock_all(const char* function);
 
  private:
-  // One attempt at target t's lock word through fast_lock_ (set for t): RwLock::try_exclusive
-  // or try_shared on this mapping.
-  bool try_lock_word(size_t t, bool exclusive) {
+  // One attempt at a target's lock word on this mapping (Target::word, set):
+  // RwLock::try_exclusive or try_shared.
+  static bool try_lock_word(uint64_t* word, bool exclusive) {
     // Sequentially consistent as RwLock's own read-modify-writes (the waiter protocol orders
     // releases and registrations in one total order); on x86 every locked instruction is.
-    std::atomic_ref<uint64_t> lock_word(*fast_lock_[t].word);
     if (exclusive) {
       uint64_t expected = 0;
-      return lock_word.compare_exchange_strong(expected, RwLock::kWriter);
+      return std::atomic_ref<uint64_t>(*word).compare_exchange_strong(expected, RwLock::kWriter);
     }
-    return RwLock::try_shared_at(fast_lock_[t].word);
+    return RwLock::try_shared_at(word);
   }
+  // memcpy(to, from, bytes) for put's and get's fast paths; returns REMORA_SUCCESS. Up to 64
+  // bytes inline, as two (possibly overlapping) moves of a power of two each, without a call (whose
+  // frame and argument moves cost more than such a copy); larger copies through copy_large (a tail
+  // call, so the fast paths stay frameless). The regions do not overlap (as for memcpy).
+  static int copy_bytes(void* to, const void* from, size_t bytes) {
+    auto* d = static_cast<unsigned char*>(to);
+    const auto* s = static_cast<const unsigned char*>(from);
+    if (bytes > 16) {
+      if (bytes > 64) return copy_large(to, from, bytes);
+      if (bytes > 32) {
+        copy_pair<32>(d, s, bytes);
+        return REMORA_SUCCESS;
+      }
+      copy_pair<16>(d, s, bytes);
+      return REMORA_SUCCESS;
+    }
+    if (bytes >= 8) {
+      copy_pair<8>(d, s, bytes);
+    } else if (bytes >= 4) {
+      copy_pair<4>(d, s, bytes);
+    } else if (bytes > 0) {  // 1 to 3: bytes 0, bytes / 2 and bytes - 1 cover them
+      d[0] = s[0];
+      d[bytes / 2] = s[bytes / 2];
+      d[bytes - 1] = s[bytes - 1];
+    }
+    return REMORA_SUCCESS;
+  }
+  // The first and the last N bytes of the bytes (N <= bytes <= 2N) from s to d: both loaded
+  // before either is stored (they may overlap each other, never s with d).
+  template <size_t N>
+  static void copy_pair(unsigned char* d, const unsigned char* s, size_t bytes) {
+    unsigned char head[N], tail[N];
+    std::memcpy(head, s, N);
+    std::memcpy(tail, s + bytes - N, N);
+    std::memcpy(d, head, N);
+    std::memcpy(d + bytes - N, tail, N);
+  }
+  static int copy_large(void* to, const void* from, size_t bytes);
 
  public:
   int flush(const char* function, int target);
@@ -303,12 +337,14 @@ class Window : public remora_win_s {
   int put_slow(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get_checked(const char* function, int target, uint64_t offset, void* result, size_t bytes);
   // Opens (the epoch to target is passive, immediate, its lock word held or NOCHECK) or closes
-  // the fast path of put and get to target (passive_direct_).
+  // the fast path of put and get to target (Target::passive_direct).
   void open_passive_direct(int target) {
     const auto t = static_cast<size_t>(target);
-    if (target != rank_) passive_direct_[t] = direct_data_[t];
+    if (target != rank_) targets_[t].passive_direct = targets_[t].direct;
   }
-  void close_passive_direct(int target) { passive_direct_[static_cast<size_t>(target)] = nullptr; }
+  void close_passive_direct(int target) {
+    targets_[static_cast<size_t>(target)].passive_direct = nullptr;
+  }
   int do_put(int target, uint64_t offset, const void* origin, size_t bytes);
   int do_get(int target, uint64_t offset, void* result, size_t bytes);
   int do_accumulate(const AccArgs& args);
@@ -317,7 +353,8 @@ class Window : public remora_win_s {
   // Wakes target's lock-word waiters after a fast-path release (RwLock::released); returns
   // REMORA_SUCCESS.
   int wake_lock_waiters(int target);
-  // Fills fast_lock_ once the lock words, the data mapping and the deferred lock exist.
+  // Fills Target::word and waiters once the lock words, the data mapping and the deferred lock
+  // exist.
   void make_fast_locks();
   // Take and release target's lock word unless the epoch is NOCHECK.
   int take_lock_word(int target, LockMode mode);
@@ -331,7 +368,7 @@ class Window : public remora_win_s {
   // lock call or accumulate.
   void make_rw_locks();
   void make_lock_tables();
-  // Fills direct_data_ once the data segment exists.
+  // Fills Target::direct once the data segment exists.
   void map_direct_data();
   // Waits until this rank's owner-computes requests to target are applied.
   int await_owner(int target);
@@ -385,14 +422,29 @@ class Window : public remora_win_s {
   std::vector<char> gets_in_flight_;
   std::vector<RwLock> rw_locks_;        // per world rank: its lock word (rw_lock.hpp)
   std::vector<LockTable> lock_tables_;  // per world rank: its accumulate lock table
-  // Per world rank: its data part where put and get are a memcpy on this mapping, else null.
-  std::vector<unsigned char*> direct_data_;
-  // Per world rank: direct_data_ while this rank has an immediate passive epoch to it (lock
-  // with the word taken or NOCHECK, or lock_all; never this rank, whose puts and gets touch the
-  // local edge, and never a deferred epoch), else null. In such an epoch no fence, PSCW or
-  // deferred queue can be open (EpochState excludes them), so the epoch check and the deferral
-  // tests of put and get have a known answer: the operation is the memcpy.
-  std::vector<unsigned char*> passive_direct_;
+  // Per world rank, what the fast paths of put, get, lock and unlock read and write, in one
+  // cache line (the range check's size and displacement unit too): a call touches one line of
+  // per-target state and loads one array base, where six arrays took six of each.
+  struct alignas(64) Target {
+    // direct while this rank has an immediate passive epoch to it (lock with the word taken or
+    // NOCHECK, or lock_all; never this rank, whose puts and gets touch the local edge, and never
+    // a deferred epoch), else null. In such an epoch no fence, PSCW or deferred queue can be
+    // open (EpochState excludes them), so the epoch check and the deferral tests of put and get
+    // have a known answer: the operation is the memcpy.
+    unsigned char* passive_direct = nullptr;
+    // Its data part where put and get are a memcpy on this mapping, else null.
+    unsigned char* direct = nullptr;
+    // The lock fast path's lock word and waiter total on this mapping (see lock()), or nullptr
+    // words where the slow path is the only one.
+    uint64_t* word = nullptr;
+    uint64_t* waiters = nullptr;
+    size_t bytes = 0;      // its window's size: the data segment's or the user memory's
+    size_t disp_unit = 0;  // its displacement unit (members only)
+    // The lock word was taken (not NOCHECK). A byte: see DeferredLock::waiting_.
+    uint8_t lock_checked = 0;
+  };
+  static_assert(sizeof(Target) == 64);
+  std::vector<Target> targets_;
   // Per world rank: its data part when every accumulate to it, of any type at any offset, takes
   // its lock table in place (acc_path is LockTable, the table is direct()), else null: the
   // in-place path of accumulate_in_place. Set by make_lock_tables.
@@ -401,17 +453,7 @@ class Window : public remora_win_s {
   RemoteLocks* locks_;
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;
-  std::vector<size_t> disp_units_;
   EpochState epoch_;
-  // Per target: the lock word was taken (not NOCHECK). Bytes: see DeferredLock::waiting_.
-  std::vector<uint8_t> lock_checked_;
-  // Per world rank: the lock fast path's lock word and waiter total on this mapping (see
-  // lock()), or nullptr words where the slow path is the only one.
-  struct FastLock {
-    uint64_t* word = nullptr;
-    uint64_t* waiters = nullptr;
-  };
-  std::vector<FastLock> fast_lock_;
   // DeferredLock's per-target "lock word not yet taken" bytes on a deferred-lock window, else
   // nullptr.
   uint8_t* deferred_waiting_ = nullptr;
@@ -420,7 +462,6 @@ class Window : public remora_win_s {
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
   std::unique_ptr<Pscw> pscw_;
   std::unique_ptr<UserMemory> user_;  // set for windows over user memory
-  const size_t* sizes_ = nullptr;     // per rank: the data segment's or the user memory's
   std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application

@@ -1,5 +1,6 @@
 // Every misuse of windows returns the right error with a message, on every rank at once (so
 // that the collective calls stay matched), and leaves the window usable.
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -334,6 +335,50 @@ void free_misuse_on_one_rank_of_a_sub_communicator() {
   REQUIRE_OK(remora_barrier());
 }
 
+// A handler's lock and unlock fail (they may wait for other ranks), also on the window the
+// inline handle check remembers (lock's and unlock's frameless path).
+struct HandlerCalls {
+  remora_win_t win = nullptr;
+  int target = 0;
+  std::atomic<int> lock_status{0}, unlock_status{0};
+  std::atomic<bool> lock_named{false}, unlock_named{false}, done{false};
+};
+
+void lock_in_handler(int, const void*, size_t, void* context) {
+  auto* calls = static_cast<HandlerCalls*>(context);
+  calls->lock_status = remora_win_lock(calls->win, REMORA_LOCK_EXCLUSIVE, calls->target, 0);
+  calls->lock_named = std::strstr(remora_last_error(),
+                                  "remora_win_lock: not allowed inside an "
+                                  "active-message handler") != nullptr;
+  calls->unlock_status = remora_win_unlock(calls->win, calls->target);
+  calls->unlock_named = std::strstr(remora_last_error(),
+                                    "remora_win_unlock: not allowed inside "
+                                    "an active-message handler") != nullptr;
+  calls->done = true;
+}
+
+void sync_in_handler(remora_win_t win) {
+  static HandlerCalls calls;  // the handler stays registered after this function
+  calls.win = win;
+  calls.target = (rank_ + 1) % size_;
+  int handler = -1;
+  REQUIRE_OK(remora_am_register(lock_in_handler, &calls, &handler));
+  REQUIRE_OK(remora_barrier());  // every rank registered its handler
+  // The window's epoch to the target works outside the handler: it is the last one used.
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, calls.target, 0));
+  REQUIRE_OK(remora_win_unlock(win, calls.target));
+  REQUIRE_OK(remora_am_send(rank_, handler, nullptr, 0));
+  while (!calls.done) remora_test::progress_and_yield();
+  REQUIRE(calls.lock_status == REMORA_ERR_STATE && calls.lock_named,
+          "lock in a handler returned %d", calls.lock_status.load());
+  REQUIRE(calls.unlock_status == REMORA_ERR_STATE && calls.unlock_named,
+          "unlock in a handler returned %d", calls.unlock_status.load());
+  // Nothing was locked: the epoch opens and closes as before.
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, calls.target, 0));
+  REQUIRE_OK(remora_win_unlock(win, calls.target));
+  REQUIRE_OK(remora_barrier());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -349,6 +394,7 @@ int main(int argc, char** argv) {
   synchronisation_errors(win);
   passive_epoch_ends(win);
   handles_alternate(win);
+  sync_in_handler(win);
   remora_win_t stale = win;
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_free(&win));
