@@ -62,16 +62,20 @@ int check_grid_nd(const char* function, int ndim, const int* grid, int ranks,
                   std::vector<int>* out) {
   if (int status = check_pointer(function, "grid", grid)) return status;
   int64_t size = 1;
-  std::string shape;
   for (int d = 0; d < ndim; ++d) {
     if (grid[d] < 1)
       return fail(REMORA_ERR_ARG, "%s: grid[%d]=%d must be at least 1", function, d, grid[d]);
     size *= grid[d];
-    shape += (d > 0 ? "x" : "") + std::to_string(grid[d]);
   }
-  if (size > ranks)
+  if (size > ranks) {
+    std::string shape = std::to_string(grid[0]);
+    for (int d = 1; d < ndim; ++d) {
+      shape += 'x';
+      shape += std::to_string(grid[d]);
+    }
     return fail(REMORA_ERR_ARG, "%s: grid=%s needs more ranks than the %d available", function,
                 shape.c_str(), ranks);
+  }
   out->assign(grid, grid + ndim);
   return REMORA_SUCCESS;
 }

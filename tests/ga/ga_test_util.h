@@ -103,9 +103,8 @@ typedef struct {
 } Patch;
 
 static inline Patch random_patch(int ndim, const int* dims, int pad) {
-  Patch p;
-  p.ndim = ndim;
-  p.count = 1;
+  /* Designated: the dimensions past ndim are zero, so copies of p read no indeterminate values. */
+  Patch p = {.ndim = ndim, .count = 1};
   for (int d = 0; d < ndim; ++d) {
     p.lo[d] = (int)rng(dims[d]);
     p.hi[d] = p.lo[d] + (int)rng(dims[d] - p.lo[d]);
@@ -120,9 +119,7 @@ static inline Patch random_patch(int ndim, const int* dims, int pad) {
 }
 
 static inline Patch whole(int ndim, const int* dims) {
-  Patch p;
-  p.ndim = ndim;
-  p.count = 1;
+  Patch p = {.ndim = ndim, .count = 1};
   for (int d = 0; d < ndim; ++d) {
     p.lo[d] = 0;
     p.hi[d] = dims[d] - 1;

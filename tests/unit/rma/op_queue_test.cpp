@@ -19,7 +19,9 @@ std::string trace(const OpQueue& queue, bool get_last) {
   std::string out;
   auto record = [&out](const QueuedOp& op) {
     const char kind = op.kind == OpKind::Put ? 'P' : op.kind == OpKind::Get ? 'G' : 'A';
-    out += (out.empty() ? "" : " ") + std::string(1, kind) + std::to_string(op.target);
+    if (!out.empty()) out += ' ';
+    out += kind;
+    out += std::to_string(op.target);
     return 0;
   };
   if (get_last)
