@@ -133,7 +133,6 @@ ShmArea::ShmArea(transport::Transport& transport, transport::Segment* segment,
     : transport_(transport),
       segment_(segment),
       rank_(comm.rank()),
-      inline_share_bytes_(kInlineBytes / static_cast<size_t>(comm.size())),
       passed_(new std::atomic<uint64_t>[static_cast<size_t>(comm.size())]) {
   for (int rank = 0; rank < comm.size(); ++rank) {
     const int world = comm.world_rank(rank);

@@ -42,7 +42,6 @@
 #pragma once
 
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -143,14 +142,6 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   }
   // The inline slot of the small rounds of collective `sequence` (alike on every member).
   static int slot_of(uint64_t sequence) { return static_cast<int>(sequence % kSlots); }
-  // scatterv's inline layout (coll/shm_vforms.hpp): elements of each rank's share of the call's
-  // inline slot, kInlineBytes / size() / extent, without a division per call (the datatypes'
-  // extents are powers of two).
-  size_t inline_share(size_t extent) const {
-    // Not std::has_single_bit: without -mpopcnt that is a call into libgcc.
-    return (extent & (extent - 1)) == 0 ? inline_share_bytes_ >> std::countr_zero(extent)
-                                        : inline_share_bytes_ / extent;
-  }
   // What a round of a member writes: its cell of the round, the call's slot of its ring.
   static constexpr unsigned kCellData = 1, kSlotData = 2;
 
@@ -245,7 +236,6 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   std::vector<uint8_t*> parts_;  // by rank of the communicator
   std::vector<int> others_;      // the world ranks of the other members
   int rank_;
-  size_t inline_share_bytes_;  // kInlineBytes / size()
   size_t single_copy_bytes_ = 0;
   mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_

@@ -78,16 +78,6 @@ class ShmCall {
   template <typename Publish>
   int start_round_writing(size_t k, bool small, unsigned writes, int who, const Publish& publish,
                           bool past);
-  // Waits for the arrival of `who` in round k (small: looked for in the call's inline slot
-  // first), publishing nothing: start_round's wait, and the whole start of the one round of a
-  // small v-form member that only reads (coll/shm_vforms.hpp), whose arrival then comes with its
-  // past mark: nobody waits for the gatherv root's, and the scatterv root waits for the others'
-  // only when some block is single-copy, after publishing its own round 0.
-  int await_round(size_t k, int who, bool small) {
-    const uint64_t id = round_id(k);
-    const int slot = buffer_of(k, true);
-    return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
-  }
   // done tells the members that published in this round that this one is past it. Where
   // nobody else published (barrier; bcast at the root) the arrive just stored is past every
   // round they published in, so done can wait. Elsewhere it cannot: the next arrive comes only
@@ -759,7 +749,7 @@ int ShmCall::start_round_writing(size_t k, bool small, unsigned writes, int who,
   area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot, false);
   wake_owed_ = true;
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
-  return await_round(k, who, small);
+  return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
 }
 
 int ShmFastRun::run(uint32_t signature) {
@@ -837,7 +827,9 @@ int ShmSmallRun::gatherv() {
     finish_past();
     return REMORA_SUCCESS;
   }
-  if (int status = await_round(0, ShmArea::kAllRanks, true)) return status;
+  if (int status = start_round_writing(
+          0, true, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
+    return status;
   for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
     if (r != mine && args_.counts[r] != 0)
       std::memcpy(recv() + args_.displs[r] * extent, area_.cell(static_cast<int>(r), slot, true),
@@ -852,7 +844,7 @@ int ShmSmallRun::gatherv() {
 int ShmSmallRun::scatterv() {
   const size_t extent = args_.extent;
   const auto ranks = static_cast<size_t>(size_);
-  const size_t stride = area_.inline_share(extent) * extent;
+  const size_t stride = ShmArea::kInlineBytes / ranks / extent * extent;
   const auto* send = static_cast<const uint8_t*>(args_.send);
   const int root = args_.root, slot = buffer_of(0, true);
   const auto mine = static_cast<size_t>(me_);
@@ -861,7 +853,9 @@ int ShmSmallRun::scatterv() {
       finish_past();
       return REMORA_SUCCESS;
     }
-    if (int status = await_round(0, root, true)) return status;
+    if (int status = start_round_writing(
+            0, true, 0, root, [](uint8_t*) {}, false))
+      return status;
     std::memcpy(recv(), area_.cell(root, slot, true) + mine * stride, args_.count * extent);
     finish_past();
     return REMORA_SUCCESS;
@@ -958,13 +952,13 @@ bool ShmSmallRun::others_empty() const {
 }
 
 int ShmSmallRun::round(Operation operation) {
-  if (args_.vector_form && operation == Operation::Alltoall) return alltoallv();
-  if (args_.vector_form && operation != Operation::Allgather)
-    return operation == Operation::Gather ? gatherv() : scatterv();
   const size_t extent = args_.extent, bytes = args_.count * extent;
   const int root = args_.root;
   const bool at_root = me_ == root;
   const int slot = buffer_of(0, true);
+  if (args_.vector_form && operation == Operation::Alltoall) return alltoallv();
+  if (args_.vector_form && operation != Operation::Allgather)
+    return operation == Operation::Gather ? gatherv() : scatterv();
   switch (operation) {
     case Operation::Barrier:
       // The flags need release (arrive) and acquire (arrived) only: whatever a member did
@@ -1103,16 +1097,15 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
   }
   if (args.vector_form) {
     // Every block inline (ShmVectorPlan::inline_block) and none single-copy (direct): the
-    // member's own block, and at the root every other rank's. gatherv: count * extent at most
-    // kInlineBytes; scatterv: count at most kInlineBytes / p / extent, that is count * extent *
-    // p at most kInlineBytes (no division per call). A count above kInlineBytes never fits, and
-    // below it the products cannot wrap.
+    // member's own block, and at the root every other rank's. Counts compared, not multiplied:
+    // a huge count must not wrap.
     if (operation != Operation::Gather && operation != Operation::Scatter) return false;
     const auto ranks = static_cast<size_t>(size);
-    const size_t unit = operation == Operation::Gather ? args.extent : args.extent * ranks;
+    const size_t limit = operation == Operation::Gather
+                             ? ShmArea::kInlineBytes / args.extent
+                             : ShmArea::kInlineBytes / ranks / args.extent;
     const auto fits = [&](size_t count) {
-      return count <= ShmArea::kInlineBytes && count * unit <= ShmArea::kInlineBytes &&
-             (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
+      return count <= limit && (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
     };
     if (rank != args.root) return fits(args.count);
     for (size_t r = 0; r < ranks; ++r)

@@ -39,7 +39,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
   const auto ranks = static_cast<size_t>(size_);
   // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
   piece_ = std::max<size_t>(1, kCell / (ranks * extent_));
-  if (operation_ == Operation::Scatter) inline_count_ = area.inline_share(extent_);
+  if (operation_ == Operation::Scatter) inline_count_ = ShmArea::kInlineBytes / ranks / extent_;
   if (operation_ == Operation::Alltoall) {
     input_ = bytes(args_.send);
     input_displs_ = &args_.send_displs;
