@@ -204,8 +204,11 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // auto takes shm for the operations of its blocking fast path and payloads of up to one cell,
   // where it measured faster than the message-based algorithms; larger ones (chunked through
   // the cells) were slower (allreduce of 1 MiB at p = 2: 367 us against 228,
-  // docs/benchmarks.md). Its blocking gather, scatter and alltoall (on the fast path too) run
-  // only when asked for. Nonblocking calls take it too, and igather, where their NBC overhead
+  // docs/benchmarks.md). Blocking gather, scatter and alltoall take it at every size: their
+  // fast path (single-copy above a cell) measured 1.8-14x faster than the message-based
+  // defaults from 8 B to 1 MiB at p = 2 (docs/benchmarks.md), and a rule without a size cannot
+  // differ between members whose type signatures match with different datatypes. Nonblocking
+  // calls take it too, and igather, where their NBC overhead
   // measured lower than the message-based default's (bench/nbc_overhead, p = 2 and 4; ialltoall
   // lost at p = 4, docs/benchmarks.md), except under thread progress: shm rounds advance only
   // inside the application's Remora calls, while message-based schedules advance on the progress
@@ -216,18 +219,21 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   const bool small_alltoall = operation == Operation::Alltoall && !blocks_differ &&
                               bytes <= ShmFast::kSmallScatterBytes &&
                               bytes * static_cast<size_t>(comm.size()) <= ShmArea::kCellBytes;
+  const bool personal =
+      !nonblocking && (operation == Operation::Gather || operation == Operation::Scatter ||
+                       operation == Operation::Alltoall);
   const bool auto_shm = operation == Operation::Barrier || operation == Operation::Bcast ||
                         operation == Operation::Reduce || operation == Operation::Allreduce ||
                         operation == Operation::ReduceScatter ||
                         operation == Operation::Allgather ||
                         (nonblocking && operation == Operation::Gather) ||
-                        (nonblocking && small_alltoall) || blocks_differ;
+                        (nonblocking && small_alltoall) || blocks_differ || personal;
   const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
   // gatherv, scatterv and alltoallv take shm whatever their blocks: a member's bytes are its own
   // block, which differs between members, so a choice by size could differ between them (the
   // message-based defaults do, and the call then fails as mismatched); shm measured faster than
   // the message-based default up to 64 KiB blocks at p = 2, slower at 1 MiB (docs/benchmarks.md).
-  const bool fits = bytes <= ShmArea::kCellBytes || blocks_differ;
+  const bool fits = bytes <= ShmArea::kCellBytes || blocks_differ || personal;
   if (automatic && shm_progresses && fits && auto_shm && comm.size() > 1 && on_one_node(comm))
     chosen = Algorithm::Shm;
   // Across nodes with ranks that share a node: the node phase in shared memory, then the
