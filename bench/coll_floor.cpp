@@ -9,7 +9,7 @@
 //   barrier, bcast, reduce, allreduce, allgather(v) and gather (auto for the others; across nodes
 //   under mpiexec with REMORA_NODE_SIZE); messages: the message-based algorithms (dissemination,
 //   recursive doubling / Rabenseifner as auto chooses without shm, ring, binomial; ring for
-//   allgather(v); auto's choice for gather, scatter, alltoall and their v-forms).
+//   allgather(v); the message-based defaults for gather, scatter, alltoall and their v-forms).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -63,18 +63,32 @@ struct RemoraApi {
     check(remora_bcast(buffer, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_BINOMIAL)),
           "remora_bcast");
   }
-  // The message-based choice of gather, scatter and alltoall is auto's (it never picks shm).
+  // The message-based defaults of gather, scatter and alltoall by block size (what auto runs
+  // where it does not take shm; coll/algorithm.cpp). A v-form given one that needs regular
+  // blocks runs its own message-based default.
+  remora_coll_algorithm_t gather_messages(size_t bytes) const {
+    if (size() >= 8 && bytes >= 512 * 1024) return REMORA_COLL_SEQUENTIAL;
+    return scatter_messages(bytes);
+  }
+  remora_coll_algorithm_t scatter_messages(size_t bytes) const {
+    return size() > 2 && bytes >= 32 * 1024 ? REMORA_COLL_FLAT : REMORA_COLL_BINOMIAL;
+  }
+  remora_coll_algorithm_t alltoall_messages(size_t bytes) const {
+    return size() > 2 && bytes >= 128 * 1024 ? REMORA_COLL_RING : REMORA_COLL_PAIRWISE;
+  }
   void gather(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO)),
+    check(remora_gather(in, out, bytes, REMORA_UINT8, 0, world, pick(gather_messages(bytes))),
           "remora_gather");
   }
   void scatter(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_scatter(in, out, bytes, REMORA_UINT8, 0, world, pick(REMORA_COLL_AUTO, false)),
+    check(remora_scatter(in, out, bytes, REMORA_UINT8, 0, world,
+                         pick(scatter_messages(bytes), false)),
           "remora_scatter");
   }
   void alltoall(const unsigned char* in, unsigned char* out, size_t bytes) {
-    check(remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_AUTO, false)),
-          "remora_alltoall");
+    check(
+        remora_alltoall(in, out, bytes, REMORA_UINT8, world, pick(alltoall_messages(bytes), false)),
+        "remora_alltoall");
   }
   void allgather(const unsigned char* in, unsigned char* out, size_t bytes) {
     check(remora_allgather(in, out, bytes, REMORA_UINT8, world, pick(REMORA_COLL_RING)),
@@ -88,16 +102,16 @@ struct RemoraApi {
     displs.clear();
     for (size_t r = 0; r < counts.size(); ++r) displs.push_back(r * bytes);
   }
-  // gatherv, scatterv and alltoallv: message-based, auto's choice (blocking: never shm);
-  // hierarchical serves gather's regular form only.
+  // gatherv, scatterv and alltoallv: message-based as their regular forms (auto takes shm for
+  // them on one node); hierarchical serves gather's regular form only.
   void gatherv(const unsigned char* in, unsigned char* out) {
     check(remora_gatherv(in, block, out, counts.data(), displs.data(), REMORA_UINT8, 0, world,
-                         pick(REMORA_COLL_AUTO, false)),
+                         pick(gather_messages(block), false)),
           "remora_gatherv");
   }
   void scatterv(const unsigned char* in, unsigned char* out) {
     check(remora_scatterv(in, counts.data(), displs.data(), out, block, REMORA_UINT8, 0, world,
-                          pick(REMORA_COLL_AUTO, false)),
+                          pick(scatter_messages(block), false)),
           "remora_scatterv");
   }
   void allgatherv(const unsigned char* in, unsigned char* out) {
@@ -107,7 +121,7 @@ struct RemoraApi {
   }
   void alltoallv(const unsigned char* in, unsigned char* out) {
     check(remora_alltoallv(in, counts.data(), displs.data(), out, counts.data(), displs.data(),
-                           REMORA_UINT8, world, pick(REMORA_COLL_AUTO, false)),
+                           REMORA_UINT8, world, pick(alltoall_messages(block), false)),
           "remora_alltoallv");
   }
   void max(const double* in, double* out, int count) {
