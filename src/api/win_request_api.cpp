@@ -84,8 +84,13 @@ int win_issue_request(const char* function, Window& window, int target, remora_r
   if (int status = window.perform_deferred(function, target)) return status;
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
-  *request = static_cast<remora_request_t>(runtime->collectives->requests.add(
-      std::make_shared<rma::RmaRequest>(pending != nullptr ? std::move(*pending) : nullptr)));
+  // A get left in flight is its own request (one allocation per rget, not two).
+  std::shared_ptr<Request> made;
+  if (pending != nullptr && *pending != nullptr)
+    made = std::move(*pending);
+  else
+    made = std::make_shared<rma::RmaRequest>();
+  *request = static_cast<remora_request_t>(runtime->collectives->requests.add(std::move(made)));
   return REMORA_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace remora::coll {
 
@@ -16,12 +17,14 @@ class HandleTable {
   void* add(std::shared_ptr<T> object) {
     void* handle = object.get();
     std::lock_guard lock(mutex_);
-    if (spare_.empty()) {
+    if (spares_.empty()) {
       live_.emplace(handle, std::move(object));
     } else {
-      spare_.key() = handle;
-      spare_.mapped() = std::move(object);
-      live_.insert(std::move(spare_));
+      Node& spare = spares_.back();
+      spare.key() = handle;
+      spare.mapped() = std::move(object);
+      live_.insert(std::move(spare));
+      spares_.pop_back();
     }
     return handle;
   }
@@ -55,9 +58,10 @@ class HandleTable {
     auto found = live_.find(handle);
     if (found == live_.end()) return nullptr;
     std::shared_ptr<T> object = std::move(found->second);
-    // The node waits for the next add (a request per nonblocking call: one allocation less).
-    if (spare_.empty())
-      spare_ = live_.extract(found);
+    // The node waits for an add (a request per nonblocking call: one allocation less, also
+    // for a batch of requests made and then completed together, as rgets are).
+    if (spares_.size() < kMaxSpares)
+      spares_.push_back(live_.extract(found));
     else
       live_.erase(found);
     return object;
@@ -74,8 +78,11 @@ class HandleTable {
   // initialization may sit at the same address).
   static inline std::atomic<uint64_t> generation_{1};
   mutable std::mutex mutex_;
-  std::unordered_map<const void*, std::shared_ptr<T>> live_;
-  typename std::unordered_map<const void*, std::shared_ptr<T>>::node_type spare_;  // emptied
+  using Map = std::unordered_map<const void*, std::shared_ptr<T>>;
+  using Node = typename Map::node_type;
+  static constexpr size_t kMaxSpares = 1024;
+  Map live_;
+  std::vector<Node> spares_;  // removed nodes (their objects moved out), for the next adds
 };
 
 }  // namespace remora::coll

@@ -3,36 +3,25 @@
 // reused) or when the result is there (rget, rget_accumulate). Most operations of this layer
 // reach that point before they return: puts and gets copy on shared memory, native and
 // caller-computes accumulates finish in the call, and owner-computes copies the origin data into
-// its message and waits for the results it asks for; such a request is complete, successfully,
-// when it is made (a failed operation returns its error and makes no request). An rget across
-// nodes (Window::get_pending) is left in flight: its request is done once the transport's
-// PendingGet tests done, which a flush, unlock or unlock_all of its target (or the window's
-// free) also brings about. The request lives in the request table on its own, so it stays
-// waitable after unlock, unlock_all or flush, and after the window is freed. In a deferred lock
-// epoch the API performs the target's queue before it makes the request
+// its message and waits for the results it asks for; such a request (RmaRequest) is complete,
+// successfully, when it is made (a failed operation returns its error and makes no request). An
+// rget across nodes (Window::get_pending) is left in flight: its request is the transport's
+// PendingGet itself, done once it tests done, which a flush, unlock or unlock_all of its target
+// (or the window's free) also brings about. The request lives in the request table on its own,
+// so it stays waitable after unlock, unlock_all or flush, and after the window is freed. In a
+// deferred lock epoch the API performs the target's queue before it makes the request
 // (Window::perform_deferred), so the same holds there.
 #pragma once
 
-#include <memory>
-#include <utility>
-
 #include "core/request.hpp"
 #include "remora/status.h"
-#include "transport/transport.hpp"
 
 namespace remora::rma {
 
 class RmaRequest final : public Request {
  public:
-  RmaRequest() = default;
-  explicit RmaRequest(std::shared_ptr<transport::PendingGet> pending)
-      : pending_(std::move(pending)) {}
-  bool done() const override { return pending_ == nullptr || pending_->test(); }
-  bool done_waiting() const override { return pending_ == nullptr || pending_->test_waiting(); }
+  bool done() const override { return true; }
   int status() const override { return REMORA_SUCCESS; }
-
- private:
-  std::shared_ptr<transport::PendingGet> pending_;  // null: complete when made
 };
 
 }  // namespace remora::rma

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/backoff.hpp"
+#include "core/request.hpp"
 #include "core/threads.hpp"
 #include "remora/status.h"
 
@@ -59,16 +60,13 @@ struct StridedShape {
 
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
 
-// A get in flight (Transport::get_pending). test() makes progress on it without blocking and
-// says whether the data has arrived; once true, always true. test_waiting() is test() for a
-// thread that waits until it is done: it may block until the get's target has served it (and
-// complete other gets along with it). Thread-safe.
-class PendingGet {
- public:
-  virtual ~PendingGet() = default;
-  virtual bool test() = 0;
-  virtual bool test_waiting() { return test(); }
-};
+// A get in flight (Transport::get_pending), which is itself the request of the C API's rget
+// (one object per rget, not a request wrapping it). done() makes progress on it without
+// blocking and says whether the data has arrived; once true, always true. done_waiting() is
+// done() for a thread that waits until it is done: it may block until the get's target has
+// served it (and complete other gets along with it). status() is the MPI failure, if any,
+// with its message. Thread-safe.
+class PendingGet : public Request {};
 
 // One accumulate-family operation for Transport::accumulate, with remora_datatype_t and
 // remora_op_t values (not REMORA_OP_SCALED_SUM, which the caller turns into a sum of scaled

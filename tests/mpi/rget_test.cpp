@@ -4,8 +4,11 @@
 // issues a few hundred rgets of 1-8 elements at random places of every rank's memory (its own
 // too) and completes them in one of the ways docs/rma.md allows: remora_request_wait in a random
 // order, waitall, test loops, flush of each target in a random order, flush_all, flush_local,
-// unlock of each target (lock epochs) or unlock_all; after a flush or unlock every request must
-// test complete at once. Puts go along: a put, a flush and an rget of the same place read the
+// unlock of each target (lock epochs), unlock_all, or mixed: a random part of the requests
+// tested until complete one by one (completed by their own MPI request) and then every request
+// in one waitall, in a round of more rgets than the request table keeps spare entries for (the
+// rest completed together after one flush); after a flush or unlock every request must test
+// complete at once. Puts go along: a put, a flush and an rget of the same place read the
 // put's value (a flush orders them, docs/rma.md "Ordering"); puts to other places of the same
 // targets while the rgets are in flight land; a blocking remora_win_get among the rgets is
 // complete when it returns. The seed is printed (REMORATEST_SEED repeats a run).
@@ -20,9 +23,10 @@
 
 namespace {
 
-constexpr size_t kData = 4096;  // elements each rank writes itself before a round
-constexpr int kGets = 300;      // rgets per rank and round
-constexpr int kMaxCount = 8;    // elements per rget
+constexpr size_t kData = 4096;    // elements each rank writes itself before a round
+constexpr int kGets = 300;        // rgets per rank and round
+constexpr int kMixedGets = 1500;  // in a mixed round (above coll::HandleTable's 1024 spares)
+constexpr int kMaxCount = 8;      // elements per rget
 
 int64_t value(int round, int owner, size_t index) {
   return int64_t{round} * 1000000000 + int64_t{owner} * 1000000 + static_cast<int64_t>(index);
@@ -40,11 +44,12 @@ enum class Completion {
   FlushLocal,
   Unlock,
   UnlockAll,
+  Mixed,
   kCount
 };
 const char* name(Completion how) {
-  static const char* const names[] = {"wait",      "waitall",     "test",   "flush",
-                                      "flush_all", "flush_local", "unlock", "unlock_all"};
+  static const char* const names[] = {"wait",        "waitall", "test",       "flush", "flush_all",
+                                      "flush_local", "unlock",  "unlock_all", "mixed"};
   return names[static_cast<int>(how)];
 }
 
@@ -78,7 +83,7 @@ class Round {
       REQUIRE_OK(remora_win_put(win_, target, mailbox(rank_), &first, 1, REMORA_INT64));
       REQUIRE_OK(remora_win_flush(win_, target));
     }
-    issue(round);
+    issue(round, how == Completion::Mixed ? kMixedGets : kGets);
     complete(round, how);
     check(round, how);
     if (per_target) {
@@ -101,17 +106,17 @@ class Round {
     return targets;
   }
 
-  void issue(int round) {
+  void issue(int round, int gets) {
     gets_.clear();
-    results_.assign(static_cast<size_t>(kGets) * kMaxCount + static_cast<size_t>(size_), -7);
+    results_.assign(static_cast<size_t>(gets) * kMaxCount + static_cast<size_t>(size_), -7);
     // The mailbox rgets first: one per target, into the last size_ slots of results.
-    const size_t mailbox_slots = static_cast<size_t>(kGets) * kMaxCount;
+    const size_t mailbox_slots = static_cast<size_t>(gets) * kMaxCount;
     for (int target = 0; target < size_; ++target) {
       Get get{target, mailbox(rank_), 1, mailbox_slots + static_cast<size_t>(target), nullptr};
       gets_.push_back(get);
     }
     std::uniform_int_distribution<int> pick_target(0, size_ - 1), pick_count(1, kMaxCount);
-    for (int i = 0; i < kGets; ++i) {
+    for (int i = 0; i < gets; ++i) {
       const int count = pick_count(random_);
       std::uniform_int_distribution<size_t> pick_index(0, kData - static_cast<size_t>(count));
       gets_.push_back(Get{pick_target(random_), pick_index(random_), count,
@@ -181,6 +186,25 @@ class Round {
       case Completion::UnlockAll:
         REQUIRE_OK(remora_win_unlock_all(win_));
         return;
+      case Completion::Mixed: {
+        std::bernoulli_distribution tested_first(0.3);
+        std::vector<remora_request_t> requests;
+        for (Get& get : gets_) {
+          if (tested_first(random_)) {
+            int flag = 0;
+            while (!flag) {
+              REQUIRE_OK(remora_request_test(&get.request, &flag));
+              if (!flag) sched_yield();
+            }
+            REQUIRE(get.request == REMORA_REQUEST_NULL);
+          }
+          requests.push_back(get.request);  // REMORA_REQUEST_NULL when tested complete
+        }
+        REQUIRE_OK(remora_request_waitall(static_cast<int>(requests.size()), requests.data()));
+        for (remora_request_t request : requests) REQUIRE(request == REMORA_REQUEST_NULL);
+        for (Get& get : gets_) get.request = REMORA_REQUEST_NULL;
+        return;
+      }
       case Completion::kCount:
         break;
     }

@@ -175,25 +175,33 @@ MpiTransport::~MpiTransport() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+// A failed MPI_Test ends the wait with its error (the request's state is then unknown: it is
+// left to MPI).
 int MpiTransport::wait_for(MPI_Request* request) {
+  int tested = MPI_SUCCESS;
   {
     // First a bounded run of tests under one hold of the mutex: across nodes most one-sided
     // operations complete within a few microseconds, and each round of the general loop below
     // also polls the active-message channel and the node's queues.
     std::lock_guard lock(mpi_mutex_);
-    for (int i = 0; i < kQuickTests; ++i) {
+    for (int i = 0; i < kQuickTests && tested == MPI_SUCCESS; ++i) {
       int done = 0;
-      MPI_Test(request, &done, MPI_STATUS_IGNORE);
-      if (done) return REMORA_SUCCESS;
+      tested = MPI_Test(request, &done, MPI_STATUS_IGNORE);
+      if (done && tested == MPI_SUCCESS) return REMORA_SUCCESS;
     }
   }
-  return wait_until([&] {
-    outstanding();
-    std::lock_guard lock(mpi_mutex_);
-    int done = 0;
-    MPI_Test(request, &done, MPI_STATUS_IGNORE);
-    return done != 0;
-  });
+  if (tested == MPI_SUCCESS) {
+    const int status = wait_until([&] {
+      outstanding();
+      std::lock_guard lock(mpi_mutex_);
+      int done = 0;
+      tested = MPI_Test(request, &done, MPI_STATUS_IGNORE);
+      return done != 0 || tested != MPI_SUCCESS;
+    });
+    if (status != REMORA_SUCCESS || tested == MPI_SUCCESS) return status;
+  }
+  return fail(REMORA_ERR_SYSTEM, "MPI_Test of a request to another node failed (MPI error %d)",
+              tested);
 }
 
 // A request of this rank is outstanding across nodes: its target (or the collective's peers)

@@ -10,22 +10,26 @@ namespace {
 constexpr size_t kMaxTransfer = size_t{1} << 30;  // MPI counts are int
 }
 
-// One rget's MPI request. done is set (under the MPI mutex) by test() once MPI_Test completes
-// it, or by complete_gets after a flush; read without the mutex once set.
+// One rget's MPI request, and the C API's request for it. finished is set (under the MPI mutex)
+// by done() once MPI_Test completes it, or by complete_gets after a flush; read without the
+// mutex once set. failed_call names the MPI call that failed instead (status() reports it).
 class RmaWindow::InFlightGet final : public transport::PendingGet {
  public:
   InFlightGet(WindowShared& shared, RmaWindow& window, int rank)
       : shared_(shared), window_(window), rank_(rank) {}
   // While it is in flight its target may need this rank's MPI calls, and the waits that test it
   // must keep polling MPI to see it complete: the rank stays active, as in a wait for a request.
-  bool test() override {
-    if (done.load(std::memory_order_acquire)) return true;
+  bool done() const override {
+    if (finished.load(std::memory_order_acquire)) return true;
     std::lock_guard lock(shared_.mpi_mutex);
-    if (done.load(std::memory_order_relaxed)) return true;
+    if (finished.load(std::memory_order_relaxed)) return true;
     int flag = 0;
-    MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    if (MPI_Test(&request, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+      fail_with("MPI_Test");
+      return true;
+    }
     if (flag) {
-      done.store(true, std::memory_order_release);
+      finished.store(true, std::memory_order_release);
       return true;
     }
     shared_.outstanding();
@@ -35,25 +39,29 @@ class RmaWindow::InFlightGet final : public transport::PendingGet {
   // other get in flight there, as MPI_Get + MPI_Win_flush would, rather than a test (an MPI
   // progress call) per request in turn. The window is alive while the get is not done (its
   // free and destructor complete every get, under the MPI mutex). On an oversubscribed machine
-  // the flush would spin while the target waits for a CPU: test() there.
-  bool test_waiting() override {
-    if (shared_.wait_outside_mpi || done.load(std::memory_order_acquire)) return test();
+  // the flush would spin while the target waits for a CPU: done() there.
+  bool done_waiting() const override {
+    if (shared_.wait_outside_mpi || finished.load(std::memory_order_acquire)) return done();
     {
       std::lock_guard lock(shared_.mpi_mutex);
-      if (done.load(std::memory_order_relaxed) || window_.flush_rank(rank_) == REMORA_SUCCESS)
-        return done.load(std::memory_order_relaxed);
+      if (finished.load(std::memory_order_relaxed) || window_.flush_rank(rank_) == REMORA_SUCCESS)
+        return finished.load(std::memory_order_relaxed);
     }
-    return test();  // the flush failed (its error is the thread's last): keep testing
+    return done();  // the flush failed (its error is the thread's last): keep testing
   }
-  // After a flush of the get's target: the request completes at once.
-  void complete() {
-    if (done.load(std::memory_order_relaxed)) return;
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
-    done.store(true, std::memory_order_release);
+  int status() const override {
+    if (failed_call == nullptr) return REMORA_SUCCESS;
+    return fail(REMORA_ERR_SYSTEM, "%s for an rget from rank %d failed", failed_call, rank_);
+  }
+  // Under the MPI mutex: the request ended in a failure of call (the get is over either way).
+  void fail_with(const char* call) const {
+    failed_call = call;
+    finished.store(true, std::memory_order_release);
   }
 
-  MPI_Request request = MPI_REQUEST_NULL;
-  std::atomic<bool> done{false};
+  mutable MPI_Request request = MPI_REQUEST_NULL;
+  mutable std::atomic<bool> finished{false};
+  mutable const char* failed_call = nullptr;  // set before finished, read after it
 
  private:
   WindowShared& shared_;
@@ -113,7 +121,7 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
     const auto chunk = static_cast<int>(std::min(kMaxTransfer, bytes - done));
     const auto displacement = static_cast<MPI_Aint>(offset + done);
     MPI_Request request = MPI_REQUEST_NULL;
-    int result = MPI_SUCCESS;
+    int result = MPI_SUCCESS, tested = MPI_SUCCESS;
     int complete = 0;
     {
       std::lock_guard lock(mpi_mutex_);
@@ -125,11 +133,14 @@ int RmaWindow::transfer(bool is_put, int target, size_t offset, void* local, siz
       // Its first test under the same hold of the mutex: a put of a few KiB has mostly been
       // copied out by then, and a second hold and the wait's call were a tenth of a 4 KiB put's
       // time in a bandwidth loop (docs/benchmarks.md).
-      if (result == MPI_SUCCESS) MPI_Test(&request, &complete, MPI_STATUS_IGNORE);
+      if (result == MPI_SUCCESS) tested = MPI_Test(&request, &complete, MPI_STATUS_IGNORE);
     }
-    if (result != MPI_SUCCESS)
+    if (result != MPI_SUCCESS || tested != MPI_SUCCESS)
       return fail(REMORA_ERR_SYSTEM, "%s of %zu bytes at offset %zu of rank %d failed",
-                  is_put ? "MPI_Rput" : "MPI_Rget", bytes, offset, target);
+                  result != MPI_SUCCESS
+                      ? (is_put ? "MPI_Rput" : "MPI_Rget")
+                      : (is_put ? "MPI_Test of MPI_Rput" : "MPI_Test of MPI_Rget"),
+                  bytes, offset, target);
     if (!complete)
       if (int status = wait_(&request)) return status;
     done += static_cast<size_t>(chunk);
@@ -191,14 +202,30 @@ int RmaWindow::rget(int target, size_t offset, void* destination, size_t bytes,
 bool RmaWindow::gets_pending(int rank) {
   auto& gets = in_flight_[static_cast<size_t>(rank)].gets;
   std::erase_if(gets, [](const std::shared_ptr<InFlightGet>& get) {
-    return get->done.load(std::memory_order_relaxed);
+    return get->finished.load(std::memory_order_relaxed);
   });
   return !gets.empty();
 }
 
+// The flush completed the gets: one MPI_Waitall frees their requests (one MPI_Wait each cost
+// a third of an 8-byte rget's instructions beside MPI_Rget's own).
 void RmaWindow::complete_gets(int rank) {
   InFlight& list = in_flight_[static_cast<size_t>(rank)];
-  for (const auto& get : list.gets) get->complete();
+  std::vector<MPI_Request>& requests = completing_;
+  requests.clear();
+  for (const auto& get : list.gets)
+    if (!get->finished.load(std::memory_order_relaxed)) requests.push_back(get->request);
+  const bool freed =
+      requests.empty() || MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                                      MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+  for (const auto& get : list.gets) {
+    if (get->finished.load(std::memory_order_relaxed)) continue;
+    get->request = MPI_REQUEST_NULL;  // freed by MPI_Waitall (or left to MPI after a failure)
+    if (freed)
+      get->finished.store(true, std::memory_order_release);
+    else
+      get->fail_with("MPI_Waitall");
+  }
   list.gets.clear();
   list.prune_at = 64;
 }

@@ -18,7 +18,7 @@
 // for a CPU. A request-based get (rget) is MPI_Rget left in flight, recorded per target until its
 // request tests complete or a flush of the target completes it; a test that finds it in flight
 // keeps the rank active (WindowShared::outstanding), as a wait for a request does. A wait for it
-// flushes its target (InFlightGet::test_waiting: one MPI_Win_flush for every get in flight there,
+// flushes its target (InFlightGet::done_waiting: one MPI_Win_flush for every get in flight there,
 // not a test per request), except on an oversubscribed machine, where it tests. flush gives remote
 // completion (MPI_Win_flush), and only for a target with puts or accumulates issued since its
 // last flush, or rgets in flight; a window with such operations lists itself for that target
@@ -207,8 +207,9 @@ class RmaWindow {
   // After an MPI_Win_flush of rank (or of all ranks): its rgets have arrived; frees their
   // requests and marks them done.
   void complete_gets(int rank);
-  void complete_all_gets();  // complete_gets of every rank, after MPI_Win_flush_all
-  void finish_gets();        // MPI_Win_flush_all and complete_all_gets, when some are in flight
+  std::vector<MPI_Request> completing_;  // complete_gets' requests (kept: no allocation per call)
+  void complete_all_gets();              // complete_gets of every rank, after MPI_Win_flush_all
+  void finish_gets();  // MPI_Win_flush_all and complete_all_gets, when some are in flight
   // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
   // for: the caller's buffer is free at once), kept until a flush has completed them
   // (rma_accumulate.cpp). Under mpi_mutex_.
