@@ -1,4 +1,4 @@
-// The ring of inline slots of the shm area (coll/shm_area.hpp, ShmArea::kSlots = 16): small
+// The ring of inline slots of the shm area (coll/shm_area.hpp, ShmArea::kSlots = 64): small
 // rooted calls back to back with a fixed root, so that the other members publish many calls
 // ahead of it and every slot is reused several times (wrap-around), with cell-sized calls mixed
 // in and some calls made nonblocking on odd ranks only (members on the small path and on the
@@ -14,8 +14,8 @@
 
 namespace {
 
-constexpr int kCalls = 83;        // over five turns of a ring of 16
-constexpr int kOutstanding = 40;  // more than two turns
+constexpr int kCalls = 323;        // over five turns of a ring of 64
+constexpr int kOutstanding = 136;  // more than two turns
 // int32 elements: the most an inline slot holds (ShmArea::kInlineBytes = 56), and a count that
 // takes a cell.
 constexpr size_t kInlineInts = 14, kCellInts = 16;

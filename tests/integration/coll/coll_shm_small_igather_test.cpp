@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr int kCalls = 24;  // more than the 16 inline slots of a member's ring
+constexpr int kCalls = 72;  // more than the 64 inline slots of a member's ring
 
 int64_t value(int rank, int repeat, int call, size_t i) {
   return rank * 100003 + repeat * 1009 + call * 31 + static_cast<int64_t>(i);
