@@ -382,7 +382,7 @@ int Window::accumulate_in_place(const char* function, const AccArgs& args) {
   LockTable& table = lock_tables_[static_cast<size_t>(args.target)];
   const size_t bytes = args.count * datatype_size(args.type);
   const int64_t stripe = table.element_stripe(args.offset, bytes);
-  if (stripe < 0 || !table.try_lock_element(stripe)) return do_accumulate(args);  // busy: wait
+  if (stripe < 0 || !table.lock_element(stripe)) return do_accumulate(args);  // still busy
   // The stripe's compare-and-swap (acquire) and sequentially consistent release store order
   // these plain accesses with every other holder's.
   const bool self = args.target == rank_;

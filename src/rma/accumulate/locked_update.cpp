@@ -61,7 +61,7 @@ int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable&
                      ? static_cast<unsigned char*>(transport.address(*memory.data, args.target))
                      : nullptr;
   StripeSet held;
-  if (mapped != nullptr && table.try_lock_in_place(args.offset, bytes, &held)) {
+  if (mapped != nullptr && table.lock_in_place(args.offset, bytes, &held)) {
     touch_local_edge();
     update_in_place(mapped + args.offset, args, bytes);
     touch_local_edge();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/backoff.hpp"
 #include "transport/am_dispatcher.hpp"
 
 namespace remora::rma {
@@ -110,14 +111,52 @@ void LockTable::unlock(const StripeSet& held) {
   waiters_.wake_all();
 }
 
-bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
+int64_t LockTable::take_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
   if (power_of_two_ && (offset >> shift_) == ((offset + bytes - 1) >> shift_)) {
     const uint64_t index = (offset >> shift_) & (geometry_.stripes - 1);
     *held = StripeSet::single(index);
-    return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0;
+    return direct_stripe(index).exchange(holder_tag_, std::memory_order_acquire) == 0
+               ? -1
+               : static_cast<int64_t>(index);
   }
   *held = stripes_for_range(offset, bytes, granularity_, geometry_.stripes);
-  return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; }) < 0;
+  return take_all(*held, [this](uint64_t index) { return DirectStripe{direct_stripe(index)}; });
+}
+
+bool LockTable::try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
+  return take_in_place(offset, bytes, held) < 0;
+}
+
+// The busy stripe is watched with relaxed loads, not retried by exchange: its cache line then
+// stays shared until the holder's release store, and the other stripes of the range are not
+// touched meanwhile (a range of many stripes would otherwise take and drop its first ones at
+// every retry, taking their lines from the holder). The holder never waits while it holds
+// them (an update in place), so the wait is short unless the holder is descheduled, which the
+// policy's yields and then the waiting path's sleep cover. Nothing is polled meanwhile, which
+// is safe: a holder in place does not need this rank, and the wait is bounded.
+template <class Retry>
+bool LockTable::wait_in_place(int64_t busy, Retry retry) {
+  Backoff backoff(transport_.wait_policy());
+  while (!backoff.sleeping_phase()) {
+    if (direct_stripe(static_cast<uint64_t>(busy)).load(std::memory_order_relaxed) != 0) {
+      backoff.pause([](uint64_t) {});  // never called: the loop ends before the sleep phase
+      continue;
+    }
+    busy = retry();
+    if (busy < 0) return true;
+  }
+  return false;
+}
+
+bool LockTable::lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held) {
+  const int64_t busy = take_in_place(offset, bytes, held);
+  return busy < 0 || wait_in_place(busy, [this, offset, bytes, held] {
+           return take_in_place(offset, bytes, held);
+         });
+}
+
+bool LockTable::wait_for_element(int64_t index) {
+  return wait_in_place(index, [this, index] { return try_lock_element(index) ? -1 : index; });
 }
 
 // As release_then_wake, for several stripes: release stores, then one light fence before the

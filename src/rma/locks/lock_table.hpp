@@ -101,6 +101,12 @@ class LockTable {
   // stripes (an update in place): one exchange per stripe, no handler hold (no handler can run
   // on this thread meanwhile). False, holding nothing, when a stripe is busy: then lock().
   bool try_lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
+  // try_lock_in_place, and while a stripe is busy, the spin and yield phases of the wait policy
+  // (core/backoff.hpp) watching the busy stripe with loads, before lock() registers as a waiter:
+  // registration issues a membarrier (heavy_fence) and makes the holder's release call
+  // wake_all, a few microseconds each, where osc/sm's holder of its one accumulate lock spins.
+  // False, holding nothing, once the policy would sleep: then lock().
+  bool lock_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
   void unlock_in_place(const StripeSet& held);
 
   // A range within one block (Window::accumulate_in_place: an accumulate-family operation of a
@@ -121,6 +127,9 @@ class LockTable {
         .compare_exchange_strong(expected, holder_tag_, std::memory_order_acquire,
                                  std::memory_order_relaxed);
   }
+  // try_lock_element, and while the stripe is busy lock_in_place's wait (spin and yield, no
+  // registration). False, holding nothing, once the policy would sleep: then the waiting path.
+  bool lock_element(int64_t index) { return try_lock_element(index) || wait_for_element(index); }
   // Releases it as unlock_in_place does: a release store, and a call only if someone waits.
   void unlock_element(int64_t index) {
     release_then_wake(direct_stripe(static_cast<uint64_t>(index)));
@@ -173,6 +182,14 @@ class LockTable {
   void release_all_then_wake(const Set& held);
   // Takes every stripe or none; returns the index of a busy stripe, or -1 on success.
   int64_t try_lock_all(const StripeSet& stripes);
+  // try_lock_in_place's attempt: -1 on success, else the index of a busy stripe.
+  int64_t take_in_place(uint64_t offset, uint64_t bytes, StripeSet* held);
+  // The wait of lock_in_place and lock_element: while stripe `busy` is nonzero, the policy's
+  // spin and yields; once it reads 0, busy = retry() (-1: taken). False once the policy would
+  // sleep.
+  template <class Retry>
+  bool wait_in_place(int64_t busy, Retry retry);
+  bool wait_for_element(int64_t index);
   // The same with one exchange per stripe of word_of(index) (a SyncWord or a direct stripe); a
   // busy one releases those taken before it and wakes their waiters. Set: StripeSet or
   // StripeList.

@@ -6,7 +6,8 @@
 // once; single-element and range accumulates on the same elements stay exact, for each of
 // fetch_and_op, compare_and_swap and get_accumulate of one element; a range of unaligned
 // doubles over many stripes, with single elements at its edges, sums exactly; sums of 8-512 B
-// from every rank into one location stay exact.
+// from every rank into one location stay exact; sums over the whole window (every stripe) race
+// single elements exactly.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -398,6 +399,27 @@ void atomic_read_races_replace(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// The target zeroes its whole window, then every rank may use it; returns the window's base.
+unsigned char* zeroed_window(remora_win_t win, int target) {
+  unsigned char* base = nullptr;
+  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
+  if (rank_ == target) std::memset(base, 0, kWindowBytes);
+  REQUIRE_OK(remora_win_sync(win));
+  REQUIRE_OK(remora_barrier());
+  return base;
+}
+
+// Sums origin onto the doubles at disp: accumulate in even rounds, get_accumulate in odd ones.
+void sum_onto(remora_win_t win, int target, size_t disp, const std::vector<double>& origin,
+              std::vector<double>& previous, int round) {
+  if (round % 2 == 0)
+    REQUIRE_OK(remora_win_accumulate(win, target, disp, origin.data(), origin.size(), REMORA_DOUBLE,
+                                     REMORA_OP_SUM, nullptr));
+  else
+    REQUIRE_OK(remora_win_get_accumulate(win, target, disp, origin.data(), previous.data(),
+                                         origin.size(), REMORA_DOUBLE, REMORA_OP_SUM, nullptr));
+}
+
 // A range of doubles at an unaligned byte offset, over many blocks of a small lock table (it
 // wraps around the table, and elements straddle two stripes; with 4 KiB blocks it lies within
 // one, the one-element path's case): every rank
@@ -407,11 +429,7 @@ void atomic_read_races_replace(remora_win_t win, int target) {
 void straddling_blocks(remora_win_t win, int target) {
   constexpr size_t kElements = 40, disp = 67, guard = 8;
   static_assert(disp + kElements * sizeof(double) + guard <= kWindowBytes);
-  unsigned char* base = nullptr;
-  REQUIRE_OK(remora_win_base(win, reinterpret_cast<void**>(&base)));
-  if (rank_ == target) std::memset(base, 0, kWindowBytes);
-  REQUIRE_OK(remora_win_sync(win));
-  REQUIRE_OK(remora_barrier());
+  unsigned char* base = zeroed_window(win, target);
   const std::vector<double> origin(kElements, rank_ + 1.0);
   std::vector<double> previous(kElements);
   const double one = 1;
@@ -419,12 +437,7 @@ void straddling_blocks(remora_win_t win, int target) {
   const size_t last = disp + (kElements - 1) * sizeof(double);
   REQUIRE_OK(remora_win_lock_all(win, 0));
   for (int round = 0; round < kRounds; ++round) {
-    if (round % 2 == 0)
-      REQUIRE_OK(remora_win_accumulate(win, target, disp, origin.data(), kElements, REMORA_DOUBLE,
-                                       REMORA_OP_SUM, nullptr));
-    else
-      REQUIRE_OK(remora_win_get_accumulate(win, target, disp, origin.data(), previous.data(),
-                                           kElements, REMORA_DOUBLE, REMORA_OP_SUM, nullptr));
+    sum_onto(win, target, disp, origin, previous, round);
     REQUIRE_OK(
         remora_win_fetch_and_op(win, target, disp, &one, &old, REMORA_DOUBLE, REMORA_OP_SUM));
     REQUIRE_OK(
@@ -498,6 +511,42 @@ void small_sums_one_stripe(remora_win_t win, int target) {
   REQUIRE_OK(remora_barrier());
 }
 
+// Every rank sums onto the whole window (all stripes of the small tables: a range that takes
+// every stripe at once, waiting on the busy one while another rank holds it) and, between
+// those, adds 1 to one element (one stripe) that moves with the round, all on the same bytes.
+// Rank r adds r + 1 to every element per whole-window update; the sums are exact.
+void whole_window_sums(remora_win_t win, int target) {
+  constexpr size_t kElements = kWindowBytes / sizeof(double);
+  unsigned char* base = zeroed_window(win, target);
+  const std::vector<double> origin(kElements, rank_ + 1.0);
+  std::vector<double> previous(kElements);
+  const double one = 1;
+  double old = 0;
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int round = 0; round < kRounds; ++round) {
+    sum_onto(win, target, 0, origin, previous, round);
+    const size_t element = static_cast<size_t>(round) % kElements;
+    REQUIRE_OK(remora_win_fetch_and_op(win, target, element * sizeof(double), &one, &old,
+                                       REMORA_DOUBLE, REMORA_OP_SUM));
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_sync(win));
+  if (rank_ == target) {
+    const double sum = double{kRounds} * size_ * (size_ + 1) / 2.0;
+    for (size_t i = 0; i < kElements; ++i) {
+      // Element i got one fetch_and_op per rank for each round r < kRounds with r % kElements == i.
+      const double ones =
+          static_cast<double>(size_) * ((kRounds / kElements) + (i < kRounds % kElements ? 1 : 0));
+      double value;
+      std::memcpy(&value, base + i * sizeof(double), sizeof value);
+      REQUIRE(value == sum + ones, "whole_window_sums: element %zu is %g, not %g", i, value,
+              sum + ones);
+    }
+  }
+  REQUIRE_OK(remora_barrier());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -522,6 +571,7 @@ int main(int argc, char** argv) {
     atomic_read_races_replace(win, 0);
     straddling_blocks(win, target);
     small_sums_one_stripe(win, target);
+    whole_window_sums(win, 0);
     REQUIRE_OK(remora_win_free(&win));
   }
   REQUIRE_OK(remora_finalize());

@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -96,11 +97,12 @@ void add_one_after_lock(LockTable& table, std::vector<uint64_t>& counters, uint6
   table.unlock(held);
 }
 
-// add_one in place (try_lock_in_place / unlock_in_place), or after lock() when that fails.
+// add_one in place (lock_in_place / unlock_in_place), or after lock() when that gives up (as
+// apply_locked does).
 void add_one_in_place(LockTable& table, std::vector<uint64_t>& counters, uint64_t first,
                       uint64_t count) {
   StripeSet held;
-  if (!table.try_lock_in_place(first * 8, count * 8, &held))
+  if (!table.lock_in_place(first * 8, count * 8, &held))
     return add_one_after_lock(table, counters, first, count);
   add_one(counters, first, count);
   table.unlock_in_place(held);
@@ -150,7 +152,38 @@ TEST_F(OneRankTransport, LockTableExcludesOverlappingRanges) {
   EXPECT_EQ(counters, expected);
 }
 
-// The in-place path (try_lock_in_place / try_lock_rows_in_place, released by one fence after
+// lock_in_place gives up, holding nothing, once the wait policy's spin and yields are over
+// while a stripe of its range stays busy (here held by the same thread, so it never frees):
+// the stripes it took before the busy one are released.
+// Once the stripe is free it takes the range at its first attempt.
+TEST_F(OneRankTransport, LockInPlaceGivesUpWhileAStripeStaysBusy) {
+  constexpr uint64_t kGranularity = 16;
+  const SyncGeometry geometry{1, 4, false, false, false, nullptr};
+  transport::Segment* sync = nullptr;
+  ASSERT_EQ(transport_->allocate_segment(geometry.bytes(), &sync), REMORA_SUCCESS);
+  LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+  ASSERT_TRUE(table.direct());
+  StripeSet busy;
+  ASSERT_TRUE(table.try_lock_in_place(2 * kGranularity, 8, &busy));  // stripe 2
+  for (const auto& [offset, bytes] : {std::pair<uint64_t, uint64_t>{2 * kGranularity + 8, 8},
+                                      {0, 4 * kGranularity},                    // every stripe
+                                      {3 * kGranularity, 4 * kGranularity}}) {  // wraps around
+    StripeSet held;
+    EXPECT_FALSE(table.lock_in_place(offset, bytes, &held)) << offset << " " << bytes;
+    for (uint64_t s = 0; s < geometry.stripes; ++s)
+      EXPECT_EQ(SyncWord(*transport_, *sync, 0, geometry.stripe(s)).load() != 0, s == 2)
+          << "stripe " << s;
+  }
+  table.unlock_in_place(busy);
+  StripeSet held;
+  ASSERT_TRUE(table.lock_in_place(0, 4 * kGranularity, &held));
+  EXPECT_EQ(held.indices(), (std::vector<uint64_t>{0, 1, 2, 3}));
+  table.unlock_in_place(held);
+  expect_table_idle(*transport_, *sync, geometry);
+  transport_->free_segment(sync);
+}
+
+// The in-place path (lock_in_place / try_lock_rows_in_place, released by one fence after
 // the stripes' stores when there are several) against the waiting path (lock / unlock, whose
 // waiters register and sleep): ranges of one to all stripes, wrapping around the table, rows
 // over several stripes, from threads that fall back to lock() when a stripe is busy. No
