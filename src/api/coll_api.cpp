@@ -211,8 +211,10 @@ bool small_counts(const size_t* counts, const size_t* displs, const Communicator
                   size_t extent, size_t* total) {
   if (counts == nullptr || displs == nullptr) return false;
   *total = 0;
+  const size_t limit =
+      remora::coll::ShmFast::elements_in(remora::coll::ShmFast::kSmallScatterBytes, extent);
   for (size_t rank = 0; rank < static_cast<size_t>(comm.size()); ++rank) {
-    if (counts[rank] > remora::coll::ShmFast::kSmallScatterBytes / extent) return false;
+    if (counts[rank] > limit) return false;
     *total += counts[rank];
   }
   return true;

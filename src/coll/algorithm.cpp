@@ -26,20 +26,34 @@ std::span<const AlgorithmDescriptor* const> algorithms() {
   return kAlgorithms;
 }
 
-const AlgorithmDescriptor* find_algorithm(int value) {
-  // Indexed by value: every blocking small call looks its algorithm up (supports, choose), and
-  // a scan of the list cost up to 14 steps each time.
-  // A value beyond the table (an algorithm added after Hierarchical) is found by the scan.
-  static constexpr int kValues = static_cast<int>(Algorithm::Hierarchical) + 1;
-  static const auto by_value = [] {
-    std::array<const AlgorithmDescriptor*, kValues> table{};
+namespace {
+
+// Indexed by value: every blocking small call looks its algorithm up (supports, choose), and
+// a scan of the list cost up to 14 steps each time. A value beyond the table (an algorithm
+// added after Hierarchical) is found by the scan.
+constexpr int kValues = static_cast<int>(Algorithm::Hierarchical) + 1;
+struct ByValue {
+  std::array<const AlgorithmDescriptor*, kValues> descriptors{};
+  std::array<Operations, kValues> operations{};  // supports() without the descriptor's load
+};
+const ByValue& by_value() {
+  static const ByValue table = [] {
+    ByValue built;
     for (const AlgorithmDescriptor* descriptor : kAlgorithms) {
       const auto index = static_cast<size_t>(descriptor->algorithm);
-      if (index < table.size()) table[index] = descriptor;
+      if (index >= built.descriptors.size()) continue;
+      built.descriptors[index] = descriptor;
+      built.operations[index] = descriptor->operations;
     }
-    return table;
+    return built;
   }();
-  if (value >= 0 && value < kValues) return by_value[static_cast<size_t>(value)];
+  return table;
+}
+
+}  // namespace
+
+const AlgorithmDescriptor* find_algorithm(int value) {
+  if (value >= 0 && value < kValues) return by_value().descriptors[static_cast<size_t>(value)];
   for (const AlgorithmDescriptor* descriptor : kAlgorithms)
     if (static_cast<int>(descriptor->algorithm) == value) return descriptor;
   return nullptr;
@@ -68,6 +82,9 @@ bool parse_operation(const std::string& name, Operation* operation) {
 
 bool supports(Operation operation, Algorithm algorithm) {
   if (algorithm == Algorithm::Auto) return true;
+  const auto value = static_cast<int>(algorithm);
+  if (value >= 0 && value < kValues)
+    return contains(by_value().operations[static_cast<size_t>(value)], operation);
   const AlgorithmDescriptor* descriptor = find_algorithm(algorithm);
   return descriptor != nullptr && contains(descriptor->operations, operation);
 }

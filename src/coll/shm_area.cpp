@@ -157,11 +157,16 @@ void ShmArea::release() {
 
 int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_index) const {
   if (who == kNoRank) return 1;
+  // Read once: after each acquire load below the compiler would load them again (this check
+  // is the spin loop of every wait).
+  uint8_t* const* parts = parts_.data();
+  const int ranks = size(), me = rank_;
   const uint64_t collective = round >> 24;
   auto at = [&](int rank) {
+    uint8_t* part = parts[static_cast<size_t>(rank)];
     // The slot is written before arrive: its id alone says the data are here.
-    if (small && slot(rank, slot_index).round.load(std::memory_order_acquire) == round) return 1;
-    const Header& h = header(rank);
+    if (small && slot_in(part, slot_index).round.load(std::memory_order_acquire) == round) return 1;
+    const Header& h = header_in(part);
     const uint64_t flag = h.arrive.value.load(std::memory_order_acquire);
     if (flag < round) return 0;
     if (flag >> 24 == collective) return 1;
@@ -175,18 +180,22 @@ int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_in
     return 1;
   };
   if (who != kAllRanks) return at(who);
+  if (ranks == 2) return at(1 - me);  // the loop's bookkeeping was most of a check at p = 2
   int result = 1;
-  for (int rank = 0; rank < size() && result != -1; ++rank)
-    if (rank != rank_) result = std::min(result, at(rank));
+  for (int rank = 0; rank < ranks && result != -1; ++rank)
+    if (rank != me) result = std::min(result, at(rank));
   return result;
 }
 
 bool ShmArea::released(uint64_t round) const {
-  for (int rank = 0; rank < size(); ++rank) {
-    if (rank == rank_) continue;
-    std::atomic<uint64_t>& passed = passed_[static_cast<size_t>(rank)];
+  uint8_t* const* parts = parts_.data();  // read once, as in arrived()
+  std::atomic<uint64_t>* passed_of = passed_.get();
+  const int ranks = size(), me = rank_;
+  for (int rank = 0; rank < ranks; ++rank) {
+    if (rank == me) continue;
+    std::atomic<uint64_t>& passed = passed_of[static_cast<size_t>(rank)];
     if (passed.load(std::memory_order_relaxed) >= round) continue;
-    const Header& h = header(rank);
+    const Header& h = header_in(parts[static_cast<size_t>(rank)]);
     // arrive first: its line is usually here already (this rank waited on it), and a member
     // that published a later round has finished reading this one; done (a line the member
     // wrote since) only when not.

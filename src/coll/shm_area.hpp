@@ -210,11 +210,14 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Whether this member can read and write every other member's memory with process_vm_readv
   // and process_vm_writev.
   bool probe_single_copy() const;
-  Header& header(int rank) const {
-    return *reinterpret_cast<Header*>(parts_[static_cast<size_t>(rank)]);
-  }
+  Header& header(int rank) const { return header_in(parts_[static_cast<size_t>(rank)]); }
   Slot& slot(int rank, int index) const {
-    return reinterpret_cast<Slot*>(parts_[static_cast<size_t>(rank)] + kHeaderBytes)[index];
+    return slot_in(parts_[static_cast<size_t>(rank)], index);
+  }
+  // The same, of a member's part of the area (for loops that read parts_ once).
+  static Header& header_in(uint8_t* part) { return *reinterpret_cast<Header*>(part); }
+  static Slot& slot_in(uint8_t* part, int index) {
+    return reinterpret_cast<Slot*>(part + kHeaderBytes)[index];
   }
   // Whether `who` (kAllRanks, kNoRank or a rank) has published round: 1 yes, 0 not yet, -1 a
   // member abandoned this collective (it moved on to a later one without taking part; *gone

@@ -844,7 +844,7 @@ int ShmSmallRun::gatherv() {
 int ShmSmallRun::scatterv() {
   const size_t extent = args_.extent;
   const auto ranks = static_cast<size_t>(size_);
-  const size_t stride = ShmArea::kInlineBytes / ranks / extent * extent;
+  const size_t stride = ShmFast::elements_in(ShmArea::kInlineBytes / ranks, extent) * extent;
   const auto* send = static_cast<const uint8_t*>(args_.send);
   const int root = args_.root, slot = buffer_of(0, true);
   const auto mine = static_cast<size_t>(me_);
@@ -1082,7 +1082,7 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
     size_t largest = 0;
     for (size_t r = 0; r < static_cast<size_t>(size); ++r)
       largest = std::max(largest, args.counts[r]);
-    return largest <= kSmallScatterBytes / args.extent &&
+    return largest <= elements_in(kSmallScatterBytes, args.extent) &&
            (single_copy_bytes == 0 || largest * args.extent < single_copy_bytes);
   }
   if (args.vector_form && operation == Operation::Alltoall) {
@@ -1102,8 +1102,8 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
     if (operation != Operation::Gather && operation != Operation::Scatter) return false;
     const auto ranks = static_cast<size_t>(size);
     const size_t limit = operation == Operation::Gather
-                             ? ShmArea::kInlineBytes / args.extent
-                             : ShmArea::kInlineBytes / ranks / args.extent;
+                             ? elements_in(ShmArea::kInlineBytes, args.extent)
+                             : elements_in(ShmArea::kInlineBytes / ranks, args.extent);
     const auto fits = [&](size_t count) {
       return count <= limit && (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
     };

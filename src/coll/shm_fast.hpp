@@ -20,6 +20,7 @@
 // (those come first in sequence order); otherwise the caller builds the schedule.
 #pragma once
 
+#include <bit>
 #include <chrono>
 #include <cstdint>
 
@@ -84,6 +85,11 @@ class ShmFast {
   // coll/shm_vforms.hpp lays them out) take the small path: one round, laid out as run() lays
   // out its round, written as straight code for the operation (see docs/collectives.md).
   static constexpr size_t kSmallScatterBytes = 1024;
+  // bytes / extent: a shift for every remora_datatype_t (their sizes are powers of two), where
+  // a 64-bit division takes tens of cycles and a small v-form call made several.
+  static size_t elements_in(size_t bytes, size_t extent) {
+    return (extent & (extent - 1)) == 0 ? bytes >> std::countr_zero(extent) : bytes / extent;
+  }
   // Whether the small path runs operation with these arguments for member `rank` of an area of
   // `size` ranks.
   static bool small_serves(Operation operation, const Small& args, int rank, int size,

@@ -118,6 +118,22 @@ TEST(Algorithm, OperationsAcceptTheirAlgorithmsOnly) {
   EXPECT_FALSE(supports(Operation::Scan, Algorithm::Shm));
 }
 
+// supports() answers from a table by value; it must say what each descriptor says, and no for
+// values that name no algorithm.
+TEST(Algorithm, SupportsAgreesWithTheDescriptors) {
+  for (const AlgorithmDescriptor* descriptor : algorithms())
+    for (int operation = 0; operation < kOperationCount; ++operation)
+      EXPECT_EQ(supports(static_cast<Operation>(operation), descriptor->algorithm),
+                contains(descriptor->operations, static_cast<Operation>(operation)))
+          << descriptor->name << " " << operation;
+  for (int value : {-5, -1, static_cast<int>(Algorithm::Hierarchical) + 1, 1000}) {
+    EXPECT_EQ(find_algorithm(value), nullptr) << value;
+    for (int operation = 0; operation < kOperationCount; ++operation)
+      EXPECT_FALSE(supports(static_cast<Operation>(operation), static_cast<Algorithm>(value)))
+          << value;
+  }
+}
+
 TEST(Algorithm, DefaultsAreSupportedAndFollowTheMessageSize) {
   for (int operation = 0; operation < kOperationCount; ++operation)
     for (size_t bytes : {size_t{0}, size_t{8}, size_t{1} << 20})

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "coll/algorithms/common.hpp"
+#include "coll/shm_fast.hpp"
+#include "rma/reduce_op.hpp"
 
 namespace remora::coll {
 namespace {
@@ -33,6 +37,18 @@ TEST(RelativeRanks, RoundTrip) {
       for (int rank = 0; rank < size; ++rank)
         EXPECT_EQ(absolute_rank(relative_rank(rank, root, size), root, size), rank);
   EXPECT_EQ(modulo(-3, 5), 2);
+}
+
+// The small path's limits in elements (ShmFast::elements_in) equal the divisions they replace,
+// for every datatype's size and for sizes that are no power of two.
+TEST(Blocks, ElementsInEqualsTheDivision) {
+  std::vector<size_t> extents = {3, 12, 24};
+  for (int type = 0; type < 64; ++type)
+    if (rma::datatype_size(type) != 0) extents.push_back(rma::datatype_size(type));
+  for (size_t extent : extents)
+    for (size_t bytes :
+         {size_t{0}, size_t{1}, size_t{7}, size_t{28}, size_t{56}, size_t{1024}, size_t{1} << 40})
+      EXPECT_EQ(ShmFast::elements_in(bytes, extent), bytes / extent) << bytes << " " << extent;
 }
 
 }  // namespace
