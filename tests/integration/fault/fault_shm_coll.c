@@ -4,7 +4,7 @@
  * launcher ends the job with the dead rank named and its exit status, that no process survives
  * and that no shared-memory object of the job (segments, the communicators' areas) is left.
  *
- * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|loop|blocks
+ * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks
  *   iallreduce: the victim starts a 2 MiB shm allreduce on the world (many rounds of 64 KiB
  *     cells), advances it with remora_request_test and dies; the others are in the same
  *     allreduce, blocking.
@@ -13,6 +13,9 @@
  *   ialltoall: the victim starts one small shm ialltoall on a duplicate (a request without a
  *     schedule, coll/shm_request.hpp), advances it and dies; the others start six and wait for
  *     them all, the later ones waiting for the victim's flags (and for its cells).
+ *   ialltoall-round: as ialltoall with blocks of 64 KiB on the pairs of a split (the victim's
+ *     pair: a request whose one round fills the members' cells, ShmArea::alltoall_piece); the
+ *     other pair completes its six and waits in a shm allreduce on the world.
  *   loop: every rank runs shm allreduces of 2 MiB and shm barriers on the world and on a
  *     split; a thread of the victim kills it once its main thread has finished three rounds,
  *     so that it dies while its main thread is inside a collective.
@@ -57,7 +60,8 @@ static void allreduce(const int64_t* in, int64_t* out, remora_comm_t comm) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|loop|blocks\n");
+    fprintf(stderr,
+            "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks\n");
     return 2;
   }
   const char* how = argv[1];
@@ -109,6 +113,21 @@ int main(int argc, char** argv) {
       die();
     }
     require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+  } else if (strcmp(how, "ialltoall-round") == 0) {
+    enum { kCalls = 6, kBlock = 8192 }; /* int64: 64 KiB, one round at 2 ranks */
+    remora_request_t requests[kCalls];
+    const int calls = rank == victim ? 1 : kCalls;
+    for (int k = 0; k < calls; ++k)
+      require(remora_ialltoall(in + k, out + 2 * kBlock * k, kBlock, REMORA_INT64, half,
+                               REMORA_COLL_SHM, &requests[k]),
+              "remora_ialltoall (shm, 64 KiB blocks)");
+    if (rank == victim) {
+      int flag = 0;
+      require(remora_request_test(&requests[0], &flag), "test");
+      die();
+    }
+    require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+    allreduce(in, out, world);
   } else if (strcmp(how, "loop") == 0) {
     pthread_t thread;
     if (rank == victim && pthread_create(&thread, NULL, killer, NULL) != 0) return 2;
