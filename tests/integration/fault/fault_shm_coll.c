@@ -58,6 +58,27 @@ static void allreduce(const int64_t* in, int64_t* out, remora_comm_t comm) {
           "remora_allreduce (shm)");
 }
 
+/* The victim starts one shm ialltoall of `block` int64 per block on comm, advances it and dies;
+ * the others start six and wait for them all. */
+static void ialltoalls(const int64_t* in, int64_t* out, size_t block, remora_comm_t comm,
+                       int is_victim) {
+  enum { kCalls = 6 };
+  int size = 0;
+  require(remora_comm_size(comm, &size), "remora_comm_size");
+  remora_request_t requests[kCalls];
+  const int calls = is_victim ? 1 : kCalls;
+  for (int k = 0; k < calls; ++k)
+    require(remora_ialltoall(in + k, out + block * (size_t)size * (size_t)k, block, REMORA_INT64,
+                             comm, REMORA_COLL_SHM, &requests[k]),
+            "remora_ialltoall (shm)");
+  if (is_victim) {
+    int flag = 0;
+    require(remora_request_test(&requests[0], &flag), "test");
+    die();
+  }
+  require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr,
@@ -100,33 +121,9 @@ int main(int argc, char** argv) {
     require(remora_comm_barrier(dup, REMORA_COLL_SHM), "remora_comm_barrier (shm)");
     allreduce(in, out, world);
   } else if (strcmp(how, "ialltoall") == 0) {
-    enum { kCalls = 6 };
-    remora_request_t requests[kCalls];
-    const int calls = rank == victim ? 1 : kCalls;
-    for (int k = 0; k < calls; ++k)
-      require(remora_ialltoall(in + k, out + 8 * k, 1, REMORA_INT64, dup, REMORA_COLL_SHM,
-                               &requests[k]),
-              "remora_ialltoall (shm)");
-    if (rank == victim) {
-      int flag = 0;
-      require(remora_request_test(&requests[0], &flag), "test");
-      die();
-    }
-    require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+    ialltoalls(in, out, 1, dup, rank == victim);
   } else if (strcmp(how, "ialltoall-round") == 0) {
-    enum { kCalls = 6, kBlock = 8192 }; /* int64: 64 KiB, one round at 2 ranks */
-    remora_request_t requests[kCalls];
-    const int calls = rank == victim ? 1 : kCalls;
-    for (int k = 0; k < calls; ++k)
-      require(remora_ialltoall(in + k, out + 2 * kBlock * k, kBlock, REMORA_INT64, half,
-                               REMORA_COLL_SHM, &requests[k]),
-              "remora_ialltoall (shm, 64 KiB blocks)");
-    if (rank == victim) {
-      int flag = 0;
-      require(remora_request_test(&requests[0], &flag), "test");
-      die();
-    }
-    require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+    ialltoalls(in, out, 8192, half, rank == victim); /* int64: 64 KiB, one round at 2 ranks */
     allreduce(in, out, world);
   } else if (strcmp(how, "loop") == 0) {
     pthread_t thread;
