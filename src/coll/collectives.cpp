@@ -213,12 +213,14 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
   // lost at p = 4, docs/benchmarks.md), except under thread progress: shm rounds advance only
   // inside the application's Remora calls, while message-based schedules advance on the progress
   // thread, the asynchronous progress that mode asks for.
-  // ialltoall of small blocks in one round: the request without a schedule
+  // ialltoall of blocks that take one round: the request without a schedule
   // (coll/shm_request.hpp), whose overhead measured below the pairwise default's (issue 15,
-  // docs/benchmarks.md); larger ones keep pairwise (shm's cell rounds lost at p = 4).
+  // docs/benchmarks.md): blocks up to 1 KiB, and at p = 2 up to a cell (64 KiB); larger ones,
+  // and at p > 2 blocks above 1 KiB (not measured), keep pairwise (shm's cell rounds on a
+  // schedule lost at p = 4).
   const bool small_alltoall = operation == Operation::Alltoall && !blocks_differ &&
-                              bytes <= ShmFast::kSmallScatterBytes &&
-                              bytes * static_cast<size_t>(comm.size()) <= ShmArea::kCellBytes;
+                              (bytes <= ShmFast::kSmallScatterBytes || comm.size() == 2) &&
+                              bytes * static_cast<size_t>(comm.size() - 1) <= ShmArea::kCellBytes;
   const bool personal =
       !nonblocking && (operation == Operation::Gather || operation == Operation::Scatter ||
                        operation == Operation::Alltoall);

@@ -120,6 +120,17 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // slot's round id has the data with it (one line per member and round instead of two). All of
   // the slot's line but the round id.
   static constexpr size_t kInlineBytes = 56;
+  // alltoall's rounds (every path lays them out alike): a member's cell holds a piece of its
+  // block for every other member, that of member d at alltoall_index(d, writer) pieces, and
+  // its own block goes straight from its input to its result. Without a piece for itself a
+  // member sends blocks of up to a cell / (P - 1) in one round (at P = 2 a whole cell).
+  // Elements per block and round (an area has two members or more; size 1 counts as 2).
+  static constexpr size_t alltoall_piece(int size, size_t extent) {
+    return kCellBytes / (static_cast<size_t>(size > 2 ? size - 1 : 1) * extent);
+  }
+  static constexpr size_t alltoall_index(int reader, int writer) {
+    return static_cast<size_t>(reader < writer ? reader : reader - 1);
+  }
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.

@@ -330,7 +330,7 @@ void ShmFastRun::plan() {
       break;
     case Operation::Alltoall: {
       const size_t count = args_.recv_counts.empty() ? 0 : args_.recv_counts[0];
-      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      piece_ = ShmArea::alltoall_piece(size_, args_.extent);
       if (count == 0 || piece_ == 0) break;
       rs_input_ = static_cast<const uint8_t*>(args_.send);
       in_displs_ = args_.in_place ? &args_.recv_displs : &args_.send_displs;
@@ -503,9 +503,11 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
     case Operation::Alltoall: {
       const size_t first = k * piece_, length = std::min(piece_, args_.recv_counts[0] - first);
       const std::vector<size_t>& displs = *in_displs_;
-      for (size_t rank = 0; rank < displs.size(); ++rank)
-        std::memcpy(cell + rank * piece_ * extent, rs_input_ + (displs[rank] + first) * extent,
-                    length * extent);
+      for (int rank = 0; rank < size_; ++rank)
+        if (rank != me_)
+          std::memcpy(cell + ShmArea::alltoall_index(rank, me_) * piece_ * extent,
+                      rs_input_ + (displs[static_cast<size_t>(rank)] + first) * extent,
+                      length * extent);
       break;
     }
     default:
@@ -590,10 +592,17 @@ void ShmFastRun::consume(size_t k, int buffer) {
     }
     case Operation::Alltoall: {
       const size_t first = k * piece_, length = std::min(piece_, args_.recv_counts[0] - first);
-      const size_t slot = static_cast<size_t>(me_) * piece_ * extent;
-      for (int rank = 0; rank < size_; ++rank)
-        std::memcpy(recv() + (args_.recv_displs[static_cast<size_t>(rank)] + first) * extent,
-                    area_.cell(rank, buffer) + slot, length * extent);
+      for (int rank = 0; rank < size_; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        uint8_t* target = recv() + (args_.recv_displs[r] + first) * extent;
+        if (rank != me_)
+          std::memcpy(
+              target,
+              area_.cell(rank, buffer) + ShmArea::alltoall_index(me_, rank) * piece_ * extent,
+              length * extent);
+        else if (!args_.in_place)
+          std::memcpy(target, rs_input_ + ((*in_displs_)[r] + first) * extent, length * extent);
+      }
       break;
     }
     default:
@@ -1050,21 +1059,28 @@ int ShmSmallRun::round(Operation operation) {
     case Operation::Allgather:
       return allgather();
     case Operation::Alltoall: {
-      // Block d of rank s at d * (cell / (size * extent)) elements of s's cell, as ShmFastRun
-      // lays out its one round. In place the input is recvbuf, all read into the cell before
-      // any of it is overwritten.
+      // Rank s's block for d at ShmArea::alltoall_index(d, s) pieces of s's cell, its own
+      // block straight to its result, as ShmFastRun lays out its one round. In place the input
+      // is recvbuf, all read into the cell before any of it is overwritten.
       if (bytes == 0) return REMORA_SUCCESS;
-      const auto ranks = static_cast<size_t>(size_);
-      const size_t stride = ShmArea::kCellBytes / (ranks * extent) * extent;
-      const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
+      const size_t stride = ShmArea::alltoall_piece(size_, extent) * extent;
+      const uint8_t* in = input();
       const auto publish = [&](uint8_t* cell) {
-        for (size_t r = 0; r < ranks; ++r) std::memcpy(cell + r * stride, in + r * bytes, bytes);
+        for (int r = 0; r < size_; ++r)
+          if (r != me_)
+            std::memcpy(cell + ShmArea::alltoall_index(r, me_) * stride,
+                        in + static_cast<size_t>(r) * bytes, bytes);
       };
       if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
       const int buffer = buffer_of(0, false);
-      const size_t mine = static_cast<size_t>(me_) * stride;
-      for (size_t r = 0; r < ranks; ++r)
-        std::memcpy(recv() + r * bytes, area_.cell(static_cast<int>(r), buffer) + mine, bytes);
+      for (int r = 0; r < size_; ++r) {
+        uint8_t* target = recv() + static_cast<size_t>(r) * bytes;
+        if (r != me_)
+          std::memcpy(target, area_.cell(r, buffer) + ShmArea::alltoall_index(me_, r) * stride,
+                      bytes);
+        else if (!args_.in_place)
+          std::memcpy(target, in + static_cast<size_t>(r) * bytes, bytes);
+      }
       finish_round(0, true);
       return REMORA_SUCCESS;
     }
@@ -1131,7 +1147,7 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
       return bytes <= kSmallScatterBytes;
     case Operation::Alltoall:  // and one round: every block within its share of the cell
       return bytes <= kSmallScatterBytes &&
-             args.count <= ShmArea::kCellBytes / (static_cast<size_t>(size) * args.extent);
+             args.count <= ShmArea::alltoall_piece(size, args.extent);
     default:
       return false;
   }

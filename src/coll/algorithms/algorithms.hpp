@@ -57,15 +57,15 @@ struct ShmSmallCall {
   const uint8_t* send = nullptr;  // nullptr: in place (the input is recv)
   uint8_t* recv = nullptr;
   size_t block = 0;   // bytes of each rank's block
-  size_t stride = 0;  // alltoall: bytes between the blocks in a cell
+  size_t stride = 0;  // alltoall: bytes between the pieces in a cell
   int root = 0;       // gather
 };
 // The shm algorithm's one round of a small call, written without a copy of the arguments and
 // with functions that capture only call: a gather of regular blocks of at most
-// ShmArea::kInlineBytes (in the inline slots) and an alltoall of regular blocks that fit a
-// cell together (the cells; block d at d * stride, as the alltoall's general rounds lay out
-// their first round). small_shm_fits says which calls these are; small_shm_rounds (for one of
-// them) fills *call and adds the round to *rounds.
+// ShmArea::kInlineBytes (in the inline slots) and an alltoall of regular blocks that take one
+// round (the cells, laid out as ShmArea::alltoall_piece says, as the alltoall's general rounds
+// lay out their first round). small_shm_fits says which calls these are; small_shm_rounds (for one
+// of them) fills *call and adds the round to *rounds.
 bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args);
 void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
                       ShmSmallCall* call, std::vector<ShmRounds::Round>* rounds);

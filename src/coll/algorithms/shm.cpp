@@ -15,8 +15,9 @@
 //   gather:         per round each rank but the root publishes a cell of its block; the root
 //                   copies all;
 //   scatter:        per round the root publishes a piece of every block; rank r copies its own;
-//   alltoall:       per round each rank publishes a piece of every block it sends; rank r
-//                   copies the pieces for r from every cell.
+//   alltoall:       per round each rank publishes a piece of every block it sends to another
+//                   rank; rank r copies the pieces for r from every other cell and its own
+//                   block from its input (ShmArea::alltoall_piece).
 // bcast, reduce, allreduce, allgather, gather, scatter and alltoall from the single-copy size on
 // (when the members may read each other's memory) skip the cells: every member publishes its
 // buffers' addresses and reads (or writes) the others' buffers directly
@@ -348,13 +349,14 @@ void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds
 }
 
 // alltoall: round k carries elements [k * piece, (k + 1) * piece) of every block; rank r puts
-// its block for rank d at offset d * piece of its cell, and copies from every rank's cell the
-// piece at offset r * piece. input: the blocks sent (in place: a copy of recvbuf).
+// its piece for rank d at ShmArea::alltoall_index(d, r) pieces of its cell, and copies from
+// every other rank's cell the piece there for r; its own block goes from input to result.
+// input: the blocks sent (in place: a copy of recvbuf, whose own block is already in place).
 void alltoall_rounds(const Context& c, const uint8_t* input, size_t largest,
                      std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const size_t extent = args.extent;
-  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  const size_t piece = ShmArea::alltoall_piece(c.size, extent);
   if (largest == 0 || piece == 0) return;
   for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
     const size_t first = k * piece;
@@ -363,20 +365,29 @@ void alltoall_rounds(const Context& c, const uint8_t* input, size_t largest,
       const bool in_place = c.args->in_place;
       const auto& counts = in_place ? c.args->recv_counts : c.args->send_counts;
       const auto& displs = in_place ? c.args->recv_displs : c.args->send_displs;
-      for (size_t rank = 0; rank < counts.size(); ++rank)
-        if (first < counts[rank])
-          std::memcpy(cell + rank * piece * extent, input + (displs[rank] + first) * extent,
-                      std::min(piece, counts[rank] - first) * extent);
+      for (int rank = 0; rank < c.size; ++rank) {
+        const auto r = static_cast<size_t>(rank);
+        if (rank != c.me && first < counts[r])
+          std::memcpy(cell + ShmArea::alltoall_index(rank, c.me) * piece * extent,
+                      input + (displs[r] + first) * extent,
+                      std::min(piece, counts[r] - first) * extent);
+      }
     };
     round.wait_for = ShmArea::kAllRanks;
-    round.consume = [c, first, piece, extent](int buffer) {
-      const size_t slot = static_cast<size_t>(c.me) * piece * extent;
+    round.consume = [c, input, first, piece, extent](int buffer) {
       for (int rank = 0; rank < c.size; ++rank) {
         const auto r = static_cast<size_t>(rank);
         const size_t count = c.args->recv_counts[r];
-        if (first < count)
-          std::memcpy(c.recv() + (c.args->recv_displs[r] + first) * extent,
-                      c.area->cell(rank, buffer) + slot, std::min(piece, count - first) * extent);
+        if (first >= count) continue;
+        uint8_t* target = c.recv() + (c.args->recv_displs[r] + first) * extent;
+        const size_t length = std::min(piece, count - first) * extent;
+        if (rank != c.me)
+          std::memcpy(
+              target,
+              c.area->cell(rank, buffer) + ShmArea::alltoall_index(c.me, rank) * piece * extent,
+              length);
+        else if (!c.args->in_place)
+          std::memcpy(target, input + (c.args->send_displs[r] + first) * extent, length);
       }
     };
     rounds->push_back(std::move(round));
@@ -442,8 +453,7 @@ bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveAr
   }
   if (operation != Operation::Alltoall || args.recv_counts.empty()) return false;
   const size_t count = args.recv_counts[0];
-  return count != 0 &&
-         count <= ShmArea::kCellBytes / (static_cast<size_t>(area.size()) * args.extent);
+  return count != 0 && count <= ShmArea::alltoall_piece(area.size(), args.extent);
 }
 
 void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
@@ -473,23 +483,31 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const Collective
       round.wait_for = ShmArea::kNoRank;
     }
   } else {
-    // alltoall_rounds' one round: every block within its piece of the cell. In place, the input
-    // is recv, which this rank's publish copies out before its consume overwrites it.
+    // alltoall_rounds' one round: every block within its piece of the cell, the own block
+    // straight to the result. In place the input is recv, which this rank's publish copies out
+    // before its consume overwrites it (its own block stays where it is).
     call->block = args.recv_counts[0] * args.extent;
-    call->stride =
-        ShmArea::kCellBytes / (static_cast<size_t>(area.size()) * args.extent) * args.extent;
+    call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
     round.publish = [call](uint8_t* cell) {
       const uint8_t* input = call->send != nullptr ? call->send : call->recv;
-      for (int rank = 0; rank < call->area->size(); ++rank) {
-        const auto r = static_cast<size_t>(rank);
-        std::memcpy(cell + r * call->stride, input + r * call->block, call->block);
-      }
+      const int me = call->area->rank();
+      for (int rank = 0; rank < call->area->size(); ++rank)
+        if (rank != me)
+          std::memcpy(cell + ShmArea::alltoall_index(rank, me) * call->stride,
+                      input + static_cast<size_t>(rank) * call->block, call->block);
     };
     round.consume = [call](int buffer) {
-      const size_t offset = static_cast<size_t>(call->area->rank()) * call->stride;
-      for (int rank = 0; rank < call->area->size(); ++rank)
-        std::memcpy(call->recv + static_cast<size_t>(rank) * call->block,
-                    call->area->cell(rank, buffer) + offset, call->block);
+      const int me = call->area->rank();
+      for (int rank = 0; rank < call->area->size(); ++rank) {
+        uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
+        if (rank != me)
+          std::memcpy(
+              target,
+              call->area->cell(rank, buffer) + ShmArea::alltoall_index(me, rank) * call->stride,
+              call->block);
+        else if (call->send != nullptr)
+          std::memcpy(target, call->send + static_cast<size_t>(rank) * call->block, call->block);
+      }
     };
   }
   rounds->push_back(std::move(round));

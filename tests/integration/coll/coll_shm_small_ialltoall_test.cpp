@@ -1,8 +1,10 @@
 // Small auto ialltoalls (1 to 128 int64 per block: the shm request without a schedule,
-// coll/shm_request.hpp; 0 and 129: none and the message-based default) many outstanding at once
-// on the world, a duplicate and a split (more than the two cells of a member: later calls
-// publish only once the others have read the earlier ones), some in place, with small igathers
-// and larger explicit shm ialltoalls (the schedule's cell rounds) among them and a blocking
+// coll/shm_request.hpp; 0 and 129: none and, above 2 ranks, the message-based default) many
+// outstanding at once on the world, a duplicate and a split (more than the two cells of a
+// member: later calls publish only once the others have read the earlier ones), some in place,
+// with small igathers, ialltoalls of blocks that fill one round (ShmArea::alltoall_piece: a
+// whole cell at 2 ranks, where auto takes the request for them; explicit shm above), larger
+// explicit shm ialltoalls (the schedule's cell rounds, two or more) among them and a blocking
 // alltoall while they are outstanding (it runs behind them). The last rank sleeps before it
 // starts them; ranks complete them in opposite orders, by waits, test loops and waitall. Every
 // result is an exact integer. Checks that the small auto calls took the request without a
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "api/runtime.hpp"
+#include "coll/shm_area.hpp"
 #include "coll/shm_request.hpp"
 #include "multirank.hpp"
 
@@ -34,7 +37,7 @@ int64_t value(int from, int to, int repeat, int call, size_t i) {
   return from * 1000003 + to * 10007 + repeat * 1009 + call * 31 + static_cast<int64_t>(i);
 }
 
-enum class Kind { Small, Gather, LargeShm };
+enum class Kind { Small, Gather, OneRound, LargeShm };
 
 struct Call {
   Kind kind = Kind::Small;
@@ -47,8 +50,15 @@ struct Call {
 
 void start(remora_comm_t comm, int rank, int size, int repeat, int k, Call* c) {
   const auto n = static_cast<size_t>(size);
-  c->kind = k % 7 == 3 ? Kind::Gather : k % 9 == 8 ? Kind::LargeShm : Kind::Small;
-  c->count = c->kind == Kind::LargeShm ? 3000 : kCounts[static_cast<size_t>(k) % 10];
+  c->kind = k % 7 == 3    ? Kind::Gather
+            : k % 9 == 8  ? Kind::LargeShm
+            : k % 11 == 5 ? Kind::OneRound
+                          : Kind::Small;
+  // One round: every block as large as a round takes (k = 16: a few elements less).
+  const size_t round = remora::coll::ShmArea::alltoall_piece(size, sizeof(int64_t));
+  c->count = c->kind == Kind::LargeShm   ? round + 1000
+             : c->kind == Kind::OneRound ? round - static_cast<size_t>(k / 11 * 3)
+                                         : kCounts[static_cast<size_t>(k) % 10];
   if (c->kind == Kind::Gather) {
     c->count = 1 + static_cast<size_t>(k % 6);  // up to 48 B: the inline round
     c->root = (k + repeat) % size;
@@ -66,15 +76,18 @@ void start(remora_comm_t comm, int rank, int size, int repeat, int k, Call* c) {
       c->send[to * c->count + i] = value(rank, static_cast<int>(to), repeat, k, i);
   c->recv.assign(c->count * n, -1);
   if (c->in_place) c->recv = c->send;
-  const remora_coll_algorithm_t algorithm =
-      c->kind == Kind::LargeShm ? REMORA_COLL_SHM : REMORA_COLL_AUTO;
+  const bool explicit_shm = c->kind == Kind::LargeShm || (c->kind == Kind::OneRound && size > 2);
+  const remora_coll_algorithm_t algorithm = explicit_shm ? REMORA_COLL_SHM : REMORA_COLL_AUTO;
   REQUIRE_OK(remora_ialltoall(c->in_place ? REMORA_IN_PLACE : c->send.data(), c->recv.data(),
                               c->count, REMORA_INT64, comm, algorithm, &c->request));
-  // auto on a communicator with its shared area (one node; not under MPI across nodes) under
-  // manual or ghost progress: blocks of 1 to 128 int64 take the request without a schedule.
+  // On a communicator with its shared area (one node; not under MPI across nodes): auto under
+  // manual or ghost progress takes the request without a schedule for blocks of 1 to 128 int64
+  // and at 2 ranks for those of one round; shm takes it for blocks of one round in every mode.
   const bool small = c->kind == Kind::Small && c->count >= 1 && c->count <= 128;
-  if (small && runtime().progress->mode() != remora::progress::Mode::Thread &&
-      runtime().collectives->communicators.find(comm)->shm_area_ptr() != nullptr) {
+  const bool auto_request =
+      (small || c->kind == Kind::OneRound) &&
+      (explicit_shm || runtime().progress->mode() != remora::progress::Mode::Thread);
+  if (auto_request && runtime().collectives->communicators.find(comm)->shm_area_ptr() != nullptr) {
     auto request = runtime().collectives->requests.find(c->request);
     REQUIRE(std::dynamic_pointer_cast<remora::coll::ShmRequest>(request) != nullptr,
             "call %d (%zu int64 per block) did not take the shm request", k, c->count);

@@ -4,7 +4,7 @@
  * launcher ends the job with the dead rank named and its exit status, that no process survives
  * and that no shared-memory object of the job (segments, the communicators' areas) is left.
  *
- * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|loop|blocks
+ * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks
  *   iallreduce: the victim starts a 2 MiB shm allreduce on the world (many rounds of 64 KiB
  *     cells), advances it with remora_request_test and dies; the others are in the same
  *     allreduce, blocking.
@@ -13,6 +13,9 @@
  *   ialltoall: the victim starts one small shm ialltoall on a duplicate (a request without a
  *     schedule, coll/shm_request.hpp), advances it and dies; the others start six and wait for
  *     them all, the later ones waiting for the victim's flags (and for its cells).
+ *   ialltoall-round: as ialltoall with blocks of 64 KiB on the pairs of a split (the victim's
+ *     pair: a request whose one round fills the members' cells, ShmArea::alltoall_piece); the
+ *     other pair completes its six and waits in a shm allreduce on the world.
  *   loop: every rank runs shm allreduces of 2 MiB and shm barriers on the world and on a
  *     split; a thread of the victim kills it once its main thread has finished three rounds,
  *     so that it dies while its main thread is inside a collective.
@@ -55,9 +58,31 @@ static void allreduce(const int64_t* in, int64_t* out, remora_comm_t comm) {
           "remora_allreduce (shm)");
 }
 
+/* The victim starts one shm ialltoall of `block` int64 per block on comm, advances it and dies;
+ * the others start six and wait for them all. */
+static void ialltoalls(const int64_t* in, int64_t* out, size_t block, remora_comm_t comm,
+                       int is_victim) {
+  enum { kCalls = 6 };
+  int size = 0;
+  require(remora_comm_size(comm, &size), "remora_comm_size");
+  remora_request_t requests[kCalls];
+  const int calls = is_victim ? 1 : kCalls;
+  for (int k = 0; k < calls; ++k)
+    require(remora_ialltoall(in + k, out + block * (size_t)size * (size_t)k, block, REMORA_INT64,
+                             comm, REMORA_COLL_SHM, &requests[k]),
+            "remora_ialltoall (shm)");
+  if (is_victim) {
+    int flag = 0;
+    require(remora_request_test(&requests[0], &flag), "test");
+    die();
+  }
+  require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|loop|blocks\n");
+    fprintf(stderr,
+            "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks\n");
     return 2;
   }
   const char* how = argv[1];
@@ -96,19 +121,10 @@ int main(int argc, char** argv) {
     require(remora_comm_barrier(dup, REMORA_COLL_SHM), "remora_comm_barrier (shm)");
     allreduce(in, out, world);
   } else if (strcmp(how, "ialltoall") == 0) {
-    enum { kCalls = 6 };
-    remora_request_t requests[kCalls];
-    const int calls = rank == victim ? 1 : kCalls;
-    for (int k = 0; k < calls; ++k)
-      require(remora_ialltoall(in + k, out + 8 * k, 1, REMORA_INT64, dup, REMORA_COLL_SHM,
-                               &requests[k]),
-              "remora_ialltoall (shm)");
-    if (rank == victim) {
-      int flag = 0;
-      require(remora_request_test(&requests[0], &flag), "test");
-      die();
-    }
-    require(remora_request_waitall(kCalls, requests), "remora_request_waitall");
+    ialltoalls(in, out, 1, dup, rank == victim);
+  } else if (strcmp(how, "ialltoall-round") == 0) {
+    ialltoalls(in, out, 8192, half, rank == victim); /* int64: 64 KiB, one round at 2 ranks */
+    allreduce(in, out, world);
   } else if (strcmp(how, "loop") == 0) {
     pthread_t thread;
     if (rank == victim && pthread_create(&thread, NULL, killer, NULL) != 0) return 2;

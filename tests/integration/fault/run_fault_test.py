@@ -416,6 +416,7 @@ CASES = {
     "shm-coll-iallreduce": shm_coll_case("iallreduce"),
     "shm-coll-ibarrier": shm_coll_case("ibarrier"),
     "shm-coll-ialltoall": shm_coll_case("ialltoall"),
+    "shm-coll-ialltoall-round": shm_coll_case("ialltoall-round"),
     "shm-coll-loop": shm_coll_case("loop"),
     "shm-coll-blocks": shm_coll_case("blocks"),
 }
