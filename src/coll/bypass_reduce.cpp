@@ -78,7 +78,8 @@ bool BypassReduce::contributes_only(int rank, const CollectiveArgs& args) const 
 
 void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
   schedule.keep_running_on_failure();
-  if (!contributes_only(schedule.rank(), args)) return build_reduce(schedule, args);
+  if (!contributes_only(schedule.rank(), args))
+    return build_reduce(schedule, args, shape(schedule.size()));
   // Its failures are this rank's own (kept from an earlier reduce): nobody else waits on them.
   schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(),
                  args] { return contribute(comm, instance, args); },
@@ -101,7 +102,7 @@ int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t
                              const CollectiveArgs& args) {
   const int size = comm->size();
   const int me = relative_rank(comm->rank(), args.root, size);
-  const TreeNode node = tree_node(TreeShape::Binomial, me, size);
+  const TreeNode node = tree_node(shape(size), me, size);
   const auto world = [&](int relative) {
     return comm->world_rank(absolute_rank(relative, args.root, size));
   };
