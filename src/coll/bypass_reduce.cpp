@@ -6,6 +6,7 @@
 
 #include "coll/algorithms/common.hpp"
 #include "coll/schedule.hpp"
+#include "coll/staged_message.hpp"
 #include "coll/tree.hpp"
 #include "core/error.hpp"
 #include "rma/reduce_op.hpp"
@@ -21,6 +22,20 @@ struct WireHeader {
 constexpr size_t kHeader = sizeof(WireHeader);
 constexpr size_t kNoSlot = static_cast<size_t>(-1);
 
+// A contribution (a leaf's input or a descriptor's result) to the parent. The root runs the
+// standard schedule, so it gets an ordinary message with its receive's tag; an internal parent
+// gets one on the bypass handler.
+int send_to_parent(Messenger& messenger, transport::Transport& transport, int handler, int parent,
+                   bool parent_is_root, uint32_t context, uint64_t instance, const void* data,
+                   size_t bytes) {
+  if (parent_is_root)
+    return messenger.send(parent, context, Schedule::message_tag(instance, 0), data, bytes,
+                          kUncheckedSignature);
+  const WireHeader header{context, 0, instance};
+  const StagedMessage message(&header, kHeader, data, bytes);
+  return transport.am_send(parent, handler, message.data(), message.size());
+}
+
 }  // namespace
 
 // The state of one reduction delegated to the progress engine (the paper's descriptor).
@@ -32,14 +47,13 @@ struct BypassReduce::Descriptor {
   bool parent_is_root = false;
   int op = 0, type = 0;
   size_t count = 0, bytes = 0;
-  bool ordered = false;          // floating point: fold in a fixed order (reproducible)
-  std::vector<uint8_t> message;  // room for the header, then the running result
-  std::vector<int> children;     // world ranks, in folding order (smallest subtree first)
+  bool ordered = false;         // floating point: fold in a fixed order (reproducible)
+  std::vector<uint8_t> result;  // the running result
+  std::vector<int> children;    // world ranks, in folding order (smallest subtree first)
   std::vector<bool> arrived;
   std::vector<std::vector<uint8_t>> held;  // arrived out of order, not yet folded
   size_t folded = 0;
 
-  uint8_t* result() { return message.data() + kHeader; }
   bool complete() const { return folded == children.size(); }
   size_t slot_of(int source) const {
     const auto found = std::find(children.begin(), children.end(), source);
@@ -78,7 +92,8 @@ bool BypassReduce::contributes_only(int rank, const CollectiveArgs& args) const 
 
 void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
   schedule.keep_running_on_failure();
-  if (!contributes_only(schedule.rank(), args)) return build_reduce(schedule, args);
+  if (!contributes_only(schedule.rank(), args))
+    return build_reduce(schedule, args, shape(schedule.size()));
   // Its failures are this rank's own (kept from an earlier reduce): nobody else waits on them.
   schedule.call([this, comm = schedule.shared_comm(), instance = schedule.sequence(),
                  args] { return contribute(comm, instance, args); },
@@ -101,23 +116,28 @@ int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t
                              const CollectiveArgs& args) {
   const int size = comm->size();
   const int me = relative_rank(comm->rank(), args.root, size);
-  const TreeNode node = tree_node(TreeShape::Binomial, me, size);
+  const TreeNode node = tree_node(shape(size), me, size);
   const auto world = [&](int relative) {
     return comm->world_rank(absolute_rank(relative, args.root, size));
   };
-  // The caller may reuse its buffer as soon as we return: the input is copied here.
+  const size_t bytes = args.count * args.extent;
+  if (node.children.empty()) {
+    // A leaf (every rank of a flat tree) sends its input as it is, with no descriptor: the
+    // send copies it, so the caller may reuse its buffer as soon as we return.
+    const int status =
+        send_to_parent(messenger_, transport_, handler_, world(node.parent), node.parent == 0,
+                       comm->context(), instance, input_of(args), bytes);
+    if (status != REMORA_SUCCESS) record_failure(status);
+    return take_failure();
+  }
   auto d = std::make_unique<Descriptor>();
   d->context = comm->context();
   d->instance = instance;
   d->parent = world(node.parent);
   d->parent_is_root = node.parent == 0;
-  d->bytes = args.count * args.extent;
-  d->message.resize(kHeader + d->bytes);
-  if (d->bytes > 0) std::memcpy(d->result(), input_of(args), d->bytes);
-  if (node.children.empty()) {  // a leaf
-    forward(*d);
-    return take_failure();
-  }
+  d->bytes = bytes;
+  d->result.resize(bytes);
+  if (bytes > 0) std::memcpy(d->result.data(), input_of(args), bytes);
   d->comm = comm;
   d->op = args.op;
   d->type = args.type;
@@ -207,7 +227,7 @@ void BypassReduce::accept(Descriptor& d, size_t slot, const uint8_t* data, size_
     return;
   }
   if (!d.ordered || slot == d.folded) {
-    if (bytes > 0) rma::apply_op(d.op, d.type, d.result(), data, d.count);
+    if (bytes > 0) rma::apply_op(d.op, d.type, d.result.data(), data, d.count);
     ++d.folded;
   } else if (storage != nullptr) {
     d.held[slot] = std::move(*storage);
@@ -222,23 +242,15 @@ void BypassReduce::fold_in_order(Descriptor& d) {
   while (d.folded < d.children.size() && d.arrived[d.folded]) {
     std::vector<uint8_t>& data = d.held[d.folded];
     if (d.bytes > 0 && data.size() == d.bytes)
-      rma::apply_op(d.op, d.type, d.result(), data.data(), d.count);
+      rma::apply_op(d.op, d.type, d.result.data(), data.data(), d.count);
     data = {};
     ++d.folded;
   }
 }
 
 int BypassReduce::forward(Descriptor& d) {
-  int status = REMORA_SUCCESS;
-  if (d.parent_is_root) {
-    // The root runs the standard schedule: an ordinary message with its receive's tag.
-    status = messenger_.send(d.parent, d.context, Schedule::message_tag(d.instance, 0), d.result(),
-                             d.bytes, kUncheckedSignature);
-  } else {
-    const WireHeader header{d.context, 0, d.instance};
-    std::memcpy(d.message.data(), &header, kHeader);
-    status = transport_.am_send(d.parent, handler_, d.message.data(), d.message.size());
-  }
+  const int status = send_to_parent(messenger_, transport_, handler_, d.parent, d.parent_is_root,
+                                    d.context, d.instance, d.result.data(), d.bytes);
   if (status != REMORA_SUCCESS) record_failure(status);
   return status;
 }

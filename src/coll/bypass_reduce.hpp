@@ -1,7 +1,8 @@
 // Application-bypass reduce (paper 002, Wagner, Buntinas, Brightwell, Panda).
 //
-// On the binomial tree of the standard reduce, an internal node copies its input into a
-// descriptor, folds in the children whose data already arrived, and returns without waiting
+// On the binomial tree of the standard reduce (a flat one on communicators of at most
+// BypassOptions::flat_ranks ranks, where every rank is a leaf), an internal node copies its input
+// into a descriptor, folds in the children whose data already arrived, and returns without waiting
 // for the late ones; the active-message handler folds late children in as they arrive (inside
 // whichever Remora call polls, or on the progress thread) and forwards the result to the parent
 // once all are in. Leaves forward at once. The root runs the standard schedule, so its blocking
@@ -25,6 +26,7 @@
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/communicator.hpp"
 #include "coll/messaging.hpp"
+#include "coll/tree.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::coll {
@@ -32,6 +34,7 @@ namespace remora::coll {
 struct BypassOptions {
   size_t eager_bytes = 0;  // larger reductions run the standard binomial reduce
   uint64_t delay_us = 0;   // how long an internal node polls for late children before returning
+  int flat_ranks = 0;      // communicators of at most this many ranks use a flat tree
 };
 
 class BypassReduce {
@@ -43,6 +46,10 @@ class BypassReduce {
   BypassReduce(const BypassReduce&) = delete;
   BypassReduce& operator=(const BypassReduce&) = delete;
 
+  // The tree of a reduce on a communicator of `size` ranks (the same on every member).
+  TreeShape shape(int size) const {
+    return size <= options_.flat_ranks ? TreeShape::Flat : TreeShape::Binomial;
+  }
   // Compiles the reduce into schedule: the standard one at the root and above the eager limit,
   // else one step that contributes this rank's input without waiting for late children.
   void build(Schedule& schedule, const CollectiveArgs& args);

@@ -29,7 +29,8 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   const MessengerOptions messaging{config.rndv_bytes, config.single_copy != "off"};
   if (int status = Messenger::create(transport, messaging, &collectives->messenger_)) return status;
   const BypassOptions bypass{config.bypass_eager_bytes,
-                             static_cast<uint64_t>(config.bypass_delay_us)};
+                             static_cast<uint64_t>(config.bypass_delay_us),
+                             static_cast<int>(config.bypass_flat_ranks)};
   if (int status =
           BypassReduce::create(transport, *collectives->messenger_, bypass, &collectives->bypass_))
     return status;
@@ -170,7 +171,8 @@ int Collectives::wait(Schedule& schedule, bool arrival_only) {
     schedule.check_stalled();
     return schedule.done();
   };
-  const int status = arrival_only ? transport_.wait_for_arrival(ready)
+  const int status = arrival_only ? transport_.wait_for_arrival(
+                                        ready, [&schedule] { return schedule.receives_awaited(); })
                                   : wait_until(ready, schedule.polls_shared_memory());
   if (status != REMORA_SUCCESS) return status;
   return schedule.status();

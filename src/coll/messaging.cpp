@@ -5,6 +5,7 @@
 
 #include "coll/schedule.hpp"
 #include "coll/signature.hpp"
+#include "coll/staged_message.hpp"
 #include "core/error.hpp"
 
 namespace remora::coll {
@@ -122,10 +123,8 @@ int Messenger::send(int target, uint32_t context, uint64_t tag, const void* data
                 "REMORA_AM_MAX_BYTES) and cannot go by rendezvous (REMORA_RNDV_BYTES, and the "
                 "receiver must be allowed to read the sender's memory)",
                 bytes, max_bytes());
-  std::vector<uint8_t> message(sizeof(WireHeader) + bytes);
   const WireHeader header{context, pack(kEager, signature), tag};
-  std::memcpy(message.data(), &header, sizeof header);
-  if (bytes > 0) std::memcpy(message.data() + sizeof header, data, bytes);
+  const StagedMessage message(&header, sizeof header, data, bytes);
   return transport_.am_send(target, handler_, message.data(), message.size());
 }
 

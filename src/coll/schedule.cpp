@@ -195,7 +195,10 @@ int Schedule::issue(Step& step, StepId id) {
           MessageKey{comm_->context(), comm_->world_rank(step.peer), message_tag(step.tag)};
       step.receive.step = id;
       step.receive.owner = shared_from_this();
-      if (!messenger_.post(&step.receive)) return kInFlight;
+      if (!messenger_.post(&step.receive)) {
+        awaited_.fetch_add(1, std::memory_order_release);
+        return kInFlight;
+      }
       return receive_status(step.receive);
     case Kind::Reduce:
       rma::apply_op(step.op, step.type, step.target, step.source, step.bytes);
@@ -243,6 +246,7 @@ size_t Schedule::held_back() {
 void Schedule::received(Receive& receive) {
   std::lock_guard lock(mutex_);
   --claims_;
+  awaited_.fetch_sub(1, std::memory_order_release);
   if (failed_) {
     if (claims_ == 0) complete();
     return;

@@ -102,6 +102,9 @@ class Schedule final : public Request,
   // thread's last error.
   int status() const override;
 
+  // Receives posted and not yet filled: each needs a message still to be delivered here.
+  size_t receives_awaited() const { return awaited_.load(std::memory_order_acquire); }
+
   // Fail (and tell the others) once no step finished for this long while a thread waits for
   // the collective (REMORA_COLL_TIMEOUT); 0: never.
   void set_timeout(std::chrono::nanoseconds timeout) { timeout_ = timeout; }
@@ -179,6 +182,7 @@ class Schedule final : public Request,
   std::vector<StepId> polling_;  // polled steps in flight
   std::atomic<bool> has_polling_{false};
   size_t remaining_ = 0;
+  std::atomic<size_t> awaited_{0};  // receives_awaited(); changed under mutex_
   // A list: stable addresses, and nothing allocated for the many schedules that need none.
   std::forward_list<std::vector<uint8_t>> scratch_;
   int status_ = 0;

@@ -211,6 +211,13 @@ class Transport {
     for (size_t i = 0; i < count; ++i) wake(ranks[i]);
   }
   virtual void wake_progress_thread() = 0;
+  // sleep() for an application thread that needs `arrivals` more messages (a lower bound: each
+  // still to be sent to this rank) before ready() can hold: the transport may let the first
+  // arrivals - 1 of them pass without waking it. The default sleeps as sleep() does.
+  virtual void sleep_for_arrivals(uint64_t timeout_ns, Ready ready, size_t arrivals) {
+    (void)arrivals;
+    sleep(timeout_ns, ready, Sleeper::Application);
+  }
   // Returns once no handler of this rank runs on another thread (one running now has ended).
   // Before memory that handlers may touch is released: a request that its origin saw served
   // (so the handler had finished) is then also seen finished by this thread.
@@ -240,7 +247,10 @@ class Transport {
   // every round (run_local_work).
   template <typename F, typename P>
   int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
-    return wait_with(wait_policy(), ready, poll_once, sleeper);
+    return wait_with(
+        wait_policy(), ready, poll_once,
+        [&](uint64_t timeout_ns) { sleep(timeout_ns, ready, sleeper); },
+        sleeper == Sleeper::Application);
   }
   template <typename F>
   int wait_until(const F& ready) {
@@ -253,30 +263,34 @@ class Transport {
   // can end may sleep until one comes.
   virtual bool arrival_wakes_application() const { return false; }
   // wait_until for an application thread whose condition only a message for this rank can make
-  // true (the root of an application-bypass reduce waiting for its children). Where arrivals
-  // wake sleepers, the back-off keeps its spin and yields (a message due at once is still found
-  // without a sleep) but then sleeps with the longest timeout at once: a rank waiting for a late
-  // message sleeps until it comes instead of waking to look (sleeps of 20, 40, 80 ... us woke it
-  // about 6 times in a 1000 us wait). Dropping the yields too cost latency without skew
+  // true (the root of an application-bypass reduce waiting for its children); awaited() returns
+  // how many messages must still come (see sleep_for_arrivals). Where arrivals wake sleepers,
+  // the back-off keeps its spin and yields (a message due at once is still found without a
+  // sleep) but then sleeps with the longest timeout at once, and the sleep is woken by the last
+  // awaited message only: a rank waiting for late messages sleeps until they are all in instead
+  // of waking to look (sleeps of 20, 40, 80 ... us woke it about 6 times in a 1000 us wait, and
+  // each child's message once more). Dropping the yields too cost latency without skew
   // (docs/benchmarks.md). Each sleep still ends after max_sleep_ns, which also bounds how late
   // check_stalled runs. Local work pending (shm rounds, which other ranks advance
   // without a message) takes the usual wait.
-  template <typename F>
-  int wait_for_arrival(const F& ready) {
+  template <typename F, typename N>
+  int wait_for_arrival(const F& ready, const N& awaited) {
     const bool local_work =
         local_pending_ != nullptr && local_pending_->load(std::memory_order_acquire) != 0;
     if (!arrival_wakes_application() || local_work) return wait_until(ready);
     WaitPolicy policy = wait_policy();
     policy.first_sleep_ns = policy.max_sleep_ns;
     return wait_with(
-        policy, ready, [this] { return poll(); }, Sleeper::Application);
+        policy, ready, [this] { return poll(); },
+        [&](uint64_t timeout_ns) { sleep_for_arrivals(timeout_ns, ready, awaited()); });
   }
 
  private:
-  template <typename F, typename P>
-  int wait_with(const WaitPolicy& policy, const F& ready, const P& poll_once, Sleeper sleeper) {
+  // local: an application thread's wait (it runs the local work).
+  template <typename F, typename P, typename S>
+  int wait_with(const WaitPolicy& policy, const F& ready, const P& poll_once, const S& sleep_once,
+                bool local = true) {
     Backoff backoff(policy);
-    const bool local = sleeper == Sleeper::Application;
     while (!ready()) {
       if (aborting()) return report_abort();
       if (local) run_local_work();
@@ -286,7 +300,7 @@ class Transport {
       }
       if (ready()) break;
       threads::Unlocked unlocked;
-      backoff.pause([&](uint64_t timeout_ns) { sleep(timeout_ns, ready, sleeper); });
+      backoff.pause(sleep_once);
     }
     return REMORA_SUCCESS;
   }

@@ -11,6 +11,7 @@
 #include "coll/algorithm.hpp"
 #include "coll/schedule.hpp"
 #include "coll/shm_area.hpp"
+#include "coll/tree.hpp"
 
 namespace remora::coll {
 
@@ -36,7 +37,9 @@ struct CollectiveArgs {
 
 void build_barrier(Schedule& schedule);
 void build_bcast(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
-void build_reduce(Schedule& schedule, const CollectiveArgs& args);
+// shape: the tree's (the application-bypass reduce's root may run it over a flat tree).
+void build_reduce(Schedule& schedule, const CollectiveArgs& args,
+                  TreeShape shape = TreeShape::Binomial);
 void build_allreduce(Schedule& schedule, const CollectiveArgs& args, Algorithm algorithm);
 // Block r of the result (recv_counts[r] elements) goes to rank r's recv.
 void build_reduce_scatter(Schedule& schedule, const CollectiveArgs& args);

@@ -218,7 +218,12 @@ void ControlBlock::wake_for_message(int r, int handler) const {
   const bool quiet = handler >= 0 && handler < kQuietHandlers &&
                      ((slot.quiet_handlers.load(std::memory_order_seq_cst) >> handler) & 1) != 0;
   if (quiet) return;
-  if (wake_word(slot.application)) slot.application_wakeups.fetch_add(1, std::memory_order_relaxed);
+  // The same Dekker with set_arrivals_to_wake: a sleeper that counts on this message to wake it
+  // either sees it in its queue before it sleeps or has published the count we read here.
+  const bool last_awaited = slot.arrivals_to_wake.load(std::memory_order_seq_cst) <= 0 ||
+                            slot.arrivals_to_wake.fetch_sub(1, std::memory_order_seq_cst) <= 1;
+  if (last_awaited && wake_word(slot.application))
+    slot.application_wakeups.fetch_add(1, std::memory_order_relaxed);
   if (wake_word(slot.progress)) slot.progress_wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -230,6 +235,11 @@ void ControlBlock::set_quiet(int r, int handler, bool quiet) const {
     bits.fetch_or(bit, std::memory_order_seq_cst);
   else
     bits.fetch_and(~bit, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // before the caller reads its queue
+}
+
+void ControlBlock::set_arrivals_to_wake(int r, int32_t arrivals) const {
+  rank(r).arrivals_to_wake.store(arrivals, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);  // before the caller reads its queue
 }
 

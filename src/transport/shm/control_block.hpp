@@ -47,6 +47,10 @@ struct alignas(64) RankSlot {
   // slot is still 64 bytes, and a fresh block is zero-filled).
   std::atomic<uint64_t> progress_wakeups;
   std::atomic<uint64_t> application_wakeups;
+  // Set by the rank itself while its one application thread sleeps for n more messages
+  // (ShmTransport::sleep_for_arrivals): senders count it down and only the one that brings it
+  // to zero (or finds it zero or below) wakes the application thread. In the padding too.
+  std::atomic<int32_t> arrivals_to_wake;
 };
 static_assert(sizeof(RankSlot) == 64, "a rank's slot is one cache line");
 
@@ -121,6 +125,9 @@ class ControlBlock {
   // After enqueueing a message for `handler` to endpoint r: wakes r's application threads and
   // its progress thread, unless r made the handler quiet (then nobody there waits for it).
   void wake_for_message(int r, int handler) const;
+  // Endpoint r (the caller itself): its application thread's next sleep is woken by the
+  // arrivals-th message only (0: by every message); seq_cst, see wake_for_message.
+  void set_arrivals_to_wake(int r, int32_t arrivals) const;
   // Endpoint r (the caller itself) makes `handler` quiet or not; seq_cst, see wake_for_message.
   void set_quiet(int r, int handler, bool quiet) const;
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "core/cpus.hpp"
@@ -326,6 +327,19 @@ void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   if (!work && futex_wait(&me.word, seen, timeout_ns) && sleeper == transport::Sleeper::Application)
     application_timeouts_.fetch_add(1, std::memory_order_relaxed);
   me.sleepers.fetch_sub(1, std::memory_order_release);
+}
+
+void ShmTransport::sleep_for_arrivals(uint64_t timeout_ns, transport::Ready ready,
+                                      size_t arrivals) {
+  // At the multiple level another application thread may sleep on the same word for a message
+  // that this count would let pass.
+  const bool count = arrivals > 1 && !threads::multiple();
+  if (count)
+    block_.set_arrivals_to_wake(rank_, static_cast<int32_t>(std::min<size_t>(arrivals, INT32_MAX)));
+  // sleep() looks at the queue after its fence: a message whose sender read the count before
+  // we stored it is seen there (see wake_for_message).
+  sleep(timeout_ns, ready, transport::Sleeper::Application);
+  if (count) block_.set_arrivals_to_wake(rank_, 0);
 }
 
 bool ShmTransport::aborting() const {

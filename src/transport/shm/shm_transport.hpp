@@ -81,6 +81,9 @@ class ShmTransport final : public transport::Transport,
 
   bool poll() override;
   void sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) override;
+  // Below the multiple thread level (one application thread can sleep at a time), the first
+  // arrivals - 1 messages do not wake it (ControlBlock::set_arrivals_to_wake).
+  void sleep_for_arrivals(uint64_t timeout_ns, transport::Ready ready, size_t arrivals) override;
   void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
   void wake_ranks(const int* ranks, size_t count) override {
     block_.wake_application(ranks, count);

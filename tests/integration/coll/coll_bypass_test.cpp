@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bypass_test_support.hpp"
+#include "coll/tree.hpp"
 
 namespace {
 
@@ -146,8 +147,9 @@ void mixed_forms(remora_comm_t world, int rank, int size) {
 // instead, still with the right result.
 void eager_limit(remora_comm_t world, int rank, int size) {
   const size_t limit = runtime().config.bypass_eager_bytes / sizeof(int64_t);
-  // Rooted at 0, the binomial tree's internal nodes are the even ranks with a rank after them.
-  const bool internal = rank > 0 && rank % 2 == 0 && rank + 1 < size;
+  // Rooted at 0 (relative ranks are ranks): a rank with children (none in a flat tree).
+  const bool internal =
+      rank > 0 && !remora::coll::tree_node(bypass().shape(size), rank, size).children.empty();
   for (size_t count : {limit, limit + 1}) {
     const uint64_t before = bypass().descriptors_created();
     const uint64_t before_scheduled = runtime().collectives->instances().begun();

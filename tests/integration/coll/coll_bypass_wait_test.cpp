@@ -8,9 +8,14 @@
 // spin and while it sleeps); roots rotate, so that the messages come from leaves, from internal
 // nodes folding late children in their next call (manual progress) or on their progress thread
 // (thread progress), and every result is checked.
+// With --sleep the late ranks sleep instead (they leave the CPU, so the root is asleep when
+// most messages come, and is woken by the last one it waits for: with a flat tree its count of
+// awaited messages, ShmTransport::sleep_for_arrivals, lets the others pass).
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "bypass_test_support.hpp"
@@ -35,6 +40,7 @@ int main(int argc, char** argv) {
   remora_comm_t world = REMORA_COMM_NULL;
   REQUIRE_OK(remora_comm_world(&world));
   const int rank = remora_rank(), size = remora_size();
+  const bool sleep = argc > 1 && std::strcmp(argv[1], "--sleep") == 0;
   REQUIRE(runtime().config.wait_sleep_max_us == 1000000,
           "run with REMORA_WAIT_SLEEP_MAX_US=1000000 (got %lld)",
           static_cast<long long>(runtime().config.wait_sleep_max_us));
@@ -46,7 +52,13 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kReductions; ++i) {
     // Half the time one rank in two is late; the root is late too at times, so that it often
     // finds its children's messages already there.
-    if (random() % 2 == 0) compute_for(static_cast<unsigned>(random() % kMaxLateUs));
+    if (random() % 2 == 0) {
+      const auto late = static_cast<unsigned>(random() % kMaxLateUs);
+      if (sleep)
+        std::this_thread::sleep_for(std::chrono::microseconds(late));
+      else
+        compute_for(late);
+    }
     const int root = (i / 3) % size;
     const size_t count = 1 + static_cast<size_t>(i % 3);
     std::vector<int64_t> send(count), recv(count, -1);
