@@ -13,12 +13,12 @@ bool parse_options(int argc, char** argv, const char* description, Options* opti
   return parse_options(argc, argv, description, options, exit_code, remora_rank() == 0);
 }
 
-void check(int status, const char* what) {
-  if (status >= 0) return;
+void check_failed(int status, const char* what) {
   char message[512];
   std::snprintf(message, sizeof message, "benchmark: %s failed: %s (%s)", what,
                 remora_strerror(status), remora_last_error());
   remora_abort(1, message);
+  std::abort();  // remora_abort does not return
 }
 
 namespace {

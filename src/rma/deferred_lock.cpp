@@ -8,7 +8,7 @@ namespace remora::rma {
 
 DeferredLock::DeferredLock(Window& window)
     : window_(window),
-      waiting_(static_cast<size_t>(window.transport_.size()), 0),
+      waiting_(&window.targets_.front().deferred_waiting, sizeof(Window::Target)),
       queues_(),
       slots_(static_cast<size_t>(window.transport_.size())) {
   queues_.reserve(static_cast<size_t>(window.transport_.size()));

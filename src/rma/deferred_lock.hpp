@@ -23,6 +23,7 @@
 
 #include "rma/epoch.hpp"
 #include "rma/op_queue.hpp"
+#include "rma/target_bytes.hpp"
 
 namespace remora::rma {
 
@@ -58,9 +59,6 @@ class DeferredLock {
   // Window::put tries the word inline. Any value but kNotWaiting is waiting.
   static constexpr uint8_t kNotWaiting = 0, kFresh = 1, kRecorded = 2, kFreshExclusive = 3,
                            kFreshShared = 4;
-  // The per-target bytes of waiting_ (Window's lock fast path records them, its put fast path
-  // takes the word of a kFreshExclusive or kFreshShared epoch as take_now does).
-  uint8_t* waiting_flags() { return waiting_.data(); }
   // Takes the lock word if not yet taken and performs the queued operations.
   int force(int target);
   // Completes the epoch and releases the lock word (or, never taken, does it all in one go).
@@ -108,11 +106,11 @@ class DeferredLock {
   int perform_slot(int target);
 
   Window& window_;
-  // Per target: a deferred epoch whose lock word is not yet taken (kFresh, kRecorded,
-  // kFreshExclusive or kFreshShared), else
-  // kNotWaiting. Bytes, not vector<bool>, whose bit proxies cost a read-modify-write on every
-  // lock and unlock.
-  std::vector<uint8_t> waiting_;
+  // Per world rank: a deferred epoch whose lock word is not yet taken (kFresh, kRecorded,
+  // kFreshExclusive or kFreshShared), else kNotWaiting. In the window's per-target records
+  // (Window::Target::deferred_waiting, which the fast paths of lock, put and unlock read and
+  // write there; kNotWaiting on every window without a deferred lock).
+  TargetBytes<uint8_t> waiting_;
   std::vector<OpQueue> queues_;
   std::vector<Slot> slots_;
 };

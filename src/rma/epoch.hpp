@@ -13,13 +13,22 @@
 #include <utility>
 #include <vector>
 
+#include "rma/target_bytes.hpp"
+
 namespace remora::rma {
 
 enum class LockMode : uint8_t { None, Shared, Exclusive };
 
 class EpochState {
  public:
-  explicit EpochState(int nranks) : locks_(static_cast<size_t>(nranks), LockMode::None) {}
+  // The lock modes in storage of its own (one per rank).
+  explicit EpochState(int nranks)
+      : own_modes_(static_cast<size_t>(nranks), LockMode::None),
+        locks_(own_modes_.data(), sizeof(LockMode)) {}
+  // The lock modes in the caller's per-target records (Window::Target), each LockMode::None.
+  explicit EpochState(TargetBytes<LockMode> modes) : locks_(modes) {}
+  EpochState(const EpochState&) = delete;
+  EpochState& operator=(const EpochState&) = delete;
 
   int check_access(const char* function, int target) const;
   void note_operation() {
@@ -43,21 +52,22 @@ class EpochState {
   // begin_lock's checks at once, for the lock fast path: true (and an unused fence epoch is
   // closed) when begin_lock would succeed, false when it would fail (begin_lock then says why)
   // or fence entries are pending (lock_slow awaits them).
-  bool try_begin_lock(int target) {
-    if (std::bit_cast<uint32_t>(blocked_) != 0 ||
-        locks_[static_cast<size_t>(target)] != LockMode::None)
-      return false;
-    fence_open_ = false;
+  // slot: the target's mode (its record's, as locks_[target]; the caller has it at hand).
+  bool try_begin_lock(const LockMode& slot) {
+    if (std::bit_cast<uint32_t>(blocked_) != 0 || slot != LockMode::None) return false;
+    if (fence_open_) fence_open_ = false;  // no store in the common case
     return true;
   }
-  void locked(int target, LockMode mode) {
-    locks_[static_cast<size_t>(target)] = mode;
+  void locked(int target, LockMode mode) { locked_at(locks_[static_cast<size_t>(target)], mode); }
+  void locked_at(LockMode& slot, LockMode mode) {
+    slot = mode;
     ++locks_held_;
   }
   LockMode lock_mode(int target) const { return locks_[static_cast<size_t>(target)]; }
   int check_unlock(const char* function, int target) const;
-  void unlocked(int target) {
-    locks_[static_cast<size_t>(target)] = LockMode::None;
+  void unlocked(int target) { unlocked_at(locks_[static_cast<size_t>(target)]); }
+  void unlocked_at(LockMode& slot) {
+    slot = LockMode::None;
     --locks_held_;
   }
   int begin_lock_all(const char* function);
@@ -100,7 +110,8 @@ class EpochState {
   };
   static_assert(sizeof(LockBlockers) == sizeof(uint32_t));
   LockBlockers blocked_;
-  std::vector<LockMode> locks_;
+  std::vector<LockMode> own_modes_;  // the storage of EpochState(nranks), else empty
+  TargetBytes<LockMode> locks_;      // per world rank: this rank's lock on it
   int locks_held_ = 0;
   bool exposure_open_ = false;  // between remora_win_post and remora_win_wait / test
   std::vector<bool> start_members_;

@@ -34,7 +34,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       targets_(static_cast<size_t>(transport_.size())),
       rank_(transport_.rank()),
       locks_(services.locks),
-      epoch_(transport_.size()),
+      epoch_(TargetBytes<LockMode>(&targets_.front().lock_mode, sizeof(Target))),
       pscw_(std::make_unique<Pscw>(*this)),
       owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {
   if (options_.fence == SyncImpl::Deferred)
@@ -231,20 +231,6 @@ void* Window::base() const {
   return user_ ? user_->base() : transport_.address(*data_, transport_.rank());
 }
 
-[[gnu::noinline]] int Window::put_checked(const char* function, int target, uint64_t offset,
-                                          const void* origin, size_t bytes) {
-  const auto t = static_cast<size_t>(target);
-  const uint8_t waiting = deferred_waiting_ != nullptr ? deferred_waiting_[t] : 0;
-  Target& to = targets_[t];
-  if (waiting >= DeferredLock::kFreshExclusive &&
-      try_lock_word(to.word, waiting == DeferredLock::kFreshExclusive)) {
-    deferred_waiting_[t] = DeferredLock::kNotWaiting;
-    unsigned char* part = to.passive_direct = to.direct;  // open_passive_direct
-    return copy_bytes(part + offset, origin, bytes);
-  }
-  return put_slow(function, target, offset, origin, bytes);
-}
-
 [[gnu::noinline]] int Window::copy_large(void* to, const void* from, size_t bytes) {
   std::memcpy(to, from, bytes);
   return REMORA_SUCCESS;
@@ -252,7 +238,7 @@ void* Window::base() const {
 
 [[gnu::noinline]] int Window::put_slow(const char* function, int target, uint64_t offset,
                                        const void* origin, size_t bytes) {
-  // (A deferred epoch whose word put_checked found busy: defer_put tries it once more in
+  // (A deferred epoch whose word take_fresh found busy: defer_put tries it once more in
   // take_now, never waiting, then records the put.)
   // A lock epoch excludes fence and PSCW epochs: in a passive epoch to target the access is
   // allowed, there is no fence epoch to note and no queue but the deferred lock's, so a put the
@@ -286,7 +272,7 @@ int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes
 
 int Window::get_checked(const char* function, int target, uint64_t offset, void* result,
                         size_t bytes) {
-  if (deferred_lock_ && epoch_.passive(target)) {  // as put_checked
+  if (deferred_lock_ && epoch_.passive(target)) {  // as put_slow
     if (deferred_lock_->defer_get(target, offset, result, bytes)) return REMORA_SUCCESS;
     return do_get(target, offset, result, bytes);
   }
@@ -648,7 +634,6 @@ void Window::make_rw_locks() {
 }
 
 void Window::make_fast_locks() {
-  if (deferred_lock_) deferred_waiting_ = deferred_lock_->waiting_flags();
   if (transport_accumulates_) return;  // unlock must complete them (complete_for_release)
   // The fast unlock's light fence (Window::unlock) needs this process registered before any
   // waiter of these words exists: creation is collective.

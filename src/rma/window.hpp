@@ -88,7 +88,13 @@ class Window : public remora_win_s {
   int comm_size() const { return comm_size_; }
   // The sub-communicator's members and collectives; nullptr for a window over every rank.
   const WindowGroup* group() const { return group_.get(); }
-  int world_rank(int comm_rank) const { return members_[static_cast<size_t>(comm_rank)]; }
+  // On a window over every rank the identity without a load: the call's other loads (its
+  // per-target record, lock word, mapping) then wait for no table lookup first.
+  int world_rank(int comm_rank) const {
+    if (group_ == nullptr) [[likely]]
+      return comm_rank;
+    return members_[static_cast<size_t>(comm_rank)];
+  }
   // The window's rank of world rank w, or -1 when w is not a member.
   int comm_rank(int world) const;
   int rank() const { return transport_.rank(); }
@@ -113,13 +119,17 @@ class Window : public remora_win_s {
   const transport::Segment& sync_segment() const { return *sync_; }
 
   // In an immediate passive epoch to a target this process maps (not this rank), a put or get
-  // is the memcpy itself (Target::passive_direct); else the deferred first put, epoch check,
-  // deferral and transport paths (put_checked, out of line, so that this path needs no stack frame
-  // of its own).
+  // is the memcpy itself (Target::passive_direct); so is the first put of a deferred epoch that
+  // takes the free lock word (take_fresh); else the epoch check, deferral and transport paths
+  // (put_slow, get_checked, out of line, so that this path needs no stack frame of its own).
   int put(const char* function, int target, uint64_t offset, const void* origin, size_t bytes) {
-    if (unsigned char* part = targets_[static_cast<size_t>(target)].passive_direct) [[likely]]
-      return copy_bytes(part + offset, origin, bytes);
-    return put_checked(function, target, offset, origin, bytes);
+    Target& to = targets_[static_cast<size_t>(target)];
+    unsigned char* part = to.passive_direct;
+    if (part == nullptr) [[unlikely]] {
+      part = take_fresh(to);
+      if (part == nullptr) return put_slow(function, target, offset, origin, bytes);
+    }
+    return copy_bytes(part + offset, origin, bytes);
   }
   int get(const char* function, int target, uint64_t offset, void* result, size_t bytes) {
     if (const unsigned char* part = targets_[static_cast<size_t>(target)].passive_direct) [[likely]]
@@ -176,36 +186,32 @@ class Window : public remora_win_s {
   // errors, a busy word, a deferred epoch still waiting, owner requests in flight) goes
   // through lock_slow / unlock_slow, which check and report as before.
   int lock(const char* function, int lock_type, int target, int assert_flags) {
-    const auto t = static_cast<size_t>(target);
-    Target& to = targets_[t];
+    Target& to = targets_[static_cast<size_t>(target)];
     uint64_t* word = to.word;
     const bool exclusive = lock_type == REMORA_LOCK_EXCLUSIVE;
     if (word == nullptr || assert_flags != 0 || (!exclusive && lock_type != REMORA_LOCK_SHARED) ||
-        !epoch_.try_begin_lock(target)) [[unlikely]]
+        !epoch_.try_begin_lock(to.lock_mode)) [[unlikely]]
       return lock_slow(function, lock_type, target, assert_flags);
-    const LockMode mode = exclusive ? LockMode::Exclusive : LockMode::Shared;
-    if (deferred_waiting_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
-      to.lock_checked = 1;
-      epoch_.locked(target, mode);
-      deferred_waiting_[t] = exclusive ? DeferredLock::kFreshExclusive : DeferredLock::kFreshShared;
-      return REMORA_SUCCESS;
+    if (deferred_lock_ != nullptr) {  // deferred: only the record (DeferredLock::lock)
+      to.deferred_waiting = exclusive ? DeferredLock::kFreshExclusive : DeferredLock::kFreshShared;
+    } else {
+      if (!try_lock_word(word, exclusive)) [[unlikely]]
+        return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
+      to.passive_direct = to.direct;  // open_passive_direct (target is not this rank)
     }
-    if (!try_lock_word(word, exclusive)) [[unlikely]]
-      return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
-    to.lock_checked = 1;
-    epoch_.locked(target, mode);
-    to.passive_direct = to.direct;  // open_passive_direct (target is not this rank)
+    if (!to.lock_checked) to.lock_checked = 1;  // a store only after a NOCHECK epoch
+    epoch_.locked_at(to.lock_mode, exclusive ? LockMode::Exclusive : LockMode::Shared);
     return REMORA_SUCCESS;
   }
   int unlock(const char* function, int target) {
     const auto t = static_cast<size_t>(target);
     Target& to = targets_[t];
-    const LockMode mode = epoch_.lock_mode(target);
+    const LockMode mode = to.lock_mode;  // epoch_.lock_mode(target)
     // The word is held (checked epoch, not a deferred one still waiting), and nothing is in
     // flight: complete_for_release has nothing to wait for (no owner request; no transport
     // accumulate, which needs a window across nodes, where no target has a fast path).
     if (to.word == nullptr || mode == LockMode::None || !to.lock_checked ||
-        (deferred_waiting_ != nullptr && deferred_waiting_[t] != DeferredLock::kNotWaiting) ||
+        to.deferred_waiting != DeferredLock::kNotWaiting ||
         owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
       return unlock_slow(function, target);
     to.passive_direct = nullptr;
@@ -222,7 +228,7 @@ class Window : public remora_win_s {
     // then load: the light fence here pairs with the heavy fence a waiter issues between its
     // registration and its re-check of the word (WaiterSet::wait), so either the waiter sees
     // the release or this load sees the waiter.
-    epoch_.unlocked(target);
+    epoch_.unlocked_at(to.lock_mode);
     light_fence();
     if (std::atomic_ref<uint64_t>(*to.waiters).load(std::memory_order_relaxed) != 0) [[unlikely]]
       return wake_lock_waiters(target);  // a tail call: the fast path needs no stack frame
@@ -270,15 +276,22 @@ class Window : public remora_win_s {
     }
     return REMORA_SUCCESS;
   }
-  // The first and the last N bytes of the bytes (N <= bytes <= 2N) from s to d: both loaded
-  // before either is stored (they may overlap each other, never s with d).
+  // The first and the last N bytes of the bytes (N <= bytes <= 2N) from s to d: all loaded
+  // before any is stored (they may overlap each other, never s with d). At most 16 bytes per
+  // piece: without AVX, GCC moves 32-byte pieces through the stack.
   template <size_t N>
   static void copy_pair(unsigned char* d, const unsigned char* s, size_t bytes) {
-    unsigned char head[N], tail[N];
-    std::memcpy(head, s, N);
-    std::memcpy(tail, s + bytes - N, N);
-    std::memcpy(d, head, N);
-    std::memcpy(d + bytes - N, tail, N);
+    constexpr size_t P = N < 16 ? N : 16;  // bytes per piece
+    constexpr size_t K = N / P;            // pieces per end
+    unsigned char head[K][P], tail[K][P];
+    for (size_t k = 0; k < K; ++k) {
+      std::memcpy(head[k], s + k * P, P);
+      std::memcpy(tail[k], s + bytes - N + k * P, P);
+    }
+    for (size_t k = 0; k < K; ++k) {
+      std::memcpy(d + k * P, head[k], P);
+      std::memcpy(d + bytes - N + k * P, tail[k], P);
+    }
   }
   static int copy_large(void* to, const void* from, size_t bytes);
 
@@ -328,12 +341,19 @@ class Window : public remora_win_s {
   int execute(const QueuedOp& op);
   // The first put of a deferred epoch that lock's fast path opened (kFreshExclusive /
   // kFreshShared: the target's word is a CPU atomic here, checked) tries the word once, as
-  // DeferredLock::take_now does: if it is free, the epoch becomes an immediate one and the put
-  // is the memcpy, so a deferred lock-put-unlock costs about what the immediate one does. Every
-  // other put goes on to put_slow, a tail call: this path keeps a frame of a leaf that calls
-  // memcpy (no callee-saved registers, out of line so that the put fast path stays as small).
-  int put_checked(const char* function, int target, uint64_t offset, const void* origin,
-                  size_t bytes);
+  // DeferredLock::take_now does: if it is free, the epoch becomes an immediate one (its direct
+  // part, returned, is the put's destination), so a deferred lock-put-unlock costs what the
+  // immediate one does; else nullptr (every other epoch's byte is below kFreshExclusive: no
+  // attempt), and the put goes on to put_slow.
+  struct Target;  // below
+  static unsigned char* take_fresh(Target& to) {
+    const uint8_t waiting = to.deferred_waiting;
+    if (waiting < DeferredLock::kFreshExclusive ||
+        !try_lock_word(to.word, waiting == DeferredLock::kFreshExclusive))
+      return nullptr;
+    to.deferred_waiting = DeferredLock::kNotWaiting;
+    return to.passive_direct = to.direct;  // open_passive_direct
+  }
   int put_slow(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
   int get_checked(const char* function, int target, uint64_t offset, void* result, size_t bytes);
   // Opens (the epoch to target is passive, immediate, its lock word held or NOCHECK) or closes
@@ -442,6 +462,8 @@ class Window : public remora_win_s {
     size_t disp_unit = 0;  // its displacement unit (members only)
     // The lock word was taken (not NOCHECK). A byte: see DeferredLock::waiting_.
     uint8_t lock_checked = 0;
+    LockMode lock_mode = LockMode::None;  // this rank's lock on it (EpochState's, kept here)
+    uint8_t deferred_waiting = 0;         // DeferredLock's byte (waiting_), kNotWaiting: 0
   };
   static_assert(sizeof(Target) == 64);
   std::vector<Target> targets_;
@@ -454,9 +476,6 @@ class Window : public remora_win_s {
   transport::Segment* data_ = nullptr;
   transport::Segment* sync_ = nullptr;
   EpochState epoch_;
-  // DeferredLock's per-target "lock word not yet taken" bytes on a deferred-lock window, else
-  // nullptr.
-  uint8_t* deferred_waiting_ = nullptr;
   bool lock_all_checked_ = false;
   std::unique_ptr<DeferredFence> deferred_fence_;  // set when options_.fence is Deferred
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred

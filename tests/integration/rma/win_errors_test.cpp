@@ -205,6 +205,91 @@ void passive_epoch_ends(remora_win_t win) {
           static_cast<long long>(result), static_cast<long long>(value));
 }
 
+// Lock, put, get and unlock to another rank of this node take the fast paths (the lock word a
+// CPU atomic here; the epoch's lock mode and the deferred lock's byte in the window's
+// per-target record): for every lock kind, with and without NOCHECK, on immediate and deferred
+// windows, each misuse inside and after such an epoch is refused with the slow path's error,
+// values arrive, and the lock words stay exclusive (a counter incremented under exclusive
+// locks by every rank, between NOCHECK epochs, counts every increment).
+void fast_path_states(const char* info) {
+  remora_win_t win = nullptr;
+  int64_t* mine = nullptr;
+  REQUIRE_OK(remora_win_allocate(32, 8, info, reinterpret_cast<void**>(&mine), &win));
+  mine[0] = -1;
+  mine[3] = 0;
+  REQUIRE_OK(remora_barrier());
+  const int other = (rank_ + 1) % size_;
+  int64_t value = 0, result = 0;
+  for (int lock_type : {REMORA_LOCK_EXCLUSIVE, REMORA_LOCK_SHARED})
+    for (int assert_flags : {0, REMORA_MODE_NOCHECK}) {
+      value = 100 * lock_type + assert_flags + rank_;
+      REQUIRE_OK(remora_win_lock(win, lock_type, other, assert_flags));
+      REQUIRE_ERROR(remora_win_lock(win, lock_type, other, 0), REMORA_ERR_STATE,
+                    "already locked by this rank");
+      REQUIRE_ERROR(remora_win_lock_all(win, 0), REMORA_ERR_STATE, "holds 1 lock");
+      REQUIRE_ERROR(remora_win_fence(win, 0), REMORA_ERR_STATE, "unlock before fencing");
+      REQUIRE_ERROR(remora_win_free(&win), REMORA_ERR_STATE, "still locked");
+      REQUIRE_ERROR(remora_win_put(win, other, 4, &value, 1, REMORA_INT64), REMORA_ERR_RANGE,
+                    "disp=4");
+      REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1, static_cast<remora_datatype_t>(999)),
+                    REMORA_ERR_ARG, "type=999");
+      REQUIRE_ERROR(remora_win_put(win, other, 0, nullptr, 1, REMORA_INT64), REMORA_ERR_ARG,
+                    "origin is NULL");
+      REQUIRE_ERROR(remora_win_put(win, size_, 0, &value, 1, REMORA_INT64), REMORA_ERR_RANK,
+                    "target=");
+      REQUIRE_ERROR(remora_win_unlock(win, -1), REMORA_ERR_RANK, "target=-1");
+      REQUIRE_OK(remora_win_put(win, other, 0, &value, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_flush(win, other));
+      REQUIRE_OK(remora_win_get(win, other, 0, &result, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, other));
+      REQUIRE(result == value, "%s: lock_type %d assert %d: read back %lld, put %lld", info,
+              lock_type, assert_flags, static_cast<long long>(result),
+              static_cast<long long>(value));
+      REQUIRE_ERROR(remora_win_unlock(win, other), REMORA_ERR_STATE, "is not locked");
+      REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1, REMORA_INT64), REMORA_ERR_STATE,
+                    "no access epoch");
+      // An epoch without operations, and one whose first operation is a get.
+      REQUIRE_OK(remora_win_lock(win, lock_type, other, assert_flags));
+      REQUIRE_OK(remora_win_unlock(win, other));
+      REQUIRE_OK(remora_win_lock(win, lock_type, other, assert_flags));
+      REQUIRE_OK(remora_win_get(win, other, 0, &result, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, other));
+      REQUIRE(result == value, "%s: first get read %lld, put %lld", info,
+              static_cast<long long>(result), static_cast<long long>(value));
+    }
+  // lock_all excludes single locks, and its targets are not unlocked one by one.
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  REQUIRE_ERROR(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, other, 0), REMORA_ERR_STATE,
+                "already locked by remora_win_lock_all");
+  REQUIRE_ERROR(remora_win_unlock(win, other), REMORA_ERR_STATE, "use remora_win_unlock_all");
+  REQUIRE_OK(remora_win_unlock_all(win));
+  // Increments of every rank's counter (slot 3) under exclusive locks, each after a NOCHECK
+  // epoch to the same target (which must not leave the next lock unchecked).
+  constexpr int kRounds = 20;
+  for (int round = 0; round < kRounds; ++round)
+    for (int step = 1; step <= size_; ++step) {
+      const int target = (rank_ + step) % size_;
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_SHARED, target, REMORA_MODE_NOCHECK));
+      REQUIRE_OK(remora_win_unlock(win, target));
+      REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, target, 0));
+      int64_t count = -1;
+      REQUIRE_OK(remora_win_get(win, target, 3, &count, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_flush(win, target));  // a deferred epoch: the get completes here
+      ++count;
+      REQUIRE_OK(remora_win_put(win, target, 3, &count, 1, REMORA_INT64));
+      REQUIRE_OK(remora_win_unlock(win, target));
+    }
+  REQUIRE_OK(remora_barrier());
+  const int from = (rank_ + size_ - 1) % size_;
+  REQUIRE(mine[0] == 100 * REMORA_LOCK_SHARED + REMORA_MODE_NOCHECK + from,
+          "%s: slot 0 holds %lld, not rank %d's last put", info, static_cast<long long>(mine[0]),
+          from);
+  REQUIRE(mine[3] == int64_t{kRounds} * size_, "%s: counter %lld after %d increments", info,
+          static_cast<long long>(mine[3]), kRounds * size_);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 // The handle check remembers the last window used: switching between windows and using a
 // freed one is still checked.
 void handles_alternate(remora_win_t win) {
@@ -395,6 +480,8 @@ int main(int argc, char** argv) {
   passive_epoch_ends(win);
   handles_alternate(win);
   sync_in_handler(win);
+  fast_path_states("lock=immediate");
+  fast_path_states("lock=deferred");
   remora_win_t stale = win;
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_free(&win));
