@@ -1,7 +1,8 @@
 #!/bin/sh
 # Remora's collectives (shm, message-based) beside Open MPI's and MPICH's in one interleaved
 # run: coll_floor under remorarun, coll_floor_mpi under each MPI, REPS repetitions, p = 2 and 4
-# (RANKS="2" for p = 2 only).
+# (RANKS="2" for p = 2 only). PEERS (default "openmpi mpich") names the MPIs to run: above
+# the core count MPICH's ranks busy-poll and one of its repetitions takes minutes.
 # Usage: bench/coll_floor_peers.sh BUILD_DIR [REPS] > raw.txt; prints raw lines (label operation
 # bytes median_us min_us, prefixed by p and repetition), then the medians over repetitions.
 set -eu
@@ -19,9 +20,13 @@ raw=$(mktemp)
 for rep in $(seq 1 "$reps"); do
   for p in ${RANKS:-2 4}; do
     "$build/tools/remorarun/remorarun" -n "$p" "$build/bench/coll_floor" shm | sed "s/^/$p $rep /" >> "$raw"
-    mpiexec.openmpi -n "$p" "$ompi" openmpi | sed "s/^/$p $rep /" >> "$raw"
+    case " ${PEERS:-openmpi mpich} " in *" openmpi "*)
+      mpiexec.openmpi -n "$p" "$ompi" openmpi | sed "s/^/$p $rep /" >> "$raw" ;;
+    esac
     "$build/tools/remorarun/remorarun" -n "$p" "$build/bench/coll_floor" messages | sed "s/^/$p $rep /" >> "$raw"
-    mpiexec.mpich -n "$p" "$build/bench/coll_floor_mpi" mpich | sed "s/^/$p $rep /" >> "$raw"
+    case " ${PEERS:-openmpi mpich} " in *" mpich "*)
+      mpiexec.mpich -n "$p" "$build/bench/coll_floor_mpi" mpich | sed "s/^/$p $rep /" >> "$raw" ;;
+    esac
   done
 done
 cat "$raw"
