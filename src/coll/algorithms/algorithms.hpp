@@ -64,8 +64,8 @@ struct ShmSmallCall {
   int root = 0;       // gather
 };
 // The shm algorithm's one round of a small call, written without a copy of the arguments and
-// with functions that capture only call: a gather of regular blocks of at most
-// ShmArea::kInlineBytes (in the inline slots) and an alltoall of regular blocks that take one
+// with functions that capture only call: a gather of regular blocks of at most one cell (in the
+// inline slots up to ShmArea::kInlineBytes) and an alltoall of regular blocks that take one
 // round (the cells, laid out as ShmArea::alltoall_piece says, as the alltoall's general rounds
 // lay out their first round). small_shm_fits says which calls these are; small_shm_rounds (for one
 // of them) fills *call and adds the round to *rounds.

@@ -448,8 +448,9 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
 bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
   if (args.vector_form || shm_single_copy::rounds(area, operation, args) != 0) return false;
   if (operation == Operation::Gather) {
+    // One round (gather_rounds'): inline up to ShmArea::kInlineBytes, else in the cells.
     const size_t block = args.count * args.extent;
-    return block != 0 && block <= ShmArea::kInlineBytes;
+    return block != 0 && block <= ShmArea::kCellBytes;
   }
   if (operation != Operation::Alltoall || args.recv_counts.empty()) return false;
   const size_t count = args.recv_counts[0];
@@ -466,14 +467,15 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const Collective
                        args.root};
   Round round;
   if (operation == Operation::Gather) {
-    // One inline round (gather_rounds' with small blocks, regular displacements).
-    round.small = true;
+    // gather_rounds' one round with regular displacements: in the inline slots or the cells.
+    round.small = call->block <= ShmArea::kInlineBytes;
     if (area.rank() == args.root) {
       round.consume = [call](int buffer) {
+        const bool small = call->block <= ShmArea::kInlineBytes;
         for (int rank = 0; rank < call->area->size(); ++rank) {
           uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
           if (rank != call->root)
-            std::memcpy(target, call->area->cell(rank, buffer, true), call->block);
+            std::memcpy(target, call->area->cell(rank, buffer, small), call->block);
           else if (call->send != nullptr)
             std::memcpy(target, call->send, call->block);
         }

@@ -1,5 +1,5 @@
-// Small auto igathers (blocks of 0 to 64 B: up to ShmArea::kInlineBytes = 56 the shm algorithm's
-// one-round inline path, 64 B its cell rounds, 0 B none) many outstanding at once on the world
+// Small auto igathers (blocks of 0 to 64 B: up to ShmArea::kInlineBytes = 56 the shm request's
+// one inline round, 64 B its one round in the cells, 0 B none) many outstanding at once on the world
 // and a duplicate, with rotating roots, in place at some roots and more calls than the ring has
 // slots; the last rank sleeps before it starts them (the others publish ahead or wait for it), and
 // ranks complete them in opposite orders, some by test loops. Every result is an exact integer.
