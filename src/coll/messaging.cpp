@@ -375,7 +375,8 @@ void Messenger::end_unscheduled_instance(InstanceTable::Context* slot, uint32_t 
 
 void Messenger::end_instance(uint32_t context, uint64_t sequence) {
   instances_->end(context, sequence);
-  forget(context, sequence);
+  // As end_unscheduled_instance: the lock and the scan only when some message is unexpected.
+  if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
 }
 
 void Messenger::forget(uint32_t context, uint64_t sequence) {

@@ -44,8 +44,9 @@ bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>
 
 ShmRequest::~ShmRequest() {
   // Its rounds read call_: none may run after this (finished ones run nothing; an unfinished
-  // one, of a request freed before completion, leaves the area and abandons its sequence).
-  if (rounds_ != nullptr) rounds_->cancel();
+  // one, of a request freed before completion, leaves the area and abandons its sequence). A
+  // done request's rounds have finished or were cancelled when it finished.
+  if (rounds_ != nullptr && !done()) rounds_->cancel();
 }
 
 void ShmRequest::check_stalled() {
