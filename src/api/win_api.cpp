@@ -69,7 +69,8 @@ inline int enter_target(const char* function, remora_win_t win, int& target, Win
   return translate_rank(function, "target", **window, target);
 }
 
-// The hottest entry points (lock, put, get, unlock) run Body(window, args...) through
+// The hottest entry points (lock, put, get, unlock, flush, the one-element accumulate family) run
+// Body(window, args...) through
 // on_window: below the multiple thread level without the threads::Scope, and for the window
 // find() returned last without the full lookup, so that every check's failure and every slow
 // path is a tail call and a call that passes them needs no stack frame. The full lookup (a
@@ -295,22 +296,73 @@ int prepare_accumulate(const char* function, remora_win_t win, int& target, size
               "remora_win_fetch_and_op");
 }
 
+// prepare_accumulate's checks for the accumulate family's bodies of on_window (the window is
+// valid): fills args (target: the world rank) except result and compare.
+inline int accumulate_args(const char* function, const Window& window, int target, size_t disp,
+                           const void* origin, size_t count, int type, int op, const void* alpha,
+                           remora::rma::AccArgs* args) {
+  int world = target;
+  if (!rank_in_window(window, world)) [[unlikely]]
+    return bad_rank(function, "target", window, target);
+  return check_accumulate(function, window, world, disp, origin, count, type, op, alpha, args);
+}
+
 // The body of remora_win_fetch_and_op for on_window (op is not SCALED_SUM, checked first):
 // prepare_accumulate's checks, then the one-element update.
 int fetch_and_op_body(Window& window, int target, size_t disp, const void* origin, void* result,
                       int type, int op) {
   constexpr const char* function = "remora_win_fetch_and_op";
-  int world = target;
-  if (!rank_in_window(window, world)) [[unlikely]]
-    return bad_rank(function, "target", window, target);
   remora::rma::AccArgs args;
   if (int status =
-          check_accumulate(function, window, world, disp, origin, 1, type, op, nullptr, &args))
+          accumulate_args(function, window, target, disp, origin, 1, type, op, nullptr, &args))
     return status;
   if (result == nullptr) [[unlikely]]
     return check_pointer(function, "result", result);
   args.result = result;
   return window.accumulate_in_place(function, args);
+}
+
+// The bodies of remora_win_get_accumulate and remora_win_compare_and_swap for on_window, with
+// prepare_accumulate's checks.
+int get_accumulate_body(Window& window, int target, size_t disp, const void* origin, void* result,
+                        size_t count, int type, int op, const void* alpha) {
+  constexpr const char* function = "remora_win_get_accumulate";
+  remora::rma::AccArgs args;
+  if (int status =
+          accumulate_args(function, window, target, disp, origin, count, type, op, alpha, &args))
+    return status;
+  if (count > 0 && result == nullptr) [[unlikely]]
+    return check_pointer(function, "result", result);
+  args.result = result;
+  return window.accumulate_in_place(function, args);
+}
+
+int compare_and_swap_body(Window& window, int target, size_t disp, const void* origin,
+                          const void* compare, void* result, int type) {
+  constexpr const char* function = "remora_win_compare_and_swap";
+  remora::rma::AccArgs args;
+  if (int status = accumulate_args(function, window, target, disp, origin, 1, type,
+                                   REMORA_OP_REPLACE, nullptr, &args))
+    return status;
+  if (type < REMORA_INT8 || type > REMORA_UINT64)
+    return fail(REMORA_ERR_ARG, "%s: type=REMORA_%s is not an integer type", function,
+                remora::rma::datatype_name(type));
+  if (compare == nullptr) [[unlikely]]
+    return check_pointer(function, "compare", compare);
+  if (result == nullptr) [[unlikely]]
+    return check_pointer(function, "result", result);
+  args.compare = compare;
+  args.result = result;
+  return window.accumulate_in_place(function, args);
+}
+
+// The body of remora_win_flush for on_window (Window::flush's fast path is inline).
+int flush_body(Window& window, int target) {
+  constexpr const char* function = "remora_win_flush";
+  int world = target;
+  if (!rank_in_window(window, world)) [[unlikely]]
+    return bad_rank(function, "target", window, target);
+  return window.flush(function, world);
 }
 
 // remora_win_allocate (comm: nullptr, the world) and remora_win_allocate_comm.
@@ -462,8 +514,8 @@ int remora_win_sync_impl(remora_win_t win, remora_sync_impl_t* fence, remora_syn
   return REMORA_SUCCESS;
 }
 
-// put, get, lock and unlock take the frame-less path of on_window (the library lock, if any, is
-// taken there).
+// put, get, lock, unlock, flush and the one-element accumulate family take the path of on_window
+// (the library lock, if any, is taken there).
 int remora_win_put(remora_win_t win, int target, size_t disp, const void* origin, size_t count,
                    remora_datatype_t type) {
   return on_window<transfer_body<const void*>>("remora_win_put", win, target, disp, origin, count,
@@ -491,18 +543,9 @@ int remora_win_accumulate(remora_win_t win, int target, size_t disp, const void*
 int remora_win_get_accumulate(remora_win_t win, int target, size_t disp, const void* origin,
                               void* result, size_t count, remora_datatype_t type, remora_op_t op,
                               const void* alpha) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_win_get_accumulate";
-  Window* window = nullptr;
-  remora::rma::AccArgs args;
-  if (int status = prepare_accumulate(function, win, target, disp, origin, count, type, op, alpha,
-                                      &window, &args))
-    return status;
-  if (count > 0)
-    if (result == nullptr) [[unlikely]]
-      return check_pointer(function, "result", result);
-  args.result = result;
-  return window->accumulate_in_place(function, args);
+  return on_window<get_accumulate_body>("remora_win_get_accumulate", win, target, disp, origin,
+                                        result, count, static_cast<int>(type), static_cast<int>(op),
+                                        alpha);
 }
 
 int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const void* origin,
@@ -515,23 +558,8 @@ int remora_win_fetch_and_op(remora_win_t win, int target, size_t disp, const voi
 
 int remora_win_compare_and_swap(remora_win_t win, int target, size_t disp, const void* origin,
                                 const void* compare, void* result, remora_datatype_t type) {
-  REMORA_API_ENTRY();
-  constexpr const char* function = "remora_win_compare_and_swap";
-  Window* window = nullptr;
-  remora::rma::AccArgs args;
-  if (int status = prepare_accumulate(function, win, target, disp, origin, 1, type,
-                                      REMORA_OP_REPLACE, nullptr, &window, &args))
-    return status;
-  if (type < REMORA_INT8 || type > REMORA_UINT64)
-    return fail(REMORA_ERR_ARG, "%s: type=REMORA_%s is not an integer type", function,
-                remora::rma::datatype_name(type));
-  if (compare == nullptr) [[unlikely]]
-    return check_pointer(function, "compare", compare);
-  if (result == nullptr) [[unlikely]]
-    return check_pointer(function, "result", result);
-  args.compare = compare;
-  args.result = result;
-  return window->accumulate_in_place(function, args);
+  return on_window<compare_and_swap_body>("remora_win_compare_and_swap", win, target, disp, origin,
+                                          compare, result, static_cast<int>(type));
 }
 
 int remora_win_fence(remora_win_t win, int assert_flags) {
@@ -558,13 +586,8 @@ int remora_win_unlock_all(remora_win_t win) {
 }
 
 int remora_win_flush(remora_win_t win, int target) {
-  REMORA_API_ENTRY();
-  // Called after every operation of a passive epoch: a direct call, not through a pointer to
-  // member as the other synchronisation calls.
-  constexpr const char* function = "remora_win_flush";
-  Window* window = nullptr;
-  if (int status = enter_target(function, win, target, &window)) return status;
-  return window->flush(function, target);
+  // Called after every operation of a passive epoch: the frame-less path of on_window.
+  return on_window<flush_body>("remora_win_flush", win, target);
 }
 
 int remora_win_flush_all(remora_win_t win) {

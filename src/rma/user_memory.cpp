@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/process_edge.hpp"
 #include "rma/agent_rdma.hpp"
 #include "rma/locks/sync_geometry.hpp"
 
@@ -130,8 +131,8 @@ int UserMemory::free() {
 }
 
 void UserMemory::touch_local_edge(int target) const {
-  if (local_edge_ != nullptr && target == transport_.rank())
-    local_edge_->fetch_add(1, std::memory_order_acq_rel);
+  if constexpr (kThreadSanitizer)
+    if (local_edge_ != nullptr && target == transport_.rank()) touch_process_edge(*local_edge_);
 }
 
 int UserMemory::put(Window& window, int target, uint64_t offset, const void* origin, size_t bytes) {

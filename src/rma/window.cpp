@@ -35,8 +35,7 @@ Window::Window(const WindowServices& services, std::shared_ptr<const WindowGroup
       rank_(transport_.rank()),
       locks_(services.locks),
       epoch_(TargetBytes<LockMode>(&targets_.front().lock_mode, sizeof(Target))),
-      pscw_(std::make_unique<Pscw>(*this)),
-      owner_pending_(new std::atomic<uint64_t>[static_cast<size_t>(transport_.size())]()) {
+      pscw_(std::make_unique<Pscw>(*this)) {
   if (options_.fence == SyncImpl::Deferred)
     deferred_fence_ = std::make_unique<DeferredFence>(*this);
   if (options_.lock == SyncImpl::Deferred) deferred_lock_ = std::make_unique<DeferredLock>(*this);
@@ -359,12 +358,31 @@ namespace {
 }  // namespace
 
 int Window::accumulate_in_place(const char* function, const AccArgs& args) {
+  // passive_direct: an epoch whose operations to the target run at once (passive, immediate; no
+  // fence epoch, no PSCW or deferred queue; never this rank), so accumulate() would pass its epoch
+  // check, note nothing and not defer: only the path remains to choose, which acc_in_place
+  // says for the target (acc_path's answer, decided at creation).
+  const Target& to = targets_[static_cast<size_t>(args.target)];
+  unsigned char* part = to.passive_direct;
+  if (part == nullptr || args.count == 0 || to.acc_in_place == kAccGeneral) [[unlikely]]
+    return accumulate_in_place_checked(function, args);
+  if (to.acc_in_place == kAccLockTable) return update_on_stripe(part, args);
+  if (!native_capable(args.type, args.offset)) return do_accumulate(args);  // the lock table
+  apply_native_at(part, args);
+  return REMORA_SUCCESS;
+}
+
+int Window::accumulate_in_place_checked(const char* function, const AccArgs& args) {
   // The conditions under which accumulate() would pass its epoch check, note nothing and not
   // defer: a passive epoch to the target, no fence epoch, no deferred lock, no PSCW queue.
   unsigned char* part = element_in_place_[static_cast<size_t>(args.target)];
   if (part == nullptr || args.count == 0 || !epoch_.passive(args.target) || epoch_.fence_open() ||
       deferred_lock_ || pscw_->deferral() != nullptr)
     return accumulate(function, args);
+  return update_on_stripe(part, args);
+}
+
+int Window::update_on_stripe(unsigned char* part, const AccArgs& args) {
   LockTable& table = lock_tables_[static_cast<size_t>(args.target)];
   const size_t bytes = args.count * datatype_size(args.type);
   const int64_t stripe = table.element_stripe(args.offset, bytes);
@@ -453,10 +471,10 @@ WindowMemory Window::memory() {
 }
 
 int Window::await_owner(int target) {
-  std::atomic<uint64_t>& pending = owner_pending_[static_cast<size_t>(target)];
+  const std::atomic_ref<uint64_t> pending = owner_pending(target);
   // Nothing in flight (the common case) needs no wait loop, whose set-up reads the clock.
   if (pending.load(std::memory_order_acquire) == 0) return REMORA_SUCCESS;
-  return transport_.wait_until([&pending] { return pending.load(std::memory_order_acquire) == 0; });
+  return transport_.wait_until([pending] { return pending.load(std::memory_order_acquire) == 0; });
 }
 
 int Window::complete(int target) {
@@ -481,8 +499,7 @@ int Window::complete_all() {
   const int size = transport_.size();
   if (int status = transport_.wait_until([this, size] {
         for (int target = 0; target < size; ++target)
-          if (owner_pending_[static_cast<size_t>(target)].load(std::memory_order_acquire) != 0)
-            return false;
+          if (owner_requests_in_flight(targets_[static_cast<size_t>(target)])) return false;
         return true;
       }))
     return status;
@@ -617,7 +634,24 @@ void Window::make_lock_tables() {
     for (int type = REMORA_INT8; type <= REMORA_DOUBLE_COMPLEX; ++type)
       for (uint64_t offset = 0; offset < 16; ++offset)
         if (acc_path(type, offset, target) != AccPath::LockTable) lock_table_always = false;
-    if (lock_table_always) element_in_place_[t] = targets_[t].direct;
+    if (lock_table_always) {
+      element_in_place_[t] = targets_[t].direct;
+      targets_[t].acc_in_place = kAccLockTable;
+    }
+  }
+  // The native path: every element CPU atomics can take goes so (acc_path Native), every other
+  // the lock table, for each type and alignment (any target this process maps; a window whose
+  // accumulates go through the transport takes its Transport path instead: none).
+  for (int target : members_) {
+    const auto t = static_cast<size_t>(target);
+    if (targets_[t].direct == nullptr || targets_[t].acc_in_place != kAccGeneral) continue;
+    bool native = true;
+    for (int type = REMORA_INT8; type <= REMORA_DOUBLE_COMPLEX; ++type)
+      for (uint64_t offset = 0; offset < 16; ++offset)
+        if (acc_path(type, offset, target) !=
+            (native_capable(type, offset) ? AccPath::Native : AccPath::LockTable))
+          native = false;
+    if (native) targets_[t].acc_in_place = kAccNative;
   }
 }
 
@@ -728,16 +762,14 @@ int Window::unlock_all(const char* function) {
   return status;
 }
 
-// With nothing to wait for (no deferred queue, no owner request in flight, no transport
-// accumulate), a flush is the epoch test, two loads and the transport's flush (on one node a
-// sequentially consistent fence, which orders this rank's earlier plain stores of puts before
-// its later loads).
-int Window::flush(const char* function, int target) {
+// flush() without its fast path's conditions: the epoch test, the deferred queue, owner requests
+// and transport accumulates in flight, then the transport's flush.
+int Window::flush_slow(const char* function, int target) {
   if (!epoch_.passive(target)) [[unlikely]]
     return epoch_.check_passive(function, target);
   if (deferred_lock_)
     if (int status = deferred_lock_->force(target)) return status;
-  if (owner_pending_[static_cast<size_t>(target)].load(std::memory_order_acquire) != 0)
+  if (owner_requests_in_flight(targets_[static_cast<size_t>(target)]))
     if (int status = await_owner(target)) return status;
   if (transport_accumulates_)
     if (int status = complete_transport_accumulates(target)) return status;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/asymmetric_fence.hpp"
+#include "core/process_edge.hpp"
 #include "remora/win.h"
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/acc_route.hpp"
@@ -126,8 +127,8 @@ class Window : public remora_win_s {
     Target& to = targets_[static_cast<size_t>(target)];
     unsigned char* part = to.passive_direct;
     if (part == nullptr) [[unlikely]] {
-      part = take_fresh(to);
-      if (part == nullptr) return put_slow(function, target, offset, origin, bytes);
+      if (!take_fresh(to)) return put_slow(function, target, offset, origin, bytes);
+      part = to.direct;  // not null: take_fresh opened the epoch's direct pointer with it
     }
     return copy_bytes(part + offset, origin, bytes);
   }
@@ -150,6 +151,9 @@ class Window : public remora_win_s {
   // compare-and-swap, the range updated in place and the stripe released: no AccArgs routing,
   // no StripeSet, no loop. Otherwise (a range over several blocks, a busy stripe, another path
   // or epoch) as accumulate().
+  // Where the path to the target is CPU atomics (`native` on a target this process maps) and the
+  // epoch runs operations at once, the element's atomic update itself (no epoch test, route or
+  // queue).
   int accumulate_in_place(const char* function, const AccArgs& args);
   // An accumulate of `rows` rows (window_rows.cpp): args describes row 0 (offset, origin, count
   // elements, type, op, alpha; no result or compare); row r is at args.offset + r *
@@ -170,10 +174,9 @@ class Window : public remora_win_s {
   // What the lock-table path needs of this window (also for apply_owner_request).
   WindowMemory memory();
   // Owner-computes bookkeeping: requests to target in flight (completed by flush/unlock/fence).
-  void owner_sent(int target) { owner_pending_[static_cast<size_t>(target)].fetch_add(1); }
-  void owner_done(int target) {
-    owner_pending_[static_cast<size_t>(target)].fetch_sub(1, std::memory_order_release);
-  }
+  // owner_done runs on the thread that receives the acknowledgement (the progress thread).
+  void owner_sent(int target) { owner_pending(target).fetch_add(1); }
+  void owner_done(int target) { owner_pending(target).fetch_sub(1, std::memory_order_release); }
 
   int fence(const char* function, int assert_flags);
   // Passive-target lock and unlock. Fast path (Target::word set: a target on this node,
@@ -211,8 +214,8 @@ class Window : public remora_win_s {
     // flight: complete_for_release has nothing to wait for (no owner request; no transport
     // accumulate, which needs a window across nodes, where no target has a fast path).
     if (to.word == nullptr || mode == LockMode::None || !to.lock_checked ||
-        to.deferred_waiting != DeferredLock::kNotWaiting ||
-        owner_pending_[t].load(std::memory_order_acquire) != 0) [[unlikely]]
+        to.deferred_waiting != DeferredLock::kNotWaiting || owner_requests_in_flight(to))
+        [[unlikely]]
       return unlock_slow(function, target);
     to.passive_direct = nullptr;
     // The release orders this rank's memcpys of the epoch before the next holder's accesses
@@ -296,7 +299,18 @@ class Window : public remora_win_s {
   static int copy_large(void* to, const void* from, size_t bytes);
 
  public:
-  int flush(const char* function, int target);
+  // In an epoch whose operations to target run at once (Target::passive_direct: passive,
+  // immediate, no fence, PSCW or deferred queue) with no owner-computes request in flight and
+  // no transport accumulate (a window that takes them), a flush is the transport's flush alone
+  // (on one node a sequentially consistent fence: this rank's plain stores of its puts and
+  // accumulates complete before its later loads); else flush_slow.
+  int flush(const char* function, int target) {
+    Target& to = targets_[static_cast<size_t>(target)];
+    if (to.passive_direct == nullptr || owner_requests_in_flight(to) || transport_accumulates_)
+        [[unlikely]]
+      return flush_slow(function, target);
+    return transport_.flush(target);
+  }
   int flush_all(const char* function);
   int flush_local(const char* function, int target);
   int flush_local_all(const char* function);
@@ -329,6 +343,11 @@ class Window : public remora_win_s {
   // The path this rank takes for an accumulate-family operation (acc_route.hpp).
   AccPath acc_path(int type, uint64_t offset, int target) const;
   int apply_native(const AccArgs& args);
+  // accumulate_in_place where Target::passive_direct is not open (this rank's own target, other
+  // epochs): every condition tested.
+  int accumulate_in_place_checked(const char* function, const AccArgs& args);
+  // The one-stripe path of accumulate_in_place on part (the target's mapped data).
+  int update_on_stripe(unsigned char* part, const AccArgs& args);
   int apply_transport(const AccArgs& args);
   // Remote completion of the transport's accumulates to target where transport_.flush(target)
   // does not give it (a target on this node).
@@ -342,19 +361,24 @@ class Window : public remora_win_s {
   // The first put of a deferred epoch that lock's fast path opened (kFreshExclusive /
   // kFreshShared: the target's word is a CPU atomic here, checked) tries the word once, as
   // DeferredLock::take_now does: if it is free, the epoch becomes an immediate one (its direct
-  // part, returned, is the put's destination), so a deferred lock-put-unlock costs what the
-  // immediate one does; else nullptr (every other epoch's byte is below kFreshExclusive: no
-  // attempt), and the put goes on to put_slow.
+  // part is the put's destination) and take_fresh returns true, so a deferred lock-put-unlock
+  // costs about what the immediate one does; else false (every other epoch's byte is neither
+  // kFresh value: no attempt), and the put goes on to put_slow. The exclusive epoch (the common
+  // one) is tested first: one comparison before its compare-and-swap.
   struct Target;  // below
-  static unsigned char* take_fresh(Target& to) {
+  static bool take_fresh(Target& to) {
     const uint8_t waiting = to.deferred_waiting;
-    if (waiting < DeferredLock::kFreshExclusive ||
-        !try_lock_word(to.word, waiting == DeferredLock::kFreshExclusive))
-      return nullptr;
+    if (waiting == DeferredLock::kFreshExclusive) {
+      if (!try_lock_word(to.word, true)) return false;
+    } else if (waiting != DeferredLock::kFreshShared || !try_lock_word(to.word, false)) {
+      return false;
+    }
     to.deferred_waiting = DeferredLock::kNotWaiting;
-    return to.passive_direct = to.direct;  // open_passive_direct
+    to.passive_direct = to.direct;  // open_passive_direct
+    return true;
   }
   int put_slow(const char* function, int target, uint64_t offset, const void* origin, size_t bytes);
+  int flush_slow(const char* function, int target);
   int get_checked(const char* function, int target, uint64_t offset, void* result, size_t bytes);
   // Opens (the epoch to target is passive, immediate, its lock word held or NOCHECK) or closes
   // the fast path of put and get to target (Target::passive_direct).
@@ -464,9 +488,24 @@ class Window : public remora_win_s {
     uint8_t lock_checked = 0;
     LockMode lock_mode = LockMode::None;  // this rank's lock on it (EpochState's, kept here)
     uint8_t deferred_waiting = 0;         // DeferredLock's byte (waiting_), kNotWaiting: 0
+    // How accumulates to it go where passive_direct is open (make_lock_tables): kAccGeneral,
+    // kAccLockTable (every one takes its lock table in place: element_in_place_ is set) or
+    // kAccNative (CPU atomics for each native_capable element, the lock table for the rest).
+    uint8_t acc_in_place = 0;
+    // Owner-computes requests to it in flight (owner_sent / owner_done; an atomic_ref's object:
+    // the thread that receives the acknowledgements decrements it). Here, not in an array of its
+    // own, so that unlock's and flush's test of it loads no other line.
+    uint64_t owner_pending = 0;
   };
   static_assert(sizeof(Target) == 64);
   std::vector<Target> targets_;
+  static constexpr uint8_t kAccGeneral = 0, kAccLockTable = 1, kAccNative = 2;
+  std::atomic_ref<uint64_t> owner_pending(int target) {
+    return std::atomic_ref<uint64_t>(targets_[static_cast<size_t>(target)].owner_pending);
+  }
+  static bool owner_requests_in_flight(Target& to) {
+    return std::atomic_ref<uint64_t>(to.owner_pending).load(std::memory_order_acquire) != 0;
+  }
   // Per world rank: its data part when every accumulate to it, of any type at any offset, takes
   // its lock table in place (acc_path is LockTable, the table is direct()), else null: the
   // in-place path of accumulate_in_place. Set by make_lock_tables.
@@ -481,13 +520,12 @@ class Window : public remora_win_s {
   std::unique_ptr<DeferredLock> deferred_lock_;    // set when options_.lock is Deferred
   std::unique_ptr<Pscw> pscw_;
   std::unique_ptr<UserMemory> user_;  // set for windows over user memory
-  std::unique_ptr<std::atomic<uint64_t>[]> owner_pending_;
   // Touched (acquire and release) by sync(), fence(), puts and gets to this rank and around
   // each lock-table update of this rank's own memory: an in-process edge between the application
   // thread's loads and stores of its memory and the progress thread's owner-computes updates. The
   // causal chain through other ranks already orders them, but ThreadSanitizer cannot see across
-  // processes.
-  void touch_local_edge() { local_edge_.fetch_add(1, std::memory_order_acq_rel); }
+  // processes: a no-op in other builds (core/process_edge.hpp).
+  void touch_local_edge() { touch_process_edge(local_edge_); }
   std::atomic<uint64_t> local_edge_{0};
 };
 

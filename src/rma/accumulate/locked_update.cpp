@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/process_edge.hpp"
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/locks/lock_table.hpp"
 #include "rma/reduce_op.hpp"
@@ -51,8 +52,9 @@ int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable&
   transport::Transport& transport = *memory.transport;
   const size_t bytes = args.count * datatype_size(args.type);
   auto touch_local_edge = [&memory, &args, &transport] {
-    if (memory.local_edge != nullptr && args.target == transport.rank())
-      memory.local_edge->fetch_add(1, std::memory_order_acq_rel);
+    if constexpr (kThreadSanitizer)
+      if (memory.local_edge != nullptr && args.target == transport.rank())
+        touch_process_edge(*memory.local_edge);
   };
   // Mapped memory whose stripes are CPU atomics on this node is updated in place: the
   // stripes' exchange (acquire) and sequentially consistent release store order the plain

@@ -464,6 +464,118 @@ void sync_in_handler(remora_win_t win) {
   REQUIRE_OK(remora_barrier());
 }
 
+// flush and the one-element accumulate family take fast paths in an epoch whose operations to
+// the target run at once (lock_all, or a lock whose word is taken; on a deferred window once its
+// first put took the word): values are those of the slow paths (results checked, the target's
+// memory checked afterwards), and each misuse after the epoch or with a bad argument is refused
+// with the slow path's error. info: the window's lock and accumulate strategy.
+void flush_and_element_ops(const char* info) {
+  remora_win_t win = nullptr;
+  int64_t* base = nullptr;
+  REQUIRE_OK(
+      remora_win_allocate(size_t(8) * 4 * size_, 8, info, reinterpret_cast<void**>(&base), &win));
+  const int other = (rank_ + 1) % size_, from = (rank_ + size_ - 1) % size_;
+  const size_t mine = size_t(4) * rank_;  // this origin's four slots at every target
+  for (int i = 0; i < 4 * size_; ++i) base[i] = 0;
+  REQUIRE_OK(remora_barrier());
+  int64_t value = 100 + rank_, result = -1, compare = 0, pair[2] = {-1, -1};
+  const int64_t add[2] = {3, 4};
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  REQUIRE_OK(remora_win_put(win, other, mine, &value, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE_OK(remora_win_get(win, other, mine, &result, 1, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));  // a deferred epoch: the get completes here
+  REQUIRE(result == value, "%s: got %lld after the put of %lld", info, (long long)result,
+          (long long)value);
+  const int64_t five = 5, nine = 9;
+  REQUIRE_OK(
+      remora_win_fetch_and_op(win, other, mine + 1, &five, &result, REMORA_INT64, REMORA_OP_SUM));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE(result == 0, "%s: fetch_and_op fetched %lld, not 0", info, (long long)result);
+  compare = 5;
+  REQUIRE_OK(
+      remora_win_compare_and_swap(win, other, mine + 1, &nine, &compare, &result, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE(result == 5, "%s: compare_and_swap found %lld, not 5", info, (long long)result);
+  REQUIRE_OK(
+      remora_win_compare_and_swap(win, other, mine + 1, &five, &compare, &result, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE(result == 9, "%s: compare_and_swap found %lld, not 9 (no swap)", info, (long long)result);
+  REQUIRE_OK(remora_win_get_accumulate(win, other, mine + 2, add, pair, 2, REMORA_INT64,
+                                       REMORA_OP_SUM, nullptr));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE(pair[0] == 0 && pair[1] == 0, "%s: get_accumulate fetched %lld %lld", info,
+          (long long)pair[0], (long long)pair[1]);
+  REQUIRE_OK(remora_win_get_accumulate(win, other, mine + 2, add, pair, 2, REMORA_INT64,
+                                       REMORA_OP_NO_OP, nullptr));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE(pair[0] == 3 && pair[1] == 4, "%s: get_accumulate fetched %lld %lld, not 3 4", info,
+          (long long)pair[0], (long long)pair[1]);
+  // Bad arguments inside the epoch.
+  REQUIRE_ERROR(remora_win_flush(win, -1), REMORA_ERR_RANK, "target=-1");
+  REQUIRE_ERROR(remora_win_flush(win, size_), REMORA_ERR_RANK, "outside the window's ranks");
+  REQUIRE_ERROR(remora_win_flush(nullptr, other), REMORA_ERR_ARG, "win is NULL");
+  REQUIRE_ERROR(
+      remora_win_compare_and_swap(win, other, mine, &five, nullptr, &result, REMORA_INT64),
+      REMORA_ERR_ARG, "compare is NULL");
+  REQUIRE_ERROR(
+      remora_win_compare_and_swap(win, size_, mine, &five, &compare, &result, REMORA_INT64),
+      REMORA_ERR_RANK, "target=");
+  REQUIRE_ERROR(
+      remora_win_compare_and_swap(win, other, 4 * size_, &five, &compare, &result, REMORA_INT64),
+      REMORA_ERR_RANGE, "disp=");
+  REQUIRE_ERROR(
+      remora_win_get_accumulate(win, -1, 0, add, pair, 1, REMORA_INT64, REMORA_OP_SUM, nullptr),
+      REMORA_ERR_RANK, "target=-1");
+  REQUIRE_ERROR(remora_win_get_accumulate(win, other, 4 * size_ - 1, add, pair, 2, REMORA_INT64,
+                                          REMORA_OP_SUM, nullptr),
+                REMORA_ERR_RANGE, "disp=");
+  REQUIRE_ERROR(
+      remora_win_get_accumulate(win, other, mine, add, pair, 1, REMORA_INT64, REMORA_OP_SUM, &five),
+      REMORA_ERR_ARG, "alpha=");
+  REQUIRE_OK(remora_win_unlock_all(win));
+  // After the epoch: refused as before (the fast paths closed with it).
+  REQUIRE_ERROR(remora_win_flush(win, other), REMORA_ERR_STATE, "flush needs a passive epoch");
+  REQUIRE_ERROR(
+      remora_win_fetch_and_op(win, other, mine + 1, &five, &result, REMORA_INT64, REMORA_OP_SUM),
+      REMORA_ERR_STATE, "no access epoch");
+  REQUIRE_ERROR(
+      remora_win_compare_and_swap(win, other, mine + 1, &nine, &compare, &result, REMORA_INT64),
+      REMORA_ERR_STATE, "no access epoch");
+  REQUIRE_ERROR(remora_win_get_accumulate(win, other, mine + 2, add, pair, 1, REMORA_INT64,
+                                          REMORA_OP_SUM, nullptr),
+                REMORA_ERR_STATE, "no access epoch");
+  // An exclusive lock whose first operation is a put (on a deferred window, the put takes the
+  // free word and the epoch runs at once from there), then the accumulate family in the same
+  // epoch.
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_lock(win, REMORA_LOCK_EXCLUSIVE, other, 0));
+  value = 200 + rank_;
+  REQUIRE_OK(remora_win_put(win, other, mine, &value, 1, REMORA_INT64));
+  REQUIRE_OK(
+      remora_win_fetch_and_op(win, other, mine, &five, &result, REMORA_INT64, REMORA_OP_SUM));
+  compare = value + 5;
+  int64_t swapped = -1;
+  REQUIRE_OK(
+      remora_win_compare_and_swap(win, other, mine, &nine, &compare, &swapped, REMORA_INT64));
+  REQUIRE_OK(remora_win_flush(win, other));
+  REQUIRE_OK(remora_win_unlock(win, other));
+  REQUIRE(result == value && swapped == value + 5,
+          "%s: in one exclusive epoch after the put of %lld: fetch_and_op %lld, "
+          "compare_and_swap %lld",
+          info, (long long)value, (long long)result, (long long)swapped);
+  REQUIRE_OK(remora_barrier());
+  // The target's memory: every origin's slots hold what its operations left there.
+  const size_t theirs = size_t(4) * from;
+  REQUIRE(
+      base[theirs] == 9 && base[theirs + 1] == 9 && base[theirs + 2] == 3 && base[theirs + 3] == 4,
+      "%s: rank %d's slots here hold %lld %lld %lld %lld, not 9 9 3 4", info, from,
+      (long long)base[theirs], (long long)base[theirs + 1], (long long)base[theirs + 2],
+      (long long)base[theirs + 3]);
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_free(&win));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -482,6 +594,9 @@ int main(int argc, char** argv) {
   sync_in_handler(win);
   fast_path_states("lock=immediate");
   fast_path_states("lock=deferred");
+  for (const char* info : {"acc_strategy=auto", "acc_strategy=caller", "acc_strategy=native",
+                           "lock=deferred,acc_strategy=caller", "acc_strategy=owner"})
+    flush_and_element_ops(info);
   remora_win_t stale = win;
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_win_free(&win));
