@@ -8,8 +8,10 @@
 //   fence2_deferred   the same with fence=deferred
 //   fence2_immediate_put, fence2_deferred_put
 //                     the same pair with one 8-byte put to the next rank between the fences
-// Usage: remorarun -n P ./fence_cost [--csv] [--iterations K] [--batches B]
+// Usage: remorarun -n P ./fence_cost [--csv] [--iterations K] [--batches B] [--only VARIANT]
+//   --only runs that variant alone (for per-fence counts under perf stat or strace -c).
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -30,11 +32,22 @@ double max_of_medians(const std::vector<double>& us, remora_comm_t world) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string only;
+  const bool only_ok = bench::take_extra_options(&argc, argv, {{"--only", &only}});
   int exit_code = 0;
   bench::Options options;
-  if (!bench::begin(&argc, &argv, 1, "fence_cost: two fences vs barriers and reduce-scatter",
+  if (!bench::begin(&argc, &argv, 1,
+                    "fence_cost: two fences vs barriers and reduce-scatter\n"
+                    "  --only VARIANT   run that variant alone (barrier2, reduce_scatter,\n"
+                    "                   fence2_immediate[_put], fence2_deferred[_put])\n",
                     &options, &exit_code))
     return exit_code;
+  if (!only_ok) {
+    if (remora_rank() == 0) std::fprintf(stderr, "fence_cost: --only lacks its value\n");
+    remora_finalize();
+    return 2;
+  }
+  auto wanted = [&only](const std::string& variant) { return only.empty() || only == variant; };
   const int rank = remora_rank();
   const int ranks = remora_size();
   const int iterations = bench::iterations_or(options, ranks > 2 ? 500 : 2000);
@@ -47,19 +60,23 @@ int main(int argc, char** argv) {
     report.add("fence_cost", bench::with_progress(variant), ranks, 0, "us", worst);
   };
 
-  record("barrier2", bench::time_batches(options.batches, iterations, barrier, [&](int) {
-           barrier();
-           barrier();
-         }));
+  if (wanted("barrier2"))
+    record("barrier2", bench::time_batches(options.batches, iterations, barrier, [&](int) {
+             barrier();
+             barrier();
+           }));
 
-  std::vector<uint64_t> counts(static_cast<size_t>(ranks), 1);
-  uint64_t mine = 0;
-  record("reduce_scatter", bench::time_batches(options.batches, iterations, barrier, [&](int) {
-           bench::check(remora_reduce_scatter_block(counts.data(), &mine, 1, REMORA_UINT64,
-                                                    REMORA_OP_SUM, world, REMORA_COLL_AUTO),
-                        "remora_reduce_scatter_block");
-         }));
-  if (mine != static_cast<uint64_t>(ranks)) remora_abort(1, "fence_cost: reduce-scatter is wrong");
+  if (wanted("reduce_scatter")) {
+    std::vector<uint64_t> counts(static_cast<size_t>(ranks), 1);
+    uint64_t mine = 0;
+    record("reduce_scatter", bench::time_batches(options.batches, iterations, barrier, [&](int) {
+             bench::check(remora_reduce_scatter_block(counts.data(), &mine, 1, REMORA_UINT64,
+                                                      REMORA_OP_SUM, world, REMORA_COLL_AUTO),
+                          "remora_reduce_scatter_block");
+           }));
+    if (mine != static_cast<uint64_t>(ranks))
+      remora_abort(1, "fence_cost: reduce-scatter is wrong");
+  }
 
   const int next = (rank + 1) % ranks;
   for (const char* impl : {"immediate", "deferred"}) {
@@ -69,6 +86,8 @@ int main(int argc, char** argv) {
     bench::check(remora_win_allocate(64, 8, info.c_str(), reinterpret_cast<void**>(&base), &win),
                  "remora_win_allocate");
     for (bool put : {false, true}) {
+      const std::string variant = std::string("fence2_") + impl + (put ? "_put" : "");
+      if (!wanted(variant)) continue;
       int64_t value = 0;
       const auto us = bench::time_batches(options.batches, iterations, barrier, [&](int i) {
         bench::check(remora_win_fence(win, REMORA_MODE_NOPRECEDE), "remora_win_fence");
@@ -79,7 +98,7 @@ int main(int argc, char** argv) {
         bench::check(remora_win_fence(win, REMORA_MODE_NOSUCCEED), "remora_win_fence");
         if (put && base[0] != i + 1) remora_abort(1, "fence_cost: the put is not visible");
       });
-      record((std::string("fence2_") + impl + (put ? "_put" : "")).c_str(), us);
+      record(variant.c_str(), us);
     }
     bench::check(remora_win_free(&win), "remora_win_free");
   }

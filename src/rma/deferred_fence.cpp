@@ -2,8 +2,8 @@
 
 #include <atomic>
 
+#include "rma/member_marks.hpp"
 #include "rma/window.hpp"
-#include "transport/node_wait.hpp"
 
 #include "remora/win.h"
 
@@ -31,30 +31,21 @@ int DeferredFence::reduce_counts(uint64_t* incoming) {
   const uint64_t closing = ++closed_;
   const int parity = static_cast<int>(closing & 1);
   // CPU atomics on the mapping (cpu_atomics_: every part is mapped here).
-  auto word = [&](int rank, size_t offset) {
+  auto address = [&](int rank, size_t offset) {
     auto* part = static_cast<unsigned char*>(transport.address(sync, rank));
-    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(part + offset));
+    return reinterpret_cast<uint64_t*>(part + offset);
+  };
+  auto word = [&](int rank, size_t offset) {
+    return std::atomic_ref<uint64_t>(*address(rank, offset));
   };
   for (int target : window_.members_)
     word(me, geometry.fence_counts(parity, target))
         .store(counts_[static_cast<size_t>(target)], std::memory_order_relaxed);
-  // Release: the row (and this rank's stores before the fence) before the mark; whoever
-  // acquires the mark reads the row.
-  word(me, geometry.fence_counts_written()).store(closing, std::memory_order_release);
-  auto all_written = [&] {
-    for (int origin : window_.members_)
-      if (word(origin, geometry.fence_counts_written()).load(std::memory_order_acquire) < closing)
-        return false;
-    return true;
-  };
-  // Sequentially consistent fence (Dekker between the members): of the marks stored
-  // concurrently, the last one's owner sees all of them and wakes whoever may sleep; the others
-  // wait (they registered as sleepers before their last look, ShmTransport::sleep).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (all_written())
-    transport.wake_ranks(window_.members_.data(), window_.members_.size());
-  else if (int status = transport::wait_for_node(transport, all_written))
-    return status;
+  // The mark's release orders the row (and this rank's stores before the fence) before it;
+  // whoever acquires every member's mark reads their rows.
+  const MemberMarks marks(transport, window_.members_,
+                          [&](int rank) { return address(rank, geometry.fence_counts_written()); });
+  if (int status = marks.arrive_and_await(me, closing)) return status;
   uint64_t sum = 0;
   for (int origin : window_.members_)
     sum += word(origin, geometry.fence_counts(parity, me)).load(std::memory_order_relaxed);

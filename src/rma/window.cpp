@@ -14,6 +14,7 @@
 #include "rma/locks/lock_table.hpp"
 #include "rma/locks/remote_locks.hpp"
 #include "rma/locks/rw_lock.hpp"
+#include "rma/member_marks.hpp"
 #include "rma/pscw.hpp"
 #include "rma/reduce_op.hpp"
 #include "rma/user_memory.hpp"
@@ -511,11 +512,18 @@ int Window::complete_all() {
 // previous epoch everywhere and starts the next. Only NOPRECEDE together with NOSUCCEED has
 // nothing to end and nothing to start, so it skips the barrier; NOSTORE and NOPUT need no
 // work on shared memory (the barrier already orders local stores and remote updates).
-// NOPRECEDE alone ends nothing (MPI: such a fence need not act as a barrier): on one node
-// (cpu_atomics_) it only publishes this rank's entry, and this rank's first access in the epoch
-// waits for every member's (await_fence_entries), so an unused epoch, such as the two fences
-// of paper 001's Fig. 2, costs one barrier instead of two, and the rank that enters first does
-// not wait for the others.
+// On one node (cpu_atomics_) the barrier is made of the members' fence marks (member_marks.hpp):
+// each rank stores its count of fences into its own sync part and waits until every member's
+// count reaches it. Its own operations are complete (memcpys on the mapping, owner requests
+// acknowledged by complete_all) and ordered before its mark by the mark's release store; a rank
+// that has acquired every mark sees every update of the ended epoch, and no member can still
+// be storing to its memory before the fence. Unlike the transport's central barrier, no word is
+// written by every rank and only the last to arrive wakes sleepers.
+// NOPRECEDE alone ends nothing (MPI: such a fence need not act as a barrier): on one node it
+// only publishes this rank's mark, and this rank's first access in the epoch waits for every
+// member's (await_fence_entries), so an unused epoch, such as the two fences of paper 001's
+// Fig. 2, costs one barrier instead of two, and the rank that enters first does not wait for
+// the others.
 int Window::fence(const char* function, int assert_flags) {
   if (int status = epoch_.check_fence(function, assert_flags)) return status;
   if (deferred_fence_) {
@@ -533,7 +541,12 @@ int Window::fence(const char* function, int assert_flags) {
     return REMORA_SUCCESS;  // nothing ended, so there is nothing new to see
   }
   if (synchronise != kNothingToSynchronise) {
-    if (int status = barrier_()) return status;
+    if (!cpu_atomics_) {
+      if (int status = barrier_()) return status;
+    } else {
+      enter_fence();  // wakes the sleepers if this rank arrived last
+      if (int status = await_fence_entries()) return status;
+    }
     epoch_.set_entries_pending(false);  // everyone has entered every earlier fence
   }
   epoch_.fenced(assert_flags);
@@ -546,23 +559,18 @@ uint64_t* Window::fence_entries_word(int rank) const {
   return reinterpret_cast<uint64_t*>(part + sync_geometry().fence_entries());
 }
 
+// The members' marks (SyncGeometry::fence_entries), each counting the immediate fences its
+// rank entered on one node (member_marks.hpp).
 void Window::enter_fence() {
-  // Release: this rank's stores to its memory before the fence precede every access of the
-  // epoch, which begins with an acquire load of this word.
-  std::atomic_ref<uint64_t>(*fence_entries_word(rank_))
-      .store(++fence_entries_, std::memory_order_release);
-  transport_.wake_ranks(members_.data(), members_.size());  // a member may sleep in await
+  const MemberMarks marks(transport_, members_,
+                          [this](int rank) { return fence_entries_word(rank); });
+  marks.arrive(rank_, ++fence_entries_);
 }
 
 int Window::await_fence_entries() {
-  const uint64_t entered = fence_entries_;
-  const int status = transport_.wait_until([this, entered] {
-    for (int rank : members_)
-      if (std::atomic_ref<uint64_t>(*fence_entries_word(rank)).load(std::memory_order_acquire) <
-          entered)
-        return false;
-    return true;
-  });
+  const MemberMarks marks(transport_, members_,
+                          [this](int rank) { return fence_entries_word(rank); });
+  const int status = marks.await(fence_entries_);
   if (status == REMORA_SUCCESS) epoch_.set_entries_pending(false);
   return status;
 }

@@ -422,8 +422,10 @@ class Window : public remora_win_s {
   // Remote completion of this rank's operations to target (all targets).
   int complete(int target);
   int complete_all();
-  // The immediate fence's opening without a barrier (fence): enter publishes this rank's entry,
-  // await waits until every member has entered the same fence (EpochState::entries_pending).
+  // The immediate fence on one node (fence), with the members' fence marks (member_marks.hpp):
+  // enter publishes this rank's entry (and wakes sleepers if it is the last), await waits until
+  // every member has entered the same fence: at once in a fence that ends an epoch (the
+  // barrier), at the first access after an opening without a barrier (EpochState::entries_pending).
   uint64_t* fence_entries_word(int rank) const;  // SyncGeometry::fence_entries of rank's part
   void enter_fence();
   int await_fence_entries();
@@ -453,7 +455,7 @@ class Window : public remora_win_s {
   bool spans_nodes_ = false;
   // The sync segment's words take CPU atomics directly (SyncGeometry::cpu_atomics).
   bool cpu_atomics_ = false;
-  uint64_t fence_entries_ = 0;  // fences this rank entered without a barrier (enter_fence)
+  uint64_t fence_entries_ = 0;  // immediate fences this rank entered on one node
   // Every accumulate of an element type the transport takes goes through the transport's own
   // accumulates, for every target (acc_path): `auto` on a window of Remora's memory across
   // nodes over MPI. Decided from what every rank agrees on (strategy, members, memory).

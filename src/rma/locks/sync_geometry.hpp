@@ -72,9 +72,9 @@ struct SyncGeometry {
     return pscw_posts_from(2 * nranks) + 8 * static_cast<size_t>(parity * nranks + rank);
   }
   // The immediate fence on one node (Window::fence): in each rank's part, the number of fences
-  // this rank entered that opened an epoch without ending one (NOPRECEDE), so without a
-  // barrier; monotonic, never reset. An origin's first access in such an epoch waits until every
-  // member's word reaches its own count.
+  // this rank entered that end or open an epoch (its fence mark, member_marks.hpp); monotonic,
+  // never reset. A fence that ends an epoch waits until every member's word reaches its own
+  // count; after one that only opens (NOPRECEDE), the first access waits for that.
   size_t fence_entries() const { return fence_counts(2, 0); }
   // The deferred fence on one node: in each rank's part, the number of closing fences whose
   // row of counts this rank has written (monotonic, never reset).
