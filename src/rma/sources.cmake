@@ -14,6 +14,7 @@ target_sources(remora_layer_rma PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/accumulate/owner_computes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/accumulate/owner_protocol.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/accumulate/acc_pieces.cpp
   ${CMAKE_CURRENT_LIST_DIR}/accumulate/locked_update.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ghost_service.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locks/lock_server.cpp

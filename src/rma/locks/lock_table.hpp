@@ -96,6 +96,7 @@ class LockTable {
   // Whether the stripes are CPU atomics on this process's mapping: holders' plain accesses to
   // mapped memory are then ordered by them.
   bool direct() const { return part_ != nullptr; }
+  uint64_t granularity() const { return granularity_; }
 
   // The fast path of a direct() table for a holder that does not poll while it holds the
   // stripes (an update in place): one exchange per stripe, no handler hold (no handler can run
