@@ -110,7 +110,7 @@ void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
       area.enlist(std::move(step));
     } else {
       schedule.poll(std::make_shared<BypassSlots::Contribution>(transport_, comm, area,
-                                                                schedule.sequence(), args));
+                                                                schedule.sequence(), args, true));
     }
     return;
   }
@@ -155,7 +155,7 @@ int BypassReduce::run_slots(const std::shared_ptr<Communicator>& comm, uint32_t 
     area.abandon(instance);  // the root stops waiting for this rank
     status = fail(announced.code, "%s", announced.message.c_str());
   } else {
-    BypassSlots::Contribution step(transport_, *comm, area, instance, args);
+    BypassSlots::Contribution step(transport_, *comm, area, instance, args, false);
     status = wait_slots(step, *comm, instance, false, timeout);
   }
   messenger_.end_unscheduled_instance(slot, comm->context(), instance);

@@ -50,14 +50,19 @@ bool writable(const ShmArea& area, const Slot& s) {
 
 BypassSlots::Contribution::Contribution(transport::Transport& transport, const Communicator& comm,
                                         ShmArea& area, uint64_t sequence,
-                                        const CollectiveArgs& args)
+                                        const CollectiveArgs& args, bool keep_input)
     : transport_(transport),
       area_(area),
       sequence_(sequence),
       root_(args.root),
       root_world_(comm.world_rank(args.root)),
       input_(input_of(args)),
-      bytes_(args.count * args.extent) {}
+      bytes_(args.count * args.extent) {
+  if (!keep_input) return;
+  const auto* input = static_cast<const uint8_t*>(input_);
+  kept_.assign(input, input + bytes_);
+  input_ = kept_.data();
+}
 
 int BypassSlots::Contribution::poll() {
   Slot& s = slot(area_, area_.rank(), sequence_);

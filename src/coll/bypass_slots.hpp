@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "coll/communicator.hpp"
 #include "coll/schedule.hpp"
@@ -57,10 +58,12 @@ class BypassSlots {
 
   // A non-root rank's part of call `sequence`: deposits its input in its slot. poll() returns
   // 1 while the slot is still held by a call kSlots back (its root has not folded it yet).
+  // keep_input: copy the input now (a nonblocking call, whose caller may reuse its buffer as
+  // soon as the call returns, as with the message path, while the deposit may come later).
   class Contribution final : public Schedule::Polled {
    public:
     Contribution(transport::Transport& transport, const Communicator& comm, ShmArea& area,
-                 uint64_t sequence, const CollectiveArgs& args);
+                 uint64_t sequence, const CollectiveArgs& args, bool keep_input);
     int poll() override;
 
    private:
@@ -70,6 +73,7 @@ class BypassSlots {
     int root_, root_world_;
     const void* input_;
     size_t bytes_;
+    std::vector<uint8_t> kept_;
   };
 
   // The root's part of call `sequence`: its result is its input folded with every member's

@@ -73,15 +73,15 @@ template <typename T>
 T combine(remora_op_t op, T a, T b) {
   switch (op) {
     case REMORA_OP_SUM:
-      return a + b;
+      return static_cast<T>(a + b);
     case REMORA_OP_PROD:
-      return a * b;
+      return static_cast<T>(a * b);
     case REMORA_OP_MAX:
       return a > b ? a : b;
     case REMORA_OP_MIN:
       return a < b ? a : b;
     default:
-      if constexpr (std::is_integral_v<T>) return a ^ b;
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
       return a;
   }
 }
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     for (int root = 0; root < size; ++root) {
       for (int arrival = 0; arrival < 3; ++arrival) {
         std::vector<unsigned> delay(static_cast<size_t>(size));
-        for (unsigned& d : delay) d = random() % 300;
+        for (unsigned& d : delay) d = static_cast<unsigned>(random() % 300);
         if (arrival == 1) delay[static_cast<size_t>(root)] = 0;     // the root first
         if (arrival == 2) delay[static_cast<size_t>(root)] = 2000;  // the root last
         if (arrival == 1)
