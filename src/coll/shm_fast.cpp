@@ -33,6 +33,9 @@ constexpr int kSpins = 256, kSpinsOversubscribed = 8;
 // just after a check would be seen up to one pause late. A check is a few loads of lines
 // this member already holds until the writer takes them.
 constexpr int kChecksWithoutPause = 32;
+// A wait for an inline round looks at the awaited members' arrive flags on one check in this
+// many only (ShmArea::arrived's slot_only): their slots carry the round id.
+constexpr unsigned kSlotOnlyChecks = 8;
 
 size_t chunks_of(size_t bytes, size_t chunk) {
   return (bytes + chunk - 1) / chunk;
@@ -758,7 +761,12 @@ int ShmCall::start_round_writing(size_t k, bool small, unsigned writes, int who,
   area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot, false);
   wake_owed_ = true;
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
-  return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
+  // Of the spin's checks of an inline round, one in kSlotOnlyChecks also looks at arrive.
+  unsigned checks = 0;
+  return wait([&](int* gone) {
+    const bool slot_only = small && (++checks % kSlotOnlyChecks) != 0;
+    return area_.arrived(who, id, gone, small, slot, slot_only);
+  });
 }
 
 int ShmFastRun::run(uint32_t signature) {
