@@ -120,6 +120,11 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // slot's round id has the data with it (one line per member and round instead of two). All of
   // the slot's line but the round id.
   static constexpr size_t kInlineBytes = 56;
+  // Whether a reduce_scatter whose largest block has `largest` elements keeps its one round in
+  // the inline slot (every block at b * largest elements), alike on every path and member.
+  static constexpr bool reduce_scatter_small(int size, size_t largest, size_t extent) {
+    return largest <= kInlineBytes / (static_cast<size_t>(size) * extent);
+  }
   // alltoall's rounds (every path lays them out alike): a member's cell holds a piece of its
   // block for every other member, that of member d at alltoall_index(d, writer) pieces, and
   // its own block goes straight from its input to its result. Without a piece for itself a

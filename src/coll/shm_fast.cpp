@@ -296,7 +296,8 @@ void ShmFastRun::plan() {
         total_ += count;
         largest_ = std::max(largest_, count);
       }
-      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      small_ = ShmArea::reduce_scatter_small(size_, largest_, args_.extent);
+      piece_ = small_ ? largest_ : kCell / (static_cast<size_t>(size_) * args_.extent);
       if (largest_ == 0 || piece_ == 0) break;
       rs_input_ = input();
       bool uniform = true;
@@ -1049,17 +1050,22 @@ int ShmSmallRun::round(Operation operation) {
       return REMORA_SUCCESS;
     }
     case Operation::ReduceScatter: {
-      // Block form: block r at r * (cell / (size * extent)) elements of every cell.
+      // Block form: block r at r * (cell / (size * extent)) elements of every cell, or with
+      // every block inline packed in the slot, as ShmFastRun::plan lays them out.
       if (bytes == 0) return REMORA_SUCCESS;
       const auto ranks = static_cast<size_t>(size_);
-      const size_t stride = ShmArea::kCellBytes / (ranks * extent) * extent;
+      const bool small = ShmArea::reduce_scatter_small(size_, args_.count, extent);
+      const size_t stride = small ? bytes : ShmArea::kCellBytes / (ranks * extent) * extent;
       const uint8_t* in = input();
       const auto publish = [&](uint8_t* cell) {
-        for (size_t block = 0; block < ranks; ++block)
-          std::memcpy(cell + block * stride, in + block * bytes, bytes);
+        if (small)
+          std::memcpy(cell, in, ranks * bytes);
+        else
+          for (size_t block = 0; block < ranks; ++block)
+            std::memcpy(cell + block * stride, in + block * bytes, bytes);
       };
-      if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
-      reduce_cells(area_, false, args_.op, args_.type, extent, recv(), buffer_of(0, false),
+      if (int status = start_round(0, small, true, ShmArea::kAllRanks, publish)) return status;
+      reduce_cells(area_, small, args_.op, args_.type, extent, recv(), buffer_of(0, small),
                    static_cast<size_t>(me_) * stride, args_.count);
       finish_round(0, true);
       return REMORA_SUCCESS;
