@@ -232,23 +232,6 @@ class ShmVectorRun : ShmCall {
   const CollectiveArgs& args_;
 };
 
-bool ShmFast::serves(Operation operation) {
-  switch (operation) {
-    case Operation::Barrier:
-    case Operation::Bcast:
-    case Operation::Reduce:
-    case Operation::Allreduce:
-    case Operation::ReduceScatter:
-    case Operation::Allgather:
-    case Operation::Gather:
-    case Operation::Scatter:
-    case Operation::Alltoall:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
                   const CollectiveArgs& args, uint32_t signature, int* status) {
   if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;
