@@ -153,8 +153,10 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
     return false;
   const auto algorithm = static_cast<Algorithm>(requested);
   Communicator* comm = runtime->collectives->communicators.find_borrowed(handle);
-  if (comm == nullptr || !remora::coll::supports(operation, algorithm) || !valid(*comm))
-    return false;
+  // shm asked for: every operation of the small path is shm's (no lookup in the table).
+  const bool supported = algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
+                                                     : remora::coll::supports(operation, algorithm);
+  if (comm == nullptr || !supported || !valid(*comm)) return false;
   if (!runtime->collectives->run_small(*comm, operation, algorithm, args, status)) return false;
   if (*status != REMORA_SUCCESS) *status = call_failed(function, *status);
   return true;

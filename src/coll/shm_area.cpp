@@ -166,7 +166,8 @@ void ShmArea::release() {
   segment_ = nullptr;
 }
 
-int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_index) const {
+int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_index,
+                     bool slot_only) const {
   if (who == kNoRank) return 1;
   // Read once: after each acquire load below the compiler would load them again (this check
   // is the spin loop of every wait).
@@ -176,7 +177,10 @@ int ShmArea::arrived(int who, uint64_t round, int* gone, bool small, int slot_in
   auto at = [&](int rank) {
     uint8_t* part = parts[static_cast<size_t>(rank)];
     // The slot is written before arrive: its id alone says the data are here.
-    if (small && slot_in(part, slot_index).round.load(std::memory_order_acquire) == round) return 1;
+    if (small) {
+      if (slot_in(part, slot_index).round.load(std::memory_order_acquire) == round) return 1;
+      if (slot_only) return 0;
+    }
     const Header& h = header_in(part);
     const uint64_t flag = h.arrive.value.load(std::memory_order_acquire);
     if (flag < round) return 0;

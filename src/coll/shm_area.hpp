@@ -125,6 +125,11 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // slot's round id has the data with it (one line per member and round instead of two). All of
   // the slot's line but the round id.
   static constexpr size_t kInlineBytes = 56;
+  // Whether a reduce_scatter whose largest block has `largest` elements keeps its one round in
+  // the inline slot (every block at b * largest elements), alike on every path and member.
+  static constexpr bool reduce_scatter_small(int size, size_t largest, size_t extent) {
+    return largest <= kInlineBytes / (static_cast<size_t>(size) * extent);
+  }
   // alltoall's rounds (every path lays them out alike): a member's cell holds a piece of its
   // block for every other member, that of member d at alltoall_index(d, writer) pieces, and
   // its own block goes straight from its input to its result. Without a piece for itself a
@@ -248,7 +253,13 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Whether `who` (kAllRanks, kNoRank or a rank) has published round: 1 yes, 0 not yet, -1 a
   // member abandoned this collective (it moved on to a later one without taking part; *gone
   // names it). small: the round's data are inline, in slot `slot` (looked at first).
-  int arrived(int who, uint64_t round, int* gone, bool small = false, int slot = 0) const;
+  // slot_only (with small): looks at the slots only, not at arrive (0 unless there). A spinning
+  // reader that also reads the writer's arrive line makes the writer's store to it wait for
+  // that line to come back, a transfer between cores more per call in the writer's fences;
+  // arrive is still needed where a member publishes no slot (it abandoned the call; a v-form
+  // member with nothing to send), so the spin looks at it on some of its checks only.
+  int arrived(int who, uint64_t round, int* gone, bool small = false, int slot = 0,
+              bool slot_only = false) const;
   // Whether every other member is done reading round (or has moved beyond it).
   bool released(uint64_t round) const;
   // Before a round writes `writes`: the round that last wrote one of them and that a member

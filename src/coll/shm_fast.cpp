@@ -33,6 +33,9 @@ constexpr int kSpins = 256, kSpinsOversubscribed = 8;
 // just after a check would be seen up to one pause late. A check is a few loads of lines
 // this member already holds until the writer takes them.
 constexpr int kChecksWithoutPause = 32;
+// A wait for an inline round looks at the awaited members' arrive flags on one check in this
+// many only (ShmArea::arrived's slot_only): their slots carry the round id.
+constexpr unsigned kSlotOnlyChecks = 8;
 
 size_t chunks_of(size_t bytes, size_t chunk) {
   return (bytes + chunk - 1) / chunk;
@@ -229,23 +232,6 @@ class ShmVectorRun : ShmCall {
   const CollectiveArgs& args_;
 };
 
-bool ShmFast::serves(Operation operation) {
-  switch (operation) {
-    case Operation::Barrier:
-    case Operation::Bcast:
-    case Operation::Reduce:
-    case Operation::Allreduce:
-    case Operation::ReduceScatter:
-    case Operation::Allgather:
-    case Operation::Gather:
-    case Operation::Scatter:
-    case Operation::Alltoall:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool ShmFast::run(const Env& env, const Communicator& comm, ShmArea& area, Operation operation,
                   const CollectiveArgs& args, uint32_t signature, int* status) {
   if (area.pending_count_.load(std::memory_order_acquire) != 0) return false;
@@ -293,7 +279,8 @@ void ShmFastRun::plan() {
         total_ += count;
         largest_ = std::max(largest_, count);
       }
-      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      small_ = ShmArea::reduce_scatter_small(size_, largest_, args_.extent);
+      piece_ = small_ ? largest_ : kCell / (static_cast<size_t>(size_) * args_.extent);
       if (largest_ == 0 || piece_ == 0) break;
       rs_input_ = input();
       bool uniform = true;
@@ -758,7 +745,12 @@ int ShmCall::start_round_writing(size_t k, bool small, unsigned writes, int who,
   area_.publish(id, past ? past_id() : id, writes, cell_buffer, slot, false);
   wake_owed_ = true;
   if (who == ShmArea::kNoRank) return REMORA_SUCCESS;
-  return wait([&](int* gone) { return area_.arrived(who, id, gone, small, slot); });
+  // Of the spin's checks of an inline round, one in kSlotOnlyChecks also looks at arrive.
+  unsigned checks = 0;
+  return wait([&](int* gone) {
+    const bool slot_only = small && (++checks % kSlotOnlyChecks) != 0;
+    return area_.arrived(who, id, gone, small, slot, slot_only);
+  });
 }
 
 int ShmFastRun::run(uint32_t signature) {
@@ -1041,17 +1033,22 @@ int ShmSmallRun::round(Operation operation) {
       return REMORA_SUCCESS;
     }
     case Operation::ReduceScatter: {
-      // Block form: block r at r * (cell / (size * extent)) elements of every cell.
+      // Block form: block r at r * (cell / (size * extent)) elements of every cell, or with
+      // every block inline packed in the slot, as ShmFastRun::plan lays them out.
       if (bytes == 0) return REMORA_SUCCESS;
       const auto ranks = static_cast<size_t>(size_);
-      const size_t stride = ShmArea::kCellBytes / (ranks * extent) * extent;
+      const bool small = ShmArea::reduce_scatter_small(size_, args_.count, extent);
+      const size_t stride = small ? bytes : ShmArea::kCellBytes / (ranks * extent) * extent;
       const uint8_t* in = input();
       const auto publish = [&](uint8_t* cell) {
-        for (size_t block = 0; block < ranks; ++block)
-          std::memcpy(cell + block * stride, in + block * bytes, bytes);
+        if (small)
+          std::memcpy(cell, in, ranks * bytes);
+        else
+          for (size_t block = 0; block < ranks; ++block)
+            std::memcpy(cell + block * stride, in + block * bytes, bytes);
       };
-      if (int status = start_round(0, false, true, ShmArea::kAllRanks, publish)) return status;
-      reduce_cells(area_, false, args_.op, args_.type, extent, recv(), buffer_of(0, false),
+      if (int status = start_round(0, small, true, ShmArea::kAllRanks, publish)) return status;
+      reduce_cells(area_, small, args_.op, args_.type, extent, recv(), buffer_of(0, small),
                    static_cast<size_t>(me_) * stride, args_.count);
       finish_round(0, true);
       return REMORA_SUCCESS;

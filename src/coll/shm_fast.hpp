@@ -39,7 +39,22 @@ class ShmFast {
   // The operations it runs: all of the shm algorithm's (barrier, bcast, reduce, allreduce,
   // reduce_scatter, allgather, gather, scatter, alltoall; the v-forms of the last three in
   // their own rounds, coll/shm_vforms.hpp).
-  static bool serves(Operation operation);
+  static constexpr bool serves(Operation operation) {
+    switch (operation) {
+      case Operation::Barrier:
+      case Operation::Bcast:
+      case Operation::Reduce:
+      case Operation::Allreduce:
+      case Operation::ReduceScatter:
+      case Operation::Allgather:
+      case Operation::Gather:
+      case Operation::Scatter:
+      case Operation::Alltoall:
+        return true;
+      default:
+        return false;
+    }
+  }
   // Second phase: checks with sched_yield (and a poll of the transport) between them, for up to
   // this long, before the progress engine's wait (which sleeps soon). A member that is
   // descheduled or waking from a sleep of its own usually arrives within it, and one that sleeps

@@ -10,7 +10,7 @@
 //   reduce:         the same, but only the root reads the result (and up to kFlatBytes only the
 //                   root reduces: the others publish and leave);
 //   reduce_scatter: per round each rank publishes a piece of every block; rank r reduces its
-//                   block's pieces;
+//                   block's pieces (blocks that fit an inline slot together: one round there);
 //   allgather:      per round each rank publishes a piece of its block; everyone copies all;
 //   gather:         per round each rank but the root publishes a cell of its block; the root
 //                   copies all;
@@ -24,8 +24,8 @@
 // (coll/shm_single_copy.hpp, process_vm_readv/writev).
 // bcast and gather of blocks up to ShmArea::kInlineBytes, and scatter whose p blocks fit in it
 // together, keep their one round's data in an inline slot of the ring, as the small reductions
-// do (alltoall keeps the cells: through the slots it measured slower at p = 2, as
-// reduce_scatter_block did).
+// do, and so does reduce_scatter whose p blocks fit it together (alltoall keeps the cells:
+// through the slots it measured slower at p = 2 with two slots per member).
 // The v-forms of gather, scatter and alltoall, whose members do not know each other's block
 // sizes, take rounds of their own (coll/shm_vforms.hpp): each member as many as its blocks
 // need, shared with the fast path.
@@ -193,7 +193,10 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
     total += count;
     largest = std::max(largest, count);
   }
-  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  // Blocks that fit the inline slot together take it, block b at b * largest elements.
+  const bool small = ShmArea::reduce_scatter_small(c.size, largest, extent);
+  const size_t piece =
+      small ? largest : ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
   if (largest == 0 || piece == 0) return;
   const uint8_t* input = c.input();
   bool uniform = true;
@@ -217,11 +220,12 @@ void reduce_scatter_rounds(const Context& c, Schedule& schedule, std::vector<Rou
       }
     };
     round.wait_for = ShmArea::kAllRanks;
-    round.consume = [c, first, piece, mine](int buffer) {
+    round.small = small;
+    round.consume = [c, first, piece, mine, small](int buffer) {
       const size_t count = c.args->recv_counts[mine];
       if (first >= count) return;
       c.reduce_cells(c.recv() + first * c.args->extent, buffer, mine * piece * c.args->extent,
-                     std::min(piece, count - first));
+                     std::min(piece, count - first), small);
     };
     rounds->push_back(std::move(round));
   }

@@ -1,5 +1,6 @@
 // The ring of inline slots of the shm area (coll/shm_area.hpp, ShmArea::kSlots = 64): small
-// rooted calls back to back with a fixed root, so that the other members publish many calls
+// calls back to back with a fixed root (rooted ones; allreduce, reduce_scatter_block and barrier
+// between them), so that the other members publish many calls
 // ahead of it and every slot is reused several times (wrap-around), with cell-sized calls mixed
 // in and some calls made nonblocking on odd ranks only (members on the small path and on the
 // schedule path meet in one call); then more nonblocking small calls outstanding at once than
@@ -26,8 +27,10 @@ int32_t value(int world_rank, int call, size_t i) {
   return world_rank * 1009 + call * 7 + static_cast<int32_t>(i);
 }
 
-// One call of a small operation (by call % 4: reduce, gather, bcast, scatter) at root: its
-// buffers, started (nonblocking when request is not null) and checked after completion.
+// One call of a small operation (by kind: reduce, gather, bcast, scatter at root; allreduce,
+// reduce_scatter_block, barrier): its buffers, started (nonblocking when request is not null)
+// and checked after completion.
+constexpr int kKinds = 7;
 struct Call {
   const Comm* c = nullptr;
   int index = 0, root = 0, kind = 0;
@@ -38,7 +41,7 @@ struct Call {
     const auto ranks = static_cast<size_t>(c->size);
     const int me = remora_rank();
     const bool at_root = c->rank == root;
-    send.assign(kind == 3 ? count * ranks : count, 0);
+    send.assign(kind == 3 || kind == 5 ? count * ranks : count, 0);
     for (size_t i = 0; i < send.size(); ++i) send[i] = value(me, index, i);
     switch (kind) {
       case 0:
@@ -67,6 +70,31 @@ struct Call {
         else
           REQUIRE_OK(
               remora_bcast(recv.data(), count, REMORA_INT32, root, c->handle, REMORA_COLL_SHM));
+        break;
+      case 4:
+        recv.assign(count, -1);
+        if (request != nullptr)
+          REQUIRE_OK(remora_iallreduce(send.data(), recv.data(), count, REMORA_INT32, REMORA_OP_SUM,
+                                       c->handle, REMORA_COLL_SHM, request));
+        else
+          REQUIRE_OK(remora_allreduce(send.data(), recv.data(), count, REMORA_INT32, REMORA_OP_SUM,
+                                      c->handle, REMORA_COLL_SHM));
+        break;
+      case 5:
+        recv.assign(count, -1);
+        if (request != nullptr)
+          REQUIRE_OK(remora_ireduce_scatter_block(send.data(), recv.data(), count, REMORA_INT32,
+                                                  REMORA_OP_SUM, c->handle, REMORA_COLL_SHM,
+                                                  request));
+        else
+          REQUIRE_OK(remora_reduce_scatter_block(send.data(), recv.data(), count, REMORA_INT32,
+                                                 REMORA_OP_SUM, c->handle, REMORA_COLL_SHM));
+        break;
+      case 6:
+        if (request != nullptr)
+          REQUIRE_OK(remora_ibarrier(c->handle, REMORA_COLL_SHM, request));
+        else
+          REQUIRE_OK(remora_comm_barrier(c->handle, REMORA_COLL_SHM));
         break;
       default:
         recv.assign(count, -1);
@@ -103,18 +131,30 @@ struct Call {
           REQUIRE(recv[i] == value(root_world, index, i),
                   "call %d bcast count %zu root %d [%zu]: %d", index, count, root, i, recv[i]);
           break;
-        default:
+        case 3:
           REQUIRE(recv[i] == value(root_world, index, static_cast<size_t>(c->rank) * count + i),
                   "call %d scatter count %zu root %d [%zu]: %d", index, count, root, i, recv[i]);
+          break;
+        case 4:
+        case 5: {
+          // allreduce: element i; reduce_scatter_block: element i of this rank's block.
+          const size_t at = kind == 4 ? i : static_cast<size_t>(c->rank) * count + i;
+          int32_t expected = 0;
+          for (int w : c->world) expected += value(w, index, at);
+          REQUIRE(recv[i] == expected, "call %d kind %d count %zu [%zu]: %d, expected %d", index,
+                  kind, count, i, recv[i], expected);
+          break;
+        }
+        default:
           break;
       }
     }
   }
 };
 
-// Small calls back to back at one root: 1 to 14 ints (inline; a scatter's blocks together at
-// most 14), every seventh 16 ints (a cell); every eleventh nonblocking on odd ranks (waited at
-// once: the schedule path).
+// Small calls back to back at one root: 1 to 14 ints (inline; the blocks of a scatter or
+// reduce_scatter_block together at most 14), every fifth 16 ints (a cell); every eleventh
+// nonblocking on odd ranks (waited at once: the schedule path).
 void wrap_around(const Comm& c, int root) {
   const bool odd = remora_rank() % 2 == 1;
   for (int index = 0; index < kCalls; ++index) {
@@ -122,10 +162,11 @@ void wrap_around(const Comm& c, int root) {
     call.c = &c;
     call.index = index;
     call.root = root;
-    call.kind = index % 4;
+    call.kind = index % kKinds;
     const auto ranks = static_cast<size_t>(c.size);
-    call.count = index % 7 == 6 ? kCellInts : 1 + static_cast<size_t>(index / 4) % kInlineInts;
-    if (call.kind == 3 && call.count < kCellInts && call.count * ranks > kInlineInts)
+    call.count = index % 5 == 4 ? kCellInts : 1 + static_cast<size_t>(index / kKinds) % kInlineInts;
+    if ((call.kind == 3 || call.kind == 5) && call.count < kCellInts &&
+        call.count * ranks > kInlineInts)
       call.count = std::max<size_t>(1, kInlineInts / ranks);
     if (odd && index % 11 == 5) {
       remora_request_t request;
@@ -151,7 +192,7 @@ void outstanding(const std::vector<const Comm*>& comms) {
     call.c = c;
     call.index = index;
     call.root = (index / 3) % c->size;
-    call.kind = index % 4;
+    call.kind = index % kKinds;
     call.count = index % 9 == 8 ? kCellInts : static_cast<size_t>(1 + index % 3);
     calls.push_back(std::move(call));
     requests.emplace_back();
