@@ -14,8 +14,9 @@ namespace remora::coll {
 namespace {
 
 constexpr int kInFlight = 1;
-// Parts start at this alignment inside the segment's parts (the flags get cache lines apart).
-constexpr size_t kAlign = 64;
+// Parts start at this alignment inside the segment's parts (the flags get cache lines apart, an
+// inline slot's two lines are a pair).
+constexpr size_t kAlign = 128;
 
 // The status of a copy to (write) or from a member's memory (error: 0 or the copy's errno).
 int copy_outcome(int error, bool write, int rank, pid_t pid, uint64_t address, size_t bytes) {

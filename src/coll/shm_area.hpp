@@ -19,13 +19,13 @@
 // while slower members still read round k.
 //
 // Rounds of small data (Round::small: at most kInlineBytes) use an inline slot instead of a
-// cell: slot sequence % kSlots of the member's ring, one cache line holding the round id beside
-// the data, written before arrive, so that a reader that finds the id there has the data in the
-// same line. A member thus publishes up to kSlots small calls ahead of a slow reader (a root
-// that reduces or gathers) before it waits for one to be released, as Open MPI's coll/sm
-// fastboxes and MPICH's release/gather buffers let non-roots run ahead; with two slots it
-// waited every second call. The release check reads the others' flags lazily: a member keeps
-// the highest round it has seen each other member pass and looks at their lines only when a
+// cell: slot sequence % kSlots of the member's ring, two cache lines holding the round id beside
+// the data, written before arrive, so that a reader that finds the id there has the data with it
+// (data of up to 56 bytes in the same line). A member thus publishes up to kSlots small calls ahead
+// of a slow reader (a root that reduces or gathers) before it waits for one to be released, as Open
+// MPI's coll/sm fastboxes and MPICH's release/gather buffers let non-roots run ahead; with two
+// slots it waited every second call. The release check reads the others' flags lazily: a member
+// keeps the highest round it has seen each other member pass and looks at their lines only when a
 // slot's last round is beyond it.
 //
 // A member that abandons a collective (its call failed) records the sequence in its header and
@@ -103,12 +103,12 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // (arrays duplicate their communicator, so a program may hold many): 64 KiB cells keep it at
   // 1 MiB for 8 ranks. Larger payloads go through the cells in chunks.
   static constexpr size_t kCellBytes = 64 * 1024;
-  // The inline slots of a member's ring (one cache line each): how many small calls a member
+  // The inline slots of a member's ring (two cache lines each): how many small calls a member
   // may publish ahead of the slowest reader. With more ranks than CPUs a member that finds its
   // ring full waits until the reader has been scheduled, a context switch or more per wait:
   // with 16 slots (a wait every 8 calls) a root's scatter of 8 B at p = 4 took 0.38 context
   // switches per call against Open MPI's 0.10 (eager sends, run ahead without bound); 64 slots
-  // (4 KiB per member) wait every 32 calls.
+  // (8 KiB per member) wait every 32 calls.
   static constexpr int kSlots = 64;
   // Reductions of up to this many bytes take one round (everyone reduces every vector); larger
   // ones a reduce-scatter and an allgather round per cell-sized chunk.
@@ -122,9 +122,12 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // most this many, of a bcast of at most this many, and of a scatter whose blocks together take
   // at most this many (alike on every member: both paths decide by the same sizes) keeps its
   // data in an inline slot of the member's ring instead of a cell: a reader that sees the
-  // slot's round id has the data with it (one line per member and round instead of two). All of
-  // the slot's line but the round id.
-  static constexpr size_t kInlineBytes = 56;
+  // slot's round id has the data with it (one or two lines per member and round instead of a
+  // flag's and a cell's). All of the slot's two lines but the round id: 120 bytes hold 8 B per
+  // member up to p = 15 (a scatter of 8 B blocks at p = 8 went through the cells, where the root
+  // runs one call ahead of its readers, and took 3-16x Open MPI's time); data of up to 56 bytes
+  // stay on the slot's first line.
+  static constexpr size_t kInlineBytes = 120;
   // Whether a reduce_scatter whose largest block has `largest` elements keeps its one round in
   // the inline slot (every block at b * largest elements), alike on every path and member.
   static constexpr bool reduce_scatter_small(int size, size_t largest, size_t extent) {
@@ -218,11 +221,12 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   };
   static_assert(sizeof(Flag) == 64);
   // An inline slot: the id of the round whose data it holds (stored after the data, release).
-  struct alignas(64) Slot {
+  // Two lines, aligned as a pair (an adjacent-line prefetch brings the other).
+  struct alignas(128) Slot {
     std::atomic<uint64_t> round;
-    uint8_t data[64 - sizeof(uint64_t)];
+    uint8_t data[128 - sizeof(uint64_t)];
   };
-  static_assert(sizeof(Slot) == 64 && kInlineBytes == sizeof(Slot::data));
+  static_assert(sizeof(Slot) == 128 && kInlineBytes == sizeof(Slot::data));
   static constexpr size_t kAbandoned = 8;  // the last sequences this rank abandoned
   struct Header {
     Flag arrive, done;

@@ -1,6 +1,6 @@
 // Many auto igathers (and some ialltoalls) outstanding at once on three overlapping
 // communicators (the world, a duplicate, and a split with the ranks in reverse order), started
-// interleaved across them: blocks of 0 B to 8 KiB, so inline slots (up to 56 B) and cells both
+// interleaved across them: blocks of 0 B to 8 KiB, so inline slots (up to 120 B) and cells both
 // carry them, more calls per communicator than a member's ring has slots, rotating roots and
 // some in place. The last rank starts late; every rank completes them in its own shuffled order,
 // by waits, test loops and waitalls of a few at once. Every result is an exact integer. On a
@@ -22,7 +22,8 @@
 namespace {
 
 constexpr int kCalls = 70;  // per communicator and repetition: more than the 64 inline slots
-const size_t kCounts[] = {1, 7, 8, 128, 0, 3, 1024, 2, 9, 64};  // int64 per block
+// int64 per block: 15 is 120 B (the inline edge), 16 the first cell size
+const size_t kCounts[] = {1, 7, 8, 128, 0, 15, 1024, 16, 9, 64};
 
 remora::api::Runtime& runtime() {
   remora::api::Runtime* found = nullptr;

@@ -17,9 +17,9 @@ namespace {
 
 constexpr int kCalls = 323;        // over five turns of a ring of 64
 constexpr int kOutstanding = 136;  // more than two turns
-// int32 elements: the most an inline slot holds (ShmArea::kInlineBytes = 56), and a count that
+// int32 elements: the most an inline slot holds (ShmArea::kInlineBytes = 120), and a count that
 // takes a cell.
-constexpr size_t kInlineInts = 14, kCellInts = 16;
+constexpr size_t kInlineInts = 30, kCellInts = 32;
 
 using Comm = remora_test::RangeComm;
 
@@ -152,8 +152,8 @@ struct Call {
   }
 };
 
-// Small calls back to back at one root: 1 to 14 ints (inline; the blocks of a scatter or
-// reduce_scatter_block together at most 14), every fifth 16 ints (a cell); every eleventh
+// Small calls back to back at one root: 1 to 30 ints (inline; the blocks of a scatter or
+// reduce_scatter_block together at most 30), every fifth 32 ints (a cell); every eleventh
 // nonblocking on odd ranks (waited at once: the schedule path).
 void wrap_around(const Comm& c, int root) {
   const bool odd = remora_rank() % 2 == 1;

@@ -1,8 +1,9 @@
-// Small auto igathers (blocks of 0 to 64 B: up to ShmArea::kInlineBytes = 56 the shm request's
-// one inline round, 64 B its one round in the cells, 0 B none) many outstanding at once on the world
-// and a duplicate, with rotating roots, in place at some roots and more calls than the ring has
-// slots; the last rank sleeps before it starts them (the others publish ahead or wait for it), and
-// ranks complete them in opposite orders, some by test loops. Every result is an exact integer.
+// Small auto igathers (blocks of 0 to 128 B: up to ShmArea::kInlineBytes = 120 the shm
+// request's one inline round, 128 B its one round in the cells, 0 B none) many outstanding at once
+// on the world and a duplicate, with rotating roots, in place at some roots and more calls than
+// the ring has slots; the last rank sleeps before it starts them (the others publish ahead or wait
+// for it), and ranks complete them in opposite orders, some by test loops. Every result is an
+// exact integer.
 #include <unistd.h>
 
 #include <cstdint>
@@ -35,7 +36,7 @@ void run(remora_comm_t comm, int repeat) {
   std::vector<Gather> calls(kCalls);
   for (int k = 0; k < kCalls; ++k) {
     Gather& g = calls[static_cast<size_t>(k)];
-    g.count = static_cast<size_t>(k % 9);  // 0 .. 8 int64: 0 .. 64 B
+    g.count = static_cast<size_t>(k % 17);  // 0 .. 16 int64: 0 .. 128 B
     g.root = (k + repeat) % size;
     g.in_place = rank == g.root && k % 3 == 0;
     g.send.resize(g.count);

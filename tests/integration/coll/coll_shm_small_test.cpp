@@ -199,8 +199,8 @@ void alltoallv_round(const Comm& c, int round, remora_coll_algorithm_t algorithm
   }
 }
 
-// gatherv, allgatherv and scatterv with a block size of its own for each rank (0 to 16 int32:
-// both sides of the inline slot's 56 bytes and of scatterv's 56 / p), so that in one call some
+// gatherv, allgatherv and scatterv with a block size of its own for each rank (0 to 32 int32:
+// both sides of the inline slot's 120 bytes and of scatterv's 120 / p), so that in one call some
 // members take the small path and others the general one, laid out in reverse rank order with a
 // gap.
 void vector_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
@@ -211,7 +211,7 @@ void vector_round(const Comm& c, int round, remora_coll_algorithm_t algorithm) {
   std::vector<size_t> counts(ranks), displs(ranks);
   size_t total = 0;
   for (size_t r = ranks; r-- > 0;) {
-    counts[r] = (static_cast<size_t>(round) * 5 + r * 3) % 17;
+    counts[r] = (static_cast<size_t>(round) * 5 + r * 3) % 33;
     if (round % 4 == 0) counts[r] %= 3;  // every block inline now and then
     displs[r] = total;
     total += counts[r] + 1;
@@ -277,8 +277,8 @@ int main(int argc, char** argv) {
   const Comm first = remora_test::split_range(0, true);  // all but the last
   const Comm last = remora_test::split_range(1, false);  // all but the first
   for (int round = 0; round < kRounds; ++round) {
-    // 0 to 64 bytes: both sides of the inline slot's 56.
-    const size_t count = static_cast<size_t>(round % 17);
+    // 0 to 128 bytes: both sides of the inline slot's 120.
+    const size_t count = static_cast<size_t>(round % 33);
     const remora_coll_algorithm_t algorithm = round % 5 == 4 ? REMORA_COLL_AUTO : REMORA_COLL_SHM;
     const Comm* order[] = {&world, &first, &last};
     for (int i = 0; i < 3; ++i) {

@@ -1,7 +1,7 @@
 // The small path of the shm gatherv and scatterv (coll/shm_fast.hpp: every block in the call's
 // inline slot) at its edges: blocks of 0 elements on some ranks (and on all but the root), uneven
-// counts up to the inline limit (gatherv: ShmArea::kInlineBytes = 56 bytes per block; scatterv:
-// 56 / p bytes) and one block just above it now and then (that rank and the root then take the
+// counts up to the inline limit (gatherv: ShmArea::kInlineBytes = 120 bytes per block; scatterv:
+// 120 / p bytes) and one block just above it now and then (that rank and the root then take the
 // general path in the same call as the others' small one), int16, int32 and int64 blocks (the
 // limit in elements differs), blocks placed in reverse rank order with gaps (the gaps must stay
 // untouched), in place at the root every third call, the root rotating, more calls than a
@@ -20,7 +20,7 @@
 namespace {
 
 constexpr int kRounds = 240;
-constexpr size_t kInlineBytes = 56;  // ShmArea::kInlineBytes
+constexpr size_t kInlineBytes = 120;  // ShmArea::kInlineBytes
 constexpr int kUntouched = -7;
 
 using Comm = remora_test::RangeComm;

@@ -39,15 +39,16 @@ int32_t tagged(int from, int to, size_t i) {
 // progress auto keeps the message-based default for them).
 bool small_blocks = false;
 const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
-// "mixed": int32 blocks at the rules' edges: a scatterv block inline up to 56 / p bytes (7
-// elements at p = 2, 4 at p = 3, 3 at p = 4, 2 at p = 7), a gatherv block up to 56 bytes (14);
+// "mixed": int32 blocks at the rules' edges: a scatterv block inline up to 120 / p bytes (15
+// elements at p = 2, 10 at p = 3, 7 at p = 4, 4 at p = 7), a gatherv block up to 120 bytes (30);
 // a scatterv piece of 8192 elements at p = 2, a gatherv cell of 16384 (where small_blocks
 // holds, the small sizes).
 bool mixed = false;
 size_t count_of(size_t j, size_t salt) {
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
   static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
-  static constexpr size_t kEdges[] = {7, 0, 15, 16385, 1, 14, 8193, 3, 16384, 8, 8192, 4, 2};
+  static constexpr size_t kEdges[] = {15, 0,     31, 16385, 1, 30, 8193, 7,
+                                      16, 16384, 10, 8192,  4, 11, 5,    8};
   if (mixed && !small_blocks) return kEdges[(j * 3 + salt) % std::size(kEdges)];
   const size_t at = (j + salt) % 5;
   return small_blocks ? kSmall[at] : kSizes[at];
