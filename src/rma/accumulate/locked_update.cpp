@@ -153,8 +153,10 @@ int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable&
       memory.user == nullptr && table.direct()
           ? static_cast<unsigned char*>(memory.transport->address(*memory.data, args.target))
           : nullptr;
-  if (mapped != nullptr && args.compare == nullptr) {
-    const size_t element = datatype_size(args.type);
+  const size_t element = datatype_size(args.type);
+  // A range of at most one piece's least size is one piece: no division on the common path.
+  if (mapped != nullptr && args.compare == nullptr &&
+      args.count * element > AccPieces::kPieceBytes) {
     const AccPieces pieces(args.offset, args.count * element, element, table.granularity());
     if (pieces.count() > 1) return apply_in_pieces(memory, args, table, mapped, pieces);
   }
