@@ -25,6 +25,8 @@
 //             epoch against MPI_Get
 //   rget_bw   as get_bw with remora_win_rget, one remora_request_waitall and one flush, against
 //             the same MPI_Get loop
+//   rput_bw   n remora_win_rput, one remora_request_waitall and one flush, against put_bw's
+//             MPI_Put loop
 //   cas       remora_compare_swap on the segment and remora_win_compare_and_swap on the window
 //             against MPI_Compare_and_swap + MPI_Win_flush (BENCH_SKIP_CAS=1: not run)
 //   target_cpu  CPU time (getrusage, all threads) over wall time of rank 1 while it waits in
@@ -231,16 +233,21 @@ int main(int argc, char** argv) {
                   MPI_BYTE, window);
         MPI_Win_flush(1, window);
       });
-      // The same with the request form: n remora_win_rget, one waitall, one flush.
+      // The request forms, rget and rput: n requests, one remora_request_waitall, one flush.
       std::vector<remora_request_t> requests(static_cast<size_t>(n));
-      const double rget_seconds = bench::median(time_remora(options.batches, 1, [&](int) {
-        for (int i = 0; i < n; ++i)
-          bench::check(remora_win_rget(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8,
-                                       &requests[static_cast<size_t>(i)]),
-                       "remora_win_rget");
-        bench::check(remora_request_waitall(n, requests.data()), "remora_request_waitall");
-        bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
-      }));
+      auto time_requests = [&](const char* name, auto issue) {
+        return bench::median(time_remora(options.batches, 1, [&](int) {
+          for (int i = 0; i < n; ++i) bench::check(issue(&requests[static_cast<size_t>(i)]), name);
+          bench::check(remora_request_waitall(n, requests.data()), "remora_request_waitall");
+          bench::check(remora_win_flush(remora_window, 1), "remora_win_flush");
+        }));
+      };
+      const double rget_seconds = time_requests("remora_win_rget", [&](remora_request_t* request) {
+        return remora_win_rget(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8, request);
+      });
+      const double rput_seconds = time_requests("remora_win_rput", [&](remora_request_t* request) {
+        return remora_win_rput(remora_window, 1, 0, buffer.data(), bytes, REMORA_UINT8, request);
+      });
       report.add_latency("put", "remora_put_flush", ranks, bytes, put.remora);
       report.add_latency("put", "mpi_put_flush", ranks, bytes, put.mpi);
       ratio("put", bytes, put);
@@ -268,6 +275,9 @@ int main(int argc, char** argv) {
       report.add("rget_bw", "remora_win_rget", ranks, bytes, "MBps", volume / rget_seconds);
       report.add("rget_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
                  rget_seconds / bench::median(get_bandwidth.mpi));
+      report.add("rput_bw", "remora_win_rput", ranks, bytes, "MBps", volume / rput_seconds);
+      report.add("rput_bw", "ratio_mpi_over_remora", ranks, bytes, "ratio",
+                 rput_seconds / bench::median(bandwidth.mpi));
       const size_t doubles = std::max<size_t>(bytes / sizeof(double), 1);
       Pair accumulate;
       accumulate.remora = time_remora(options.batches, 1, [&](int) {

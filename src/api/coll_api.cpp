@@ -243,7 +243,7 @@ int launch(const char* function, Runtime& runtime, const CommPtr& comm, Operatio
                                                  request != nullptr ? &started : nullptr);
   if (status != REMORA_SUCCESS) return call_failed(function, status);
   if (request != nullptr)
-    *request = static_cast<remora_request_t>(runtime.collectives->requests.add(started));
+    return remora::api::request_handle(function, runtime, std::move(started), request);
   return REMORA_SUCCESS;
 }
 

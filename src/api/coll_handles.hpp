@@ -24,5 +24,8 @@ int check_out(const char* function, const char* name, Handle* out) {
 }
 remora_comm_t comm_handle(Runtime& runtime, CommPtr comm);
 remora_group_t group_handle(Runtime& runtime, coll::Group group);
+// Puts request in the request table and its handle in *out (fails when the table is full).
+int request_handle(const char* function, Runtime& runtime, std::shared_ptr<Request> request,
+                   remora_request_t* out);
 
 }  // namespace remora::api

@@ -54,12 +54,15 @@ int find_requests(const char* function, int count, const remora_request_t* reque
       found->push_back(nullptr);
       continue;
     }
-    auto schedule = runtime.collectives->requests.find(requests[i]);
+    remora::RequestTable::Miss miss = remora::RequestTable::Miss::None;
+    auto schedule = runtime.collectives->requests.find(requests[i], &miss);
     if (schedule == nullptr)
-      return fail(REMORA_ERR_ARG,
-                  "%s: requests[%d]=%p is not a live request (completed and freed, or never "
-                  "started)",
-                  function, i, static_cast<void*>(requests[i]));
+      return fail(REMORA_ERR_ARG, "%s: requests[%d]=%p is not a live request (%s)", function, i,
+                  static_cast<void*>(requests[i]),
+                  miss == remora::RequestTable::Miss::Freed
+                      ? "completed and freed already: the test or wait that completes a request "
+                        "frees it"
+                      : "not a request handle of this process");
     found->push_back(std::move(schedule));
   }
   return REMORA_SUCCESS;

@@ -168,10 +168,13 @@ int check_pointer(const char* function, const char* name, const void* pointer) {
 }
 
 int check_segment(const char* function, remora_segment_t segment, const Runtime& runtime) {
+  if (segment != nullptr && segment == runtime.last_segment.load(std::memory_order_relaxed))
+    return REMORA_SUCCESS;
   if (segment == nullptr) return fail(REMORA_ERR_ARG, "%s: segment is NULL", function);
   if (runtime.segments.count(segment) == 0)
     return fail(REMORA_ERR_ARG, "%s: segment=%p is not a live segment (freed, or never allocated)",
                 function, static_cast<void*>(segment));
+  runtime.last_segment.store(segment, std::memory_order_relaxed);
   return REMORA_SUCCESS;
 }
 

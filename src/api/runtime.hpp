@@ -1,6 +1,7 @@
 // The process-wide state behind the C API, and the argument checks every entry point shares.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <unordered_set>
 
@@ -58,6 +59,9 @@ struct Runtime {
   std::unique_ptr<rma::WindowRegistry> windows;    // destroyed after the array handles:
                                                    // unmaps window memory
   ArrayHandles array_handles;
+  // The live segment check_segment found last (nullptr once it is freed): a program's accesses
+  // mostly name one segment, whose check then needs no hash lookup.
+  mutable std::atomic<remora_segment_s*> last_segment{nullptr};
 };
 
 // The layers distributed arrays are built on, from this runtime.

@@ -111,6 +111,7 @@ int remora_segment_free(remora_segment_t* segment) {
   if (int status = remora::api::check_not_in_handler("remora_segment_free")) return status;
   if (int status = remora::api::check_single_threaded("remora_segment_free")) return status;
   runtime->segments.erase(*segment);
+  runtime->last_segment.store(nullptr, std::memory_order_relaxed);  // single-threaded here
   const int status = runtime->transport->free_segment((*segment)->segment);
   delete *segment;
   *segment = nullptr;

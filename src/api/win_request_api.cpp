@@ -5,6 +5,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "api/coll_handles.hpp"
 #include "api/win_checks.hpp"
 #include "core/error.hpp"
 #include "rma/rma_request.hpp"
@@ -84,14 +85,11 @@ int win_issue_request(const char* function, Window& window, int target, remora_r
   if (int status = window.perform_deferred(function, target)) return status;
   Runtime* runtime = nullptr;
   if (int status = enter(function, &runtime)) return status;
-  // A get left in flight is its own request (one allocation per rget, not two).
-  std::shared_ptr<Request> made;
+  // A get left in flight is its own request; a completed operation shares the one completed
+  // request.
   if (pending != nullptr && *pending != nullptr)
-    made = std::move(*pending);
-  else
-    made = std::make_shared<rma::RmaRequest>();
-  *request = static_cast<remora_request_t>(runtime->collectives->requests.add(std::move(made)));
-  return REMORA_SUCCESS;
+    return request_handle(function, *runtime, std::move(*pending), request);
+  return request_handle(function, *runtime, rma::completed(), request);
 }
 
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,

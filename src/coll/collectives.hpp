@@ -24,6 +24,7 @@
 #include "core/clock.hpp"
 #include "core/config.hpp"
 #include "core/request.hpp"
+#include "core/request_table.hpp"
 #include "core/threads.hpp"
 #include "progress/progress_engine.hpp"
 
@@ -159,7 +160,7 @@ class Collectives {
 
   HandleTable<Communicator> communicators;
   HandleTable<Group> groups;
-  HandleTable<Request> requests;  // schedules and request-based RMA operations
+  RequestTable requests;  // schedules and request-based RMA operations
 
  private:
   Collectives(transport::Transport& transport, progress::ProgressEngine& progress);

@@ -8,7 +8,9 @@
 // tested until complete one by one (completed by their own MPI request) and then every request
 // in one waitall, in a round of more rgets than the request table keeps spare entries for (the
 // rest completed together after one flush); after a flush or unlock every request must test
-// complete at once. Puts go along: a put, a flush and an rget of the same place read the
+// complete at once. Request handles are never reused while live, and a copy of a completed one
+// (from this round or an earlier one, whose slots later rgets reuse) is rejected as freed.
+// Puts go along: a put, a flush and an rget of the same place read the
 // put's value (a flush orders them, docs/rma.md "Ordering"); puts to other places of the same
 // targets while the rgets are in flight land; a blocking remora_win_get among the rgets is
 // complete when it returns. The seed is printed (REMORATEST_SEED repeats a run).
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "multirank.hpp"
@@ -25,7 +28,7 @@ namespace {
 
 constexpr size_t kData = 4096;    // elements each rank writes itself before a round
 constexpr int kGets = 300;        // rgets per rank and round
-constexpr int kMixedGets = 1500;  // in a mixed round (above coll::HandleTable's 1024 spares)
+constexpr int kMixedGets = 1500;  // in a mixed round (above the request table's 1024-slot chunk)
 constexpr int kMaxCount = 8;      // elements per rget
 
 int64_t value(int round, int owner, size_t index) {
@@ -84,8 +87,10 @@ class Round {
       REQUIRE_OK(remora_win_flush(win_, target));
     }
     issue(round, how == Completion::Mixed ? kMixedGets : kGets);
+    check_handles();
     complete(round, how);
     check(round, how);
+    check_stale();
     if (per_target) {
       for (int target = 0; target < size_; ++target) REQUIRE_OK(remora_win_unlock(win_, target));
     } else if (how != Completion::UnlockAll) {
@@ -236,6 +241,30 @@ class Round {
     }
   }
 
+  // The live handles are distinct and none is a handle of an earlier round (their slots are
+  // reused: the generation tells them apart); kept as this round's stale handles.
+  void check_handles() {
+    std::set<remora_request_t> live;
+    for (const Get& get : gets_) {
+      REQUIRE(get.request != REMORA_REQUEST_NULL);
+      REQUIRE(live.insert(get.request).second, "handle %p given to two live rgets",
+              static_cast<void*>(get.request));
+      REQUIRE(stale_.count(get.request) == 0, "handle %p of a completed rget given again",
+              static_cast<void*>(get.request));
+    }
+    stale_.insert(live.begin(), live.end());
+  }
+
+  // Once completed (and freed), a copy of a handle is rejected by name, this round's or an
+  // earlier round's whose slot was reused since.
+  void check_stale() {
+    for (remora_request_t stale : {*stale_.begin(), *stale_.rbegin()}) {
+      REQUIRE_ERROR(remora_request_wait(&stale), REMORA_ERR_ARG, "completed and freed already");
+      int flag = 0;
+      REQUIRE_ERROR(remora_request_test(&stale, &flag), REMORA_ERR_ARG, "is not a live request");
+    }
+  }
+
   // Every origin's puts to this rank's mailboxes, complete since the origin's unlock (the
   // second one put while its rgets were in flight).
   void check_mailboxes(int round) {
@@ -259,6 +288,7 @@ class Round {
   std::mt19937_64& random_;
   std::vector<Get> gets_;
   std::vector<int64_t> results_;
+  std::set<remora_request_t> stale_;  // every handle given so far
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/recycling_allocator.hpp"
 
 namespace remora::mpi {
 namespace {
@@ -181,7 +182,10 @@ int RmaWindow::rget(int target, size_t offset, void* destination, size_t bytes,
   if (bytes > kMaxTransfer) return get(target, offset, destination, bytes);
   const int rank = window_rank(target);
   const auto count = static_cast<int>(bytes);
-  auto get = std::make_shared<InFlightGet>(shared_, *this, rank);
+  // Its block is recycled by this thread's next rget (one per call: malloc's shared free lists
+  // for a batch).
+  auto get =
+      std::allocate_shared<InFlightGet>(RecyclingAllocator<InFlightGet>(), shared_, *this, rank);
   std::lock_guard lock(mpi_mutex_);
   if (MPI_Rget(destination, count, MPI_BYTE, rank, static_cast<MPI_Aint>(offset), count, MPI_BYTE,
                window_, &get->request) != MPI_SUCCESS)

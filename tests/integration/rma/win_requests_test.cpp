@@ -1,8 +1,11 @@
 // Request-based operations: rput / rget / raccumulate / rget_accumulate inside lock and lock_all
 // epochs, completed by remora_request_wait / waitall / waitany / testall / test, or first by
 // unlock_all (the requests must stay waitable and report success), mixed with a collective's
-// request in one waitall; and their misuse. Each accumulate strategy through the info key.
+// request in one waitall; more requests live than a chunk of the request table, completed out of
+// order, and copies of freed handles; and their misuse. Each accumulate strategy through the info
+// key.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +85,66 @@ void accumulate_requests(remora_win_t win, int64_t* base) {
     REQUIRE(base[2 + r] == r + 1, "slot %d holds %lld", 2 + r, (long long)base[2 + r]);
 }
 
+// More requests live than one chunk of the request table (1024 slots) - rgets of every target's
+// slots, rputs of the values this rank's slots hold, and ibarriers - completed out of issue order
+// (tests from the last to the first, then waitany and waitall), then as many again, which reuse
+// the freed slots: no live handle is given twice, none equals a freed one, every rget read
+// what it should, and a freed handle's copy is refused by name, also after its slot is reused.
+void many_requests_out_of_order(remora_win_t win) {
+  constexpr size_t kMany = 2600;
+  remora_comm_t world;
+  REQUIRE_OK(remora_comm_world(&world));
+  std::vector<int64_t> results(kMany, -1), own(kSlots);
+  for (size_t slot = 0; slot < kSlots; ++slot) own[slot] = pattern(rank_, slot);
+  std::set<remora_request_t> freed;
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<remora_request_t> requests(kMany, REMORA_REQUEST_NULL);
+    for (size_t i = 0; i < kMany; ++i) {
+      const int t = static_cast<int>(i % static_cast<size_t>(size_));
+      const size_t slot = (i / static_cast<size_t>(size_)) % kSlots;
+      if (i % 500 == 7)  // the same i on every rank
+        REQUIRE_OK(remora_ibarrier(world, REMORA_COLL_AUTO, &requests[i]));
+      else if (i % 3 == 1 && t == rank_)  // the value the slot holds already
+        REQUIRE_OK(remora_win_rput(win, t, slot, &own[slot], 1, REMORA_INT64, &requests[i]));
+      else
+        REQUIRE_OK(remora_win_rget(win, t, slot, &results[i], 1, REMORA_INT64, &requests[i]));
+    }
+    const std::set<remora_request_t> live(requests.begin(), requests.end());
+    REQUIRE(live.size() == kMany && live.count(REMORA_REQUEST_NULL) == 0,
+            "pass %d: %zu distinct live handles for %zu requests", pass, live.size(), kMany);
+    for (remora_request_t handle : requests)
+      REQUIRE(freed.count(handle) == 0, "pass %d: freed handle %p given again", pass,
+              static_cast<void*>(handle));
+    const std::vector<remora_request_t> copies = requests;
+    for (size_t i = kMany; i-- > kMany / 2;) {
+      if (i % 500 == 7) continue;  // the ibarriers: waitall below
+      int flag = 0;
+      while (!flag) REQUIRE_OK(remora_request_test(&requests[i], &flag));
+      REQUIRE(requests[i] == REMORA_REQUEST_NULL);
+    }
+    int index = -1;
+    REQUIRE_OK(remora_request_waitany(static_cast<int>(kMany), requests.data(), &index));
+    REQUIRE(index >= 0 && requests[static_cast<size_t>(index)] == REMORA_REQUEST_NULL);
+    REQUIRE_OK(remora_request_waitall(static_cast<int>(kMany), requests.data()));
+    for (size_t i = 0; i < kMany; ++i) {
+      REQUIRE(requests[i] == REMORA_REQUEST_NULL);
+      const int t = static_cast<int>(i % static_cast<size_t>(size_));
+      const size_t slot = (i / static_cast<size_t>(size_)) % kSlots;
+      if (i % 500 != 7 && !(i % 3 == 1 && t == rank_))
+        REQUIRE(results[i] == pattern(t, slot), "pass %d: rget %zu read %lld", pass, i,
+                (long long)results[i]);
+    }
+    freed.insert(copies.begin(), copies.end());
+    for (remora_request_t stale : {copies.front(), copies.back()}) {
+      REQUIRE_ERROR(remora_request_wait(&stale), REMORA_ERR_ARG, "completed and freed already");
+      REQUIRE(stale != REMORA_REQUEST_NULL);  // a failed wait leaves the handle
+    }
+  }
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_barrier());
+}
+
 void misuse(remora_win_t win) {
   int64_t value = 0;
   remora_request_t request = REMORA_REQUEST_NULL;
@@ -114,6 +177,7 @@ void run(const char* info) {
   for (size_t s = 0; s < kSlots; ++s) base[s] = pattern(rank_, s);
   REQUIRE_OK(remora_barrier());
   rget_completed_by_unlock_all(win);
+  many_requests_out_of_order(win);
   accumulate_requests(win, base);
   misuse(win);
   REQUIRE_OK(remora_win_free(&win));
