@@ -1,6 +1,7 @@
-// A nonblocking shm collective without a schedule: the request of a small igather or ialltoall
-// on one node (the one-round layouts of coll/algorithms/shm.cpp's small_shm_rounds) holds its
-// ShmRounds and polls them itself when a thread tests or waits for it.
+// A nonblocking shm collective without a schedule: the request of a small ibarrier, ibcast,
+// ireduce, iallreduce, igather or ialltoall on one node (the one-round layouts of
+// coll/algorithms/shm.cpp's small_shm_rounds) holds its ShmRounds and polls them itself when a
+// thread tests or waits for it.
 //
 // A schedule around one polled step cost about 2,000 instructions of each small call (its
 // construction, start, step list and destruction; docs/benchmarks.md). What the request keeps of
