@@ -142,11 +142,12 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
   // A small nonblocking shm call without a schedule (coll/shm_request.hpp).
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
+                      operation == Operation::Gather;
   if (nonblocking && algorithm == Algorithm::Shm &&
-      ShmRequest::start(
-          *messenger_, comm, *comm->shm_area_ptr(), operation, *args,
-          signature(operation, algorithm, operation == Operation::Gather ? args->root : 0),
-          timeout_, started))
+      ShmRequest::start(*messenger_, comm, *comm->shm_area_ptr(), operation, *args,
+                        signature(operation, algorithm, rooted ? args->root : 0), timeout_,
+                        started))
     return REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
       bypass_->uses_slots(*comm, *args))

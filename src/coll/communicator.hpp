@@ -5,7 +5,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "coll/group.hpp"
 #include "coll/rank_order.hpp"
@@ -13,7 +15,18 @@
 namespace remora::coll {
 
 class ShmArea;
+class ShmRequest;
 struct Hierarchy;
+
+// The finished requests of the communicator's small nonblocking shm calls (coll/shm_request.hpp),
+// kept for its next calls: a request (with its rounds) runs again once the application has
+// freed it, without the allocations and constructions of a new one. A finished request holds no
+// reference to the communicator (no cycle through this list).
+struct ShmRequestPool {
+  static constexpr size_t kMax = 4;
+  std::mutex mutex;  // finish() runs on whichever thread tests or waits
+  std::vector<std::shared_ptr<ShmRequest>> finished;
+};
 
 class Communicator {
  public:
@@ -54,6 +67,7 @@ class Communicator {
   // whether the blocks differ between members: bit 2i says choice i is known, bit 2i + 1 that
   // it is shm (asked once: it does not depend on a small call's size).
   std::atomic<uint64_t> auto_small_shm{0};
+  ShmRequestPool shm_requests;
 
   // The node and leaders' sub-communicators of the hierarchical algorithm
   // (coll/algorithms/hierarchical.cpp), made by its first call; nullptr before.

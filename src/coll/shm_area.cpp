@@ -296,20 +296,39 @@ std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64
                                            std::shared_ptr<const void> keep) {
   auto made = std::make_shared<ShmRounds>(Private{}, std::move(area), sequence, std::move(rounds),
                                           std::move(keep));
-  ShmArea& area_of = *made->area_;
-  std::lock_guard lock(area_of.mutex_);
-  if (area_of.spare_pending_.empty()) {
-    area_of.pending_[sequence] = made;
-  } else {
-    area_of.spare_pending_.key() = sequence;
-    area_of.spare_pending_.mapped() = made;
-    area_of.pending_.insert(std::move(area_of.spare_pending_));
-  }
-  made->area_->pending_count_.store(made->area_->pending_.size(), std::memory_order_release);
-  made->enlisted_ = true;
-  if (made->area_->set_ != nullptr)
-    made->area_->set_->pending_.fetch_add(1, std::memory_order_release);
+  made->enlist();
   return made;
+}
+
+void ShmRounds::enlist() {
+  ShmArea& area = *area_;
+  std::lock_guard lock(area.mutex_);
+  if (area.spare_pending_.empty()) {
+    area.pending_[sequence_] = weak_from_this();
+  } else {
+    area.spare_pending_.key() = sequence_;
+    area.spare_pending_.mapped() = weak_from_this();
+    area.pending_.insert(std::move(area.spare_pending_));
+  }
+  area.pending_count_.store(area.pending_.size(), std::memory_order_release);
+  enlisted_ = true;
+  if (area.set_ != nullptr) area.set_->pending_.fetch_add(1, std::memory_order_release);
+}
+
+void ShmRounds::restart(uint64_t sequence, std::vector<Round>* rounds) {
+  {
+    std::lock_guard lock(mutex_);
+    sequence_ = sequence;
+    rounds_.swap(*rounds);
+    next_ = 0;
+    published_ = finished_ = cancelled_ = false;
+    status_ = 0;
+    message_.clear();
+    wait_round_.store(0, std::memory_order_relaxed);
+    wait_for_.store(0, std::memory_order_relaxed);
+    head_ = abandon_seen_ = member_gone_ = false;
+  }
+  enlist();
 }
 
 ShmRounds::~ShmRounds() {

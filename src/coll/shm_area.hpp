@@ -351,6 +351,11 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
                                          std::vector<Round> rounds,
                                          std::shared_ptr<const void> keep = nullptr);
   ~ShmRounds() override;
+  // Runs again as collective `sequence` with *rounds (swapped in: *rounds gets the old ones),
+  // enlisted like make: a finished or cancelled one that left the area and that only its owner
+  // holds (use_count 1: no waiter of the area is about to advance it), recycled by a
+  // nonblocking call's request (coll/shm_request.hpp) without an allocation.
+  void restart(uint64_t sequence, std::vector<Round>* rounds);
   int poll() override;
   void cancel() override;
   bool may_advance() const override;
@@ -368,6 +373,7 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
 
  private:
   int advance();  // under mutex_
+  void enlist();  // joins the area's pending list (make, restart)
   void leave();   // under mutex_
   uint64_t round_id(size_t round) const { return (sequence_ + 1) << 24 | (round + 1); }
   uint64_t past_id() const { return (sequence_ + 1) << 24 | ShmArea::kPastRound; }

@@ -9,22 +9,52 @@ namespace {
 constexpr int kInFlight = 1;  // Schedule::Polled::poll's "still in flight"
 }  // namespace
 
+std::shared_ptr<ShmRequest> ShmRequest::reuse(Communicator& comm) {
+  ShmRequestPool& pool = comm.shm_requests;
+  std::lock_guard lock(pool.mutex);
+  for (auto it = pool.finished.begin(); it != pool.finished.end(); ++it) {
+    if (it->use_count() != 1) continue;  // the application has not freed it yet
+    // What the thread that let go of it last did with it happens before this reuse (the
+    // counter's decrement releases).
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::shared_ptr<ShmRequest> request = std::move(*it);
+    *it = std::move(pool.finished.back());
+    pool.finished.pop_back();
+    return request;
+  }
+  return nullptr;
+}
+
 bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>& comm,
                        ShmArea& area, Operation operation, const CollectiveArgs& args,
                        uint32_t signature, std::chrono::nanoseconds timeout,
                        std::shared_ptr<Request>* out) {
   if (!small_shm_fits(area, operation, args)) return false;
-  auto request = std::make_shared<ShmRequest>(Private{}, messenger, comm, timeout);
+  std::shared_ptr<ShmRequest> request = reuse(*comm);
+  if (request == nullptr) {
+    request = std::make_shared<ShmRequest>(Private{}, messenger, comm, timeout);
+  } else {
+    request->comm_ = comm;
+    request->timeout_ = timeout;
+    request->status_ = REMORA_SUCCESS;
+    request->message_.clear();
+    request->done_.store(false, std::memory_order_relaxed);
+  }
   ShmRequest& r = *request;
   InstanceTable& instances = messenger.instances();
   r.announcements_ = instances.announcements();
   Failure announced;
   r.sequence_ = instances.begin(comm->context(), signature, &announced);
-  std::vector<ShmRounds::Round> rounds;
+  std::vector<ShmRounds::Round>& rounds = r.spare_rounds_;
+  rounds.clear();
   small_shm_rounds(area, operation, args, &r.call_, &rounds);
   // Enlisted even when it fails at once: it holds its place in the area's sequence order until
-  // it leaves (cancel), as a schedule's rounds do.
-  r.rounds_ = ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds));
+  // it leaves (cancel), as a schedule's rounds do. A reused request's rounds have left the area
+  // (it finished); only it holds them unless a waiter of the area is about to look at them.
+  if (r.rounds_ != nullptr && r.rounds_.use_count() == 1)
+    r.rounds_->restart(r.sequence_, &rounds);
+  else
+    r.rounds_ = ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds));
   if (timeout.count() != 0) r.started_ = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(r.mutex_);
@@ -87,6 +117,15 @@ void ShmRequest::finish(int status, const std::string& message, bool tell_others
     if (tell_others) messenger_.notify(comm_->context(), sequence_, status, message);
   }
   messenger_.end_instance(comm_->context(), sequence_);
+  // Into the pool before done: a thread that sees it done may free it, and the next call on the
+  // communicator then finds it there. The communicator goes last (this may be its last reference:
+  // the caller's keeps this request alive).
+  const std::shared_ptr<Communicator> comm = std::move(comm_);
+  {
+    ShmRequestPool& pool = comm->shm_requests;
+    std::lock_guard lock(pool.mutex);
+    if (pool.finished.size() < ShmRequestPool::kMax) pool.finished.push_back(shared_from_this());
+  }
   done_.store(true, std::memory_order_release);
 }
 

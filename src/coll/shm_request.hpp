@@ -1,6 +1,7 @@
-// A nonblocking shm collective without a schedule: the request of a small igather or ialltoall
-// on one node (the one-round layouts of coll/algorithms/shm.cpp's small_shm_rounds) holds its
-// ShmRounds and polls them itself when a thread tests or waits for it.
+// A nonblocking shm collective without a schedule: the request of a small ibarrier, ibcast,
+// ireduce, iallreduce, igather or ialltoall on one node (the one-round layouts of
+// coll/algorithms/shm.cpp's small_shm_rounds) holds its ShmRounds and polls them itself when a
+// thread tests or waits for it.
 //
 // A schedule around one polled step cost about 2,000 instructions of each small call (its
 // construction, start, step list and destruction; docs/benchmarks.md). What the request keeps of
@@ -14,6 +15,10 @@
 //     REMORA_COLL_TIMEOUT (no completion for that long while a thread waits for it);
 //   - order: the rounds are enlisted on the area like a schedule's, so that collectives of the
 //     communicator still run in sequence order, and every wait of the application advances them.
+// A finished request goes to its communicator's pool (Communicator::shm_requests) and lets go
+// of the communicator; a later call on it takes the request again once the application has
+// freed it (only the pool holds it), with its ShmRounds (restarted) and its round list, so
+// that a call in steady state allocates and constructs none of them.
 #pragma once
 
 #include <atomic>
@@ -22,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/communicator.hpp"
@@ -31,7 +37,7 @@
 
 namespace remora::coll {
 
-class ShmRequest final : public Request {
+class ShmRequest final : public Request, public std::enable_shared_from_this<ShmRequest> {
  public:
   struct Private {};  // the constructor is for start() (through make_shared) only
   ShmRequest(Private, Messenger& messenger, std::shared_ptr<Communicator> comm,
@@ -56,18 +62,21 @@ class ShmRequest final : public Request {
   bool polls_shared_memory() const override { return !done(); }
 
  private:
+  // A finished request of comm's pool that only the pool holds, taken out of it (nullptr: none).
+  static std::shared_ptr<ShmRequest> reuse(Communicator& comm);
   // Under mutex_: ends the instance with status (a failure: its message, told to the other
-  // members with tell_others).
+  // members with tell_others), then joins the communicator's pool and lets go of it.
   void finish(int status, const std::string& message, bool tell_others);
 
   Messenger& messenger_;
-  std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs
+  std::shared_ptr<Communicator> comm_;  // kept alive while the collective runs; then nullptr
   std::chrono::nanoseconds timeout_;
   std::chrono::steady_clock::time_point started_;
   uint64_t sequence_ = 0;
   uint64_t announcements_ = 0;  // the instance table's count last looked at
   ShmSmallCall call_;           // what the rounds read: they are cancelled before it goes
   std::shared_ptr<ShmRounds> rounds_;
+  std::vector<ShmRounds::Round> spare_rounds_;  // the round list of the next call (restart)
   std::mutex mutex_;
   int status_ = 0;
   std::string message_;

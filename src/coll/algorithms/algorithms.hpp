@@ -59,12 +59,15 @@ struct ShmSmallCall {
   const ShmArea* area = nullptr;
   const uint8_t* send = nullptr;  // nullptr: in place (the input is recv)
   uint8_t* recv = nullptr;
-  size_t block = 0;   // bytes of each rank's block
+  size_t block = 0;   // bytes of each rank's block (bcast, reduce, allreduce: of the vector)
   size_t stride = 0;  // alltoall: bytes between the pieces in a cell
-  int root = 0;       // gather
+  int root = 0;       // bcast, reduce, gather
+  size_t count = 0;   // reduce, allreduce: elements
+  int op = 0, type = 0;
 };
 // The shm algorithm's one round of a small call, written without a copy of the arguments and
-// with functions that capture only call: a gather of regular blocks of at most one cell (in the
+// with functions that capture only call: a barrier; a bcast, reduce or allreduce of at most
+// ShmArea::kInlineBytes (the inline slots); a gather of regular blocks of at most one cell (in the
 // inline slots up to ShmArea::kInlineBytes) and an alltoall of regular blocks that take one
 // round (the cells, laid out as ShmArea::alltoall_piece says, as the alltoall's general rounds
 // lay out their first round). small_shm_fits says which calls these are; small_shm_rounds (for one

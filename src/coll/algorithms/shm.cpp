@@ -451,14 +451,22 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
 
 bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
   if (args.vector_form || shm_single_copy::rounds(area, operation, args) != 0) return false;
-  if (operation == Operation::Gather) {
-    // One round (gather_rounds'): inline up to ShmArea::kInlineBytes, else in the cells.
-    const size_t block = args.count * args.extent;
-    return block != 0 && block <= ShmArea::kCellBytes;
+  const size_t bytes = args.count * args.extent;
+  switch (operation) {
+    case Operation::Barrier:
+      return true;
+    case Operation::Bcast:  // bcast_rounds' and reduction_rounds' one inline round
+    case Operation::Reduce:
+    case Operation::Allreduce:
+      return bytes != 0 && bytes <= ShmArea::kInlineBytes;
+    case Operation::Gather:  // one round (gather_rounds'): inline up to kInlineBytes, else cells
+      return bytes != 0 && bytes <= ShmArea::kCellBytes;
+    case Operation::Alltoall:
+      return !args.recv_counts.empty() && args.recv_counts[0] != 0 &&
+             args.recv_counts[0] <= ShmArea::alltoall_piece(area.size(), args.extent);
+    default:
+      return false;
   }
-  if (operation != Operation::Alltoall || args.recv_counts.empty()) return false;
-  const size_t count = args.recv_counts[0];
-  return count != 0 && count <= ShmArea::alltoall_piece(area.size(), args.extent);
 }
 
 void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
@@ -468,53 +476,93 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const Collective
                        static_cast<uint8_t*>(args.recv),
                        args.count * args.extent,
                        0,
-                       args.root};
+                       args.root,
+                       args.count,
+                       args.op,
+                       args.type};
   Round round;
-  if (operation == Operation::Gather) {
-    // gather_rounds' one round with regular displacements: in the inline slots or the cells.
-    round.small = call->block <= ShmArea::kInlineBytes;
-    if (area.rank() == args.root) {
+  const bool at_root = area.rank() == args.root;
+  switch (operation) {
+    case Operation::Barrier:  // barrier_rounds': no data, everyone waits for everyone
+      break;
+    case Operation::Bcast:  // bcast_rounds' one inline round; the buffer is recv
+      round.small = true;
+      if (at_root) {
+        round.publish = [call](uint8_t* slot) { std::memcpy(slot, call->recv, call->block); };
+        round.wait_for = ShmArea::kNoRank;
+      } else {
+        round.wait_for = args.root;
+        round.consume = [call](int slot) {
+          std::memcpy(call->recv, call->area->cell(call->root, slot, true), call->block);
+        };
+      }
+      break;
+    case Operation::Reduce:
+    case Operation::Allreduce: {
+      // reduction_rounds' one inline round: everyone publishes its vector, the ranks that get
+      // the result reduce all of them in rank order.
+      round.small = true;
+      round.publish = [call](uint8_t* slot) {
+        std::memcpy(slot, call->send != nullptr ? call->send : call->recv, call->block);
+      };
+      const bool result_here = operation == Operation::Allreduce || at_root;
+      round.wait_for = result_here ? ShmArea::kAllRanks : ShmArea::kNoRank;
+      if (result_here)
+        round.consume = [call](int slot) {
+          const ShmArea& a = *call->area;
+          std::memcpy(call->recv, a.cell(0, slot, true), call->block);
+          for (int rank = 1; rank < a.size(); ++rank)
+            rma::apply_op(call->op, call->type, call->recv, a.cell(rank, slot, true), call->count);
+        };
+      break;
+    }
+    case Operation::Gather:
+      // gather_rounds' one round with regular displacements: in the inline slots or the cells.
+      round.small = call->block <= ShmArea::kInlineBytes;
+      if (at_root) {
+        round.consume = [call](int buffer) {
+          const bool small = call->block <= ShmArea::kInlineBytes;
+          for (int rank = 0; rank < call->area->size(); ++rank) {
+            uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
+            if (rank != call->root)
+              std::memcpy(target, call->area->cell(rank, buffer, small), call->block);
+            else if (call->send != nullptr)
+              std::memcpy(target, call->send, call->block);
+          }
+        };
+      } else {
+        round.publish = [call](uint8_t* slot) { std::memcpy(slot, call->send, call->block); };
+        round.wait_for = ShmArea::kNoRank;
+      }
+      break;
+    default:
+      // alltoall_rounds' one round: every block within its piece of the cell, the own block
+      // straight to the result. In place the input is recv, which this rank's publish copies out
+      // before its consume overwrites it (its own block stays where it is).
+      call->block = args.recv_counts[0] * args.extent;
+      call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
+      round.publish = [call](uint8_t* cell) {
+        const uint8_t* input = call->send != nullptr ? call->send : call->recv;
+        const int me = call->area->rank();
+        for (int rank = 0; rank < call->area->size(); ++rank)
+          if (rank != me)
+            std::memcpy(cell + ShmArea::alltoall_index(rank, me) * call->stride,
+                        input + static_cast<size_t>(rank) * call->block, call->block);
+      };
       round.consume = [call](int buffer) {
-        const bool small = call->block <= ShmArea::kInlineBytes;
+        const int me = call->area->rank();
         for (int rank = 0; rank < call->area->size(); ++rank) {
           uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
-          if (rank != call->root)
-            std::memcpy(target, call->area->cell(rank, buffer, small), call->block);
+          if (rank != me)
+            std::memcpy(
+                target,
+                call->area->cell(rank, buffer) + ShmArea::alltoall_index(me, rank) * call->stride,
+                call->block);
           else if (call->send != nullptr)
-            std::memcpy(target, call->send, call->block);
+            std::memcpy(target, call->send + static_cast<size_t>(rank) * call->block, call->block);
         }
       };
-    } else {
-      round.publish = [call](uint8_t* slot) { std::memcpy(slot, call->send, call->block); };
-      round.wait_for = ShmArea::kNoRank;
-    }
-  } else {
-    // alltoall_rounds' one round: every block within its piece of the cell, the own block
-    // straight to the result. In place the input is recv, which this rank's publish copies out
-    // before its consume overwrites it (its own block stays where it is).
-    call->block = args.recv_counts[0] * args.extent;
-    call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
-    round.publish = [call](uint8_t* cell) {
-      const uint8_t* input = call->send != nullptr ? call->send : call->recv;
-      const int me = call->area->rank();
-      for (int rank = 0; rank < call->area->size(); ++rank)
-        if (rank != me)
-          std::memcpy(cell + ShmArea::alltoall_index(rank, me) * call->stride,
-                      input + static_cast<size_t>(rank) * call->block, call->block);
-    };
-    round.consume = [call](int buffer) {
-      const int me = call->area->rank();
-      for (int rank = 0; rank < call->area->size(); ++rank) {
-        uint8_t* target = call->recv + static_cast<size_t>(rank) * call->block;
-        if (rank != me)
-          std::memcpy(
-              target,
-              call->area->cell(rank, buffer) + ShmArea::alltoall_index(me, rank) * call->stride,
-              call->block);
-        else if (call->send != nullptr)
-          std::memcpy(target, call->send + static_cast<size_t>(rank) * call->block, call->block);
-      }
-    };
+      break;
   }
   rounds->push_back(std::move(round));
 }
