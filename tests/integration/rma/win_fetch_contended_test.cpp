@@ -291,17 +291,22 @@ void for_each_type(Visit&& visit) {
   visit(std::complex<double>{}, REMORA_DOUBLE_COMPLEX);
 }
 
-// One round of this rank's fetches to target t (every type and op), results into fetched.
-void fetch_round(remora_win_t win, int t, int round, std::vector<unsigned char>* fetched) {
+// One round of this rank's fetches to target t (every type and op), results into fetched and
+// operands from operands (at the same offsets): a deferred lock performs the operations at
+// unlock from the origin buffers, which must live until then.
+void fetch_round(remora_win_t win, int t, int round, std::vector<unsigned char>* fetched,
+                 std::vector<unsigned char>* operands) {
   for_each_type([&]([[maybe_unused]] auto zero, int type) {
     using T = decltype(zero);
     for (int op = REMORA_OP_SUM; op <= REMORA_OP_NO_OP; ++op) {
       if (!applies<T>(op)) continue;
       const int issued = op_of(op, rank_);
+      const size_t at =
+          static_cast<size_t>(t) * log_bytes() + log_at(slot(type, op) / kElement, rank_, round);
       const T value = operand<T>(op, rank_, round);
-      const void* origin = issued == REMORA_OP_NO_OP ? nullptr : &value;
-      void* result = fetched->data() + static_cast<size_t>(t) * log_bytes() +
-                     log_at(slot(type, op) / kElement, rank_, round);
+      std::memcpy(operands->data() + at, &value, sizeof(T));
+      const void* origin = issued == REMORA_OP_NO_OP ? nullptr : operands->data() + at;
+      void* result = fetched->data() + at;
       const auto data_type = static_cast<remora_datatype_t>(type);
       const auto data_op = static_cast<remora_op_t>(issued);
       if (round % 2 == 0)
@@ -314,8 +319,8 @@ void fetch_round(remora_win_t win, int t, int round, std::vector<unsigned char>*
   });
   // The mixed elements: a fetch_and_op SUM of 1 on the first, then an accumulate of 1 onto
   // both (the range path), racing every other rank's.
-  const int64_t one = 1, ones[2] = {1, 1};
-  int64_t ignored = 0;
+  static const int64_t one = 1, ones[2] = {1, 1};
+  static int64_t ignored = 0;
   REQUIRE_OK(remora_win_fetch_and_op(win, t, kMixed, &one, &ignored, REMORA_INT64, REMORA_OP_SUM));
   REQUIRE_OK(remora_win_accumulate(win, t, kMixed, ones, 2, REMORA_INT64, REMORA_OP_SUM, nullptr));
 }
@@ -342,6 +347,7 @@ void run(const char* info, bool lock_all) {
   REQUIRE_OK(remora_barrier());
   // Per target, a log of its own whose rows of this rank receive this rank's fetched values.
   std::vector<unsigned char> fetched(log_bytes() * static_cast<size_t>(size_));
+  std::vector<unsigned char> operands(fetched.size());
   const int64_t mark = rank_;
   if (lock_all) REQUIRE_OK(remora_win_lock_all(win, 0));
   for (int round = 0; round < kRounds; ++round)
@@ -353,7 +359,7 @@ void run(const char* info, bool lock_all) {
         REQUIRE_OK(remora_win_put(win, t, kScratch + 8 * static_cast<size_t>(rank_ % 4), &mark, 1,
                                   REMORA_INT64));
       }
-      fetch_round(win, t, round, &fetched);
+      fetch_round(win, t, round, &fetched, &operands);
       if (!lock_all) REQUIRE_OK(remora_win_unlock(win, t));
     }
   if (lock_all) REQUIRE_OK(remora_win_unlock_all(win));  // deferred results are valid from here
