@@ -307,10 +307,10 @@ inline int accumulate_args(const char* function, const Window& window, int targe
   return check_accumulate(function, window, world, disp, origin, count, type, op, alpha, args);
 }
 
-// The body of remora_win_fetch_and_op for on_window (op is not SCALED_SUM, checked first):
-// prepare_accumulate's checks, then the one-element update.
-int fetch_and_op_body(Window& window, int target, size_t disp, const void* origin, void* result,
-                      int type, int op) {
+// remora_win_fetch_and_op where fetch_and_op_body's fast path does not apply (op is not
+// SCALED_SUM, checked first): prepare_accumulate's checks, then the one-element update.
+[[gnu::noinline]] int fetch_and_op_checked(Window& window, int target, size_t disp,
+                                           const void* origin, void* result, int type, int op) {
   constexpr const char* function = "remora_win_fetch_and_op";
   remora::rma::AccArgs args;
   if (int status =
@@ -322,10 +322,76 @@ int fetch_and_op_body(Window& window, int target, size_t disp, const void* origi
   return window.accumulate_in_place(function, args);
 }
 
+// The checks of a one-element fetch (fetch_and_op, or get_accumulate of one element without
+// alpha) that its inline path needs, each a test without a message: false when any would fail
+// or needs check_op (the op is then tested by the fetch tables, whose entries are null for an
+// op the type does not take), and the checked body reports it. *world and *offset receive the
+// target's world rank and byte offset, *bytes the element's size.
+inline bool fetch_args_ok(const Window& window, int target, size_t disp, const void* origin,
+                          const void* result, int type, int op, int* world, uint64_t* offset,
+                          size_t* bytes) {
+  *world = target;
+  return rank_in_window(window, *world) &&
+         target_range_ok(window, *world, disp, 1, type, offset, bytes) && result != nullptr &&
+         (origin != nullptr || op == REMORA_OP_NO_OP);
+}
+
+// Window::fetch_and_op's way out, for a call that passed fetch_args_ok (world: the target's
+// world rank; offset: its byte offset): the op's check (check_accumulate's message, naming
+// Function), then accumulate_in_place. Its arguments are the derived ones, so that the inline
+// path keeps no original argument live (fewer registers: no stack frame).
+template <const char* Function>
+[[gnu::noinline]] int fetch_general(Window& window, int world, uint64_t offset, const void* origin,
+                                    void* result, int type, int op) {
+  if (!remora::rma::op_valid_for(op, type)) return remora::rma::check_op(Function, op, type);
+  remora::rma::AccArgs args;
+  args.target = world;
+  args.offset = offset;
+  args.origin = origin;
+  args.result = result;
+  args.count = 1;
+  args.type = type;
+  args.op = op;
+  return window.accumulate_in_place(Function, args);
+}
+
+constexpr char kFetchAndOp[] = "remora_win_fetch_and_op";
+constexpr char kGetAccumulate[] = "remora_win_get_accumulate";
+
+// The inline path of a one-element fetch for on_window's bodies: checked() (the full checks, a
+// tail call with the original arguments) unless fetch_args_ok; then Window::fetch_and_op,
+// whose way out is fetch_general.
+template <const char* Function, typename Checked>
+inline int fetch_one(Window& window, int target, size_t disp, const void* origin, void* result,
+                     int type, int op, Checked checked) {
+  int world = 0;
+  uint64_t offset = 0;
+  size_t bytes = 0;
+  if (!fetch_args_ok(window, target, disp, origin, result, type, op, &world, &offset, &bytes))
+      [[unlikely]]
+    return checked();
+  return window.fetch_and_op(world, offset, bytes, origin, result, type, op,
+                             [&window, world, offset, origin, result, type, op] {
+                               return fetch_general<Function>(window, world, offset, origin, result,
+                                                              type, op);
+                             });
+}
+
+// The body of remora_win_fetch_and_op for on_window (op is not SCALED_SUM, checked first).
+inline int fetch_and_op_body(Window& window, int target, size_t disp, const void* origin,
+                             void* result, int type, int op) {
+  return fetch_one<kFetchAndOp>(window, target, disp, origin, result, type, op,
+                                [&window, target, disp, origin, result, type, op] {
+                                  return fetch_and_op_checked(window, target, disp, origin, result,
+                                                              type, op);
+                                });
+}
+
 // The bodies of remora_win_get_accumulate and remora_win_compare_and_swap for on_window, with
 // prepare_accumulate's checks.
-int get_accumulate_body(Window& window, int target, size_t disp, const void* origin, void* result,
-                        size_t count, int type, int op, const void* alpha) {
+[[gnu::noinline]] int get_accumulate_checked(Window& window, int target, size_t disp,
+                                             const void* origin, void* result, size_t count,
+                                             int type, int op, const void* alpha) {
   constexpr const char* function = "remora_win_get_accumulate";
   remora::rma::AccArgs args;
   if (int status =
@@ -335,6 +401,18 @@ int get_accumulate_body(Window& window, int target, size_t disp, const void* ori
     return check_pointer(function, "result", result);
   args.result = result;
   return window.accumulate_in_place(function, args);
+}
+
+// A get_accumulate of one element without alpha (and not SCALED_SUM, which needs it) is a
+// fetch_and_op: its inline path.
+inline int get_accumulate_body(Window& window, int target, size_t disp, const void* origin,
+                               void* result, size_t count, int type, int op, const void* alpha) {
+  const auto checked = [&window, target, disp, origin, result, count, type, op, alpha] {
+    return get_accumulate_checked(window, target, disp, origin, result, count, type, op, alpha);
+  };
+  if (count != 1 || alpha != nullptr || op == REMORA_OP_SCALED_SUM) [[unlikely]]
+    return checked();
+  return fetch_one<kGetAccumulate>(window, target, disp, origin, result, type, op, checked);
 }
 
 int compare_and_swap_body(Window& window, int target, size_t disp, const void* origin,

@@ -7,6 +7,7 @@ target_sources(remora_layer_rma PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/locks/lock_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locks/lock_granularity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/accumulate/native_atomics.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/accumulate/element_fetch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/accumulate/acc_strategy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/epoch_pscw.cpp

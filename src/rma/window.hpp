@@ -17,6 +17,7 @@
 #include "remora/win.h"
 #include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/acc_route.hpp"
+#include "rma/accumulate/element_fetch.hpp"
 #include "rma/accumulate/locked_update.hpp"
 #include "rma/deferred_lock.hpp"
 #include "rma/epoch.hpp"
@@ -155,6 +156,37 @@ class Window : public remora_win_s {
   // epoch runs operations at once, the element's atomic update itself (no epoch test, route or
   // queue).
   int accumulate_in_place(const char* function, const AccArgs& args);
+  // fetch_and_op of one element of `bytes` bytes at byte offset `offset` of target (a checked
+  // call: type and target range valid, result set, origin set unless REMORA_OP_NO_OP), where
+  // the epoch runs operations at once (Target::passive_direct) and accumulates to the target
+  // go in place (Target::acc_in_place): on the lock table, one compare-and-swap on the
+  // element's stripe, then a tail call to the (type, op) function of kHeldFetch, which updates
+  // and releases; on CPU atomics (an aligned element of at most 8 bytes), a tail call to
+  // kNativeFetch's. No AccArgs, no switch, no stack frame. Everything else (another epoch or
+  // path, an op the type does not take, a range over two blocks, a busy stripe) returns
+  // slow(): the caller's full checks and accumulate_in_place, with the same effect.
+  template <typename Slow>
+  int fetch_and_op(int target, uint64_t offset, size_t bytes, const void* origin, void* result,
+                   int type, int op, Slow slow) {
+    const auto t = static_cast<size_t>(target);
+    const Target& to = targets_[t];
+    unsigned char* part = to.passive_direct;
+    if (part == nullptr) [[unlikely]]
+      return slow();
+    if (to.acc_in_place == kAccLockTable) [[likely]] {
+      const HeldFetch fetch = fetch_entry(kHeldFetch, type, op);
+      LockTable& table = lock_tables_[t];
+      const int64_t stripe = table.element_stripe(offset, bytes);
+      if (fetch == nullptr || stripe < 0 || !table.try_lock_element(stripe)) [[unlikely]]
+        return slow();
+      return fetch(table, stripe, part + offset, origin, result);
+    }
+    const NativeFetch fetch = fetch_entry(kNativeFetch, type, op);
+    // Sizes are powers of two: the mask tests native_capable's alignment.
+    if (to.acc_in_place != kAccNative || fetch == nullptr || (offset & (bytes - 1)) != 0)
+      return slow();
+    return fetch(part + offset, origin, result);
+  }
   // An accumulate of `rows` rows (window_rows.cpp): args describes row 0 (offset, origin, count
   // elements, type, op, alpha; no result or compare); row r is at args.offset + r *
   // target_stride at the target and args.origin + r * origin_stride at the origin (bytes).

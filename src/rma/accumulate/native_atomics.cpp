@@ -6,7 +6,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "remora/status.h"
 #include "rma/accumulate/acc_args.hpp"
+#include "rma/accumulate/element_fetch.hpp"
 #include "rma/combine.hpp"
 #include "rma/reduce_op.hpp"
 
@@ -85,6 +87,23 @@ void accumulate_typed(int op, void* target, const void* origin, void* result, si
       op, [&](auto Op) { accumulate_loop<decltype(Op)::value, T>(target, in, out, count, scale); });
 }
 
+// kNativeFetch's functions: accumulate_typed's element for one (T, Op).
+template <typename T, int Op>
+struct NativeFetchEntry {
+  static constexpr bool kAvailable = sizeof(T) <= 8;  // 16-byte elements are not lock-free
+  static int run(unsigned char* element, const void* origin, void* result) {
+    if constexpr (Op == REMORA_OP_NO_OP) {
+      (void)origin;  // not read: a fetch
+      const auto value = std::atomic_ref<WordOf<T>>(*reinterpret_cast<WordOf<T>*>(element)).load();
+      std::memcpy(result, &value, sizeof(T));
+    } else {
+      accumulate_loop<Op, T>(element, static_cast<const unsigned char*>(origin),
+                             static_cast<unsigned char*>(result), 1, T{});
+    }
+    return REMORA_SUCCESS;
+  }
+};
+
 template <typename Word>
 void compare_swap_word(void* target, const void* origin, const void* compare, void* result) {
   Word expected = read_word<Word>(compare);
@@ -94,6 +113,9 @@ void compare_swap_word(void* target, const void* origin, const void* compare, vo
 }
 
 }  // namespace
+
+constinit const FetchTable<NativeFetch> kNativeFetch =
+    make_fetch_table<NativeFetch, NativeFetchEntry>();
 
 bool native_capable(int type, uint64_t offset) {
   const size_t size = datatype_size(type);

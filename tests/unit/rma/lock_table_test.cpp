@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <thread>
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "rma/accumulate/element_fetch.hpp"
 #include "rma/locks/rw_lock.hpp"
+#include "rma/reduce_op.hpp"
 #include "transport/shm/shm_transport.hpp"
 
 namespace remora::rma {
@@ -297,6 +300,45 @@ TEST_F(SleepingWaiters, OneStripeReleasesWakeEveryWaiter) {
     }
   });
   EXPECT_EQ(counters, expected);
+  expect_table_idle(*transport_, *sync, geometry);
+  transport_->free_segment(sync);
+}
+
+// kHeldFetch, the one-element fetch_and_op of the inline path (Window::fetch_and_op): an entry
+// exactly for each op (but SCALED_SUM) that applies to the type; each computes what update_one
+// does (old value out, target op= origin) and releases the stripe the caller took.
+TEST_F(OneRankTransport, HeldFetchMatchesUpdateOneAndReleasesTheStripe) {
+  const SyncGeometry geometry{1, 4, false, false, false, nullptr};
+  transport::Segment* sync = nullptr;
+  ASSERT_EQ(transport_->allocate_segment(geometry.bytes(), &sync), REMORA_SUCCESS);
+  LockTable table(*transport_, *sync, geometry, 16, 0, true);
+  ASSERT_TRUE(table.direct());
+  std::mt19937_64 random(3);
+  for (int type = -1; type <= REMORA_DOUBLE_COMPLEX + 1; ++type)
+    for (int op = -1; op <= REMORA_OP_SCALED_SUM + 1; ++op) {
+      const HeldFetch fetch = fetch_entry(kHeldFetch, type, op);
+      const bool valid = op_valid_for(op, type) && op != REMORA_OP_SCALED_SUM;
+      ASSERT_EQ(fetch != nullptr, valid) << type << " " << op;
+      if (!valid) continue;
+      const size_t size = datatype_size(type);
+      const bool integer = type <= REMORA_UINT64;
+      alignas(16) unsigned char element[16], reference[16], origin[16], old[16], want_old[16];
+      for (size_t i = 0; i < size; ++i) {
+        element[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
+        origin[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
+      }
+      std::memcpy(reference, element, size);
+      update_one(op, type, reference, origin, nullptr, want_old, nullptr);
+      const int64_t stripe = table.element_stripe(0, size);
+      ASSERT_TRUE(table.try_lock_element(stripe));
+      EXPECT_EQ(fetch(table, stripe, element, op == REMORA_OP_NO_OP ? nullptr : origin, old),
+                REMORA_SUCCESS);
+      EXPECT_EQ(std::memcmp(element, reference, size), 0)
+          << datatype_name(type) << " " << op_name(op);
+      EXPECT_EQ(std::memcmp(old, want_old, size), 0) << datatype_name(type) << " " << op_name(op);
+      EXPECT_TRUE(table.try_lock_element(stripe)) << "stripe not released";
+      table.unlock_element(stripe);
+    }
   expect_table_idle(*transport_, *sync, geometry);
   transport_->free_segment(sync);
 }

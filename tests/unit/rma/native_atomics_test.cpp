@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "rma/accumulate/element_fetch.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::rma {
@@ -55,6 +56,34 @@ TEST(NativeAtomics, MatchesReferenceKernelsForEveryValidOp) {
           << datatype_name(type) << " " << op_name(op);
     }
   }
+}
+
+// kNativeFetch, the CPU-atomic fetch_and_op of the inline path (Window::fetch_and_op): an entry
+// exactly for each op (but SCALED_SUM) that applies to a type of at most 8 bytes, computing
+// what native_accumulate does for one element.
+TEST(NativeAtomics, NativeFetchTableMatchesNativeAccumulate) {
+  std::mt19937_64 random(7);
+  for (int type = -1; type <= REMORA_DOUBLE_COMPLEX + 1; ++type)
+    for (int op = -1; op <= REMORA_OP_SCALED_SUM + 1; ++op) {
+      const NativeFetch fetch = fetch_entry(kNativeFetch, type, op);
+      const bool valid =
+          op_valid_for(op, type) && op != REMORA_OP_SCALED_SUM && datatype_size(type) <= 8;
+      ASSERT_EQ(fetch != nullptr, valid) << type << " " << op;
+      if (!valid) continue;
+      const size_t size = datatype_size(type);
+      const bool integer = type <= REMORA_UINT64;
+      alignas(8) unsigned char element[8], reference[8], origin[8], old[8], want_old[8];
+      for (size_t i = 0; i < size; ++i) {
+        element[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
+        origin[i] = static_cast<unsigned char>(integer ? random() : random() % 7);
+      }
+      std::memcpy(reference, element, size);
+      native_accumulate(op, type, reference, origin, want_old, 1, nullptr);
+      EXPECT_EQ(fetch(element, op == REMORA_OP_NO_OP ? nullptr : origin, old), REMORA_SUCCESS);
+      EXPECT_EQ(std::memcmp(element, reference, size), 0)
+          << datatype_name(type) << " " << op_name(op);
+      EXPECT_EQ(std::memcmp(old, want_old, size), 0) << datatype_name(type) << " " << op_name(op);
+    }
 }
 
 TEST(NativeAtomics, CompareSwapStoresOnlyOnMatch) {
