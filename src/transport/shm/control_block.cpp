@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/asymmetric_fence.hpp"
 #include "core/error.hpp"
 #include "transport/shm/futex.hpp"
 
@@ -243,8 +244,18 @@ void ControlBlock::set_arrivals_to_wake(int r, int32_t arrivals) const {
   std::atomic_thread_fence(std::memory_order_seq_cst);  // before the caller reads its queue
 }
 
-void ControlBlock::wake_application(const int* ranks, size_t count) const {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading sleepers
+// The caller's flag store and its look for sleepers form a store-load pair with a sleeper's
+// announcement and its look at the flag: without a full barrier on both sides both could miss
+// the other's store. A sleeper that issues the heavy fence (a membarrier, which runs a barrier
+// on this CPU too) lets this side keep only a compiler barrier (light_fence, once this process
+// is registered): the flag stores of the shm collectives and fence marks then wake without a
+// fence, which would wait for the store just made to a line that a member polls to leave this
+// core, when nobody sleeps.
+void ControlBlock::wake_application(const int* ranks, size_t count, bool light) const {
+  if (light)
+    light_fence();
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // publish before reading sleepers
   for (size_t i = 0; i < count; ++i) wake_word(rank(ranks[i]).application);
 }
 

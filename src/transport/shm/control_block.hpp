@@ -119,8 +119,10 @@ class ControlBlock {
   // Wakes endpoint r's sleepers of the given kind, if any sleep; wake_all does it for every
   // endpoint (ranks and ghost).
   void wake(int r, WakeTarget target) const;
-  // wake(r, Application) for each of count endpoints, with one fence.
-  void wake_application(const int* ranks, size_t count) const;
+  // wake(r, Application) for each of count endpoints, with one fence; light: behind
+  // light_fence() (core/asymmetric_fence.hpp), for sleepers that issue heavy_fence() before they
+  // look at what they wait for (ShmTransport::sleep with membarrier wakes).
+  void wake_application(const int* ranks, size_t count, bool light = false) const;
   void wake_all(WakeTarget target) const;
   // After enqueueing a message for `handler` to endpoint r: wakes r's application threads and
   // its progress thread, unless r made the handler quiet (then nobody there waits for it).

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/asymmetric_fence.hpp"
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "transport/node_wait.hpp"
@@ -39,7 +40,16 @@ int ShmTransport::create(ControlBlock block, int rank, const Config& config,
   std::vector<int> job_ranks(static_cast<size_t>(block.valid() ? block.endpoints() : 0));
   for (size_t r = 0; r < job_ranks.size(); ++r) job_ranks[r] = static_cast<int>(r);
   const int job_size = static_cast<int>(job_ranks.size());
-  return create(std::move(block), rank, config, std::move(job_ranks), job_size, out);
+  const int status = create(std::move(block), rank, config, std::move(job_ranks), job_size, out);
+  if (status == REMORA_SUCCESS && config.wake_membarrier != "off") (*out)->use_membarrier_wakes();
+  return status;
+}
+
+void ShmTransport::use_membarrier_wakes() {
+  // Registered before this rank can sleep or wake (a process that registered later could miss
+  // a heavy fence issued before); where it cannot register, light_fence() stays a full fence.
+  enable_asymmetric_fences();
+  membarrier_wakes_ = true;
 }
 
 int ShmTransport::create(ControlBlock block, int rank, const Config& config,
@@ -320,7 +330,11 @@ void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
   WakeWord& me = sleeper == transport::Sleeper::ProgressThread ? slot.progress : slot.application;
   const uint32_t seen = me.word.load(std::memory_order_acquire);
   me.sleepers.fetch_add(1, std::memory_order_seq_cst);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // The heavy side of wake_ranks' light fence (see ControlBlock::wake_application).
+  if (membarrier_wakes_ && sleeper == transport::Sleeper::Application)
+    heavy_fence();
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   const bool can_dispatch = waiting_for_space == 0 && transport::AmDispatcher::may_dispatch();
   const bool work = ready() || queues_[static_cast<size_t>(rank_)].has_message() || aborting() ||
                     (can_dispatch && dispatcher_.pending());

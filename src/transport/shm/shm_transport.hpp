@@ -86,8 +86,15 @@ class ShmTransport final : public transport::Transport,
   void sleep_for_arrivals(uint64_t timeout_ns, transport::Ready ready, size_t arrivals) override;
   void wake(int rank) override { block_.wake(rank, WakeTarget::Application); }
   void wake_ranks(const int* ranks, size_t count) override {
-    block_.wake_application(ranks, count);
+    block_.wake_application(ranks, count, membarrier_wakes_);
   }
+  // Wakes of wake_ranks behind the light fence, and sleeps of application threads behind the
+  // heavy one (core/asymmetric_fence.hpp), unless REMORA_WAKE_MEMBARRIER=off: for the transport
+  // of a job on one node, whose wakers all come through wake_ranks or fence themselves (under
+  // MPI the router wakes rank by rank with fences, and its naps would only pay the system call).
+  // Set before any thread of the rank sleeps or wakes.
+  void use_membarrier_wakes();
+  bool membarrier_wakes() const { return membarrier_wakes_; }
   void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
   void wait_for_handlers() override { dispatcher_.wait_for_dispatch(); }
   void set_wake_on_arrival(int handler, bool wake) override;
@@ -157,6 +164,7 @@ class ShmTransport final : public transport::Transport,
   uint64_t segments_allocated_ = 0;
   uint64_t group_segments_allocated_ = 0;  // named apart from the world's (group_segment.cpp)
   int ghost_ = -1;                         // the ghost's endpoint, or -1
+  bool membarrier_wakes_ = false;          // use_membarrier_wakes
   std::unique_ptr<GhostSegmentTable> ghost_segments_;  // on the ghost itself
 };
 
