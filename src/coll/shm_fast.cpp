@@ -828,8 +828,13 @@ int ShmSmallRun::gatherv() {
     finish_past();
     return REMORA_SUCCESS;
   }
+  // A member with an empty block publishes no slot, only its past mark: then look at arrive on
+  // every check (the slot-first spin looks at it on few, ShmVectorPlan::small).
+  bool every_slot = true;
+  for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
+    every_slot = every_slot && (r == mine || args_.counts[r] != 0);
   if (int status = start_round_writing(
-          0, true, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
+          0, every_slot, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
     return status;
   for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
     if (r != mine && args_.counts[r] != 0)

@@ -66,13 +66,28 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
   if (me_ != root) {
     // A single-copy block: round 0 publishes the address, round 1 waits for the root.
     rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
+    // scatterv: the root's slot carries this block when it is inline (gatherv's members wait
+    // for nobody in round 0).
+    slot_arrivals_ = operation_ == Operation::Scatter && args_.count != 0 &&
+                     !direct(args_.count) && inline_block(args_.count);
     return;
   }
+  // The root waits in round 0 for every other member (scatterv: when one is single-copy); each
+  // publishes in its slot only a nonempty block that is inline (gatherv) or single-copy.
+  bool all_in_slot = true;
   for (int rank = 0; rank < size_; ++rank) {
     if (rank == root) continue;
     rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
     root_waits_ = root_waits_ || direct(block_of(rank));
+    all_in_slot = all_in_slot && slot_carries(block_of(rank));
   }
+  slot_arrivals_ = all_in_slot;
+}
+
+bool ShmVectorPlan::slot_carries(size_t count) const {
+  if (count == 0) return false;  // the member stores only its past mark
+  if (direct(count)) return true;
+  return operation_ == Operation::Gather && inline_block(count);
 }
 
 bool ShmVectorPlan::direct(size_t count) const {

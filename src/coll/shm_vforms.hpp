@@ -56,9 +56,13 @@ class ShmVectorPlan {
   void copy_own() const;
   // What round k writes (ShmArea::kCellData, ShmArea::kSlotData; 0: nothing).
   unsigned writes(size_t k) const;
-  // Whether round k's data may be inline (round 0 of gatherv and scatterv): arrivals are looked
-  // for in the slot first.
-  bool small(size_t k) const { return k == 0 && operation_ != Operation::Alltoall; }
+  // Whether every member round k waits for publishes the round's id in its inline slot (round 0
+  // of gatherv and scatterv, when the blocks awaited are inline or single-copy): arrivals are
+  // then looked for in the slot first. Not when one of them publishes in its cell only (or
+  // nothing, or only its past mark): the fast path's spin looks at arrive on few of its checks
+  // while it looks for a slot (ShmArea::arrived's slot_only), so a member found only by its
+  // arrive would be seen late, and a waiter that slept could sleep again after each wake-up.
+  bool small(size_t k) const { return k == 0 && slot_arrivals_; }
   // Whose arrival round k waits for: a rank, ShmArea::kAllRanks or ShmArea::kNoRank.
   int wait_for(size_t k) const;
   // Writes round k's data into this member's cell `buffer` (the round's) and inline slot.
@@ -77,6 +81,9 @@ class ShmVectorPlan {
   bool inline_block(size_t count) const;
   // gatherv, scatterv: the block goes single-copy.
   bool direct(size_t count) const;
+  // Whether the block of count elements between this member and another is published in round 0
+  // with the round's id in the publisher's inline slot (inline data, or a single-copy address).
+  bool slot_carries(size_t count) const;
 
   const ShmArea& area_;
   Operation operation_;
@@ -88,6 +95,7 @@ class ShmVectorPlan {
   size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot
   size_t direct_bytes_ = 0;  // gatherv, scatterv: single-copy blocks from this size (0: none)
   bool root_waits_ = false;  // scatterv: the root waits for round 0's addresses
+  bool slot_arrivals_ = false;  // small(0)
   size_t rounds_ = 0;
   size_t reads_ = 0;  // alltoallv: rounds with data for this member (the others only publish)
   const uint8_t* input_ = nullptr;  // alltoallv: the blocks sent (in place: input_copy_)
