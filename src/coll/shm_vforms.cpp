@@ -38,7 +38,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       extent_(args.extent) {
   const auto ranks = static_cast<size_t>(size_);
   // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
-  piece_ = std::max<size_t>(1, kCell / (ranks * extent_));
+  piece_ = std::max<size_t>(1, ShmArea::alltoall_piece(size_, extent_));
   if (operation_ == Operation::Scatter) inline_count_ = ShmArea::kInlineBytes / ranks / extent_;
   if (operation_ == Operation::Alltoall) {
     input_ = bytes(args_.send);
@@ -203,8 +203,9 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         if (inline_block(count))
           copy(area_.cell(me_, slot_, true) + r * inline_count_ * extent_, from, count * extent_);
         else
-          copy(area_.cell(me_, buffer) + r * piece_ * extent_, from,
-               std::min(piece_, count - first) * extent_);
+          copy(area_.cell(me_, buffer) + ShmArea::alltoall_index(static_cast<int>(r), me_) * piece_ *
+                                             extent_,
+               from, std::min(piece_, count - first) * extent_);
       }
       break;
     }
@@ -215,7 +216,8 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         const auto r = static_cast<size_t>(rank);
         const size_t count = block_of(rank);
         if (rank == me_ || first >= count) continue;
-        copy(cell + r * piece_ * extent_, input_ + ((*input_displs_)[r] + first) * extent_,
+        copy(cell + ShmArea::alltoall_index(rank, me_) * piece_ * extent_,
+             input_ + ((*input_displs_)[r] + first) * extent_,
              std::min(piece_, count - first) * extent_);
       }
       break;
@@ -247,7 +249,8 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
       if (inline_block(count))
         copy(recv, area_.cell(root, slot_, true) + mine * inline_count_ * extent_, count * extent_);
       else
-        copy(recv + first * extent_, area_.cell(root, buffer) + mine * piece_ * extent_,
+        copy(recv + first * extent_,
+             area_.cell(root, buffer) + ShmArea::alltoall_index(me_, root) * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
       break;
     }
@@ -258,7 +261,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
         const size_t count = args_.recv_counts[r];
         if (rank == me_ || first >= count) continue;
         copy(recv + (args_.recv_displs[r] + first) * extent_,
-             area_.cell(rank, buffer) + mine * piece_ * extent_,
+             area_.cell(rank, buffer) + ShmArea::alltoall_index(me_, rank) * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
       }
       break;

@@ -10,13 +10,16 @@
 //              else its cell;
 //              the root takes as many rounds as the largest block needs and copies rank r's
 //              data from the rounds r has;
-//   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at offset
-//              r * piece of its cell in round k (piece = cell / (p * extent)); a block of at
+//   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at piece
+//              ShmArea::alltoall_index(r, root) of its cell in round k (piece =
+//              ShmArea::alltoall_piece: cell / ((p - 1) * extent), no piece for the root, as
+//              scatter's); a block of at
 //              most kInlineBytes / p bytes goes whole into the call's inline slot, at offset
 //              r * (kInlineBytes / p / extent) elements; rank r reads the rounds its block has;
 //   alltoallv: rank s publishes elements [k * piece, (k + 1) * piece) of its block for d at
-//              offset d * piece of its cell in round k; rank d reads the piece at d * piece from
-//              each s whose block for d has that round. Each member takes as many rounds as its
+//              piece ShmArea::alltoall_index(d, s) of its cell in round k (as alltoall's); rank d
+//              reads it there from each s whose block for d has that round. Each member takes as
+//              many rounds as its
 //              largest block (sent or received) needs.
 // In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
 // read each other's memory) skips the cells: its rank publishes the address of its buffer in the

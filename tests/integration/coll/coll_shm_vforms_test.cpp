@@ -46,14 +46,16 @@ bool small_blocks = false;
 const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
 // "mixed": int32 blocks at the rules' edges: a scatterv block inline up to 120 / p bytes (15
 // elements at p = 2, 10 at p = 3, 7 at p = 4, 4 at p = 7), a gatherv block up to 120 bytes (30);
-// a scatterv piece of 8192 elements at p = 2, a gatherv cell of 16384 (where small_blocks
-// holds, the small sizes).
+// a scatterv piece of 8192 elements at p = 3 (16384 at p = 2), a gatherv cell of 16384 (where
+// small_blocks holds, the small sizes).
 bool mixed = false;
 // "regular": every block of a call alike, kRegular[salt % size] int32 elements: the scatterv
 // slot's edge at p = 2, 4, 8 (15 | 16, 7 | 8, 3 | 4), the gatherv slot's (30 | 31), a scatterv
-// piece at p = 2 (8192 | 8193), a cell (16384 | 16385) and several cells.
+// and alltoallv piece (cell / (p - 1)) at p = 8, 4, 3 (2340 | 2341, 5461 | 5462, 8192 | 8193),
+// a cell (16384 | 16385: the piece at p = 2) and several cells.
 bool regular = false;
-constexpr size_t kRegular[] = {1, 3, 4, 7, 8, 15, 16, 30, 31, 8192, 8193, 16384, 16385, 40000};
+constexpr size_t kRegular[] = {1,    3,    4,    7,    8,     15,    16,    30,   31,
+                               2340, 2341, 5461, 5462, 8192, 8193, 16384, 16385, 40000};
 size_t count_of(size_t j, size_t salt) {
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
   static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
@@ -218,7 +220,7 @@ void outstanding(const Comm& c) {
   const int root = c.size - 1;
   for (bool is_regular : {true, false}) {
     regular = is_regular;
-    const size_t salt = is_regular ? 12 : 0;  // kRegular[12]: 16385
+    const size_t salt = is_regular ? 16 : 0;  // kRegular[16]: 16385
     const Blocks g = rooted_blocks(size, salt), s = rooted_blocks(size, salt + 1);
     std::vector<int32_t> gather_send(g.counts[me]), gather_recv(g.total, kUntouched);
     for (size_t i = 0; i < g.counts[me]; ++i) gather_send[i] = tagged(c.rank, root, i);
