@@ -576,8 +576,8 @@ void ShmFastRun::consume(size_t k, int buffer) {
     }
     case Operation::Scatter: {
       const size_t first = k * piece_, length = std::min(piece_, args_.count - first);
-      std::memcpy(recv() + first * extent, area_.cell(root_, buffer, small_) + scatter_at(me_) * extent,
-                  length * extent);
+      std::memcpy(recv() + first * extent,
+                  area_.cell(root_, buffer, small_) + scatter_at(me_) * extent, length * extent);
       break;
     }
     case Operation::Alltoall: {
@@ -1041,7 +1041,8 @@ int ShmSmallRun::round(Operation operation) {
       };
       const int who = at_root ? ShmArea::kNoRank : root;
       if (int status = start_round(0, small, at_root, who, publish)) return status;
-      if (!at_root) std::memcpy(recv(), area_.cell(root, buffer_of(0, small), small) + at(me_), bytes);
+      if (!at_root)
+        std::memcpy(recv(), area_.cell(root, buffer_of(0, small), small) + at(me_), bytes);
       finish_round(0, !at_root);
       return REMORA_SUCCESS;
     }

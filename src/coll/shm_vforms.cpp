@@ -68,8 +68,8 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
     rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
     // scatterv: the root's slot carries this block when it is inline (gatherv's members wait
     // for nobody in round 0).
-    slot_arrivals_ = operation_ == Operation::Scatter && args_.count != 0 &&
-                     !direct(args_.count) && inline_block(args_.count);
+    slot_arrivals_ = operation_ == Operation::Scatter && args_.count != 0 && !direct(args_.count) &&
+                     inline_block(args_.count);
     return;
   }
   // The root waits in round 0 for every other member (scatterv: when one is single-copy); each
@@ -203,8 +203,8 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         if (inline_block(count))
           copy(area_.cell(me_, slot_, true) + r * inline_count_ * extent_, from, count * extent_);
         else
-          copy(area_.cell(me_, buffer) + ShmArea::alltoall_index(static_cast<int>(r), me_) * piece_ *
-                                             extent_,
+          copy(area_.cell(me_, buffer) +
+                   ShmArea::alltoall_index(static_cast<int>(r), me_) * piece_ * extent_,
                from, std::min(piece_, count - first) * extent_);
       }
       break;

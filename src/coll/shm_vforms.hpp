@@ -94,10 +94,10 @@ class ShmVectorPlan {
   int me_, size_;
   int slot_;  // the call's inline slot
   size_t extent_;
-  size_t piece_ = 0;         // scatterv, alltoallv: elements per block and round
-  size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot
-  size_t direct_bytes_ = 0;  // gatherv, scatterv: single-copy blocks from this size (0: none)
-  bool root_waits_ = false;  // scatterv: the root waits for round 0's addresses
+  size_t piece_ = 0;            // scatterv, alltoallv: elements per block and round
+  size_t inline_count_ = 0;     // scatterv: elements per rank in the inline slot
+  size_t direct_bytes_ = 0;     // gatherv, scatterv: single-copy blocks from this size (0: none)
+  bool root_waits_ = false;     // scatterv: the root waits for round 0's addresses
   bool slot_arrivals_ = false;  // small(0)
   size_t rounds_ = 0;
   size_t reads_ = 0;  // alltoallv: rounds with data for this member (the others only publish)

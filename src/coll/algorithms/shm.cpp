@@ -318,7 +318,8 @@ void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds
   // All blocks in the inline slot (one round): block r at r * largest elements.
   const bool small = static_cast<size_t>(c.size) * largest * extent <= ShmArea::kInlineBytes;
   const auto at = [small, largest, piece, root](int rank) {
-    return small ? static_cast<size_t>(rank) * largest : ShmArea::alltoall_index(rank, root) * piece;
+    return small ? static_cast<size_t>(rank) * largest
+                 : ShmArea::alltoall_index(rank, root) * piece;
   };
   for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
     const size_t first = k * piece;

@@ -54,7 +54,7 @@ bool mixed = false;
 // and alltoallv piece (cell / (p - 1)) at p = 8, 4, 3 (2340 | 2341, 5461 | 5462, 8192 | 8193),
 // a cell (16384 | 16385: the piece at p = 2) and several cells.
 bool regular = false;
-constexpr size_t kRegular[] = {1,    3,    4,    7,    8,     15,    16,    30,   31,
+constexpr size_t kRegular[] = {1,    3,    4,    7,    8,    15,   16,    30,    31,
                                2340, 2341, 5461, 5462, 8192, 8193, 16384, 16385, 40000};
 size_t count_of(size_t j, size_t salt) {
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
@@ -214,17 +214,22 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
 }
 
 // The three v-forms started at once (shm), two rounds of them (regular blocks of a cell and
-// one more element, then the irregular ones of salt 0), completed in reverse order of starting.
+// one more element, then the irregular ones of salt 0; across nodes smaller ones), completed in
+// reverse order of starting.
 void outstanding(const Comm& c) {
   const auto size = static_cast<size_t>(c.size), me = static_cast<size_t>(c.rank);
   const int root = c.size - 1;
   for (bool is_regular : {true, false}) {
     regular = is_regular;
-    const size_t salt = is_regular ? 16 : 0;  // kRegular[16]: 16385
+    // Without a shared area (across nodes) shm runs the message-based defaults, which each
+    // member chooses by its own block: blocks below their 32 KiB threshold there.
+    small_blocks = across_nodes;
+    const size_t salt = !is_regular ? 0 : across_nodes ? 10 : 16;  // kRegular: 2341, 16385
     const Blocks g = rooted_blocks(size, salt), s = rooted_blocks(size, salt + 1);
     std::vector<int32_t> gather_send(g.counts[me]), gather_recv(g.total, kUntouched);
     for (size_t i = 0; i < g.counts[me]; ++i) gather_send[i] = tagged(c.rank, root, i);
-    std::vector<int32_t> scatter_send(s.total, kUntouched), scatter_recv(s.counts[me] + 1, kUntouched);
+    std::vector<int32_t> scatter_send(s.total, kUntouched),
+        scatter_recv(s.counts[me] + 1, kUntouched);
     if (c.rank == root)
       for (size_t j = 0; j < size; ++j)
         for (size_t i = 0; i < s.counts[j]; ++i)
