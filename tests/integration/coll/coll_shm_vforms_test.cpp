@@ -91,6 +91,24 @@ Blocks rooted_blocks(size_t size, size_t salt) {
   return b;
 }
 
+// An alltoallv's blocks (reverse rank order with gaps) and its send buffer, every element tagged.
+struct Exchange {
+  std::vector<size_t> send_counts, recv_counts, send_displs, recv_displs;
+  std::vector<int32_t> send, recv;
+};
+Exchange exchange(int rank, std::vector<size_t> send_counts, std::vector<size_t> recv_counts) {
+  Exchange e{std::move(send_counts), std::move(recv_counts), {}, {}, {}, {}};
+  size_t send_total = 0, recv_total = 0;
+  e.send_displs = reversed(e.send_counts, &send_total);
+  e.recv_displs = reversed(e.recv_counts, &recv_total);
+  e.send.assign(send_total, kUntouched);
+  e.recv.assign(recv_total, kUntouched);
+  for (size_t j = 0; j < e.send_counts.size(); ++j)
+    for (size_t i = 0; i < e.send_counts[j]; ++i)
+      e.send[e.send_displs[j] + i] = tagged(rank, static_cast<int>(j), i);
+  return e;
+}
+
 struct Comm {
   remora_comm_t handle;
   int rank, size;
@@ -190,13 +208,9 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
     // In place, the blocks sent are the blocks received: counts alike both ways.
     if (in_place)
       for (size_t j = 0; j < size; ++j) send_counts[j] = recv_counts[j] = count(me + j, 0);
-    size_t send_total = 0, recv_total = 0;
-    const std::vector<size_t> send_displs = reversed(send_counts, &send_total);
-    const std::vector<size_t> recv_displs = reversed(recv_counts, &recv_total);
-    std::vector<int32_t> send(send_total, kUntouched), recv(recv_total, kUntouched);
-    for (size_t j = 0; j < size; ++j)
-      for (size_t i = 0; i < send_counts[j]; ++i)
-        send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
+    Exchange e = exchange(c.rank, send_counts, recv_counts);
+    const std::vector<size_t>&send_displs = e.send_displs, &recv_displs = e.recv_displs;
+    std::vector<int32_t>&send = e.send, &recv = e.recv;
     if (in_place) recv = send;
     const PathMix mix(c);
     REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
@@ -240,13 +254,9 @@ void outstanding(const Comm& c) {
       send_counts[j] = count_of(me + j, salt);
       recv_counts[j] = count_of(j + me, salt);
     }
-    size_t send_total = 0, recv_total = 0;
-    const std::vector<size_t> send_displs = reversed(send_counts, &send_total);
-    const std::vector<size_t> recv_displs = reversed(recv_counts, &recv_total);
-    std::vector<int32_t> all_send(send_total, kUntouched), all_recv(recv_total, kUntouched);
-    for (size_t j = 0; j < size; ++j)
-      for (size_t i = 0; i < send_counts[j]; ++i)
-        all_send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
+    Exchange e = exchange(c.rank, send_counts, recv_counts);
+    const std::vector<size_t>&send_displs = e.send_displs, &recv_displs = e.recv_displs;
+    std::vector<int32_t>&all_send = e.send, &all_recv = e.recv;
     remora_request_t requests[3] = {REMORA_REQUEST_NULL, REMORA_REQUEST_NULL, REMORA_REQUEST_NULL};
     REQUIRE_OK(remora_igatherv(gather_send.data(), g.counts[me], gather_recv.data(),
                                g.counts.data(), g.displs.data(), REMORA_INT32, root, c.handle,
