@@ -134,10 +134,11 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   static constexpr bool reduce_scatter_small(int size, size_t largest, size_t extent) {
     return largest <= kInlineBytes / (static_cast<size_t>(size) * extent);
   }
-  // alltoall's rounds (every path lays them out alike): a member's cell holds a piece of its
-  // block for every other member, that of member d at alltoall_index(d, writer) pieces, and
-  // its own block goes straight from its input to its result. Without a piece for itself a
-  // member sends blocks of up to a cell / (P - 1) in one round (at P = 2 a whole cell).
+  // alltoall's rounds (every path lays them out alike), and those of scatter(v) and alltoallv
+  // in the cells: a member's cell holds a piece of its block for every other member, that of
+  // member d at alltoall_index(d, writer) pieces, and its own block goes straight from its
+  // input to its result. Without a piece for itself a member sends blocks of up to a cell /
+  // (P - 1) in one round (at P = 2 a whole cell).
   // Elements per block and round (an area has two members or more; size 1 counts as 2).
   static constexpr size_t alltoall_piece(int size, size_t extent) {
     return kCellBytes / (static_cast<size_t>(size > 2 ? size - 1 : 1) * extent);

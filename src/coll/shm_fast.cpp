@@ -181,7 +181,12 @@ class ShmFastRun : ShmCall {
   bool small_ = false;  // the rounds' data are inline (ShmArea::kInlineBytes), as in shm.cpp
                         // (reductions, gather, scatter)
   size_t per_chunk_ = 0, piece_ = 0, largest_ = 0, total_ = 0;
-  size_t stride_ = 0;  // scatter: elements between blocks in a cell (piece_, or count inline)
+  // scatter: where block `rank` starts in the root's cell or slot (elements): inline side by side
+  // (rank * count), in the cell at its piece without one for the root (ShmArea::alltoall_index).
+  size_t scatter_at(int rank) const {
+    return small_ ? static_cast<size_t>(rank) * args_.count
+                  : ShmArea::alltoall_index(rank, root_) * piece_;
+  }
   std::vector<uint8_t> held_;          // chunked reduction: this rank's reduced slice
   std::vector<size_t> displs_;         // reduce_scatter: block displacements
   std::vector<uint8_t> input_copy_;    // reduce_scatter in place with uneven blocks; alltoall
@@ -310,10 +315,9 @@ void ShmFastRun::plan() {
       break;
     case Operation::Scatter:
       root_ = args_.root;
-      piece_ = kCell / (static_cast<size_t>(size_) * args_.extent);
+      piece_ = ShmArea::alltoall_piece(size_, args_.extent);
       if (args_.count == 0 || piece_ == 0) break;
       small_ = static_cast<size_t>(size_) * args_.count * args_.extent <= ShmArea::kInlineBytes;
-      stride_ = small_ ? args_.count : piece_;
       rounds_ = chunks_of(args_.count, piece_);
       break;
     case Operation::Alltoall: {
@@ -482,7 +486,7 @@ void ShmFastRun::publish(size_t k, uint8_t* cell) {
         const auto r = static_cast<size_t>(rank);
         const uint8_t* from = send + (args_.send_displs[r] + first) * extent;
         if (rank != root_)
-          std::memcpy(cell + r * stride_ * extent, from, length);
+          std::memcpy(cell + scatter_at(rank) * extent, from, length);
         else if (!args_.in_place)
           std::memcpy(recv() + first * extent, from, length);
       }
@@ -574,8 +578,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
     case Operation::Scatter: {
       const size_t first = k * piece_, length = std::min(piece_, args_.count - first);
       std::memcpy(recv() + first * extent,
-                  area_.cell(root_, buffer, small_) + static_cast<size_t>(me_) * stride_ * extent,
-                  length * extent);
+                  area_.cell(root_, buffer, small_) + scatter_at(me_) * extent, length * extent);
       break;
     }
     case Operation::Alltoall: {
@@ -829,8 +832,13 @@ int ShmSmallRun::gatherv() {
     finish_past();
     return REMORA_SUCCESS;
   }
+  // A member with an empty block publishes no slot, only its past mark: then look at arrive on
+  // every check (the slot-first spin looks at it on few, ShmVectorPlan::small).
+  bool every_slot = true;
+  for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
+    every_slot = every_slot && (r == mine || args_.counts[r] != 0);
   if (int status = start_round_writing(
-          0, true, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
+          0, every_slot, 0, ShmArea::kAllRanks, [](uint8_t*) {}, false))
     return status;
   for (size_t r = 0; r < static_cast<size_t>(size_); ++r)
     if (r != mine && args_.counts[r] != 0)
@@ -906,14 +914,15 @@ int ShmSmallRun::allgather() {
 }
 
 // alltoallv with every block within its piece of a cell (ShmVectorPlan's one round): rank s
-// publishes its block for d at d * piece of its cell, d reads it there from every s that sends
+// publishes its block for d at piece ShmArea::alltoall_index(d, s) of its cell (none for
+// itself), d reads it there from every s that sends
 // it something; then each stores its past mark. A member with nothing to send or receive
 // stores only that. In place the blocks are read into the cell before any is overwritten.
 int ShmSmallRun::alltoallv() {
   const size_t extent = args_.extent;
   const auto ranks = static_cast<size_t>(size_);
   const auto mine = static_cast<size_t>(me_);
-  const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * extent)) * extent;
+  const size_t piece = std::max<size_t>(1, ShmArea::alltoall_piece(size_, extent)) * extent;
   const size_t* sent = args_.in_place ? args_.counts : args_.send_counts;
   const size_t* sent_displs = args_.in_place ? args_.displs : args_.send_displs;
   const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
@@ -932,7 +941,8 @@ int ShmSmallRun::alltoallv() {
   const auto publish = [&](uint8_t* cell) {
     for (size_t r = 0; r < ranks; ++r)
       if (r != mine && sent[r] != 0)
-        std::memcpy(cell + r * piece, in + sent_displs[r] * extent, sent[r] * extent);
+        std::memcpy(cell + ShmArea::alltoall_index(static_cast<int>(r), me_) * piece,
+                    in + sent_displs[r] * extent, sent[r] * extent);
   };
   const unsigned writes = sends ? ShmArea::kCellData : 0;
   const int who = reads ? ShmArea::kAllRanks : ShmArea::kNoRank;
@@ -942,7 +952,9 @@ int ShmSmallRun::alltoallv() {
   for (size_t r = 0; r < ranks; ++r)
     if (r != mine && args_.counts[r] != 0)
       std::memcpy(recv() + args_.displs[r] * extent,
-                  area_.cell(static_cast<int>(r), buffer) + mine * piece, args_.counts[r] * extent);
+                  area_.cell(static_cast<int>(r), buffer) +
+                      ShmArea::alltoall_index(me_, static_cast<int>(r)) * piece,
+                  args_.counts[r] * extent);
   finish_past();
   return REMORA_SUCCESS;
 }
@@ -1010,27 +1022,29 @@ int ShmSmallRun::round(Operation operation) {
     }
     case Operation::Scatter: {
       if (bytes == 0) return REMORA_SUCCESS;
-      // Inline when all blocks fit there (then packed), else in the cell at blocks of
-      // cell / (size * extent) elements, as ShmFastRun::plan lays them out.
+      // Inline when all blocks fit there (then packed), else in the cell at pieces of
+      // ShmArea::alltoall_piece elements, none for the root, as ShmFastRun::plan lays them out.
       const auto ranks = static_cast<size_t>(size_);
       const bool small = ranks * bytes <= ShmArea::kInlineBytes;
-      const size_t stride = small ? bytes : ShmArea::kCellBytes / (ranks * extent) * extent;
+      const size_t piece = ShmArea::alltoall_piece(size_, extent) * extent;
+      const auto at = [&](int rank) {
+        return small ? static_cast<size_t>(rank) * bytes
+                     : ShmArea::alltoall_index(rank, root) * piece;
+      };
       const auto* send = static_cast<const uint8_t*>(args_.send);
       const auto publish = [&](uint8_t* cell) {
-        for (size_t rank = 0; rank < ranks; ++rank) {
-          if (rank != static_cast<size_t>(root))
-            std::memcpy(cell + rank * stride, send + rank * bytes, bytes);
+        for (int rank = 0; rank < size_; ++rank) {
+          const uint8_t* from = send + static_cast<size_t>(rank) * bytes;
+          if (rank != root)
+            std::memcpy(cell + at(rank), from, bytes);
           else if (!args_.in_place)
-            std::memcpy(recv(), send + rank * bytes, bytes);
+            std::memcpy(recv(), from, bytes);
         }
       };
       const int who = at_root ? ShmArea::kNoRank : root;
       if (int status = start_round(0, small, at_root, who, publish)) return status;
       if (!at_root)
-        std::memcpy(
-            recv(),
-            area_.cell(root, buffer_of(0, small), small) + static_cast<size_t>(me_) * stride,
-            bytes);
+        std::memcpy(recv(), area_.cell(root, buffer_of(0, small), small) + at(me_), bytes);
       finish_round(0, !at_root);
       return REMORA_SUCCESS;
     }
@@ -1104,7 +1118,7 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
     // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
     // receives fits its piece of a cell.
     const auto ranks = static_cast<size_t>(size);
-    const size_t piece = std::max<size_t>(1, ShmArea::kCellBytes / (ranks * args.extent));
+    const size_t piece = std::max<size_t>(1, ShmArea::alltoall_piece(size, args.extent));
     const size_t* sent = args.in_place ? args.counts : args.send_counts;
     for (size_t r = 0; r < ranks; ++r)
       if (args.counts[r] > piece || sent[r] > piece) return false;

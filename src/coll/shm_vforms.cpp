@@ -38,7 +38,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       extent_(args.extent) {
   const auto ranks = static_cast<size_t>(size_);
   // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
-  piece_ = std::max<size_t>(1, kCell / (ranks * extent_));
+  piece_ = std::max<size_t>(1, ShmArea::alltoall_piece(size_, extent_));
   if (operation_ == Operation::Scatter) inline_count_ = ShmArea::kInlineBytes / ranks / extent_;
   if (operation_ == Operation::Alltoall) {
     input_ = bytes(args_.send);
@@ -66,13 +66,28 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
   if (me_ != root) {
     // A single-copy block: round 0 publishes the address, round 1 waits for the root.
     rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
+    // scatterv: the root's slot carries this block when it is inline (gatherv's members wait
+    // for nobody in round 0).
+    slot_arrivals_ = operation_ == Operation::Scatter && args_.count != 0 && !direct(args_.count) &&
+                     inline_block(args_.count);
     return;
   }
+  // The root waits in round 0 for every other member (scatterv: when one is single-copy); each
+  // publishes in its slot only a nonempty block that is inline (gatherv) or single-copy.
+  bool all_in_slot = true;
   for (int rank = 0; rank < size_; ++rank) {
     if (rank == root) continue;
     rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
     root_waits_ = root_waits_ || direct(block_of(rank));
+    all_in_slot = all_in_slot && slot_carries(block_of(rank));
   }
+  slot_arrivals_ = all_in_slot;
+}
+
+bool ShmVectorPlan::slot_carries(size_t count) const {
+  if (count == 0) return false;  // the member stores only its past mark
+  if (direct(count)) return true;
+  return operation_ == Operation::Gather && inline_block(count);
 }
 
 bool ShmVectorPlan::direct(size_t count) const {
@@ -188,8 +203,9 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         if (inline_block(count))
           copy(area_.cell(me_, slot_, true) + r * inline_count_ * extent_, from, count * extent_);
         else
-          copy(area_.cell(me_, buffer) + r * piece_ * extent_, from,
-               std::min(piece_, count - first) * extent_);
+          copy(area_.cell(me_, buffer) +
+                   ShmArea::alltoall_index(static_cast<int>(r), me_) * piece_ * extent_,
+               from, std::min(piece_, count - first) * extent_);
       }
       break;
     }
@@ -200,7 +216,8 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         const auto r = static_cast<size_t>(rank);
         const size_t count = block_of(rank);
         if (rank == me_ || first >= count) continue;
-        copy(cell + r * piece_ * extent_, input_ + ((*input_displs_)[r] + first) * extent_,
+        copy(cell + ShmArea::alltoall_index(rank, me_) * piece_ * extent_,
+             input_ + ((*input_displs_)[r] + first) * extent_,
              std::min(piece_, count - first) * extent_);
       }
       break;
@@ -232,7 +249,8 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
       if (inline_block(count))
         copy(recv, area_.cell(root, slot_, true) + mine * inline_count_ * extent_, count * extent_);
       else
-        copy(recv + first * extent_, area_.cell(root, buffer) + mine * piece_ * extent_,
+        copy(recv + first * extent_,
+             area_.cell(root, buffer) + ShmArea::alltoall_index(me_, root) * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
       break;
     }
@@ -243,7 +261,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
         const size_t count = args_.recv_counts[r];
         if (rank == me_ || first >= count) continue;
         copy(recv + (args_.recv_displs[r] + first) * extent_,
-             area_.cell(rank, buffer) + mine * piece_ * extent_,
+             area_.cell(rank, buffer) + ShmArea::alltoall_index(me_, rank) * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
       }
       break;

@@ -10,13 +10,16 @@
 //              else its cell;
 //              the root takes as many rounds as the largest block needs and copies rank r's
 //              data from the rounds r has;
-//   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at offset
-//              r * piece of its cell in round k (piece = cell / (p * extent)); a block of at
+//   scatterv:  the root publishes elements [k * piece, (k + 1) * piece) of block r at piece
+//              ShmArea::alltoall_index(r, root) of its cell in round k (piece =
+//              ShmArea::alltoall_piece: cell / ((p - 1) * extent), no piece for the root, as
+//              scatter's); a block of at
 //              most kInlineBytes / p bytes goes whole into the call's inline slot, at offset
 //              r * (kInlineBytes / p / extent) elements; rank r reads the rounds its block has;
 //   alltoallv: rank s publishes elements [k * piece, (k + 1) * piece) of its block for d at
-//              offset d * piece of its cell in round k; rank d reads the piece at d * piece from
-//              each s whose block for d has that round. Each member takes as many rounds as its
+//              piece ShmArea::alltoall_index(d, s) of its cell in round k (as alltoall's); rank d
+//              reads it there from each s whose block for d has that round. Each member takes as
+//              many rounds as its
 //              largest block (sent or received) needs.
 // In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
 // read each other's memory) skips the cells: its rank publishes the address of its buffer in the
@@ -56,9 +59,13 @@ class ShmVectorPlan {
   void copy_own() const;
   // What round k writes (ShmArea::kCellData, ShmArea::kSlotData; 0: nothing).
   unsigned writes(size_t k) const;
-  // Whether round k's data may be inline (round 0 of gatherv and scatterv): arrivals are looked
-  // for in the slot first.
-  bool small(size_t k) const { return k == 0 && operation_ != Operation::Alltoall; }
+  // Whether every member round k waits for publishes the round's id in its inline slot (round 0
+  // of gatherv and scatterv, when the blocks awaited are inline or single-copy): arrivals are
+  // then looked for in the slot first. Not when one of them publishes in its cell only (or
+  // nothing, or only its past mark): the fast path's spin looks at arrive on few of its checks
+  // while it looks for a slot (ShmArea::arrived's slot_only), so a member found only by its
+  // arrive would be seen late, and a waiter that slept could sleep again after each wake-up.
+  bool small(size_t k) const { return k == 0 && slot_arrivals_; }
   // Whose arrival round k waits for: a rank, ShmArea::kAllRanks or ShmArea::kNoRank.
   int wait_for(size_t k) const;
   // Writes round k's data into this member's cell `buffer` (the round's) and inline slot.
@@ -77,6 +84,9 @@ class ShmVectorPlan {
   bool inline_block(size_t count) const;
   // gatherv, scatterv: the block goes single-copy.
   bool direct(size_t count) const;
+  // Whether the block of count elements between this member and another is published in round 0
+  // with the round's id in the publisher's inline slot (inline data, or a single-copy address).
+  bool slot_carries(size_t count) const;
 
   const ShmArea& area_;
   Operation operation_;
@@ -84,10 +94,11 @@ class ShmVectorPlan {
   int me_, size_;
   int slot_;  // the call's inline slot
   size_t extent_;
-  size_t piece_ = 0;         // scatterv, alltoallv: elements per block and round
-  size_t inline_count_ = 0;  // scatterv: elements per rank in the inline slot
-  size_t direct_bytes_ = 0;  // gatherv, scatterv: single-copy blocks from this size (0: none)
-  bool root_waits_ = false;  // scatterv: the root waits for round 0's addresses
+  size_t piece_ = 0;            // scatterv, alltoallv: elements per block and round
+  size_t inline_count_ = 0;     // scatterv: elements per rank in the inline slot
+  size_t direct_bytes_ = 0;     // gatherv, scatterv: single-copy blocks from this size (0: none)
+  bool root_waits_ = false;     // scatterv: the root waits for round 0's addresses
+  bool slot_arrivals_ = false;  // small(0)
   size_t rounds_ = 0;
   size_t reads_ = 0;  // alltoallv: rounds with data for this member (the others only publish)
   const uint8_t* input_ = nullptr;  // alltoallv: the blocks sent (in place: input_copy_)

@@ -14,7 +14,8 @@
 //   allgather:      per round each rank publishes a piece of its block; everyone copies all;
 //   gather:         per round each rank but the root publishes a cell of its block; the root
 //                   copies all;
-//   scatter:        per round the root publishes a piece of every block; rank r copies its own;
+//   scatter:        per round the root publishes a piece of every other rank's block (no piece
+//                   for its own, ShmArea::alltoall_piece); rank r copies its own;
 //   alltoall:       per round each rank publishes a piece of every block it sends to another
 //                   rank; rank r copies the pieces for r from every other cell and its own
 //                   block from its input (ShmArea::alltoall_piece).
@@ -306,23 +307,26 @@ void gather_rounds(const Context& c, size_t largest, std::vector<Round>* rounds)
 }
 
 // scatter: round k carries elements [k * piece, (k + 1) * piece) of every rank's block, block r
-// at cell offset r * piece of the root's cell; rank r copies its piece out. largest: as for
-// gather.
+// at piece ShmArea::alltoall_index(r, root) of the root's cell (none for the root's own block:
+// ShmArea::alltoall_piece); rank r copies its piece out. largest: as for gather.
 void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds) {
   const CollectiveArgs& args = *c.args;
   const size_t extent = args.extent;
   const int root = args.root;
-  const size_t piece = ShmArea::kCellBytes / (static_cast<size_t>(c.size) * extent);
+  const size_t piece = ShmArea::alltoall_piece(c.size, extent);
   if (largest == 0 || piece == 0) return;
   // All blocks in the inline slot (one round): block r at r * largest elements.
   const bool small = static_cast<size_t>(c.size) * largest * extent <= ShmArea::kInlineBytes;
-  const size_t stride = small ? largest : piece;
+  const auto at = [small, largest, piece, root](int rank) {
+    return small ? static_cast<size_t>(rank) * largest
+                 : ShmArea::alltoall_index(rank, root) * piece;
+  };
   for (size_t k = 0; k < chunks_of(largest, piece); ++k) {
     const size_t first = k * piece;
     Round round;
     round.small = small;
     if (c.me == root) {
-      round.publish = [c, first, piece, stride, root, extent](uint8_t* cell) {
+      round.publish = [c, first, piece, at, root, extent](uint8_t* cell) {
         const auto* send = static_cast<const uint8_t*>(c.args->send);
         for (int rank = 0; rank < c.size; ++rank) {
           const auto r = static_cast<size_t>(rank);
@@ -331,7 +335,7 @@ void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds
           const size_t length = std::min(piece, count - first);
           const uint8_t* from = send + (c.args->send_displs[r] + first) * extent;
           if (rank != root)
-            std::memcpy(cell + r * stride * extent, from, length * extent);
+            std::memcpy(cell + at(rank) * extent, from, length * extent);
           else if (!c.args->in_place)
             std::memcpy(c.recv() + first * extent, from, length * extent);
         }
@@ -340,12 +344,10 @@ void scatter_rounds(const Context& c, size_t largest, std::vector<Round>* rounds
     } else {
       round.wait_for = root;
       if (first < args.count)
-        round.consume = [c, first, length = std::min(piece, args.count - first), stride, root,
-                         extent, small](int buffer) {
-          std::memcpy(
-              c.recv() + first * extent,
-              c.area->cell(root, buffer, small) + static_cast<size_t>(c.me) * stride * extent,
-              length * extent);
+        round.consume = [c, first, length = std::min(piece, args.count - first), at, root, extent,
+                         small](int buffer) {
+          std::memcpy(c.recv() + first * extent,
+                      c.area->cell(root, buffer, small) + at(c.me) * extent, length * extent);
         };
     }
     rounds->push_back(std::move(round));

@@ -5,8 +5,13 @@
 // REMORA_COLL_AUTO. Run with "wait" or "test", the nonblocking forms. Run with "mixed", blocking
 // calls whose blocks sit on both sides of each size rule (inline slot, one cell or piece, more)
 // in one call, with one member in turn taking the schedule path (a nonblocking shm barrier of
-// its is pending) while the others take the fast path. Every element names its source,
-// destination and index.
+// its is pending) while the others take the fast path. Run with "regular" (then optionally
+// "wait"), calls whose blocks are all alike (what their regular twins would carry), at sizes on
+// both sides of each rule (the scatterv inline slot at 120 / p bytes, the gatherv slot at 120
+// bytes, a piece, a cell), where the members that wait in a round find the others' arrivals in
+// their inline slots or only in their arrive flags; with "wait" also the three v-forms
+// outstanding at once, regular and irregular, completed in reverse order. Every element names
+// its source, destination and index.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -41,14 +46,22 @@ bool small_blocks = false;
 const bool across_nodes = std::getenv("REMORA_NODE_SIZE") != nullptr;
 // "mixed": int32 blocks at the rules' edges: a scatterv block inline up to 120 / p bytes (15
 // elements at p = 2, 10 at p = 3, 7 at p = 4, 4 at p = 7), a gatherv block up to 120 bytes (30);
-// a scatterv piece of 8192 elements at p = 2, a gatherv cell of 16384 (where small_blocks
-// holds, the small sizes).
+// a scatterv piece of 8192 elements at p = 3 (16384 at p = 2), a gatherv cell of 16384 (where
+// small_blocks holds, the small sizes).
 bool mixed = false;
+// "regular": every block of a call alike, kRegular[salt % size] int32 elements: the scatterv
+// slot's edge at p = 2, 4, 8 (15 | 16, 7 | 8, 3 | 4), the gatherv slot's (30 | 31), a scatterv
+// and alltoallv piece (cell / (p - 1)) at p = 8, 4, 3 (2340 | 2341, 5461 | 5462, 8192 | 8193),
+// a cell (16384 | 16385: the piece at p = 2) and several cells.
+bool regular = false;
+constexpr size_t kRegular[] = {1,    3,    4,    7,    8,    15,   16,    30,    31,
+                               2340, 2341, 5461, 5462, 8192, 8193, 16384, 16385, 40000};
 size_t count_of(size_t j, size_t salt) {
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
   static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
   static constexpr size_t kEdges[] = {15, 0,     31, 16385, 1, 30, 8193, 7,
                                       16, 16384, 10, 8192,  4, 11, 5,    8};
+  if (regular) return kRegular[salt % std::size(kRegular)];
   if (mixed && !small_blocks) return kEdges[(j * 3 + salt) % std::size(kEdges)];
   const size_t at = (j + salt) % 5;
   return small_blocks ? kSmall[at] : kSizes[at];
@@ -76,6 +89,24 @@ Blocks rooted_blocks(size_t size, size_t salt) {
   for (size_t j = 0; j < size; ++j) b.counts.push_back(count_of(j, salt));
   b.displs = reversed(b.counts, &b.total);
   return b;
+}
+
+// An alltoallv's blocks (reverse rank order with gaps) and its send buffer, every element tagged.
+struct Exchange {
+  std::vector<size_t> send_counts, recv_counts, send_displs, recv_displs;
+  std::vector<int32_t> send, recv;
+};
+Exchange exchange(int rank, std::vector<size_t> send_counts, std::vector<size_t> recv_counts) {
+  Exchange e{std::move(send_counts), std::move(recv_counts), {}, {}, {}, {}};
+  size_t send_total = 0, recv_total = 0;
+  e.send_displs = reversed(e.send_counts, &send_total);
+  e.recv_displs = reversed(e.recv_counts, &recv_total);
+  e.send.assign(send_total, kUntouched);
+  e.recv.assign(recv_total, kUntouched);
+  for (size_t j = 0; j < e.send_counts.size(); ++j)
+    for (size_t i = 0; i < e.send_counts[j]; ++i)
+      e.send[e.send_displs[j] + i] = tagged(rank, static_cast<int>(j), i);
+  return e;
 }
 
 struct Comm {
@@ -177,13 +208,9 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
     // In place, the blocks sent are the blocks received: counts alike both ways.
     if (in_place)
       for (size_t j = 0; j < size; ++j) send_counts[j] = recv_counts[j] = count(me + j, 0);
-    size_t send_total = 0, recv_total = 0;
-    const std::vector<size_t> send_displs = reversed(send_counts, &send_total);
-    const std::vector<size_t> recv_displs = reversed(recv_counts, &recv_total);
-    std::vector<int32_t> send(send_total, kUntouched), recv(recv_total, kUntouched);
-    for (size_t j = 0; j < size; ++j)
-      for (size_t i = 0; i < send_counts[j]; ++i)
-        send[send_displs[j] + i] = tagged(c.rank, static_cast<int>(j), i);
+    Exchange e = exchange(c.rank, send_counts, recv_counts);
+    const std::vector<size_t>&send_displs = e.send_displs, &recv_displs = e.recv_displs;
+    std::vector<int32_t>&send = e.send, &recv = e.recv;
     if (in_place) recv = send;
     const PathMix mix(c);
     REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
@@ -200,10 +227,81 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
   }
 }
 
+// The three v-forms started at once (shm), two rounds of them (regular blocks of a cell and
+// one more element, then the irregular ones of salt 0; across nodes smaller ones), completed in
+// reverse order of starting.
+void outstanding(const Comm& c) {
+  const auto size = static_cast<size_t>(c.size), me = static_cast<size_t>(c.rank);
+  const int root = c.size - 1;
+  for (bool is_regular : {true, false}) {
+    regular = is_regular;
+    // Without a shared area (across nodes) shm runs the message-based defaults, which each
+    // member chooses by its own block: blocks below their 32 KiB threshold there.
+    small_blocks = across_nodes;
+    const size_t salt = !is_regular ? 0 : across_nodes ? 10 : 16;  // kRegular: 2341, 16385
+    const Blocks g = rooted_blocks(size, salt), s = rooted_blocks(size, salt + 1);
+    std::vector<int32_t> gather_send(g.counts[me]), gather_recv(g.total, kUntouched);
+    for (size_t i = 0; i < g.counts[me]; ++i) gather_send[i] = tagged(c.rank, root, i);
+    std::vector<int32_t> scatter_send(s.total, kUntouched),
+        scatter_recv(s.counts[me] + 1, kUntouched);
+    if (c.rank == root)
+      for (size_t j = 0; j < size; ++j)
+        for (size_t i = 0; i < s.counts[j]; ++i)
+          scatter_send[s.displs[j] + i] = tagged(root, static_cast<int>(j), i);
+    // alltoallv: rank r sends count_of(r + j) elements to rank j.
+    std::vector<size_t> send_counts(size), recv_counts(size);
+    for (size_t j = 0; j < size; ++j) {
+      send_counts[j] = count_of(me + j, salt);
+      recv_counts[j] = count_of(j + me, salt);
+    }
+    Exchange e = exchange(c.rank, send_counts, recv_counts);
+    const std::vector<size_t>&send_displs = e.send_displs, &recv_displs = e.recv_displs;
+    std::vector<int32_t>&all_send = e.send, &all_recv = e.recv;
+    remora_request_t requests[3] = {REMORA_REQUEST_NULL, REMORA_REQUEST_NULL, REMORA_REQUEST_NULL};
+    REQUIRE_OK(remora_igatherv(gather_send.data(), g.counts[me], gather_recv.data(),
+                               g.counts.data(), g.displs.data(), REMORA_INT32, root, c.handle,
+                               REMORA_COLL_SHM, &requests[0]));
+    REQUIRE_OK(remora_iscatterv(scatter_send.data(), s.counts.data(), s.displs.data(),
+                                scatter_recv.data(), s.counts[me], REMORA_INT32, root, c.handle,
+                                REMORA_COLL_SHM, &requests[1]));
+    REQUIRE_OK(remora_ialltoallv(all_send.data(), send_counts.data(), send_displs.data(),
+                                 all_recv.data(), recv_counts.data(), recv_displs.data(),
+                                 REMORA_INT32, c.handle, REMORA_COLL_SHM, &requests[2]));
+    for (int i = 2; i >= 0; --i) REQUIRE_OK(remora_request_wait(&requests[i]));
+    if (c.rank == root)
+      for (size_t j = 0; j < size; ++j) {
+        for (size_t i = 0; i < g.counts[j]; ++i)
+          REQUIRE(gather_recv[g.displs[j] + i] == tagged(static_cast<int>(j), root, i),
+                  "outstanding igatherv: rank %zu [%zu]", j, i);
+        REQUIRE(gather_recv[g.displs[j] + g.counts[j]] == kUntouched, "igatherv into a gap");
+      }
+    for (size_t i = 0; i < s.counts[me]; ++i)
+      REQUIRE(scatter_recv[i] == tagged(root, c.rank, i), "outstanding iscatterv: [%zu]", i);
+    REQUIRE(scatter_recv[s.counts[me]] == kUntouched, "iscatterv wrote past its block");
+    for (size_t j = 0; j < size; ++j) {
+      for (size_t i = 0; i < recv_counts[j]; ++i)
+        REQUIRE(all_recv[recv_displs[j] + i] == tagged(static_cast<int>(j), c.rank, i),
+                "outstanding ialltoallv: from %zu [%zu]", j, i);
+      REQUIRE(all_recv[recv_displs[j] + recv_counts[j]] == kUntouched, "ialltoallv into a gap");
+    }
+  }
+  regular = true;
+}
+
 void run(remora_comm_t handle) {
   Comm c{handle, 0, 0};
   REQUIRE_OK(remora_comm_rank(handle, &c.rank));
   REQUIRE_OK(remora_comm_size(handle, &c.size));
+  if (regular) {
+    for (size_t salt = 0; salt < std::size(kRegular); ++salt) {
+      small_blocks = false;
+      gathervs(c, REMORA_COLL_SHM, salt);
+      scattervs(c, REMORA_COLL_SHM, salt);
+      alltoallvs(c, REMORA_COLL_SHM, salt);
+    }
+    if (calls == coll_test::Calls::wait) outstanding(c);
+    return;
+  }
   for (remora_coll_algorithm_t algorithm : {REMORA_COLL_SHM, REMORA_COLL_AUTO})
     for (size_t salt = 0; salt < 2; ++salt) {
       small_blocks = across_nodes || (algorithm == REMORA_COLL_AUTO &&
@@ -219,7 +317,11 @@ void run(remora_comm_t handle) {
 int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
   mixed = argc > 1 && std::strcmp(argv[1], "mixed") == 0;
-  if (!mixed) calls = coll_test::calls_from(argc, argv);
+  regular = argc > 1 && std::strcmp(argv[1], "regular") == 0;
+  if (regular)
+    calls = coll_test::calls_from(argc - 1, argv + 1);
+  else if (!mixed)
+    calls = coll_test::calls_from(argc, argv);
   remora_comm_t world = REMORA_COMM_NULL, half = REMORA_COMM_NULL, dup = REMORA_COMM_NULL;
   REQUIRE_OK(remora_comm_world(&world));
   run(world);
