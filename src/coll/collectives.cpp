@@ -42,8 +42,17 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   for (const auto& [operation, name] : variables)
     parse_algorithm(name, &collectives->configured_[static_cast<int>(operation)]);
   collectives->timeout_ = std::chrono::seconds(config.coll_timeout);
+  const bool single_copy = config.single_copy != "off";
   collectives->single_copy_bytes_ =
-      config.single_copy == "off" ? 0 : static_cast<size_t>(config.shm_single_copy_bytes);
+      single_copy ? static_cast<size_t>(config.shm_single_copy_bytes) : 0;
+  // bcast is single-copy from kBcastSingleCopyBytes unless REMORA_SHM_SINGLE_COPY_BYTES is
+  // set, which decides it too. Oversubscribed, the cells' bcast measured faster: a descheduled
+  // member holds up every other member's copy there.
+  const bool bcast_single_copy = single_copy && !transport.wait_policy().oversubscribed;
+  collectives->bcast_single_copy_bytes_ = collectives->single_copy_bytes_ != 0
+                                              ? collectives->single_copy_bytes_
+                                          : bcast_single_copy ? kBcastSingleCopyBytes
+                                                              : 0;
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -310,7 +319,8 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // A failure (every member sees it) leaves the communicator without an area: its shm calls
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
-  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, &area) != REMORA_SUCCESS)
+  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, bcast_single_copy_bytes_,
+                      &area) != REMORA_SUCCESS)
     return;
   areas_->add(area);
   comm->set_shm_area(std::move(area));
@@ -347,8 +357,8 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
 bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm requested,
                             const ShmFast::Small& args, int* status) {
   ShmArea* area = comm.shm_area_ptr();
-  if (area == nullptr ||
-      !ShmFast::small_serves(operation, args, comm.rank(), comm.size(), area->single_copy_bytes()))
+  if (area == nullptr || !ShmFast::small_serves(operation, args, comm.rank(), comm.size(),
+                                                area->single_copy_bytes(operation)))
     return false;
   const size_t bytes = operation == Operation::ReduceScatter
                            ? args.count * args.extent * static_cast<size_t>(comm.size())

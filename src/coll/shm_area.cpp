@@ -69,7 +69,7 @@ void ShmAreas::release_all() {
 
 int ShmArea::create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
-                    std::shared_ptr<ShmArea>* out) {
+                    size_t bcast_single_copy_bytes, std::shared_ptr<ShmArea>* out) {
   std::vector<int> members;
   for (int rank = 0; rank < comm.size(); ++rank) members.push_back(comm.world_rank(rank));
   transport::Segment* segment = nullptr;
@@ -92,17 +92,26 @@ int ShmArea::create(transport::Transport& transport, const Communicator& comm,
   mine.probe_address = reinterpret_cast<uintptr_t>(&mine.probe);
   std::vector<uint64_t> all;
   if (int status = allgather(0, &all)) return status;  // every header is written
-  const uint64_t offer = single_copy_bytes != 0 && area.probe_single_copy() ? single_copy_bytes : 0;
+  const bool allowed =
+      (single_copy_bytes != 0 || bcast_single_copy_bytes != 0) && area.probe_single_copy();
+  if (int status = agree(allgather, allowed ? single_copy_bytes : 0, &area.single_copy_bytes_))
+    return status;
+  return agree(allgather, allowed ? bcast_single_copy_bytes : 0, &area.bcast_single_copy_bytes_);
+}
+
+int ShmArea::agree(const transport::Transport::GroupAllgather& allgather, uint64_t offer,
+                   size_t* agreed) {
+  std::vector<uint64_t> all;
   if (int status = allgather(offer, &all)) return status;
-  uint64_t agreed = 0;
+  uint64_t most = 0;
   for (uint64_t value : all) {
     if (value == 0) {
-      agreed = 0;
+      most = 0;
       break;
     }
-    agreed = std::max(agreed, value);
+    most = std::max(most, value);
   }
-  area.single_copy_bytes_ = static_cast<size_t>(agreed);
+  *agreed = static_cast<size_t>(most);
   return REMORA_SUCCESS;
 }
 

@@ -53,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "coll/algorithm.hpp"
 #include "coll/communicator.hpp"
 #include "coll/instance_table.hpp"
 #include "coll/schedule.hpp"
@@ -149,10 +150,11 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
-  // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES (see single_copy_bytes()).
+  // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES, bcast_single_copy_bytes its
+  // threshold for bcast (see single_copy_bytes()).
   static int create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
-                    std::shared_ptr<ShmArea>* out);
+                    size_t bcast_single_copy_bytes, std::shared_ptr<ShmArea>* out);
   ~ShmArea();
   // Unmaps the area now (the collectives layer ends while something still holds it).
   void release();
@@ -193,12 +195,16 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Advances the pending collectives of this area in sequence order until one is in flight
   // (or another thread holds it).
   void advance_pending();
-  // Broadcasts of at least this many bytes are single-copy (0: none): the root publishes the
-  // address of its buffer and every reader copies the message from the root's memory with
-  // process_vm_readv (Linux cross-memory attach), then the root waits until all have. Agreed
+  // Calls (other than bcast) of at least this many bytes are single-copy (0: none): members
+  // copy between each other's buffers with process_vm_readv/writev (Linux cross-memory attach,
+  // coll/shm_single_copy.hpp) instead of through the cells. Agreed
   // when the area is made (every member probes every other's memory; all must succeed), so the
   // same on every member.
   size_t single_copy_bytes() const { return single_copy_bytes_; }
+  // The threshold of operation: bcast has its own (on by default), the others the one above.
+  size_t single_copy_bytes(Operation operation) const {
+    return operation == Operation::Bcast ? bcast_single_copy_bytes_ : single_copy_bytes_;
+  }
   // What read_from and write_to return when the member's process is gone (ESRCH: it died; the
   // job ends): not a failure of its own, the caller waits for the end of the job (or a notice)
   // as it would for the flags of a dead member.
@@ -256,6 +262,9 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Whether this member can read and write every other member's memory with process_vm_readv
   // and process_vm_writev.
   bool probe_single_copy() const;
+  // The members' single-copy threshold from each member's offer: the largest, 0 if any is 0.
+  static int agree(const transport::Transport::GroupAllgather& allgather, uint64_t offer,
+                   size_t* agreed);
   Header& header(int rank) const { return header_in(parts_[static_cast<size_t>(rank)]); }
   Slot& slot(int rank, int index) const {
     return slot_in(parts_[static_cast<size_t>(rank)], index);
@@ -296,6 +305,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   std::vector<int> others_;      // the world ranks of the other members
   int rank_;
   size_t single_copy_bytes_ = 0;
+  size_t bcast_single_copy_bytes_ = 0;
   mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells and inline slots (0: none yet).

@@ -192,7 +192,7 @@ size_t decisive_bytes(Operation operation, const CollectiveArgs& args) {
 }
 
 size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
-  const size_t threshold = area.single_copy_bytes();
+  const size_t threshold = area.single_copy_bytes(operation);
   // The v-forms of the rooted operations and alltoall, whose members do not know each other's
   // blocks, take rounds of their own (gatherv and scatterv decide single-copy per block there:
   // coll/shm_vforms.hpp).

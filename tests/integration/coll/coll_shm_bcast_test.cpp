@@ -86,7 +86,7 @@ void allreduces(size_t count, int round) {
 
 int main(int argc, char** argv) {
   remora_comm_t world;
-  const size_t threshold = start_shm_test(argc, argv, &world);
+  const size_t threshold = start_shm_test(argc, argv, &world, remora::coll::Operation::Bcast);
   const int me = remora_rank(), size = remora_size();
   const size_t cell = remora::coll::ShmArea::kCellBytes;
   std::vector<size_t> sizes{cell - 1, cell + 5, 3 * cell + 17, 1048576 + 3};

@@ -9,9 +9,10 @@
 #include "coll/collectives.hpp"
 #include "multirank.hpp"
 
-// Initializes Remora; returns the world (*world) and its area's single-copy threshold (0: none,
-// or no area: one rank).
-inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out) {
+// Initializes Remora; returns the world (*world) and its area's single-copy threshold of
+// operation (0: none, or no area: one rank).
+inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out,
+                             remora::coll::Operation operation = remora::coll::Operation::Gather) {
   REQUIRE_OK(remora_init(&argc, &argv));
   remora_comm_t world;
   REQUIRE_OK(remora_comm_world(&world));
@@ -21,7 +22,7 @@ inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out) {
   const remora::coll::ShmArea* area =
       runtime->collectives->communicators.find(world)->shm_area().get();
   const std::string mode = argc > 1 ? argv[1] : "";
-  const size_t threshold = area != nullptr ? area->single_copy_bytes() : 0;
+  const size_t threshold = area != nullptr ? area->single_copy_bytes(operation) : 0;
   if (area != nullptr && mode == "expect_cells")
     REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
   if (area != nullptr && mode == "expect_single_copy")
