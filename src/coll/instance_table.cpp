@@ -1,7 +1,6 @@
 #include "coll/instance_table.hpp"
 
 #include "coll/signature.hpp"
-#include "core/threads.hpp"
 
 namespace remora::coll {
 
@@ -156,28 +155,18 @@ uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Fai
   slot->unscheduled_signature.store(signature, std::memory_order_relaxed);
   uint64_t sequence = slot->next.load(std::memory_order_relaxed);
   // The slot names the number before the number is taken (release), so that whoever sees the
-  // number taken sees the slot. Below the multiple thread level one application thread at a
-  // time begins this communicator's collectives and no other thread moves its next (the
-  // progress thread begins schedules only on a hierarchical call's sub-communicators, which run
-  // no unscheduled calls): a plain store takes the number. A locked exchange here is a full
-  // barrier that waits for the last call's flag stores to leave this core, one of two per
-  // small call (docs/collectives.md). At the multiple level a number that a schedule of
-  // another thread took first is retried.
-  if (!threads::multiple()) {
+  // number taken sees the slot; a number that a schedule took first is retried.
+  do {
     slot->unscheduled.store(sequence, std::memory_order_relaxed);
-    slot->next.store(sequence + 1, std::memory_order_release);
-  } else {
-    do {
-      slot->unscheduled.store(sequence, std::memory_order_relaxed);
-    } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
-                                               std::memory_order_relaxed));
-  }
+  } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
+                                             std::memory_order_relaxed));
   // A failure announced for it before: it waits in future (an announcement that comes while
   // the number is being taken may land there too; announced() looks there as well, when the
   // count of announcements moves). No fence here: an announcement that happened before this
-  // call is visible through that happens-before; one concurrent with it may be missed by any
-  // fence (record_announcement reads next, then stores has_future: no store-load pair to
-  // order), and the waiter finds it through the count.
+  // call is visible through that happens-before (the acquire of the exchange above orders
+  // this load after it); one concurrent with it may be missed by any fence (record_announcement
+  // reads next, then stores has_future: no store-load pair to order), and the waiter finds it
+  // through the count. On x86 the locked exchange is a full barrier anyway.
   if (slot->has_future.load(std::memory_order_acquire)) {
     std::lock_guard lock(mutex_);
     auto future = slot->future.find(sequence);

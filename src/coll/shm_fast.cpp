@@ -58,12 +58,11 @@ class ShmCall {
     env_.messenger.end_unscheduled_instance(slot_, comm_.context(), sequence_);
   }
   // The flags this call stores wake the members' sleepers late: at the end of the call, or
-  // before a wait of its own outlasts its spin phase (wait()), whichever comes first. Where the
-  // wake still fences (REMORA_WAKE_MEMBARRIER=off, or no membarrier: ControlBlock::
-  // wake_application), the fence right after a store to a line that a member polls waits for
-  // that line to change hands; later it overlaps with this member's wait for the others. A
-  // member that sleeps has waited at least the spin and yield phases already, so the delay (one
-  // spin phase) is small beside that.
+  // before a wait of its own outlasts its spin phase (wait()), whichever comes first. The wake's
+  // fence, right after a store to a line that a member polls, waits for that line to change
+  // hands; later it overlaps with this member's wait for the others. A member that sleeps has
+  // waited at least the spin and yield phases already, so the delay (one spin phase) is small
+  // beside that.
   void pay_wake() {
     if (!wake_owed_) return;
     wake_owed_ = false;
@@ -976,11 +975,10 @@ int ShmSmallRun::round(Operation operation) {
   switch (operation) {
     case Operation::Barrier:
       // The flags need release (arrive) and acquire (arrived) only: whatever a member did
-      // before its barrier happens before what the others do after seeing its flag. The one
-      // store-load pair of the call is the wake's (pay_wake: with a member that announces its
-      // sleep and then looks at the flag; the sleeper's membarrier orders it, or a fence here
-      // where there is none); the sequence number is a plain store below the multiple thread
-      // level (InstanceTable::begin_unscheduled), so the call runs no locked instruction.
+      // before its barrier happens before what the others do after seeing its flag. The call's
+      // full barriers are elsewhere: the sequence number's locked exchange (InstanceTable) and
+      // the wake's fence (pay_wake: a store-load pair with a member that announces its sleep
+      // and then looks at the flag; without it both could miss the other's store).
       return start_round(0, false, false, ShmArea::kAllRanks, [](uint8_t*) {});
     case Operation::Bcast: {
       if (bytes == 0) return REMORA_SUCCESS;
