@@ -295,6 +295,7 @@ class Transport {
       if (aborting()) return report_abort();
       if (local) run_local_work();
       if (poll_once()) {
+        backoff.progressed();
         threads::yield_if_contended();
         continue;
       }

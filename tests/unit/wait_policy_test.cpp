@@ -41,5 +41,27 @@ TEST(Backoff, SpinsThenYieldsThenSleepsWithGrowingBoundedTimeouts) {
   EXPECT_TRUE(backoff.sleeping_phase());
 }
 
+TEST(Backoff, ProgressInTheSleepPhaseYieldsAgainBeforeTheNextSleep) {
+  WaitPolicy policy;
+  policy.spin_ns = 0;
+  policy.yields = 2;
+  policy.first_sleep_ns = 1000;
+  policy.max_sleep_ns = 8000;
+  Backoff backoff(policy);
+  std::vector<uint64_t> sleeps;
+  const auto sleep = [&](uint64_t ns) { sleeps.push_back(ns); };
+  for (int i = 0; i < 3; ++i) backoff.pause(sleep);  // 2 yields, a sleep of 1 us
+  ASSERT_TRUE(backoff.sleeping_phase());
+  backoff.progressed();
+  EXPECT_FALSE(backoff.sleeping_phase());
+  for (int i = 0; i < 3; ++i) backoff.pause(sleep);  // 2 yields again, then 2 us: still growing
+  EXPECT_EQ(sleeps, (std::vector<uint64_t>{1000, 2000}));
+  EXPECT_TRUE(backoff.sleeping_phase());
+  Backoff fresh(policy);
+  fresh.progressed();  // in the spin or yield phase progress changes nothing
+  for (int i = 0; i < 3; ++i) fresh.pause(sleep);
+  EXPECT_EQ(sleeps, (std::vector<uint64_t>{1000, 2000, 1000}));
+}
+
 }  // namespace
 }  // namespace remora
