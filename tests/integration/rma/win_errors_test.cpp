@@ -236,8 +236,8 @@ void fast_path_states(const char* info) {
       // The bounds of the types' one comparison (datatype_valid), on put's and get's fast path.
       REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1, static_cast<remora_datatype_t>(0)),
                     REMORA_ERR_ARG, "type=0");
-      REQUIRE_ERROR(remora_win_get(win, other, 0, &result, 1, static_cast<remora_datatype_t>(-1)),
-                    REMORA_ERR_ARG, "type=-1");
+      REQUIRE_ERROR(remora_win_get(win, other, 0, &result, 1, static_cast<remora_datatype_t>(0)),
+                    REMORA_ERR_ARG, "type=0");
       REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1,
                                    static_cast<remora_datatype_t>(REMORA_DOUBLE_COMPLEX + 1)),
                     REMORA_ERR_ARG, "type=13");
