@@ -162,11 +162,23 @@ int check_type(const char* function, int type) {
       disp > limit / 2 || count > limit / 2 ? " (a negative value converted to size_t?)" : "");
 }
 
+// Whether type is a remora_datatype_t: the types are 1 .. REMORA_DOUBLE_COMPLEX without gaps
+// (remora/types.h), so one unsigned comparison.
+constexpr bool datatype_valid(int type) {
+  return static_cast<unsigned>(type) - 1u < static_cast<unsigned>(REMORA_DOUBLE_COMPLEX);
+}
+static_assert(REMORA_INT8 == 1 && REMORA_DOUBLE_COMPLEX == 12 && !datatype_valid(0) &&
+              datatype_valid(REMORA_INT8) && datatype_valid(REMORA_DOUBLE_COMPLEX) &&
+              !datatype_valid(REMORA_DOUBLE_COMPLEX + 1) && !datatype_valid(-1));
+
 // Whether count elements of type at disp lie inside target's window (target already checked);
 // *offset and *bytes receive the byte offset and length.
 inline bool target_range_ok(const Window& window, int target, size_t disp, size_t count, int type,
                             uint64_t* offset, size_t* bytes) {
-  const size_t element = remora::rma::datatype_size(type);  // 0: not a type, else at most 16
+  // Not a type: a branch to the failure, so no size of 0 to test after the products.
+  if (!datatype_valid(type)) [[unlikely]]
+    return false;
+  const size_t element = remora::rma::datatype_size(type);  // at most 16
   const size_t unit = window.disp_unit(target);
   size_t start = 0, length = 0, end = 0;
   if (((disp | count | unit) >> 31) == 0) [[likely]] {
@@ -181,7 +193,7 @@ inline bool target_range_ok(const Window& window, int target, size_t disp, size_
     if (__builtin_mul_overflow(count, element, &length)) return false;
     if (__builtin_add_overflow(start, length, &end)) return false;
   }
-  if (element == 0 || end > window.size(target)) [[unlikely]]
+  if (end > window.size(target)) [[unlikely]]
     return false;
   *offset = start;
   *bytes = length;
@@ -211,7 +223,8 @@ inline int transfer_body(Window& window, int target, size_t disp, Buffer buffer,
   size_t bytes = 0;
   if (!target_range_ok(window, world, disp, count, type, &offset, &bytes)) [[unlikely]]
     return bad_target_range(function, window, world, disp, count, type);
-  if (count > 0 && buffer == nullptr) [[unlikely]]
+  // The buffer first: a valid call tests one register (count only when the buffer is NULL).
+  if (buffer == nullptr && count > 0) [[unlikely]]
     return check_pointer(function, put ? "origin" : "result", buffer);
   if constexpr (put)
     return window.put(function, world, offset, buffer, bytes);

@@ -20,6 +20,7 @@ target_sources(remora_layer_rma PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ghost_service.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locks/lock_server.cpp
   ${CMAKE_CURRENT_LIST_DIR}/locks/remote_locks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bulk_copy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/window_rows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op_queue.cpp

@@ -8,6 +8,7 @@
 #include "rma/accumulate/locked_update.hpp"
 #include "rma/accumulate/native_atomics.hpp"
 #include "rma/accumulate/owner_computes.hpp"
+#include "rma/bulk_copy.hpp"
 #include "rma/deferred_fence.hpp"
 #include "rma/deferred_lock.hpp"
 #include "rma/locks/lock_granularity.hpp"
@@ -232,7 +233,7 @@ void* Window::base() const {
 }
 
 [[gnu::noinline]] int Window::copy_large(void* to, const void* from, size_t bytes) {
-  std::memcpy(to, from, bytes);
+  bulk_copy(to, from, bytes);
   return REMORA_SUCCESS;
 }
 
@@ -262,7 +263,7 @@ void* Window::base() const {
 int Window::do_put(int target, uint64_t offset, const void* origin, size_t bytes) {
   if (unsigned char* part = targets_[static_cast<size_t>(target)].direct) {
     if (target == rank_) touch_local_edge();
-    if (bytes > 0) std::memcpy(part + offset, origin, bytes);
+    copy_bytes(part + offset, origin, bytes);
     return REMORA_SUCCESS;
   }
   if (user_) return user_->put(*this, target, offset, origin, bytes);
@@ -291,7 +292,7 @@ int Window::get_checked(const char* function, int target, uint64_t offset, void*
 int Window::do_get(int target, uint64_t offset, void* result, size_t bytes) {
   if (const unsigned char* part = targets_[static_cast<size_t>(target)].direct) {
     if (target == rank_) touch_local_edge();
-    if (bytes > 0) std::memcpy(result, part + offset, bytes);
+    copy_bytes(result, part + offset, bytes);
     return REMORA_SUCCESS;
   }
   if (user_) return user_->get(*this, target, offset, result, bytes);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -234,21 +235,23 @@ class Window : public remora_win_s {
         return lock_slow(function, lock_type, target, assert_flags);  // busy: wait there
       to.passive_direct = to.direct;  // open_passive_direct (target is not this rank)
     }
-    if (!to.lock_checked) to.lock_checked = 1;  // a store only after a NOCHECK epoch
+    // Beside the mode's byte: the compiler merges the two stores into one.
+    to.lock_checked = 1;
     epoch_.locked_at(to.lock_mode, exclusive ? LockMode::Exclusive : LockMode::Shared);
     return REMORA_SUCCESS;
   }
   int unlock(const char* function, int target) {
     const auto t = static_cast<size_t>(target);
     Target& to = targets_[t];
-    const LockMode mode = to.lock_mode;  // epoch_.lock_mode(target)
-    // The word is held (checked epoch, not a deferred one still waiting), and nothing is in
-    // flight: complete_for_release has nothing to wait for (no owner request; no transport
-    // accumulate, which needs a window across nodes, where no target has a fast path).
-    if (to.word == nullptr || mode == LockMode::None || !to.lock_checked ||
-        to.deferred_waiting != DeferredLock::kNotWaiting || owner_requests_in_flight(to))
-        [[unlikely]]
+    // The word is held (a lock epoch, checked, not a deferred one still waiting: the three
+    // bytes at once, Target::held), and nothing is in flight: complete_for_release has nothing
+    // to wait for (no owner request; no transport accumulate, which needs a window across
+    // nodes, where no target has a fast path).
+    const uint32_t held = to.held();
+    if (to.word == nullptr || (held != Target::kHeldExclusive && held != Target::kHeldShared) ||
+        owner_requests_in_flight(to)) [[unlikely]]
       return unlock_slow(function, target);
+    const LockMode mode = held == Target::kHeldExclusive ? LockMode::Exclusive : LockMode::Shared;
     to.passive_direct = nullptr;
     // The release orders this rank's memcpys of the epoch before the next holder's accesses
     // (complete_for_release). A writer's word is exactly kWriter while it holds it (readers
@@ -530,8 +533,27 @@ class Window : public remora_win_s {
     // the thread that receives the acknowledgements decrements it). Here, not in an array of its
     // own, so that unlock's and flush's test of it loads no other line.
     uint64_t owner_pending = 0;
+    // lock_checked, lock_mode and deferred_waiting (adjacent bytes) in one load, for unlock's
+    // fast path: kHeldExclusive or kHeldShared when the epoch holds the word it checked
+    // (checked, that mode, not waiting), else anything else.
+    static constexpr uint32_t kHeldExclusive = 1u |
+                                               static_cast<uint32_t>(LockMode::Exclusive) << 8 |
+                                               uint32_t{DeferredLock::kNotWaiting} << 16;
+    static constexpr uint32_t kHeldShared = 1u | static_cast<uint32_t>(LockMode::Shared) << 8 |
+                                            uint32_t{DeferredLock::kNotWaiting} << 16;
+    uint32_t held() const {
+      uint32_t four = 0;  // one load, the fourth byte masked off
+      std::memcpy(&four,
+                  reinterpret_cast<const unsigned char*>(this) + offsetof(Target, lock_checked),
+                  sizeof four);
+      return four & 0xffffffu;
+    }
   };
   static_assert(sizeof(Target) == 64);
+  static_assert(offsetof(Target, lock_mode) == offsetof(Target, lock_checked) + 1 &&
+                offsetof(Target, deferred_waiting) == offsetof(Target, lock_checked) + 2 &&
+                offsetof(Target, acc_in_place) == offsetof(Target, lock_checked) + 3 &&
+                std::endian::native == std::endian::little);
   std::vector<Target> targets_;
   static constexpr uint8_t kAccGeneral = 0, kAccLockTable = 1, kAccNative = 2;
   std::atomic_ref<uint64_t> owner_pending(int target) {

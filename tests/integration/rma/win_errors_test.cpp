@@ -233,6 +233,19 @@ void fast_path_states(const char* info) {
                     "disp=4");
       REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1, static_cast<remora_datatype_t>(999)),
                     REMORA_ERR_ARG, "type=999");
+      // The bounds of the types' one comparison (datatype_valid), on put's and get's fast path.
+      REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1, static_cast<remora_datatype_t>(0)),
+                    REMORA_ERR_ARG, "type=0");
+      REQUIRE_ERROR(remora_win_get(win, other, 0, &result, 1, static_cast<remora_datatype_t>(0)),
+                    REMORA_ERR_ARG, "type=0");
+      REQUIRE_ERROR(remora_win_put(win, other, 0, &value, 1,
+                                   static_cast<remora_datatype_t>(REMORA_DOUBLE_COMPLEX + 1)),
+                    REMORA_ERR_ARG, "type=13");
+      // A NULL buffer is refused only with elements to move.
+      REQUIRE_OK(remora_win_put(win, other, 0, nullptr, 0, REMORA_INT64));
+      REQUIRE_OK(remora_win_get(win, other, 0, nullptr, 0, REMORA_INT64));
+      REQUIRE_ERROR(remora_win_get(win, other, 0, nullptr, 1, REMORA_INT64), REMORA_ERR_ARG,
+                    "result is NULL");
       REQUIRE_ERROR(remora_win_put(win, other, 0, nullptr, 1, REMORA_INT64), REMORA_ERR_ARG,
                     "origin is NULL");
       REQUIRE_ERROR(remora_win_put(win, size_, 0, &value, 1, REMORA_INT64), REMORA_ERR_RANK,
