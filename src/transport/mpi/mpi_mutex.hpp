@@ -2,9 +2,10 @@
 // windows' flush lists, staging blocks and rgets in flight). Only another thread of this rank can
 // contend for it: the progress thread (REMORA_PROGRESS=thread: always_) or other application
 // threads, which exist at REMORA_THREAD_MULTIPLE only (below it the application calls Remora from
-// one thread at a time). Otherwise it is not taken: an uncontended lock and unlock were about a
-// tenth of an 8-byte MPI_Put's time on this VM (docs/benchmarks.md). The thread level changes only
-// in remora_init and remora_finalize, where no thread holds it, so lock and unlock agree.
+// one thread at a time). Otherwise it is not taken: an uncontended lock and unlock cost about
+// 23 ns on this VM, against 0.33 µs for an 8-byte MPI_Put in a bandwidth loop. The thread level
+// changes only in remora_init and remora_finalize, where no thread holds it, so lock and unlock
+// agree.
 #pragma once
 
 #include <mutex>

@@ -501,11 +501,11 @@ void MpiTransport::stay_active(uint64_t now) {
   }
 }
 
-// A clock read (clock_gettime, about 22 ns on this VM) per operation was a sixth of an 8-byte
-// MPI_Put's time: within a burst of operations to a target the clock is read at every
-// kAnnounceStride-th only. A burst ends at any poll of this rank (every round of a wait,
-// remora_progress, the progress thread's polls), so the first operation after one announces at
-// once; only operations spaced by computation outside Remora may send their notice up to
+// A clock read per operation was too dear (clock_gettime: 22-90 ns on this VM, against 0.33 µs
+// for an 8-byte MPI_Put in a bandwidth loop): within a burst of operations to a target the clock
+// is read at every kAnnounceStride-th only. A burst ends at any poll of this rank (every round of a
+// wait, remora_progress, the progress thread's polls), so the first operation after one announces
+// at once; only operations spaced by computation outside Remora may send their notice up to
 // kAnnounceStride - 1 operations late (the flush that follows them announces at once).
 void MpiTransport::announce(int target) {
   if (active_ns_ == 0) return;
