@@ -8,26 +8,16 @@
 // for remote work (MpiTransport::polls_for_remote_work). Then it waits and checks the value.
 // Where MPI completes the get without the target, nothing is in flight and only the value is
 // checked (the count of rounds that saw the get in flight is printed).
-#include <time.h>
-
 #include <cstdint>
 #include <cstdio>
 
-#include "api/runtime.hpp"
-#include "multirank.hpp"
-#include "transport/mpi/mpi_transport.hpp"
+#include "mpi_internals.hpp"
 
 namespace {
 
 constexpr int kRounds = 3;
 constexpr long kOriginPauseMs = 300;  // > REMORA_MPI_ACTIVE_US (100 ms in CMakeLists.txt)
 constexpr long kTargetPauseMs = 1000;
-
-void sleep_ms(long ms) {
-  timespec duration{ms / 1000, (ms % 1000) * 1000000};
-  while (nanosleep(&duration, &duration) != 0) {
-  }
-}
 
 int64_t value(int round) {
   return 1000 + round;
@@ -39,10 +29,7 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   remora_test::init(&argc, &argv, &rank, &size);
   REQUIRE(size == 2, "run at 2 ranks, not %d", size);
-  remora::api::Runtime* runtime = nullptr;
-  REQUIRE_OK(remora::api::enter("rget_active_test", &runtime));
-  const auto* mpi = dynamic_cast<const remora::mpi::MpiTransport*>(runtime->transport.get());
-  REQUIRE(mpi != nullptr, "the job does not run on the MPI transport");
+  const remora::mpi::MpiTransport* mpi = &remora_test::mpi_transport("rget_active_test");
   remora_win_t win = nullptr;
   int64_t* mine = remora_test::allocate_int64_window(1, nullptr, &win);
   REQUIRE_OK(remora_win_lock_all(win, 0));
@@ -51,12 +38,12 @@ int main(int argc, char** argv) {
     if (rank == 1) *mine = value(round);
     REQUIRE_OK(remora_barrier());
     if (rank == 1) {
-      sleep_ms(kTargetPauseMs);
+      remora_test::sleep_ms(kTargetPauseMs);
     } else {
       int64_t read = -1;
       remora_request_t request = REMORA_REQUEST_NULL;
       REQUIRE_OK(remora_win_rget(win, 1, 0, &read, 1, REMORA_INT64, &request));
-      sleep_ms(kOriginPauseMs);
+      remora_test::sleep_ms(kOriginPauseMs);
       int flag = 0;
       REQUIRE_OK(remora_request_test(&request, &flag));
       if (!flag) {

@@ -18,13 +18,14 @@
 
 #include "transport/am_dispatcher.hpp"
 #include "transport/mpi/endpoint_map.hpp"
+#include "transport/mpi/mpi_mutex.hpp"
 
 namespace remora::mpi {
 
 class AmChannel {
  public:
   // Targets and sources are endpoints, translated by map into comm's ranks.
-  AmChannel(MPI_Comm comm, std::mutex& mpi_mutex, EndpointMap map = {})
+  AmChannel(MPI_Comm comm, MpiMutex& mpi_mutex, EndpointMap map = {})
       : comm_(comm), mpi_mutex_(mpi_mutex), map_(std::move(map)) {}
   ~AmChannel();
   AmChannel(const AmChannel&) = delete;
@@ -48,7 +49,7 @@ class AmChannel {
   void retire_completed();  // with mpi_mutex_ held
 
   MPI_Comm comm_;
-  std::mutex& mpi_mutex_;
+  MpiMutex& mpi_mutex_;
   EndpointMap map_;
   std::deque<Sending> sending_;
   std::vector<uint8_t> receive_buffer_;

@@ -106,7 +106,7 @@ class GhostEndpoint final : public Router<GhostEndpoint>, public transport::Ghos
   std::atomic<bool> finished_{false};
   // Ranks of other nodes send their requests to this ghost, which replies, over every process
   // (split_.everyone); the ghost polls it at least every REMORA_MPI_POLL_US.
-  std::mutex mpi_mutex_;
+  MpiMutex mpi_mutex_;
   std::unique_ptr<AmChannel> channel_;
   uint64_t poll_interval_ns_ = 0;
   // Entered at the ghost's start; every rank enters it when it leaves (MpiTransport::leave_ghost).

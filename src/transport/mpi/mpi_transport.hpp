@@ -5,7 +5,8 @@
 // when the job spans several nodes every remote atomic goes through MPI, even to this node,
 // because CPU atomics are not atomic with respect to MPI's.
 //
-// MPI calls are serialised by one mutex; a thread that finds MPI busy skips polling it.
+// MPI calls are serialised by one mutex (mpi_mutex.hpp: taken only where another thread of the
+// rank can use MPI through Remora); a thread that finds MPI busy skips polling it.
 //
 // Waiting when the job spans nodes: nobody on another node can wake this rank's futex, and MPI
 // libraries (MPICH over UCX among them) complete some one-sided operations in software on the
@@ -136,11 +137,14 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   // Under the MPI mutex: whether a window listed for target has operations to it to flush.
   bool needs_flush(int target);
   // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
-  // for REMORA_MPI_ACTIVE_US from now; announce(target) does so before a one-sided operation on
-  // target (unless less than an eighth of that time has passed since it last did) and sends
-  // target a notice unless it had one (or a message) recently.
+  // for REMORA_MPI_ACTIVE_US from now; announce_now(target) does so before a one-sided operation
+  // on target (unless less than an eighth of that time has passed since it last did) and sends
+  // target a notice unless it had one (or a message) recently. announce(target) is announce_now
+  // for every kAnnounceStride-th operation to target of a burst (the operations between two
+  // polls of this rank): it reads the clock for those only.
   void stay_active(uint64_t now);
   void announce(int target);
+  void announce_now(int target);
   bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
@@ -160,8 +164,16 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   uint64_t poll_interval_ns_ = 0;
   uint64_t active_ns_ = 0;  // REMORA_MPI_ACTIVE_US when the job spans nodes, else 0
   std::atomic<uint64_t> active_until_{0};
-  std::unique_ptr<std::atomic<uint64_t>[]> noticed_;  // per rank: when it last heard from us
-  std::mutex mpi_mutex_;
+  // Per rank: when it last heard from us (noticed), and announce's count of operations to it
+  // left before it reads the clock again (skips), valid in poll round `round` only.
+  struct Announced {
+    std::atomic<uint64_t> noticed{0};
+    std::atomic<uint32_t> round{0};
+    std::atomic<uint32_t> skips{0};
+  };
+  std::unique_ptr<Announced[]> announced_;
+  std::atomic<uint32_t> polls_{0};  // poll() calls (a burst of operations ends at each)
+  MpiMutex mpi_mutex_;
   std::unique_ptr<AmChannel> channel_;
   std::mutex windows_mutex_;
   std::vector<RmaWindow*> windows_;  // live windows, for flush_all()

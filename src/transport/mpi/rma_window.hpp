@@ -38,6 +38,7 @@
 #include <mutex>
 #include <vector>
 
+#include "transport/mpi/mpi_mutex.hpp"
 #include "transport/transport.hpp"
 
 namespace remora::mpi {
@@ -58,7 +59,7 @@ class RmaWindow;
 
 // What the windows of one transport share; it outlives them and their rgets' requests.
 struct WindowShared {
-  std::mutex& mpi_mutex;  // serialises every MPI call
+  MpiMutex& mpi_mutex;  // serialises every MPI call (mpi_mutex.hpp)
   // Waits for a request of this rank (taking the MPI mutex only to test it).
   std::function<int(MPI_Request*)> wait;
   // Called (under the MPI mutex) while a request of this rank is outstanding across nodes: its
@@ -159,7 +160,7 @@ class RmaWindow {
 
   MPI_Win window_;
   WindowShared& shared_;
-  std::mutex& mpi_mutex_;
+  MpiMutex& mpi_mutex_;
   const std::function<int(MPI_Request*)>& wait_;
   // Under mpi_mutex_: puts or accumulates since the last flush_all (unflushed_), and since the
   // last flush of each window rank (unflushed_to_); unflushed(rank) marks both.
