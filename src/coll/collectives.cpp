@@ -45,14 +45,15 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   const bool single_copy = config.single_copy != "off";
   collectives->single_copy_bytes_ =
       single_copy ? static_cast<size_t>(config.shm_single_copy_bytes) : 0;
-  // bcast is single-copy from kBcastSingleCopyBytes unless REMORA_SHM_SINGLE_COPY_BYTES is
-  // set, which decides it too. Oversubscribed, the cells' bcast measured faster: a descheduled
-  // member holds up every other member's copy there.
-  const bool bcast_single_copy = single_copy && !transport.wait_policy().oversubscribed;
-  collectives->bcast_single_copy_bytes_ = collectives->single_copy_bytes_ != 0
-                                              ? collectives->single_copy_bytes_
-                                          : bcast_single_copy ? kBcastSingleCopyBytes
-                                                              : 0;
+  // The operations of ShmArea::single_copy_by_default are single-copy from
+  // kDefaultSingleCopyBytes unless REMORA_SHM_SINGLE_COPY_BYTES is set, which decides them too.
+  // Oversubscribed, the cells' bcast measured faster: a descheduled member holds up every other
+  // member's copy there, and the single-copy waits do not spin through the others' copies.
+  const bool default_single_copy = single_copy && !transport.wait_policy().oversubscribed;
+  collectives->default_single_copy_bytes_ = collectives->single_copy_bytes_ != 0
+                                                ? collectives->single_copy_bytes_
+                                            : default_single_copy ? kDefaultSingleCopyBytes
+                                                                  : 0;
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -316,7 +317,7 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // A failure (every member sees it) leaves the communicator without an area: its shm calls
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
-  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, bcast_single_copy_bytes_,
+  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, default_single_copy_bytes_,
                       &area) != REMORA_SUCCESS)
     return;
   areas_->add(area);

@@ -34,10 +34,11 @@ struct CollectiveArgs;
 
 class Collectives {
  public:
-  // The single-copy bcast's threshold on a node that is not oversubscribed when
-  // REMORA_SHM_SINGLE_COPY_BYTES is 0 (the default): at p = 2 it measured 0.3-0.6x Open MPI's
-  // time on days the cells took 0.2x and 1.7x (docs/benchmarks.md, 2026-11-28).
-  static constexpr size_t kBcastSingleCopyBytes = 256 * 1024;
+  // The single-copy threshold of the operations ShmArea::single_copy_by_default names on a node
+  // that is not oversubscribed when REMORA_SHM_SINGLE_COPY_BYTES is 0 (the default): at p = 2
+  // bcast measured 0.3-0.6x Open MPI's time on days the cells took 0.2x and 1.7x, the others
+  // see docs/benchmarks.md (2026-11-28).
+  static constexpr size_t kDefaultSingleCopyBytes = 256 * 1024;
 
   // Registers the messenger's handler: every rank must create this at the same point of
   // start-up, before the first collective synchronisation.
@@ -186,8 +187,8 @@ class Collectives {
   OrderKind default_order_ = OrderKind::Identity;  // REMORA_COLL_ORDER
   std::chrono::nanoseconds timeout_{0};            // REMORA_COLL_TIMEOUT
   size_t single_copy_bytes_ = 0;                   // REMORA_SHM_SINGLE_COPY_BYTES
-  // kBcastSingleCopyBytes (not oversubscribed), or the above when that is set
-  size_t bcast_single_copy_bytes_ = 0;
+  // kDefaultSingleCopyBytes (not oversubscribed), or the above when that is set
+  size_t default_single_copy_bytes_ = 0;
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase

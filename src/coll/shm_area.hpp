@@ -144,11 +144,11 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
 
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
-  // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES, bcast_single_copy_bytes its
-  // threshold for bcast (see single_copy_bytes()).
+  // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES, default_single_copy_bytes its
+  // threshold for the operations single-copy by default (see single_copy_bytes(operation)).
   static int create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
-                    size_t bcast_single_copy_bytes, std::shared_ptr<ShmArea>* out);
+                    size_t default_single_copy_bytes, std::shared_ptr<ShmArea>* out);
   ~ShmArea();
   // Unmaps the area now (the collectives layer ends while something still holds it).
   void release();
@@ -174,15 +174,31 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Advances the pending collectives of this area in sequence order until one is in flight
   // (or another thread holds it).
   void advance_pending();
-  // Calls (other than bcast) of at least this many bytes are single-copy (0: none): members
-  // copy between each other's buffers with process_vm_readv/writev (Linux cross-memory attach,
-  // coll/shm_single_copy.hpp) instead of through the cells. Agreed
-  // when the area is made (every member probes every other's memory; all must succeed), so the
-  // same on every member.
+  // Calls of the operations not single_copy_by_default of at least this many bytes are
+  // single-copy (0: none): members copy between each other's buffers with
+  // process_vm_readv/writev (Linux cross-memory attach, coll/shm_single_copy.hpp) instead of
+  // through the cells. Agreed when the area is made (every member probes every other's memory;
+  // all must succeed), so the same on every member.
   size_t single_copy_bytes() const { return single_copy_bytes_; }
-  // The threshold of operation: bcast has its own (on by default), the others the one above.
+  // The operations single-copy by default (Collectives::kDefaultSingleCopyBytes where the node
+  // is not oversubscribed); gather and scatter include their v-forms' single-copy blocks.
+  static constexpr bool single_copy_by_default(Operation operation) {
+    switch (operation) {
+      case Operation::Bcast:
+      case Operation::Gather:
+      case Operation::Scatter:
+      case Operation::Allgather:
+      case Operation::Alltoall:
+      case Operation::Reduce:
+      case Operation::Allreduce:
+        return true;
+      default:
+        return false;
+    }
+  }
+  // The threshold of operation: the default one (on by default) or the one above.
   size_t single_copy_bytes(Operation operation) const {
-    return operation == Operation::Bcast ? bcast_single_copy_bytes_ : single_copy_bytes_;
+    return single_copy_by_default(operation) ? default_single_copy_bytes_ : single_copy_bytes_;
   }
   // What read_from and write_to return when the member's process is gone (ESRCH: it died; the
   // job ends): not a failure of its own, the caller waits for the end of the job (or a notice)
@@ -280,7 +296,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   std::vector<int> others_;      // the world ranks of the other members
   int rank_;
   size_t single_copy_bytes_ = 0;
-  size_t bcast_single_copy_bytes_ = 0;
+  size_t default_single_copy_bytes_ = 0;
   mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells and inline slots (0: none yet).

@@ -36,6 +36,9 @@ constexpr int kChecksWithoutPause = 32;
 // A wait for an inline round looks at the awaited members' arrive flags on one check in this
 // many only (ShmArea::arrived's slot_only): their slots carry the round id.
 constexpr unsigned kSlotOnlyChecks = 8;
+// The single-copy spin (ShmCall::copy_spin_ns_) reads the clock on one check in this many: on
+// a virtual machine a clock read costs several checks.
+constexpr unsigned kClockChecks = 64;
 
 size_t chunks_of(size_t bytes, size_t chunk) {
   return (bytes + chunk - 1) / chunk;
@@ -115,6 +118,9 @@ class ShmCall {
   uint64_t announcements_ = 0;
   InstanceTable::Context* slot_ = nullptr;
   bool wake_owed_ = false;  // a flag was stored since the last wake (pay_wake)
+  // A single-copy call's waits spin this long after the short spin (0: they do not), sized by
+  // the copy the members waited for make (shm_single_copy::spin_ns); 0 when oversubscribed.
+  uint64_t copy_spin_ns_ = 0;
 };
 
 // Sum (or op) of the members' vectors of count elements at offset in their cells (or inline
@@ -212,6 +218,7 @@ class ShmVectorRun : ShmCall {
  private:
   int rounds() {
     const ShmVectorPlan plan(area_, operation_, args_, sequence_);
+    if (!env_.oversubscribed) copy_spin_ns_ = shm_single_copy::spin_ns_for(plan.direct_total());
     plan.copy_own();
     const size_t rounds = plan.rounds();
     if (rounds == 0) finish_past();
@@ -347,6 +354,7 @@ bool ShmFastRun::plan_single_copy() {
   if (rounds_ == 0) return false;
   single_copy_ = true;
   small_ = true;
+  if (!env_.oversubscribed) copy_spin_ns_ = shm_single_copy::spin_ns(area_, operation_, args_);
   const bool rooted = operation_ == Operation::Bcast || operation_ == Operation::Reduce ||
                       operation_ == Operation::Gather || operation_ == Operation::Scatter;
   root_ = rooted ? args_.root : -1;
@@ -511,7 +519,7 @@ void ShmFastRun::consume(size_t k, int buffer) {
   if (single_copy_) {
     // The addresses are in round 0's inline slot, the call's.
     transfer_status_ =
-        shm_single_copy::transfer(area_, operation_, args_, k, buffer_of(0, true), &held_);
+        shm_single_copy::transfer(area_, operation_, args_, buffer_of(0, true), &held_);
     return;
   }
   switch (operation_) {
@@ -637,6 +645,20 @@ int ShmCall::wait(const Check& check) {
     if (spin >= unpaused) cpu_relax();
   }
   pay_wake();  // before this wait may take long: members may sleep for this call's flags
+  if (first == 0 && copy_spin_ns_ > 0) {
+    // A member waited for copies a known amount between the rounds (single copy): spin about
+    // as long as that copy takes, since a sleeper's wake-up (on a virtual machine, tens of
+    // microseconds) would come after it, and its partner's next wait would outlast the short
+    // spin and sleep too, call after call. Bounded, and only when not oversubscribed.
+    const uint64_t begin = now_ns();
+    for (unsigned i = 1;; ++i) {
+      cpu_relax();
+      first = check(&gone);
+      if (first != 0) break;
+      if (i % kClockChecks == 0 && now_ns() - begin >= copy_spin_ns_) break;
+    }
+    if (first > 0) return REMORA_SUCCESS;
+  }
   if (first == 0 && env_.yield_ns > 0) {
     const uint64_t begin = now_ns();
     for (unsigned i = 1;; ++i) {

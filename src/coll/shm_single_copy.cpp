@@ -55,28 +55,29 @@ int bcast_copy(const ShmArea& area, const CollectiveArgs& args, int buffer) {
   return REMORA_SUCCESS;
 }
 
-// Reduces this member's slice of the vector (root < 0: allreduce, into its own result; else
-// into the root's result, written there piece by piece by a member other than the root).
+// Reduces this member's slice of the vector and delivers it, piece by piece: root < 0
+// (allreduce) into its own result and every other member's (nobody else reads or writes that
+// slice of theirs: member s reads only slice s of the inputs), else into the root's result (a
+// member other than the root reduces into scratch and writes it there).
 int reduce_slice(const ShmArea& area, const CollectiveArgs& args, int root, int buffer,
                  std::vector<uint8_t>* scratch) {
   const int me = area.rank(), size = area.size();
-  const bool deliver = root >= 0 && me != root;
+  const bool to_root = root >= 0 && me != root;
   size_t offset = 0, bytes = 0;
   slice(args, size, me, &offset, &bytes);
   const size_t piece = ShmArea::kCellBytes / args.extent * args.extent;
   // [0, piece): another member's piece; [piece, 2 piece): in place, this member's own input
-  // piece, saved before rank 0's piece overwrites it; delivering, [2 piece, 3 piece): the
-  // reduced piece on its way to the root.
-  scratch->resize((deliver ? 3 : 2) * piece);
+  // piece, saved before rank 0's piece overwrites it; to the root, [2 piece, 3 piece): the
+  // reduced piece on its way there.
+  scratch->resize((to_root ? 3 : 2) * piece);
   uint8_t* theirs = scratch->data();
   uint8_t* own = scratch->data() + piece;
   const auto* input = static_cast<const uint8_t*>(input_of(args));
-  const uint64_t root_result = deliver ? addresses(area, root, buffer).result + offset : 0;
   for (size_t done = 0; done < bytes; done += piece) {
     const size_t length = std::min(piece, bytes - done);
-    uint8_t* target = deliver ? scratch->data() + 2 * piece : result_of(args) + offset + done;
+    uint8_t* target = to_root ? scratch->data() + 2 * piece : result_of(args) + offset + done;
     const uint8_t* mine = input + offset + done;
-    if (args.in_place && me != 0 && !deliver) {
+    if (args.in_place && me != 0 && !to_root) {
       std::memcpy(own, mine, length);
       mine = own;
     }
@@ -96,24 +97,12 @@ int reduce_slice(const ShmArea& area, const CollectiveArgs& args, int root, int 
         rma::apply_op(args.op, args.type, target, from, length / args.extent);
       }
     }
-    if (deliver)
-      if (int status = area.write_to(root, root_result + done, target, length)) return status;
-  }
-  return REMORA_SUCCESS;
-}
-
-// allreduce round 1: the other slices of the result from their owners.
-int gather_slices(const ShmArea& area, const CollectiveArgs& args, int buffer) {
-  const int me = area.rank(), size = area.size();
-  uint8_t* result = result_of(args);
-  for (int rank = 0; rank < size; ++rank) {
-    if (rank == me) continue;
-    size_t offset = 0, bytes = 0;
-    slice(args, size, rank, &offset, &bytes);
-    if (bytes == 0) continue;
-    if (int status = area.read_from(rank, addresses(area, rank, buffer).result + offset,
-                                    result + offset, bytes))
-      return status;
+    for (int rank = 0; rank < size; ++rank) {
+      if (rank == me || (root >= 0 && rank != root)) continue;
+      if (int status = area.write_to(rank, addresses(area, rank, buffer).result + offset + done,
+                                     target, length))
+        return status;
+    }
   }
   return REMORA_SUCCESS;
 }
@@ -201,7 +190,18 @@ size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& ar
     return 0;
   const size_t bytes = decisive_bytes(operation, args);
   if (threshold == 0 || bytes == 0 || bytes < threshold) return 0;
-  return operation == Operation::Allreduce ? 3 : 2;
+  return 2;
+}
+
+uint64_t spin_ns_for(size_t bytes) {
+  return std::min<uint64_t>(bytes * 1000 / kSpinBytesPerUs, kMaxSpinNs);
+}
+
+uint64_t spin_ns(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
+  // allgather and alltoall: every member copies a block from each of the others and its own.
+  const bool every_block = operation == Operation::Allgather || operation == Operation::Alltoall;
+  const auto blocks = every_block ? static_cast<size_t>(area.size()) : 1;
+  return spin_ns_for(decisive_bytes(operation, args) * blocks);
 }
 
 const void* source(Operation operation, const CollectiveArgs& args, int rank,
@@ -231,14 +231,13 @@ void publish(uint8_t* slot, const void* input, void* result) {
   std::memcpy(slot, &a, sizeof a);
 }
 
-int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& args, size_t round,
+int transfer(const ShmArea& area, Operation operation, const CollectiveArgs& args,
              int addresses_buffer, std::vector<uint8_t>* scratch) {
   switch (operation) {
     case Operation::Bcast:
       return bcast_copy(area, args, addresses_buffer);
     case Operation::Allreduce:
-      return round == 0 ? reduce_slice(area, args, -1, addresses_buffer, scratch)
-                        : gather_slices(area, args, addresses_buffer);
+      return reduce_slice(area, args, -1, addresses_buffer, scratch);
     case Operation::Reduce:
       return reduce_slice(area, args, args.root, addresses_buffer, scratch);
     case Operation::Gather:

@@ -61,11 +61,12 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
     rounds_ = std::max(sends, reads_);
     return;
   }
-  direct_bytes_ = area.single_copy_bytes();
+  direct_bytes_ = area.single_copy_bytes(operation_);
   const int root = args_.root;
   if (me_ != root) {
     // A single-copy block: round 0 publishes the address, round 1 waits for the root.
     rounds_ = direct(args_.count) ? 2 : rounds_of(args_.count);
+    if (direct(args_.count)) direct_total_ = args_.count * extent_ * static_cast<size_t>(size_ - 1);
     // scatterv: the root's slot carries this block when it is inline (gatherv's members wait
     // for nobody in round 0).
     slot_arrivals_ = operation_ == Operation::Scatter && args_.count != 0 && !direct(args_.count) &&
@@ -79,6 +80,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
     if (rank == root) continue;
     rounds_ = std::max(rounds_, rounds_of(block_of(rank)));
     root_waits_ = root_waits_ || direct(block_of(rank));
+    if (direct(block_of(rank))) direct_total_ += block_of(rank) * extent_;
     all_in_slot = all_in_slot && slot_carries(block_of(rank));
   }
   slot_arrivals_ = all_in_slot;

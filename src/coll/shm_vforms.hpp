@@ -55,6 +55,9 @@ class ShmVectorPlan {
   ShmVectorPlan& operator=(const ShmVectorPlan&) = delete;
 
   size_t rounds() const { return rounds_; }  // this member's
+  // The single-copy bytes the root moves, as far as this member knows (a member: its own
+  // block for each other member; 0: none), which a wait for the root may spin through.
+  size_t direct_total() const { return direct_total_; }
   // Copies this member's own block (before the rounds: the in-place alltoallv reads its copy).
   void copy_own() const;
   // What round k writes (ShmArea::kCellData, ShmArea::kSlotData; 0: nothing).
@@ -97,6 +100,7 @@ class ShmVectorPlan {
   size_t piece_ = 0;            // scatterv, alltoallv: elements per block and round
   size_t inline_count_ = 0;     // scatterv: elements per rank in the inline slot
   size_t direct_bytes_ = 0;     // gatherv, scatterv: single-copy blocks from this size (0: none)
+  size_t direct_total_ = 0;     // direct_total()
   bool root_waits_ = false;     // scatterv: the root waits for round 0's addresses
   bool slot_arrivals_ = false;  // small(0)
   size_t rounds_ = 0;

@@ -94,8 +94,8 @@ bool single_copy_rounds(const Context& c, Operation operation, std::vector<Round
       };
     }
     if (k + 1 < count)
-      round.transfer = [c, operation, k, scratch](int slot) {
-        return shm_single_copy::transfer(*c.area, operation, *c.args, k, slot, scratch.get());
+      round.transfer = [c, operation, scratch](int slot) {
+        return shm_single_copy::transfer(*c.area, operation, *c.args, slot, scratch.get());
       };
     rounds->push_back(std::move(round));
   }

@@ -1,5 +1,5 @@
-// Large shm reduces, gathers, scatters, allgathers and alltoalls: the single-copy forms (members
-// read and write each other's buffers with process_vm_readv/writev from
+// Large shm reduces, allreduces, gathers, scatters, allgathers and alltoalls: the single-copy forms
+// (members read and write each other's buffers with process_vm_readv/writev from
 // REMORA_SHM_SINGLE_COPY_BYTES on, when they may) and the cells, at odd int64 counts below and
 // above the threshold and above the cell size, from every root, in place and not, blocking (the
 // fast path), nonblocking (the schedule) and both in one collective (a member with a
@@ -50,33 +50,48 @@ struct Setup {
   int me, size;
 };
 
-Job reduce(const Setup& s, int tag) {
+// reduce at s.root, or with all an allreduce (every rank checks its result; in place: all).
+Job reduction(const Setup& s, int tag, bool all) {
   auto in = std::make_shared<Values>(s.count), out = std::make_shared<Values>(s.count, -1);
   fill(in.get(), 0, s.count, s.me, tag);
-  const bool in_place = s.in_place && s.me == s.root;
+  const bool in_place = s.in_place && (all || s.me == s.root);
   const remora_op_t op = s.in_place ? REMORA_OP_MAX : REMORA_OP_SUM;
   Job job;
-  job.start = [s, in, out, in_place, op](remora_request_t* request) {
+  job.start = [s, in, out, in_place, op, all](remora_request_t* request) {
     const void* send = in_place ? REMORA_IN_PLACE : in->data();
     int64_t* recv = in_place ? in->data() : out->data();
+    if (all && request == nullptr)
+      return remora_allreduce(send, recv, s.count, REMORA_INT64, op, s.comm, REMORA_COLL_SHM);
+    if (all)
+      return remora_iallreduce(send, recv, s.count, REMORA_INT64, op, s.comm, REMORA_COLL_SHM,
+                               request);
     if (request == nullptr)
       return remora_reduce(send, recv, s.count, REMORA_INT64, op, s.root, s.comm, REMORA_COLL_SHM);
     return remora_ireduce(send, recv, s.count, REMORA_INT64, op, s.root, s.comm, REMORA_COLL_SHM,
                           request);
   };
-  job.check = [s, in, out, in_place, tag] {
-    if (s.me != s.root) return;
+  job.check = [s, in, out, in_place, tag, all] {
+    if (!all && s.me != s.root) return;
     const Values& result = in_place ? *in : *out;
     for (size_t i = 0; i < s.count; ++i) {
       int64_t expected = element(0, tag, i);
       for (int rank = 1; rank < s.size; ++rank)
         expected = s.in_place ? std::max(expected, element(rank, tag, i))
                               : expected + element(rank, tag, i);
-      REQUIRE(result[i] == expected, "reduce tag %d count %zu root %d: [%zu] = %lld", tag, s.count,
-              s.root, i, static_cast<long long>(result[i]));
+      REQUIRE(result[i] == expected, "%s tag %d count %zu root %d: [%zu] = %lld",
+              all ? "allreduce" : "reduce", tag, s.count, s.root, i,
+              static_cast<long long>(result[i]));
     }
   };
   return job;
+}
+
+Job reduce(const Setup& s, int tag) {
+  return reduction(s, tag, false);
+}
+
+Job allreduce(const Setup& s, int tag) {
+  return reduction(s, tag, true);
 }
 
 Job gather(const Setup& s, int tag) {
@@ -210,6 +225,7 @@ int main(int argc, char** argv) {
         run(scatter, setup, &tag);
       }
       const Setup setup{world, count, 0, in_place, me, size};
+      run(allreduce, setup, &tag);
       run(allgather, setup, &tag);
       run(alltoall, setup, &tag);
     }
