@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 
 #include "coll/algorithms/algorithms.hpp"
 #include "coll/algorithms/common.hpp"
@@ -50,27 +51,29 @@ bool writable(const ShmArea& area, const Slot& s) {
 
 BypassSlots::Contribution::Contribution(transport::Transport& transport, const Communicator& comm,
                                         ShmArea& area, uint64_t sequence,
-                                        const CollectiveArgs& args, bool keep_input)
+                                        const CollectiveArgs& args, bool nonblocking)
     : transport_(transport),
       area_(area),
       sequence_(sequence),
       root_(args.root),
       root_world_(comm.world_rank(args.root)),
       input_(input_of(args)),
-      bytes_(args.count * args.extent) {
-  if (!keep_input) return;
+      bytes_(args.count * args.extent),
+      nonblocking_(nonblocking) {
+  if (!nonblocking) return;
+  keep_area_ = area.shared_from_this();
   const auto* input = static_cast<const uint8_t*>(input_);
   kept_.assign(input, input + bytes_);
   input_ = kept_.data();
 }
 
-int BypassSlots::Contribution::poll() {
+bool BypassSlots::Contribution::deposit() {
   Slot& s = slot(area_, area_.rank(), sequence_);
   if (!writable(area_, s)) {
     // Asks the root that frees it for a wake-up, then looks again (one of the two sees the
     // other's store).
     s.waiting.store(1, std::memory_order_seq_cst);
-    if (!writable(area_, s)) return 1;
+    if (!writable(area_, s)) return false;
   }
   s.waiting.store(0, std::memory_order_relaxed);
   if (bytes_ > 0) std::memcpy(s.data, input_, bytes_);
@@ -81,7 +84,51 @@ int BypassSlots::Contribution::poll() {
   const uint64_t arrived = c.arrivals.fetch_add(1, std::memory_order_seq_cst) + 1;
   const uint64_t wake_at = c.wake_at.load(std::memory_order_seq_cst);
   if (wake_at != 0 && arrived >= wake_at) transport_.wake(root_world_);
-  return REMORA_SUCCESS;
+  return true;
+}
+
+bool BypassSlots::Contribution::drain(ShmArea::BypassBacklog& backlog) {
+  while (!backlog.waiting.empty()) {
+    // The backlog holds Contributions only.
+    auto& oldest = static_cast<Contribution&>(*backlog.waiting.front());
+    if (!oldest.deposit()) return false;
+    oldest.deposited_ = true;
+    backlog.waiting.pop_front();
+    backlog.size.store(backlog.waiting.size(), std::memory_order_release);
+  }
+  return true;
+}
+
+int BypassSlots::Contribution::poll() {
+  ShmArea::BypassBacklog& backlog = area_.bypass_backlog();
+  // The common case: no earlier contribution of this member waits, the slot is free.
+  if (!queued_ && backlog.size.load(std::memory_order_acquire) == 0 && deposit())
+    return REMORA_SUCCESS;
+  std::unique_lock lock(backlog.mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return 1;        // another thread deposits the backlog now
+  if (cancelled_) return REMORA_ERR_ARG;  // its collective failed (the status is not used)
+  const bool drained = drain(backlog);
+  if (queued_) return deposited_ ? REMORA_SUCCESS : 1;
+  if (drained && deposit()) return REMORA_SUCCESS;
+  if (!nonblocking_) return 1;  // its own wait polls it again
+  queued_ = true;
+  backlog.waiting.push_back(shared_from_this());
+  backlog.size.store(backlog.waiting.size(), std::memory_order_release);
+  lock.unlock();  // ShmAreas::advance takes its lock before this one
+  area_.enlist(shared_from_this());
+  return 1;
+}
+
+void BypassSlots::Contribution::cancel() {
+  std::lock_guard lock(area_.bypass_backlog().mutex);
+  cancelled_ = true;
+  if (!queued_ || deposited_) return;
+  // Taken out: the member's later contributions no longer wait for it.
+  ShmArea::BypassBacklog& backlog = area_.bypass_backlog();
+  std::erase_if(backlog.waiting, [this](const std::shared_ptr<Schedule::Polled>& entry) {
+    return entry.get() == this;
+  });
+  backlog.size.store(backlog.waiting.size(), std::memory_order_release);
 }
 
 BypassSlots::Collection::Collection(transport::Transport& transport, const Communicator& comm,

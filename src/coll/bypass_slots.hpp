@@ -21,7 +21,9 @@
 // it waits; 0 when none waits): a contributor whose add reaches it wakes the root.
 // Counts only grow, so a contribution to a later call of the same root (a member running
 // ahead) can only wake the root early, never too late; a root woken early looks and sleeps
-// again, and its sleeps are timed (the wait policy's longest) besides.
+// again, and its sleeps are timed (the wait policy's longest) besides. A member deposits its
+// contributions in call order, the nonblocking ones from any wait of the rank (Contribution),
+// so the last contribution to a call is also the one that brings the count to its target.
 //
 // Failures: a member that fails the call before its contribution (a failure announced, an
 // argument error at the call) abandons the sequence in the area (ShmArea::abandon) and sends
@@ -33,6 +35,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -57,23 +60,46 @@ class BypassSlots {
   }
 
   // A non-root rank's part of call `sequence`: deposits its input in its slot. poll() returns
-  // 1 while the slot is still held by a call kSlots back (its root has not folded it yet).
-  // keep_input: copy the input now (a nonblocking call, whose caller may reuse its buffer as
-  // soon as the call returns, as with the message path, while the deposit may come later).
-  class Contribution final : public Schedule::Polled {
+  // 1 while it waits: a member deposits its contributions in call order, so a contribution
+  // waits while its slot is still held by a call kSlots back (its root has not folded it yet)
+  // and while an earlier contribution of the member waits. A blocking call polls it in its own
+  // wait. A nonblocking call's (nonblocking: it copies its input at the call, as the message
+  // path does, since its deposit may come later) that cannot deposit at once joins the member's
+  // backlog (ShmArea::bypass_backlog) and is enlisted on the rank's areas (ShmAreas::enlist):
+  // every wait of the rank deposits it as soon as it can, not only a wait for its request.
+  // Both rules prevent a deadlock: a nonblocking contribution deposited only when its request
+  // was waited for let the member's later calls take its slot first; its root could not fold
+  // that call without it and so never freed the other members' slots of it, which they needed
+  // kSlots calls later for calls of the same root, and the member itself waited for the root
+  // to fold one of those later calls before it reached the wait for its request.
+  class Contribution final : public Schedule::Polled,
+                             public std::enable_shared_from_this<Contribution> {
    public:
     Contribution(transport::Transport& transport, const Communicator& comm, ShmArea& area,
-                 uint64_t sequence, const CollectiveArgs& args, bool keep_input);
+                 uint64_t sequence, const CollectiveArgs& args, bool nonblocking);
     int poll() override;
+    void cancel() override;
 
    private:
+    // Copies the input into the slot and counts the arrival; false (a wake-up asked for) while
+    // the slot is held.
+    bool deposit();
+    // Under the backlog's lock: deposits the backlog's contributions from the oldest until one
+    // must wait; true once the backlog is empty.
+    static bool drain(ShmArea::BypassBacklog& backlog);
+
     transport::Transport& transport_;
     ShmArea& area_;
+    std::shared_ptr<ShmArea> keep_area_;  // a nonblocking call's: it may outlive its schedule
     uint64_t sequence_;
     int root_, root_world_;
     const void* input_;
     size_t bytes_;
     std::vector<uint8_t> kept_;
+    bool nonblocking_;
+    // Under the backlog's lock once queued_: in the backlog (set once); deposited from there;
+    // taken out by cancel().
+    bool queued_ = false, deposited_ = false, cancelled_ = false;
   };
 
   // The root's part of call `sequence`: its result is its input folded with every member's

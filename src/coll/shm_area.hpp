@@ -45,6 +45,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -172,6 +173,15 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   uint8_t* bypass_ring(int rank) const { return cell(rank, 0) + 2 * kCellBytes; }
   // Whether member rank abandoned collective sequence (among its last few: abandon()).
   bool abandoned(int rank, uint64_t sequence) const;
+  // This member's nonblocking application-bypass contributions that have not found their slot
+  // free yet, oldest call first (BypassSlots::Contribution, which deposits a member's
+  // contributions in call order: see there). Local to this rank; size is read without the lock.
+  struct BypassBacklog {
+    std::mutex mutex;
+    std::deque<std::shared_ptr<Schedule::Polled>> waiting;
+    std::atomic<size_t> size{0};
+  };
+  BypassBacklog& bypass_backlog() { return bypass_backlog_; }
   // The cell, or with small the data of inline slot `buffer` of the ring (slot_of).
   uint8_t* cell(int rank, int buffer, bool small) const {
     if (!small) return cell(rank, buffer);
@@ -320,6 +330,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // The rank's areas (ShmAreas::add), whose count of pending collectives this area's enlisted
   // ones are part of; none for an area not added.
   std::shared_ptr<ShmAreas> set_;
+  BypassBacklog bypass_backlog_;
 };
 
 // One collective: its rounds, advanced by poll() without blocking.

@@ -10,6 +10,8 @@
 //     slots ahead and wait for the root to free one (the root sleeps now and then);
 //   - blocking and nonblocking calls mixed on one call, several outstanding at once, and one
 //     left outstanding at its root across more than a ring of later calls;
+//   - nonblocking calls made while their slots are still held (a slow root), then more than
+//     two rings of blocking calls before their requests are waited for;
 //   - a split communicator's calls between the world's (each has its own area).
 #include <unistd.h>
 
@@ -252,6 +254,46 @@ int main(int argc, char** argv) {
     REQUIRE_OK(remora_request_wait(&request));
     check(first, rank, size, "outstanding (first)");
   }
+
+  // Nonblocking calls that cannot deposit when they are made (their members run a ring of
+  // slots ahead of a slow root), followed by more than two rings of blocking calls to the same
+  // root before the requests are waited for. The early members (odd ranks) start theirs while
+  // the root is still in a barrier on another communicator, before it folds the ring's earlier
+  // calls; the late ones once it has. A member's contributions must go in in call order and
+  // be deposited by any wait: when the early members' later calls took their slot first, the
+  // root could not fold the early calls, the late members waited for their slots of them a
+  // ring later, and the early members for the root a ring after that (deadlock).
+  remora_comm_t other = REMORA_COMM_NULL;
+  REQUIRE_OK(remora_comm_dup(world, &other));
+  constexpr int kRing = 16;  // BypassSlots::kSlots
+  for (int round = 0; round < 3; ++round) {
+    const int root = round % size;
+    const bool early = rank % 2 != root % 2;
+    REQUIRE_OK(remora_barrier());  // every earlier call is folded: the ring is free
+    std::vector<Call> ring, deferred, after;
+    for (int i = 0; i < kRing; ++i) ring.push_back(Call{small, root, ++k, false, {}, {}});
+    for (int i = 0; i < 3; ++i)
+      deferred.push_back(
+          Call{cases()[static_cast<size_t>(i + round) % cases().size()], root, ++k, false, {}, {}});
+    for (int i = 0; i < 2 * kRing + 2; ++i) after.push_back(Call{small, root, ++k, false, {}, {}});
+    std::vector<remora_request_t> requests(deferred.size());
+    const auto start_deferred = [&] {
+      for (size_t i = 0; i < deferred.size(); ++i) start(deferred[i], rank, world, &requests[i]);
+    };
+    if (rank == root) {
+      REQUIRE_OK(remora_comm_barrier(other, REMORA_COLL_AUTO));
+      usleep(20000);  // the early members' first waits find their slots still held
+    }
+    for (const Call& call : ring) run_blocking(call, rank, size, world, "deferred (ring)");
+    if (rank != root && early) start_deferred();
+    if (rank != root) REQUIRE_OK(remora_comm_barrier(other, REMORA_COLL_AUTO));
+    REQUIRE_OK(remora_comm_barrier(other, REMORA_COLL_AUTO));
+    if (rank == root || !early) start_deferred();
+    for (const Call& call : after) run_blocking(call, rank, size, world, "deferred (after)");
+    REQUIRE_OK(remora_request_waitall(static_cast<int>(requests.size()), requests.data()));
+    for (const Call& call : deferred) check(call, rank, size, "deferred");
+  }
+  REQUIRE_OK(remora_comm_free(&other));
 
   // A split communicator's calls between the world's.
   remora_comm_t half = REMORA_COMM_NULL;
