@@ -173,6 +173,9 @@ int BypassReduce::wait_slots(Step& step, const Communicator& comm, uint64_t inst
   const auto start = std::chrono::steady_clock::now();
   unsigned checks = 0;
   const auto ready = [&] {
+    // The wait may call this again after it held (ShmTransport::sleep calls it before it
+    // blocks, and the wait loop once more when the sleep returns at once): no second poll.
+    if (outcome != 1) return true;
     outcome = step.poll();
     if (outcome != 1) return true;
     // An error notice for this call: the failure it names ends the call here.

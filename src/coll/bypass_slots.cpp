@@ -100,16 +100,24 @@ bool BypassSlots::Contribution::drain(ShmArea::BypassBacklog& backlog) {
 }
 
 int BypassSlots::Contribution::poll() {
+  // Once in, the same again: another deposit would fill the slot with this call once more
+  // after its root had freed it, and nobody would free it then.
+  if (went_in_) return REMORA_SUCCESS;
   ShmArea::BypassBacklog& backlog = area_.bypass_backlog();
   // The common case: no earlier contribution of this member waits, the slot is free.
-  if (!queued_ && backlog.size.load(std::memory_order_acquire) == 0 && deposit())
+  if (!queued_ && backlog.size.load(std::memory_order_acquire) == 0 && deposit()) {
+    went_in_ = true;
     return REMORA_SUCCESS;
+  }
   std::unique_lock lock(backlog.mutex, std::try_to_lock);
   if (!lock.owns_lock()) return 1;        // another thread deposits the backlog now
   if (cancelled_) return REMORA_ERR_ARG;  // its collective failed (the status is not used)
   const bool drained = drain(backlog);
   if (queued_) return deposited_ ? REMORA_SUCCESS : 1;
-  if (drained && deposit()) return REMORA_SUCCESS;
+  if (drained && deposit()) {
+    went_in_ = true;
+    return REMORA_SUCCESS;
+  }
   if (!nonblocking_) return 1;  // its own wait polls it again
   queued_ = true;
   backlog.waiting.push_back(shared_from_this());

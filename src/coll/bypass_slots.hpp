@@ -59,17 +59,17 @@ class BypassSlots {
     return area != nullptr && bytes <= kSlotBytes;
   }
 
-  // A non-root rank's part of call `sequence`: deposits its input in its slot. poll() returns
-  // 1 while it waits: a member deposits its contributions in call order, so a contribution
-  // waits while its slot is still held by a call kSlots back (its root has not folded it yet)
-  // and while an earlier contribution of the member waits. A blocking call polls it in its own
-  // wait. A nonblocking call's (nonblocking: it copies its input at the call, as the message
-  // path does, since its deposit may come later) that cannot deposit at once joins the member's
-  // backlog (ShmArea::bypass_backlog) and is enlisted on the rank's areas (ShmAreas::enlist):
-  // every wait of the rank deposits it as soon as it can, not only a wait for its request.
-  // Both rules prevent a deadlock: a nonblocking contribution deposited only when its request
-  // was waited for let the member's later calls take its slot first; its root could not fold
-  // that call without it and so never freed the other members' slots of it, which they needed
+  // A non-root rank's part of call `sequence`: deposits its input in its slot once. poll()
+  // returns 1 while it waits, then 0 on every later poll: a member deposits its contributions in
+  // call order, so a contribution waits while its slot is still held by a call kSlots back (its
+  // root has not folded it yet) and while an earlier contribution of the member waits. A blocking
+  // call polls it in its own wait. A nonblocking call's (nonblocking: it copies its input at the
+  // call, as the message path does, since its deposit may come later) that cannot deposit at once
+  // joins the member's backlog (ShmArea::bypass_backlog) and is enlisted on the rank's areas
+  // (ShmAreas::enlist): every wait of the rank deposits it as soon as it can, not only a wait for
+  // its request. Both rules prevent a deadlock: a nonblocking contribution deposited only when its
+  // request was waited for let the member's later calls take its slot first; its root could not
+  // fold that call without it and so never freed the other members' slots of it, which they needed
   // kSlots calls later for calls of the same root, and the member itself waited for the root
   // to fold one of those later calls before it reached the wait for its request.
   class Contribution final : public Schedule::Polled,
@@ -100,6 +100,8 @@ class BypassSlots {
     // Under the backlog's lock once queued_: in the backlog (set once); deposited from there;
     // taken out by cancel().
     bool queued_ = false, deposited_ = false, cancelled_ = false;
+    // Deposited by poll() itself, before it was ever queued (only its poller touches it then).
+    bool went_in_ = false;
   };
 
   // The root's part of call `sequence`: its result is its input folded with every member's
