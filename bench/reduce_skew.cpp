@@ -1,11 +1,13 @@
 // Application-bypass reduce against the standard binomial reduce (paper 002): the skewed-reduce
 // experiment of bench/skew/skew_method.hpp (CPU time under random skew, latency without skew)
 // on Remora. bench/reduce_skew_mpi runs the same experiment on MPI_Reduce.
-// Variants: bypass = REMORA_COLL_APPLICATION_BYPASS, standard = REMORA_COLL_BINOMIAL; names end
+// Variants: bypass = REMORA_COLL_APPLICATION_BYPASS, standard = REMORA_COLL_BINOMIAL, shm =
+// REMORA_COLL_SHM (the shared-area reduce, not in the default list); names end
 // in "_progress_<mode>" under REMORA_PROGRESS=thread or ghost (bench::with_progress).
 // Usage: remorarun -n N ./reduce_skew [--csv] [--iterations K] [--batches B] [--variants L]
 //                                      [--skews S] [--latency on|off]
-//   K = iterations per batch at skew 0 (default 200); L = bypass,standard (default both), e.g.
+//   K = iterations per batch at skew 0 (default 200); L = bypass,standard,shm (default
+//   bypass,standard), e.g.
 //   one variant alone when counting a rank's system calls; S = max skews of part 1 (default
 //   0,100,1000; "none": no part 1), e.g. 1000 with --latency off to count per reduce there.
 #include <cstdio>
@@ -60,22 +62,24 @@ int main(int argc, char** argv) {
   skew::Points points;
   if (!skew::take_points(&argc, argv, &points)) return 2;
   bench::Options options;
-  if (!bench::begin(
-          &argc, &argv, 2,
-          "reduce_skew: application-bypass vs binomial reduce, CPU time under "
-          "random skew and latency without skew (paper 002)\n  --variants LIST  bypass,standard "
-          "(default both)\n  --skews LIST  max skews of part 1 in us (default "
-          "0,100,1000; none)\n  --latency on|off  part 2 (default on)",
-          &options, &exit_code))
+  if (!bench::begin(&argc, &argv, 2,
+                    "reduce_skew: application-bypass vs binomial reduce, CPU time under "
+                    "random skew and latency without skew (paper 002)\n  --variants LIST  of "
+                    "bypass,standard,shm "
+                    "(default bypass,standard)\n  --skews LIST  max skews of part 1 in us (default "
+                    "0,100,1000; none)\n  --latency on|off  part 2 (default on)",
+                    &options, &exit_code))
     return exit_code;
   remora_comm_t world = REMORA_COMM_NULL;
   bench::check(remora_comm_world(&world), "remora_comm_world");
   bench::Report report(options.csv);
   RemoraBackend bypass(world, REMORA_COLL_APPLICATION_BYPASS);
   RemoraBackend standard(world, REMORA_COLL_BINOMIAL);
+  RemoraBackend shm(world, REMORA_COLL_SHM);
   std::vector<skew::Variant> variants;
   for (const skew::Variant& variant :
-       {skew::Variant{"bypass", &bypass}, skew::Variant{"standard", &standard}})
+       {skew::Variant{"bypass", &bypass}, skew::Variant{"standard", &standard},
+        skew::Variant{"shm", &shm}})
     if (("," + chosen + ",").find("," + variant.name + ",") != std::string::npos)
       variants.push_back(variant);
   skew::run(variants, bench::with_progress(""), bench::iterations_or(options, 200), options.batches,

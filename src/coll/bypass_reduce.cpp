@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "coll/algorithms/common.hpp"
+#include "coll/bypass_slots.hpp"
 #include "coll/schedule.hpp"
 #include "coll/staged_message.hpp"
 #include "coll/tree.hpp"
@@ -90,8 +91,29 @@ bool BypassReduce::contributes_only(int rank, const CollectiveArgs& args) const 
   return rank != args.root && args.count * args.extent <= eager;
 }
 
+bool BypassReduce::uses_slots(const Communicator& comm, const CollectiveArgs& args) const {
+  const size_t bytes = args.count * args.extent;
+  return shape(comm.size()) == TreeShape::Flat &&
+         bytes <= std::min(options_.eager_bytes, messenger_.max_bytes()) &&
+         BypassSlots::serves(comm.shm_area_ptr(), bytes);
+}
+
 void BypassReduce::build(Schedule& schedule, const CollectiveArgs& args) {
   schedule.keep_running_on_failure();
+  const Communicator& comm = schedule.comm();
+  if (uses_slots(comm, args)) {
+    ShmArea& area = *comm.shm_area_ptr();
+    if (comm.rank() == args.root) {
+      auto step = std::make_shared<BypassSlots::Collection>(transport_, comm, area,
+                                                            schedule.sequence(), args);
+      schedule.poll(step);
+      area.enlist(std::move(step));
+    } else {
+      schedule.poll(std::make_shared<BypassSlots::Contribution>(transport_, comm, area,
+                                                                schedule.sequence(), args, true));
+    }
+    return;
+  }
   if (!contributes_only(schedule.rank(), args))
     return build_reduce(schedule, args, shape(schedule.size()));
   // Its failures are this rank's own (kept from an earlier reduce): nobody else waits on them.
@@ -110,6 +132,87 @@ int BypassReduce::contribute_unscheduled(const std::shared_ptr<Communicator>& co
                                          : contribute(comm, instance, args);
   messenger_.end_unscheduled_instance(slot, comm->context(), instance);
   return status;
+}
+
+int BypassReduce::run_slots(const std::shared_ptr<Communicator>& comm, uint32_t signature,
+                            const CollectiveArgs& args, std::chrono::nanoseconds timeout) {
+  InstanceTable& instances = messenger_.instances();
+  InstanceTable::Context* slot = instances.slot(comm->context());
+  Failure announced;
+  const uint64_t instance = instances.begin_unscheduled(slot, signature, &announced);
+  ShmArea& area = *comm->shm_area_ptr();
+  int status = REMORA_SUCCESS;
+  if (comm->rank() == args.root) {
+    // Made even for a call that fails at once: it counts the arrivals of the root's calls.
+    BypassSlots::Collection step(transport_, *comm, area, instance, args);
+    if (announced.code != 0) {
+      step.cancel();
+      status = fail(announced.code, "%s", announced.message.c_str());
+    } else {
+      status = wait_slots(step, *comm, instance, true, timeout);
+    }
+  } else if (announced.code != 0) {
+    area.abandon(instance);  // the root stops waiting for this rank
+    status = fail(announced.code, "%s", announced.message.c_str());
+  } else {
+    BypassSlots::Contribution step(transport_, *comm, area, instance, args, false);
+    status = wait_slots(step, *comm, instance, false, timeout);
+  }
+  messenger_.end_unscheduled_instance(slot, comm->context(), instance);
+  if (status != REMORA_SUCCESS) return status;
+  return take_failure();
+}
+
+template <typename Step>
+int BypassReduce::wait_slots(Step& step, const Communicator& comm, uint64_t instance, bool root,
+                             std::chrono::nanoseconds timeout) {
+  int outcome = step.poll();
+  if (outcome != 1) return outcome;
+  InstanceTable& instances = messenger_.instances();
+  uint64_t announcements = instances.announcements();
+  const auto start = std::chrono::steady_clock::now();
+  unsigned checks = 0;
+  const auto ready = [&] {
+    // The wait may call this again after it held (ShmTransport::sleep calls it before it
+    // blocks, and the wait loop once more when the sleep returns at once): no second poll.
+    if (outcome != 1) return true;
+    outcome = step.poll();
+    if (outcome != 1) return true;
+    // An error notice for this call: the failure it names ends the call here.
+    const uint64_t now_announced = instances.announcements();
+    if (now_announced != announcements) {
+      announcements = now_announced;
+      const Failure failure = instances.announced(comm.context(), instance);
+      if (failure.code != 0) {
+        step.cancel();
+        outcome = fail(failure.code, "%s", failure.message.c_str());
+        return true;
+      }
+    }
+    if (timeout.count() != 0 && (++checks & 63) == 0 &&
+        std::chrono::steady_clock::now() - start >= timeout) {
+      step.cancel();
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout).count();
+      const std::string message = format(
+          "no step of this collective finished for %lld s (REMORA_COLL_TIMEOUT); rank %d of the "
+          "communicator still waits in an application-bypass reduce for %s: the ranks may "
+          "disagree on the root, the count or the algorithm, or a rank did not make this call",
+          static_cast<long long>(seconds), comm.rank(),
+          root ? "the other ranks' contributions" : "its slot, held by an earlier call's root");
+      messenger_.notify(comm.context(), instance, REMORA_ERR_ARG, message);
+      outcome = fail(REMORA_ERR_ARG, "%s", message.c_str());
+      return true;
+    }
+    return false;
+  };
+  // Only a contribution (whose last one wakes the root) or a freed slot ends the wait.
+  const int status = root ? transport_.wait_for_arrival(ready, [] { return size_t{1}; })
+                          : transport_.wait_until(ready);
+  if (status != REMORA_SUCCESS) {
+    step.cancel();  // the job aborts
+    return status;
+  }
+  return outcome;
 }
 
 int BypassReduce::contribute(const std::shared_ptr<Communicator>& comm, uint64_t instance,

@@ -8,6 +8,10 @@
 // once all are in. Leaves forward at once. The root runs the standard schedule, so its blocking
 // reduce waits for the whole result and its ireduce is split-phase.
 //
+// On a communicator whose ranks share a node, the flat tree within BypassSlots::kSlotBytes
+// takes neither messages nor a schedule, at the root too: contributions go into shared slots
+// (coll/bypass_slots.hpp).
+//
 // Children send to an internal parent on a dedicated handler (the paper's collective packet
 // type), matched to the descriptor queue by (context, instance, child); a message that finds
 // no descriptor waits in a dedicated unexpected queue until its parent enters the reduction.
@@ -15,6 +19,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -53,6 +58,14 @@ class BypassReduce {
   // Compiles the reduce into schedule: the standard one at the root and above the eager limit,
   // else one step that contributes this rank's input without waiting for late children.
   void build(Schedule& schedule, const CollectiveArgs& args);
+  // Whether the reduce goes through the shared slots (the same on every member: the flat tree,
+  // a shared area, within kSlotBytes and the eager limit).
+  bool uses_slots(const Communicator& comm, const CollectiveArgs& args) const;
+  // A blocking reduce through the slots, at any rank, as one unscheduled instance of comm:
+  // a contributing rank deposits its input and returns, the root waits (sleeping until the
+  // last contribution wakes it) and folds. timeout: REMORA_COLL_TIMEOUT (0: none).
+  int run_slots(const std::shared_ptr<Communicator>& comm, uint32_t signature,
+                const CollectiveArgs& args, std::chrono::nanoseconds timeout);
   // Whether rank's part of the reduce is only its contribution (not the root, within the
   // eager limit): what build's one step does.
   bool contributes_only(int rank, const CollectiveArgs& args) const;
@@ -99,6 +112,11 @@ class BypassReduce {
   // Sends d's result to its parent; outside mutex_.
   int forward(Descriptor& d);
   bool is_pending(const Key& key);
+  // run_slots' wait for step (a BypassSlots::Contribution or Collection) of instance: until
+  // it is done, a failure is announced for the instance, the timeout passes or the job aborts.
+  template <typename Step>
+  int wait_slots(Step& step, const Communicator& comm, uint64_t instance, bool root,
+                 std::chrono::nanoseconds timeout);
   void record_failure(int status);
 
   transport::Transport& transport_;

@@ -160,6 +160,9 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
                         started))
     return REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
+      bypass_->uses_slots(*comm, *args))
+    return bypass_->run_slots(comm, signature(operation, algorithm, args->root), *args, timeout_);
+  if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
       bypass_->contributes_only(comm->rank(), *args))
     return bypass_->contribute_unscheduled(comm, signature(operation, algorithm, args->root),
                                            *args);

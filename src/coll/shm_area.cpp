@@ -48,6 +48,17 @@ void ShmAreas::advance() {
         scratch_.push_back(std::move(area));
   for (const auto& area : scratch_) area->advance_pending();
   scratch_.clear();
+  const size_t before = work_.size();
+  if (before == 0) return;
+  std::erase_if(work_,
+                [](const std::shared_ptr<Schedule::Polled>& work) { return work->poll() != 1; });
+  pending_.fetch_sub(before - work_.size(), std::memory_order_release);
+}
+
+void ShmAreas::enlist(std::shared_ptr<Schedule::Polled> work) {
+  std::lock_guard lock(mutex_);
+  work_.push_back(std::move(work));
+  pending_.fetch_add(1, std::memory_order_release);
 }
 
 void ShmAreas::release_all() {
@@ -242,6 +253,12 @@ void ShmArea::advance_pending() {
     std::unique_lock other(first->mutex_, std::try_to_lock);
     if (!other.owns_lock() || first->advance() == kInFlight) return;
   }
+}
+
+bool ShmArea::abandoned(int rank, uint64_t sequence) const {
+  for (const auto& entry : header(rank).abandoned)
+    if (entry.load(std::memory_order_acquire) == sequence + 1) return true;
+  return false;
 }
 
 void ShmArea::abandon(uint64_t sequence) {

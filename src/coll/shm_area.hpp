@@ -45,6 +45,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,6 +80,10 @@ class ShmAreas : public std::enable_shared_from_this<ShmAreas> {
   void advance();
   // Unmaps every area still alive (the collectives layer ends).
   void release_all();
+  // Other work that every wait must advance until its poll() returns something else than 1:
+  // the nonblocking application-bypass roots (coll/bypass_slots.hpp), whose members may wait
+  // for them to free their slots while this rank waits in a later collective.
+  void enlist(std::shared_ptr<Schedule::Polled> work);
   const std::atomic<size_t>& pending() const { return pending_; }
   // Transport::set_local_work's function; context: the ShmAreas.
   static void advance_areas(void* context) { static_cast<ShmAreas*>(context)->advance(); }
@@ -88,7 +93,8 @@ class ShmAreas : public std::enable_shared_from_this<ShmAreas> {
   std::atomic<size_t> pending_{0};  // enlisted ShmRounds of every area
   std::mutex mutex_;
   std::vector<std::weak_ptr<ShmArea>> areas_;
-  std::vector<std::shared_ptr<ShmArea>> scratch_;  // advance()'s list, under mutex_
+  std::vector<std::shared_ptr<ShmArea>> scratch_;        // advance()'s list, under mutex_
+  std::vector<std::shared_ptr<Schedule::Polled>> work_;  // enlisted, under mutex_
 };
 
 // Shared from this: a schedule takes its reference from the communicator's plain pointer
@@ -161,6 +167,21 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
     return parts_[static_cast<size_t>(rank)] + kHeaderBytes + kRingBytes +
            static_cast<size_t>(buffer) * kCellBytes;
   }
+  // The member's ring of application-bypass slots (coll/bypass_slots.hpp lays it out): after
+  // the cells, kBypassBytes.
+  static constexpr size_t kBypassBytes = 17 * 1024 + 512;
+  uint8_t* bypass_ring(int rank) const { return cell(rank, 0) + 2 * kCellBytes; }
+  // Whether member rank abandoned collective sequence (among its last few: abandon()).
+  bool abandoned(int rank, uint64_t sequence) const;
+  // This member's nonblocking application-bypass contributions that have not found their slot
+  // free yet, oldest call first (BypassSlots::Contribution, which deposits a member's
+  // contributions in call order: see there). Local to this rank; size is read without the lock.
+  struct BypassBacklog {
+    std::mutex mutex;
+    std::deque<std::shared_ptr<Schedule::Polled>> waiting;
+    std::atomic<size_t> size{0};
+  };
+  BypassBacklog& bypass_backlog() { return bypass_backlog_; }
   // The cell, or with small the data of inline slot `buffer` of the ring (slot_of).
   uint8_t* cell(int rank, int buffer, bool small) const {
     if (!small) return cell(rank, buffer);
@@ -213,6 +234,10 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // message of the call that waits for the end of the job.
   int gone_member() const { return gone_member_.load(std::memory_order_relaxed); }
 
+  // ShmAreas::enlist on this rank's areas (nothing for an area not added).
+  void enlist(std::shared_ptr<Schedule::Polled> work) {
+    if (set_ != nullptr) set_->enlist(std::move(work));
+  }
   // This rank will not (or no longer) run the rounds of collective `sequence` (it failed
   // before it started, or its schedule failed): members that wait for it there learn it from
   // here instead of mistaking its flags of a later collective for this one's.
@@ -246,8 +271,8 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   static constexpr size_t kHeaderBytes = 256;
   static_assert(sizeof(Header) <= kHeaderBytes);
   static constexpr size_t kRingBytes = kSlots * sizeof(Slot);
-  // A member's part: header, ring, two cells.
-  static constexpr size_t kPartBytes = kHeaderBytes + kRingBytes + 2 * kCellBytes;
+  // A member's part: header, ring, two cells, the bypass ring.
+  static constexpr size_t kPartBytes = kHeaderBytes + kRingBytes + 2 * kCellBytes + kBypassBytes;
 
   ShmArea(transport::Transport& transport, transport::Segment* segment, const Communicator& comm);
   // Whether this member can read and write every other member's memory with process_vm_readv
@@ -321,6 +346,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // The rank's areas (ShmAreas::add), whose count of pending collectives this area's enlisted
   // ones are part of; none for an area not added.
   std::shared_ptr<ShmAreas> set_;
+  BypassBacklog bypass_backlog_;
 };
 
 // One collective: its rounds, advanced by poll() without blocking.

@@ -17,6 +17,7 @@ target_sources(remora_layer_coll PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/collectives.cpp
   ${CMAKE_CURRENT_LIST_DIR}/internal_calls.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bypass_reduce.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bypass_slots.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_area.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_fast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_request.cpp

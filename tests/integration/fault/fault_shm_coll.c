@@ -4,7 +4,7 @@
  * launcher ends the job with the dead rank named and its exit status, that no process survives
  * and that no shared-memory object of the job (segments, the communicators' areas) is left.
  *
- * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks
+ * Usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks|bypass
  *   iallreduce: the victim starts a 2 MiB shm allreduce on the world (many rounds of 64 KiB
  *     cells), advances it with remora_request_test and dies; the others are in the same
  *     allreduce, blocking.
@@ -21,7 +21,10 @@
  *     so that it dies while its main thread is inside a collective.
  *   blocks: as loop, with single-copy shm reduces, gathers, scatters, allgathers and alltoalls
  *     (blocks of 2 MiB / P, above the single-copy size: members read and write each other's
- *     buffers), so that the victim dies inside one while the others copy from or to it. */
+ *     buffers), so that the victim dies inside one while the others copy from or to it.
+ *   bypass: the victim dies instead of contributing to an application-bypass reduce through
+ *     the shared slots (coll/bypass_slots.hpp); rank 0, the root, waits for its slot, the
+ *     others contribute and wait in a barrier. */
 #include "fault_common.h" /* first: it selects the POSIX features */
 
 #include <pthread.h>
@@ -81,8 +84,9 @@ static void ialltoalls(const int64_t* in, int64_t* out, size_t block, remora_com
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr,
-            "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks\n");
+    fprintf(
+        stderr,
+        "usage: fault_shm_coll iallreduce|ibarrier|ialltoall|ialltoall-round|loop|blocks|bypass\n");
     return 2;
   }
   const char* how = argv[1];
@@ -125,6 +129,12 @@ int main(int argc, char** argv) {
   } else if (strcmp(how, "ialltoall-round") == 0) {
     ialltoalls(in, out, 8192, half, rank == victim); /* int64: 64 KiB, one round at 2 ranks */
     allreduce(in, out, world);
+  } else if (strcmp(how, "bypass") == 0) {
+    if (rank == victim) die();
+    require(remora_reduce(in, out, 4, REMORA_INT64, REMORA_OP_SUM, 0, world,
+                          REMORA_COLL_APPLICATION_BYPASS),
+            "remora_reduce (bypass)");
+    require(remora_barrier(), "remora_barrier");
   } else if (strcmp(how, "loop") == 0) {
     pthread_t thread;
     if (rank == victim && pthread_create(&thread, NULL, killer, NULL) != 0) return 2;

@@ -419,6 +419,7 @@ CASES = {
     "shm-coll-ialltoall-round": shm_coll_case("ialltoall-round"),
     "shm-coll-loop": shm_coll_case("loop"),
     "shm-coll-blocks": shm_coll_case("blocks"),
+    "shm-coll-bypass": shm_coll_case("bypass"),
 }
 
 
