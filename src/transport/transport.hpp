@@ -244,12 +244,14 @@ class Transport {
   // level the library lock is let go while it backs off and handed to a contending thread
   // after each round of progress (core/threads.hpp), so waiting never keeps other threads out.
   // The application's waits (Sleeper::Application) also run the rank's local work first in
-  // every round (run_local_work).
+  // every round (run_local_work). ready() is called until it returns true and never again
+  // after: a caller's ready() may act (an application-bypass contribution deposits itself when
+  // its slot is free), and sleep(), which calls it before it blocks, can be where it held.
   template <typename F, typename P>
   int wait_until(const F& ready, const P& poll_once, Sleeper sleeper = Sleeper::Application) {
     return wait_with(
         wait_policy(), ready, poll_once,
-        [&](uint64_t timeout_ns) { sleep(timeout_ns, ready, sleeper); },
+        [&](uint64_t timeout_ns, Ready held) { sleep(timeout_ns, held, sleeper); },
         sleeper == Sleeper::Application);
   }
   template <typename F>
@@ -282,16 +284,20 @@ class Transport {
     policy.first_sleep_ns = policy.max_sleep_ns;
     return wait_with(
         policy, ready, [this] { return poll(); },
-        [&](uint64_t timeout_ns) { sleep_for_arrivals(timeout_ns, ready, awaited()); });
+        [&](uint64_t timeout_ns, Ready held) { sleep_for_arrivals(timeout_ns, held, awaited()); });
   }
 
  private:
-  // local: an application thread's wait (it runs the local work).
+  // local: an application thread's wait (it runs the local work). sleep_once(timeout_ns, held)
+  // sleeps with held as its ready(): ready() latched, so that a sleep in which it held ends
+  // the wait without another call.
   template <typename F, typename P, typename S>
   int wait_with(const WaitPolicy& policy, const F& ready, const P& poll_once, const S& sleep_once,
                 bool local = true) {
+    bool done = false;
+    const auto held = [&] { return done || (done = ready()); };
     Backoff backoff(policy);
-    while (!ready()) {
+    while (!held()) {
       if (aborting()) return report_abort();
       if (local) run_local_work();
       if (poll_once()) {
@@ -299,9 +305,9 @@ class Transport {
         threads::yield_if_contended();
         continue;
       }
-      if (ready()) break;
+      if (held()) break;
       threads::Unlocked unlocked;
-      backoff.pause(sleep_once);
+      backoff.pause([&](uint64_t timeout_ns) { sleep_once(timeout_ns, Ready(held)); });
     }
     return REMORA_SUCCESS;
   }
