@@ -36,6 +36,9 @@ namespace remora::coll::shm_single_copy {
 size_t decisive_bytes(Operation operation, const CollectiveArgs& args);
 // How many rounds operation takes single-copy on area (0: it does not), alike on every member.
 size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args);
+// The same of a regular form whose decisive_bytes are `bytes`, on an area whose
+// single_copy_bytes(operation) is threshold.
+size_t rounds_of(Operation operation, size_t bytes, size_t threshold);
 // The input member `rank` publishes; alltoall in place: a copy of recvbuf, made in *copy.
 const void* source(Operation operation, const CollectiveArgs& args, int rank,
                    std::vector<uint8_t>* copy);
