@@ -135,20 +135,25 @@ int call_failed(const char* function, int status) {
   return fail(status, "%s: %s", function, message.c_str());
 }
 
-// ---- The small path (coll/shm_fast.hpp): blocking calls of small payloads on shm ----
-// It takes a call only when every argument passes the checks the full path makes (valid(comm)
-// repeats those that need the communicator); any other call, erroneous ones included, takes the
-// full path, which checks, reports and tells the other members. It borrows the communicator
-// without a reference and builds no CollectiveArgs. Returns true with the call's status in
-// *status when it ran the call.
+// ---- The small path: calls of small payloads on shm ----
+// Blocking calls run on the small path of coll/shm_fast.hpp; nonblocking ones (barrier, bcast,
+// reduce, allreduce, gather and alltoall in their regular forms) start the request of
+// coll/shm_request.hpp (Collectives::start_small). It takes a call only when every argument
+// passes the checks the full path makes (valid(comm) repeats those that need the communicator;
+// a nonblocking call's request pointer is not NULL); any other call, erroneous ones included,
+// takes the full path, which checks, reports and tells the other members. It borrows the
+// communicator without a reference (a nonblocking call's request takes one) and builds no
+// CollectiveArgs. Returns true with the call's status in *status when it ran (blocking) or
+// started (nonblocking: its handle in *request) the call.
 template <typename Valid>
 bool small_call(const char* function, remora_comm_t handle, Operation operation,
                 remora_coll_algorithm_t requested, const remora::coll::ShmFast::Small& args,
-                const Valid& valid, int* status) {
+                const Valid& valid, bool nonblocking, remora_request_t* request, int* status) {
   Runtime* runtime = nullptr;
   // Elements are at least one byte, so a count above the largest small payload in bytes is too
-  // large for any type; run_small applies the exact per-operation limits.
+  // large for any type; run_small and start_small apply the exact per-operation limits.
   if (handle == REMORA_COMM_NULL || args.count > remora::coll::ShmFast::kSmallScatterBytes ||
+      (nonblocking && request == nullptr) ||
       remora::api::enter_waiting(function, &runtime) != REMORA_SUCCESS)
     return false;
   const auto algorithm = static_cast<Algorithm>(requested);
@@ -157,6 +162,13 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
   const bool supported = algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
                                                      : remora::coll::supports(operation, algorithm);
   if (comm == nullptr || !supported || !valid(*comm)) return false;
+  if (nonblocking) {
+    std::shared_ptr<remora::Request> started;
+    if (!runtime->collectives->start_small(handle, *comm, operation, algorithm, args, &started))
+      return false;
+    *status = remora::api::request_handle(function, *runtime, std::move(started), request);
+    return true;
+  }
   if (!runtime->collectives->run_small(*comm, operation, algorithm, args, status)) return false;
   if (*status != REMORA_SUCCESS) *status = call_failed(function, *status);
   return true;
@@ -329,9 +341,9 @@ struct Call {
 int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
             bool nonblocking, remora_request_t* request) {
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && small_call(
-                          function, comm, Operation::Barrier, algorithm, {},
-                          [](const Communicator&) { return true; }, &small_status))
+  if (small_call(
+          function, comm, Operation::Barrier, algorithm, {},
+          [](const Communicator&) { return true; }, nonblocking, request, &small_status))
     return small_status;
   Call call{function};
   if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
@@ -347,14 +359,14 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
   small.count = count;
   small.root = root;
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && small_type(type, &small) &&
-      small_call(
-          function, comm, Operation::Bcast, algorithm, small,
-          [&](const Communicator& c) {
-            return small_root(root, c) &&
-                   check_buffer(function, "buffer", buffer, count, false) == REMORA_SUCCESS;
-          },
-          &small_status))
+  if (small_type(type, &small) && small_call(
+                                      function, comm, Operation::Bcast, algorithm, small,
+                                      [&](const Communicator& c) {
+                                        return small_root(root, c) &&
+                                               check_buffer(function, "buffer", buffer, count,
+                                                            false) == REMORA_SUCCESS;
+                                      },
+                                      nonblocking, request, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;
@@ -377,7 +389,7 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
   const bool rooted = operation == Operation::Reduce;
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, count, rooted ? root : 0);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && operation != Operation::Scan && small_reduction(op, type, &small) &&
+  if (operation != Operation::Scan && small_reduction(op, type, &small) &&
       small_call(
           function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
@@ -387,7 +399,7 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
                    (!receives ||
                     check_buffer(function, "recvbuf", recvbuf, count, false) == REMORA_SUCCESS);
           },
-          &small_status))
+          nonblocking, request, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;
@@ -423,7 +435,7 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
                    check_buffer(function, "recvbuf", recvbuf, small.in_place ? total : recvcount,
                                 false) == REMORA_SUCCESS;
           },
-          &small_status))
+          false, nullptr, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;
@@ -459,7 +471,9 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
   remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
   small_lists(vector_form, recvcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && small_type(type, &small) &&
+  // Nonblocking: igather's regular form only (the others have no one-round request).
+  const bool small_form = !nonblocking || (rooted && !vector_form);
+  if (small_form && small_type(type, &small) &&
       small_call(
           function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
@@ -471,7 +485,7 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
                    small_blocks(function, "recvbuf", recvbuf, sendcount, vector_form, recvcounts,
                                 displs, sendbuf != REMORA_IN_PLACE, c, small.extent);
           },
-          &small_status))
+          nonblocking, request, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;
@@ -536,7 +550,7 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
                    small_blocks(function, "sendbuf", sendbuf, recvcount, vector_form, sendcounts,
                                 displs, recvbuf != REMORA_IN_PLACE, c, small.extent);
           },
-          &small_status))
+          false, nullptr, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;
@@ -583,7 +597,8 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
   small.send_counts = sendcounts;
   small.send_displs = sdispls;
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && small_type(type, &small) &&
+  // Nonblocking: ialltoall's regular form only (alltoallv has no one-round request).
+  if ((!nonblocking || !vector_form) && small_type(type, &small) &&
       small_call(
           function, comm, Operation::Alltoall, algorithm, small,
           [&](const Communicator& c) {
@@ -596,7 +611,7 @@ int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts
             return check_buffer(function, "sendbuf", sendbuf, sent, true) == REMORA_SUCCESS &&
                    check_buffer(function, "recvbuf", recvbuf, received, false) == REMORA_SUCCESS;
           },
-          &small_status))
+          nonblocking, request, &small_status))
     return small_status;
   Call call{function};
   auto& args = call.args;

@@ -152,12 +152,8 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   if (!nonblocking && algorithm == Algorithm::Shm && run_shm_fast(comm, operation, *args, &fast))
     return fast;
   // A small nonblocking shm call without a schedule (coll/shm_request.hpp).
-  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
-                      operation == Operation::Gather;
   if (nonblocking && algorithm == Algorithm::Shm &&
-      ShmRequest::start(*messenger_, comm, *comm->shm_area_ptr(), operation, *args,
-                        signature(operation, algorithm, rooted ? args->root : 0), timeout_,
-                        started))
+      start_shm_request(comm, operation, shm_small_args(operation, *args), started))
     return REMORA_SUCCESS;
   if (!nonblocking && algorithm == Algorithm::ApplicationBypass &&
       bypass_->uses_slots(*comm, *args))
@@ -178,6 +174,28 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
   if (algorithm == Algorithm::ApplicationBypass && !schedule->polls_shared_memory())
     return wait(*schedule, true);
   return wait(*schedule);
+}
+
+bool Collectives::start_shm_request(const std::shared_ptr<Communicator>& comm, Operation operation,
+                                    const ShmFast::Small& args, std::shared_ptr<Request>* started) {
+  const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
+                      operation == Operation::Gather;
+  return ShmRequest::start(*messenger_, comm, *comm->shm_area_ptr(), operation, args,
+                           signature(operation, Algorithm::Shm, rooted ? args.root : 0), timeout_,
+                           started);
+}
+
+bool Collectives::start_small(const void* handle, Communicator& comm, Operation operation,
+                              Algorithm requested, const ShmFast::Small& args,
+                              std::shared_ptr<Request>* started) {
+  ShmArea* area = comm.shm_area_ptr();
+  // What launch() decides for the call, from the same sizes (its bytes: the block, or the
+  // vector), so that every member runs the same algorithm whichever entry it took.
+  if (area == nullptr || !small_shm_fits(*area, operation, args) ||
+      choose(operation, requested, args.count * args.extent, comm, true) != Algorithm::Shm)
+    return false;
+  const std::shared_ptr<Communicator> shared = communicators.find(handle);
+  return shared != nullptr && start_shm_request(shared, operation, args, started);
 }
 
 int Collectives::wait(Schedule& schedule, bool arrival_only) {

@@ -147,6 +147,15 @@ class Collectives {
   bool run_small(Communicator& comm, Operation operation, Algorithm requested,
                  const ShmFast::Small& args, int* status);
 
+  // A nonblocking call of a small payload in its regular form, the arguments as the
+  // application gave them (the C API's small entry: no CollectiveArgs, comm borrowed by handle):
+  // when the algorithm is shm (asked for, or auto's choice for a nonblocking call) and the call
+  // has a one-round layout (small_shm_fits), starts its request without a schedule
+  // (coll/shm_request.hpp) into *started and returns true; otherwise returns false, having done
+  // nothing (then the caller launches the call, which decides alike).
+  bool start_small(const void* handle, Communicator& comm, Operation operation, Algorithm requested,
+                   const ShmFast::Small& args, std::shared_ptr<Request>* started);
+
   // One collective call on comm, with the algorithm choose() gives: blocking (started ==
   // nullptr) on the shm fast path when it can, else on a schedule that is waited for; or
   // nonblocking, its started request in *started: a small shm call's without a schedule
@@ -171,6 +180,9 @@ class Collectives {
  private:
   Collectives(transport::Transport& transport, progress::ProgressEngine& progress);
   int run(const std::shared_ptr<Schedule>& schedule);
+  // ShmRequest::start for a nonblocking shm call on comm (which has its area).
+  bool start_shm_request(const std::shared_ptr<Communicator>& comm, Operation operation,
+                         const ShmFast::Small& args, std::shared_ptr<Request>* started);
   // Agrees on a context id over parent; member: whether this rank joins the new communicator.
   int new_context(const std::shared_ptr<Communicator>& parent, bool member, uint32_t* context);
   bool on_one_node(Communicator& comm) const;

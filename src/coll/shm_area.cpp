@@ -303,11 +303,26 @@ void ShmArea::store(Flag& flag, uint64_t round) {
 
 std::shared_ptr<ShmRounds> ShmRounds::make(std::shared_ptr<ShmArea> area, uint64_t sequence,
                                            std::vector<Round> rounds,
-                                           std::shared_ptr<const void> keep) {
+                                           std::shared_ptr<const void> keep, bool enlisted) {
   auto made = std::make_shared<ShmRounds>(Private{}, std::move(area), sequence, std::move(rounds),
                                           std::move(keep));
-  made->enlist();
+  if (enlisted) made->enlist();
   return made;
+}
+
+int ShmRounds::start() {
+  // Nothing pending: no earlier collective of the communicator runs here, and no later one can
+  // begin before this call returns (calls on a communicator are ordered), so these come first.
+  if (!enlisted_ && area_->pending_count_.load(std::memory_order_acquire) == 0) {
+    std::lock_guard lock(mutex_);
+    const int status = advance();
+    if (status != kInFlight) return status;
+    head_ = true;
+    enlist();
+    return kInFlight;
+  }
+  if (!enlisted_) enlist();
+  return poll();
 }
 
 void ShmRounds::enlist() {
@@ -325,7 +340,7 @@ void ShmRounds::enlist() {
   if (area.set_ != nullptr) area.set_->pending_.fetch_add(1, std::memory_order_release);
 }
 
-void ShmRounds::restart(uint64_t sequence, std::vector<Round>* rounds) {
+void ShmRounds::restart(uint64_t sequence, std::vector<Round>* rounds, bool enlisted) {
   {
     std::lock_guard lock(mutex_);
     sequence_ = sequence;
@@ -338,7 +353,7 @@ void ShmRounds::restart(uint64_t sequence, std::vector<Round>* rounds) {
     wait_for_.store(0, std::memory_order_relaxed);
     head_ = abandon_seen_ = member_gone_ = false;
   }
-  enlist();
+  if (enlisted) enlist();
 }
 
 ShmRounds::~ShmRounds() {
@@ -408,6 +423,16 @@ int ShmRounds::advance() {
   if (cancelled_) return kInFlight;  // its schedule has failed; it no longer matters
   ShmArea& area = *area_;
   const int me = area.rank();
+  // A publish's wake waits until this call returns or stores its next flag (whose wake covers
+  // both stores): a round whose reads are here already (a non-root's gather, the later member
+  // of an alltoall) then pays one wake instead of two, as the fast path's rounds do.
+  struct OwedWake {
+    ShmArea& area;
+    bool owed = false;
+    ~OwedWake() {
+      if (owed) area.wake_others();
+    }
+  } wake{area};
   while (next_ < rounds_.size()) {
     const Round& round = rounds_[next_];
     const int slot = ShmArea::slot_of(sequence_), cell_buffer = buffer_of(next_);
@@ -427,7 +452,8 @@ int ShmRounds::advance() {
         round.publish(area.cell(me, buffer, round.small));
       }
       const bool reads = round.wait_for != ShmArea::kNoRank;
-      area.publish(id, round.past && !reads ? past_id() : id, writes, cell_buffer, slot);
+      area.publish(id, round.past && !reads ? past_id() : id, writes, cell_buffer, slot, false);
+      wake.owed = true;
       published_ = true;
     }
     int gone = -1;
@@ -482,10 +508,13 @@ int ShmRounds::advance() {
       area.abandon(sequence_);
       return fail(status_, "%s", message_.c_str());
     }
-    if (!round.past)
+    if (!round.past) {
+      wake.owed = false;  // store's wake
       area.store(area.header(me).done, id);
-    else if (round.wait_for != ShmArea::kNoRank)
+    } else if (round.wait_for != ShmArea::kNoRank) {
+      wake.owed = false;
       area.store(area.header(me).arrive, past_id());
+    }
     published_ = false;
     ++next_;
   }

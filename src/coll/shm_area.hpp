@@ -372,17 +372,24 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
     // when small, else the cell). The v-forms' round 0 may write either or both.
     unsigned writes = 0;
   };
-  // Enlists the collective on the area in sequence order. keep: what the rounds' functions
-  // point to (held as long as the rounds).
+  // Enlists the collective on the area in sequence order (enlisted false: not yet; start()
+  // does). keep: what the rounds' functions point to (held as long as the rounds).
   static std::shared_ptr<ShmRounds> make(std::shared_ptr<ShmArea> area, uint64_t sequence,
                                          std::vector<Round> rounds,
-                                         std::shared_ptr<const void> keep = nullptr);
+                                         std::shared_ptr<const void> keep = nullptr,
+                                         bool enlisted = true);
   ~ShmRounds() override;
   // Runs again as collective `sequence` with *rounds (swapped in: *rounds gets the old ones),
   // enlisted like make: a finished or cancelled one that left the area and that only its owner
   // holds (use_count 1: no waiter of the area is about to advance it), recycled by a
   // nonblocking call's request (coll/shm_request.hpp) without an allocation.
-  void restart(uint64_t sequence, std::vector<Round>* rounds);
+  void restart(uint64_t sequence, std::vector<Round>* rounds, bool enlisted = true);
+  // The first poll of rounds made or restarted without enlisting (a nonblocking call's request):
+  // when nothing of the area is pending here, they come first in sequence order and advance at
+  // once, and join the area's list only if still in flight (a round that completes at once, as
+  // a non-root's gather does, never takes the area's lock); otherwise they are enlisted and
+  // polled. Returns as poll().
+  int start();
   int poll() override;
   void cancel() override;
   bool may_advance() const override;

@@ -26,7 +26,7 @@ std::shared_ptr<ShmRequest> ShmRequest::reuse(Communicator& comm) {
 }
 
 bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>& comm,
-                       ShmArea& area, Operation operation, const CollectiveArgs& args,
+                       ShmArea& area, Operation operation, const ShmFast::Small& args,
                        uint32_t signature, std::chrono::nanoseconds timeout,
                        std::shared_ptr<Request>* out) {
   if (!small_shm_fits(area, operation, args)) return false;
@@ -48,13 +48,14 @@ bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>
   std::vector<ShmRounds::Round>& rounds = r.spare_rounds_;
   rounds.clear();
   small_shm_rounds(area, operation, args, &r.call_, &rounds);
-  // Enlisted even when it fails at once: it holds its place in the area's sequence order until
-  // it leaves (cancel), as a schedule's rounds do. A reused request's rounds have left the area
+  // Not enlisted yet: start() below enlists them unless they complete at once (a call that
+  // fails at once abandons its sequence by cancel). A reused request's rounds have left the area
   // (it finished); only it holds them unless a waiter of the area is about to look at them.
   if (r.rounds_ != nullptr && r.rounds_.use_count() == 1)
-    r.rounds_->restart(r.sequence_, &rounds);
+    r.rounds_->restart(r.sequence_, &rounds, false);
   else
-    r.rounds_ = ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds));
+    r.rounds_ =
+        ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds), nullptr, false);
   if (timeout.count() != 0) r.started_ = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(r.mutex_);
@@ -63,9 +64,10 @@ bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>
       r.finish(announced.code, announced.message, false);
     } else {
       // Published now when its slot or cell is free (the rounds' first poll, as a schedule
-      // issues a polled step at its start).
-      const int status = r.rounds_->poll();
-      if (status != kInFlight) r.finish(status, status < 0 ? last_error() : "", true);
+      // issues a polled step at its start); enlisted on the area only if still in flight then,
+      // or behind pending calls (ShmRounds::start).
+      const int status = r.rounds_->start();
+      if (status != kInFlight) r.finish(status, status < 0 ? last_error() : std::string(), true);
     }
   }
   *out = std::move(request);
@@ -96,7 +98,7 @@ void ShmRequest::check_stalled() {
   }
   if (rounds_->may_advance()) {
     const int status = rounds_->poll();
-    if (status != kInFlight) return finish(status, status < 0 ? last_error() : "", true);
+    if (status != kInFlight) return finish(status, status < 0 ? last_error() : std::string(), true);
   }
   if (timeout_.count() == 0 || std::chrono::steady_clock::now() - started_ < timeout_) return;
   rounds_->cancel();

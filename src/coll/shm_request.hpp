@@ -14,7 +14,9 @@
 //     abandon the sequence; the others hear of it by a notice, as of a failed polled step),
 //     REMORA_COLL_TIMEOUT (no completion for that long while a thread waits for it);
 //   - order: the rounds are enlisted on the area like a schedule's, so that collectives of the
-//     communicator still run in sequence order, and every wait of the application advances them.
+//     communicator still run in sequence order, and every wait of the application advances them;
+//     rounds that complete in the start itself with nothing of the area pending (a non-root's
+//     gather, the later member of an alltoall) never join the list (ShmRounds::start).
 // A finished request goes to its communicator's pool (Communicator::shm_requests) and lets go
 // of the communicator; a later call on it takes the request again once the application has
 // freed it (only the pool holds it), with its ShmRounds (restarted) and its round list, so
@@ -51,8 +53,10 @@ class ShmRequest final : public Request, public std::enable_shared_from_this<Shm
   // (small_shm_rounds): *out is the started request. Returns false, having done nothing, for
   // other calls (then the caller builds a schedule). signature: the call's
   // (coll/signature.hpp); timeout: REMORA_COLL_TIMEOUT (0: none).
+  // args: the call's regular-form arguments (shm_small_args of a CollectiveArgs, or the C API's
+  // small entry's).
   static bool start(Messenger& messenger, const std::shared_ptr<Communicator>& comm, ShmArea& area,
-                    Operation operation, const CollectiveArgs& args, uint32_t signature,
+                    Operation operation, const ShmFast::Small& args, uint32_t signature,
                     std::chrono::nanoseconds timeout, std::shared_ptr<Request>* out);
 
   bool done() const override { return done_.load(std::memory_order_acquire); }

@@ -11,6 +11,7 @@
 #include "coll/algorithm.hpp"
 #include "coll/schedule.hpp"
 #include "coll/shm_area.hpp"
+#include "coll/shm_fast.hpp"
 #include "coll/tree.hpp"
 
 namespace remora::coll {
@@ -71,9 +72,13 @@ struct ShmSmallCall {
 // inline slots up to ShmArea::kInlineBytes) and an alltoall of regular blocks that take one
 // round (the cells, laid out as ShmArea::alltoall_piece says, as the alltoall's general rounds
 // lay out their first round). small_shm_fits says which calls these are; small_shm_rounds (for one
-// of them) fills *call and adds the round to *rounds.
-bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args);
-void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+// of them) fills *call and adds the round to *rounds. Both read the call's arguments as the
+// application gave them (a nonblocking call of the C API's small entry), or as
+// shm_small_args gives them of a call's CollectiveArgs.
+bool small_shm_fits(const ShmArea& area, Operation operation, const ShmFast::Small& args);
+void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::Small& args,
                       ShmSmallCall* call, std::vector<ShmRounds::Round>* rounds);
+// The regular form's arguments of args (alltoall: the block of recv_counts[0] elements as count).
+ShmFast::Small shm_small_args(Operation operation, const CollectiveArgs& args);
 
 }  // namespace remora::coll

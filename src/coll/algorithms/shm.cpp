@@ -451,9 +451,27 @@ void vector_rounds(const Context& c, Operation operation, std::vector<Round>* ro
 
 }  // namespace
 
-bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveArgs& args) {
-  if (args.vector_form || shm_single_copy::rounds(area, operation, args) != 0) return false;
+ShmFast::Small shm_small_args(Operation operation, const CollectiveArgs& args) {
+  ShmFast::Small small;
+  small.send = args.send;
+  small.recv = args.recv;
+  small.in_place = args.in_place;
+  small.count = operation != Operation::Alltoall ? args.count
+                : args.recv_counts.empty()       ? 0
+                                                 : args.recv_counts[0];
+  small.type = args.type;
+  small.extent = args.extent;
+  small.op = args.op;
+  small.root = args.root;
+  small.vector_form = args.vector_form;
+  return small;
+}
+
+bool small_shm_fits(const ShmArea& area, Operation operation, const ShmFast::Small& args) {
   const size_t bytes = args.count * args.extent;
+  if (args.vector_form ||
+      shm_single_copy::rounds_of(operation, bytes, area.single_copy_bytes(operation)) != 0)
+    return false;
   switch (operation) {
     case Operation::Barrier:
       return true;
@@ -464,14 +482,13 @@ bool small_shm_fits(const ShmArea& area, Operation operation, const CollectiveAr
     case Operation::Gather:  // one round (gather_rounds'): inline up to kInlineBytes, else cells
       return bytes != 0 && bytes <= ShmArea::kCellBytes;
     case Operation::Alltoall:
-      return !args.recv_counts.empty() && args.recv_counts[0] != 0 &&
-             args.recv_counts[0] <= ShmArea::alltoall_piece(area.size(), args.extent);
+      return args.count != 0 && args.count <= ShmArea::alltoall_piece(area.size(), args.extent);
     default:
       return false;
   }
 }
 
-void small_shm_rounds(const ShmArea& area, Operation operation, const CollectiveArgs& args,
+void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::Small& args,
                       ShmSmallCall* call, std::vector<Round>* rounds) {
   *call = ShmSmallCall{&area,
                        args.in_place ? nullptr : static_cast<const uint8_t*>(args.send),
@@ -541,7 +558,7 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const Collective
       // alltoall_rounds' one round: every block within its piece of the cell, the own block
       // straight to the result. In place the input is recv, which this rank's publish copies out
       // before its consume overwrites it (its own block stays where it is).
-      call->block = args.recv_counts[0] * args.extent;
+      call->block = args.count * args.extent;
       call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
       round.publish = [call](uint8_t* cell) {
         const uint8_t* input = call->send != nullptr ? call->send : call->recv;
@@ -571,10 +588,11 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const Collective
 
 void build_shm_rounds(Schedule& schedule, const std::shared_ptr<ShmArea>& area, Operation operation,
                       const CollectiveArgs& args) {
-  if (small_shm_fits(*area, operation, args)) {
+  const ShmFast::Small small = shm_small_args(operation, args);
+  if (small_shm_fits(*area, operation, small)) {
     auto call = std::make_shared<ShmSmallCall>();
     std::vector<Round> rounds;
-    small_shm_rounds(*area, operation, args, call.get(), &rounds);
+    small_shm_rounds(*area, operation, small, call.get(), &rounds);
     schedule.poll(ShmRounds::make(area, schedule.sequence(), std::move(rounds), std::move(call)));
     return;
   }

@@ -9,7 +9,11 @@
 // starts them; ranks complete them in opposite orders, by waits, test loops and waitall. Every
 // result is an exact integer. Checks that the small auto calls took the request without a
 // schedule (INTERNAL: the request behind the handle), except under thread progress (auto keeps
-// message-based schedules there).
+// message-based schedules there). Mixed calls (an ialltoall or igather of 200 int64 per block)
+// are made by odd ranks as 1600 uint8, above the C API's small entry (at most 1024 elements),
+// so that members that start the request by the small entry (coll_api.cpp's small_call) meet
+// members that start it through the full path (Collectives::launch) in one collective: both
+// must choose alike (at 2 ranks the request, above it the message-based ialltoall).
 #include <unistd.h>
 
 #include <cstdint>
@@ -37,7 +41,8 @@ int64_t value(int from, int to, int repeat, int call, size_t i) {
   return from * 1000003 + to * 10007 + repeat * 1009 + call * 31 + static_cast<int64_t>(i);
 }
 
-enum class Kind { Small, Gather, OneRound, LargeShm };
+enum class Kind { Small, Gather, OneRound, LargeShm, Mixed };
+constexpr size_t kMixedCount = 200;  // int64 per block of a Mixed call
 
 struct Call {
   Kind kind = Kind::Small;
@@ -53,7 +58,39 @@ void start(remora_comm_t comm, int rank, int size, int repeat, int k, Call* c) {
   c->kind = k % 7 == 3    ? Kind::Gather
             : k % 9 == 8  ? Kind::LargeShm
             : k % 11 == 5 ? Kind::OneRound
+            : k % 13 == 6 ? Kind::Mixed
                           : Kind::Small;
+  if (c->kind == Kind::Mixed) {
+    // Odd ranks pass the same bytes as uint8 elements (a type signature that matches).
+    const bool bytes = rank % 2 == 1;
+    const remora_datatype_t type = bytes ? REMORA_UINT8 : REMORA_INT64;
+    const size_t elements = bytes ? kMixedCount * sizeof(int64_t) : kMixedCount;
+    c->count = kMixedCount;
+    const bool gather = repeat % 2 == 1;
+    c->root = (k + repeat) % size;
+    c->send.resize(c->count * (gather ? 1 : n));
+    for (size_t to = 0; to < c->send.size() / c->count; ++to)
+      for (size_t i = 0; i < c->count; ++i)
+        c->send[to * c->count + i] = value(rank, static_cast<int>(to), repeat, k, i);
+    c->recv.assign(c->count * n, -1);
+    if (gather)
+      REQUIRE_OK(remora_igather(c->send.data(), c->recv.data(), elements, type, c->root, comm,
+                                REMORA_COLL_AUTO, &c->request));
+    else
+      REQUIRE_OK(remora_ialltoall(c->send.data(), c->recv.data(), elements, type, comm,
+                                  REMORA_COLL_AUTO, &c->request));
+    // igather of one cell or less and, at 2 ranks, ialltoall of one round: the request, by
+    // either entry (auto, manual or ghost progress, a communicator with its area).
+    const bool request = (gather || size == 2) &&
+                         runtime().progress->mode() != remora::progress::Mode::Thread &&
+                         runtime().collectives->communicators.find(comm)->shm_area_ptr() != nullptr;
+    if (request)
+      REQUIRE(std::dynamic_pointer_cast<remora::coll::ShmRequest>(
+                  runtime().collectives->requests.find(c->request)) != nullptr,
+              "mixed call %d (%s) did not take the shm request", k,
+              gather ? "igather" : "ialltoall");
+    return;
+  }
   // One round: every block as large as a round takes (k = 16: a few elements less).
   const size_t round = remora::coll::ShmArea::alltoall_piece(size, sizeof(int64_t));
   c->count = c->kind == Kind::LargeShm   ? round + 1000
@@ -96,7 +133,7 @@ void start(remora_comm_t comm, int rank, int size, int repeat, int k, Call* c) {
 
 void check(int rank, int size, int repeat, int k, const Call& c) {
   const auto n = static_cast<size_t>(size);
-  if (c.kind == Kind::Gather) {
+  if (c.kind == Kind::Gather || (c.kind == Kind::Mixed && repeat % 2 == 1)) {
     if (rank != c.root) return;
     for (size_t from = 0; from < n; ++from)
       for (size_t i = 0; i < c.count; ++i)
