@@ -27,13 +27,18 @@ TEST(WaitPolicy, OversubscriptionShortensTheSpin) {
   EXPECT_FALSE(make_wait_policy(config, 64, 1).oversubscribed);
 }
 
-TEST(Backoff, SpinsThenYieldsThenSleepsWithGrowingBoundedTimeouts) {
+// No spin: `yields` yields, then sleeps from 1 us up to max_sleep_ns.
+WaitPolicy yields_then_sleeps(int yields, uint64_t max_sleep_ns) {
   WaitPolicy policy;
   policy.spin_ns = 0;
-  policy.yields = 3;
+  policy.yields = yields;
   policy.first_sleep_ns = 1000;
-  policy.max_sleep_ns = 4000;
-  Backoff backoff(policy);
+  policy.max_sleep_ns = max_sleep_ns;
+  return policy;
+}
+
+TEST(Backoff, SpinsThenYieldsThenSleepsWithGrowingBoundedTimeouts) {
+  Backoff backoff(yields_then_sleeps(3, 4000));
   std::vector<uint64_t> sleeps;
   for (int i = 0; i < 8; ++i) backoff.pause([&](uint64_t ns) { sleeps.push_back(ns); });
   // 3 yields, then sleeps of 1, 2, 4, 4, 4 microseconds.
@@ -42,11 +47,7 @@ TEST(Backoff, SpinsThenYieldsThenSleepsWithGrowingBoundedTimeouts) {
 }
 
 TEST(Backoff, ProgressInTheSleepPhaseYieldsAgainBeforeTheNextSleep) {
-  WaitPolicy policy;
-  policy.spin_ns = 0;
-  policy.yields = 2;
-  policy.first_sleep_ns = 1000;
-  policy.max_sleep_ns = 8000;
+  const WaitPolicy policy = yields_then_sleeps(2, 8000);
   Backoff backoff(policy);
   std::vector<uint64_t> sleeps;
   const auto sleep = [&](uint64_t ns) { sleeps.push_back(ns); };
