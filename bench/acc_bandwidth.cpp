@@ -9,7 +9,7 @@
 //             same bytes of rank 0; metric MBps = aggregate (all ranks' bytes / slowest rank's
 //             batch time) and MBps_per_rank (the median rank-0 figure). Oversubscribed, one
 //             rank descheduled inside its batch makes a whole window's rows ~10x lower, for
-//             any strategy (docs/benchmarks.md, "Contended accumulate rows are bimodal").
+//             any strategy (docs/benchmarks-log.md, "Contended accumulate rows are bimodal").
 //  timed, 2+ ranks: `contended_timed_<strategy>`: every rank accumulates onto the same bytes of
 //             rank 0 in lock_all until a deadline shared by all ranks, then flushes
 //             (bench/common/timed_windows.hpp; the same code as the MPI twin's): MBps = all

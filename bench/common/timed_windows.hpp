@@ -4,7 +4,7 @@
 //
 // Why not time K operations per rank: with more ranks than CPUs, a rank descheduled inside its
 // batch stretches the slowest rank's time by a scheduler slice and the run reads ~10x slower
-// (docs/benchmarks.md, "Contended accumulate rows are bimodal"). Here every rank repeats the
+// (docs/benchmarks-log.md, "Contended accumulate rows are bimodal"). Here every rank repeats the
 // operation until a deadline shared by all ranks and counts what it completed; CPU time that a
 // descheduled rank loses goes to the others and still counts.
 //

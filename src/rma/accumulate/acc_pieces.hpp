@@ -19,7 +19,7 @@ class AccPieces {
   // Pieces of at least this many bytes (16 stripes of the default 4 KiB): each piece handed from
   // one origin to another moves its cache lines between cores, and under load 16 KiB pieces
   // lost 30-35% at 128-512 KiB with two ranks where 64 KiB ones were even with taking the
-  // whole range (docs/benchmarks.md, "Contended accumulate of large ranges piece by piece").
+  // whole range (docs/benchmarks-log.md, "Contended accumulate of large ranges piece by piece").
   static constexpr uint64_t kPieceBytes = 65536;
 
   // [offset, offset + bytes) of elements of element_bytes, on a table of `granularity`-byte
