@@ -188,10 +188,10 @@ size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& ar
   if (args.vector_form && operation != Operation::Allgather &&
       operation != Operation::ReduceScatter)
     return 0;
-  return rounds_of(operation, decisive_bytes(operation, args), threshold);
+  return rounds_of(decisive_bytes(operation, args), threshold);
 }
 
-size_t rounds_of(Operation operation, size_t bytes, size_t threshold) {
+size_t rounds_of(size_t bytes, size_t threshold) {
   if (threshold == 0 || bytes == 0 || bytes < threshold) return 0;
   return 2;
 }

@@ -42,9 +42,9 @@ size_t rounds(const ShmArea& area, Operation operation, const CollectiveArgs& ar
 constexpr uint64_t kSpinBytesPerUs = 1024, kMaxSpinNs = 2000000;
 uint64_t spin_ns(const ShmArea& area, Operation operation, const CollectiveArgs& args);
 uint64_t spin_ns_for(size_t bytes);
-// The same of a regular form whose decisive_bytes are `bytes`, on an area whose
-// single_copy_bytes(operation) is threshold.
-size_t rounds_of(Operation operation, size_t bytes, size_t threshold);
+// rounds() of a regular form whose decisive_bytes are `bytes`, on an area whose
+// single_copy_bytes(operation) is threshold (every operation takes the same rounds).
+size_t rounds_of(size_t bytes, size_t threshold);
 // The input member `rank` publishes; alltoall in place: a copy of recvbuf, made in *copy.
 const void* source(Operation operation, const CollectiveArgs& args, int rank,
                    std::vector<uint8_t>* copy);

@@ -469,8 +469,7 @@ ShmFast::Small shm_small_args(Operation operation, const CollectiveArgs& args) {
 
 bool small_shm_fits(const ShmArea& area, Operation operation, const ShmFast::Small& args) {
   const size_t bytes = args.count * args.extent;
-  if (args.vector_form ||
-      shm_single_copy::rounds_of(operation, bytes, area.single_copy_bytes(operation)) != 0)
+  if (args.vector_form || shm_single_copy::rounds_of(bytes, area.single_copy_bytes(operation)) != 0)
     return false;
   switch (operation) {
     case Operation::Barrier:
