@@ -33,6 +33,7 @@
 //             Remora: `busy` over every wait of the timed Remora variants above (rank 0 is
 //             working on it), `idle` while rank 0 sleeps for 1 s outside Remora and MPI
 //   BENCH_MAX_BYTES=n  only transfer sizes up to n bytes (profiling one size: 8)
+//   BENCH_MIN_BYTES=n  only transfer sizes from n bytes (one size: both set to it)
 //   BENCH_TARGET=mpi   rank 1 waits inside MPI (MPI_Barrier) during the Remora timings too: the
 //             origin's own cost, without the difference in the target's progress
 //   busy_target  one 8-byte put+flush while rank 1 computes for 1 s outside Remora and MPI:
@@ -167,7 +168,9 @@ int main(int argc, char** argv) {
   };
 
   const size_t max_bytes = std::stoull(bench::env_or("BENCH_MAX_BYTES", "1048576"));
+  const size_t min_bytes = std::stoull(bench::env_or("BENCH_MIN_BYTES", "8"));
   for (size_t bytes : bench::sizes(8, std::min(max_bytes, kMaxBytes), 8)) {
+    if (bytes < min_bytes) continue;
     const int n = bench::iterations_by_volume(bytes, iterations, kBytesPerBatch, 4);
     if (rank == 0) {
       Pair put, get, bandwidth;

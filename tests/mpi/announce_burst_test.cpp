@@ -1,20 +1,74 @@
-// Operations that return without waiting for another node (puts here) read the clock to announce
-// themselves (renew this rank's activity, notice the target) only once per 16 operations to a
-// target within a burst, the operations between two polls of the rank (MpiTransport::announce).
-// Run at 2 ranks with REMORA_NODE_SIZE=1, manual progress (a progress thread's polls would end the
-// bursts) and a REMORA_MPI_ACTIVE_US far shorter than the pauses below. Rank 0, inactive after
-// each pause outside Remora, must be active after: the first put after a poll (a barrier's,
-// remora_progress's), the 16th put of a burst, and a flush; and still inactive after the 15 puts
-// of a burst that follow its first (no clock read, as documented). Every put's value is checked
-// at rank 1, so a skipped announcement never loses an operation.
+// Operations that return without waiting for another node (puts and rgets here) read the clock to
+// announce themselves (renew this rank's activity, notice the target) only once per 16 small
+// operations to a target within a burst, the operations between two polls of the rank
+// (MpiTransport::announce); larger ones use the stride up faster, one more per 4 KiB, and one of
+// 60 KiB or more announces every time. Run at 2 ranks with REMORA_NODE_SIZE=1, manual progress (a
+// progress thread's polls would end the bursts) and a REMORA_MPI_ACTIVE_US far shorter than the
+// pauses below. Rank 0, inactive after each pause outside Remora, must be active after: the first
+// put after a poll (a barrier's, remora_progress's), the 16th put of a burst, and a flush; and
+// still inactive after the 15 puts of a burst that follow its first (no clock read, as
+// documented). With rgets (which never poll): active after the first 4 KiB rget, inactive after
+// the 7 that follow it, active after the 9th, and after a 64 KiB rget that follows at once.
+// Every put's value is checked at rank 1 and every rget's bytes at rank 0, so a skipped
+// announcement never loses an operation.
 #include <cstdint>
+#include <vector>
 
 #include "mpi_internals.hpp"
 
 namespace {
 
-constexpr long kPauseMs = 700;  // > REMORA_MPI_ACTIVE_US (500 ms in CMakeLists.txt)
-constexpr int kStride = 16;     // kAnnounceStride
+constexpr long kPauseMs = 700;           // > REMORA_MPI_ACTIVE_US (500 ms in CMakeLists.txt)
+constexpr int kStride = 16;              // kAnnounceStride
+constexpr size_t kSmallGet = 4096;       // kAnnounceUnitBytes: two units of the stride
+constexpr size_t kLargeGet = 64 * 1024;  // more units than the stride has
+constexpr int kSmallGets = 9;            // 1 announced, 7 skipped (2 units each of 15), 1 more
+constexpr size_t kWindowBytes = kSmallGets * kSmallGet + kLargeGet;
+
+unsigned char pattern(size_t i) {
+  return static_cast<unsigned char>(i * 7 + 3);
+}
+
+// Rank 0 reads rank 1's window with rgets of kSmallGet and one of kLargeGet, checking its activity
+// after each step that the stride decides, then the bytes.
+void rget_burst(const remora::mpi::MpiTransport* mpi, int rank) {
+  remora_win_t win = nullptr;
+  unsigned char* mine = nullptr;
+  REQUIRE_OK(remora_win_allocate(kWindowBytes, 1, nullptr, reinterpret_cast<void**>(&mine), &win));
+  for (size_t i = 0; i < kWindowBytes; ++i) mine[i] = pattern(i);
+  REQUIRE_OK(remora_win_lock_all(win, 0));
+  REQUIRE_OK(remora_barrier());
+  if (rank == 0) {
+    std::vector<unsigned char> read(kWindowBytes, 0);
+    std::vector<remora_request_t> requests;
+    auto rget = [&](size_t at, size_t bytes) {
+      REQUIRE_OK(remora_win_rget(win, 1, at, read.data() + at, bytes, REMORA_UINT8,
+                                 &requests.emplace_back(REMORA_REQUEST_NULL)));
+    };
+    auto expect_active = [&](bool active, const char* after) {
+      REQUIRE(mpi->polls_for_remote_work() == active, "after %s the rank is %sactive", after,
+              active ? "in" : "");
+    };
+    remora_test::sleep_ms(kPauseMs);
+    expect_active(false, "a pause");
+    rget(0, kSmallGet);
+    expect_active(true, "the first 4 KiB rget after a poll");
+    remora_test::sleep_ms(kPauseMs);
+    for (int i = 1; i < kSmallGets - 1; ++i) rget(i * kSmallGet, kSmallGet);
+    expect_active(false, "7 more 4 KiB rgets of the burst");
+    rget((kSmallGets - 1) * kSmallGet, kSmallGet);
+    expect_active(true, "the 9th 4 KiB rget of a burst");
+    remora_test::sleep_ms(kPauseMs);
+    rget(kSmallGets * kSmallGet, kLargeGet);
+    expect_active(true, "a 64 KiB rget right after an announced one");
+    REQUIRE_OK(remora_request_waitall(static_cast<int>(requests.size()), requests.data()));
+    for (size_t i = 0; i < kWindowBytes; ++i)
+      REQUIRE(read[i] == pattern(i), "byte %zu read %d, expected %d", i, read[i], pattern(i));
+  }
+  REQUIRE_OK(remora_barrier());
+  REQUIRE_OK(remora_win_unlock_all(win));
+  REQUIRE_OK(remora_win_free(&win));
+}
 
 }  // namespace
 
@@ -69,6 +123,7 @@ int main(int argc, char** argv) {
   }
   REQUIRE_OK(remora_barrier());
   REQUIRE_OK(remora_segment_free(&segment));
+  rget_burst(mpi, rank);
   REQUIRE_OK(remora_finalize());
   return 0;
 }

@@ -34,8 +34,12 @@ const MpiSegment& as_mpi(const transport::Segment& segment) {
 
 // Tests of a request before wait_for falls back to the waiting policy's loop.
 constexpr int kQuickTests = 64;
-// announce reads the clock for one operation of this many to a target within a burst.
+// announce reads the clock for one operation of this many to a target within a burst (small
+// ones); an operation counts once more per kAnnounceUnitBytes it moves, so that the bytes moved
+// between two clock reads stay under kAnnounceStride * kAnnounceUnitBytes (a long operation
+// announces at once).
 constexpr uint32_t kAnnounceStride = 16;
+constexpr size_t kAnnounceUnitBytes = 4096;
 // While active across nodes: the longest a wait polls without yielding the CPU (shorter when
 // oversubscribed), and the pauses between its polls.
 constexpr uint64_t kActiveYieldNs = 50000;
@@ -406,7 +410,7 @@ bool MpiTransport::cpu_atomics(const transport::Segment& segment) const {
 
 int MpiTransport::remote_put(const transport::Segment& segment, int target, size_t offset,
                              const void* source, size_t bytes) {
-  announce(target);
+  announce(target, bytes);
   return as_mpi(segment).window->put(target, offset, source, bytes);
 }
 
@@ -421,13 +425,13 @@ int MpiTransport::get_pending(const transport::Segment& segment, int target, siz
                               std::shared_ptr<transport::PendingGet>* pending) {
   if (local_endpoint(target) >= 0)
     return Transport::get_pending(segment, target, offset, destination, bytes, pending);
-  announce(target);
+  announce(target, bytes);
   return as_mpi(segment).window->rget(target, offset, destination, bytes, pending);
 }
 
 int MpiTransport::remote_put_strided(const transport::Segment& segment, int target, size_t offset,
                                      const void* source, const transport::StridedShape& shape) {
-  announce(target);
+  announce(target, shape.total_bytes());
   return as_mpi(segment).window->put_strided(target, offset, source, shape);
 }
 
@@ -503,17 +507,23 @@ void MpiTransport::stay_active(uint64_t now) {
 
 // A clock read per operation was too dear (clock_gettime: 22-90 ns on this VM, against 0.33 µs
 // for an 8-byte MPI_Put in a bandwidth loop): within a burst of operations to a target the clock
-// is read at every kAnnounceStride-th only. A burst ends at any poll of this rank (every round of a
-// wait, remora_progress, the progress thread's polls), so the first operation after one announces
-// at once; only operations spaced by computation outside Remora may send their notice up to
-// kAnnounceStride - 1 operations late (the flush that follows them announces at once).
-void MpiTransport::announce(int target) {
+// is read at every kAnnounceStride-th small one only. A burst ends at any poll of this rank (every
+// round of a wait, remora_progress, the progress thread's polls), so the first operation after
+// one announces at once; only operations spaced by computation outside Remora may send their
+// notice up to kAnnounceStride - 1 operations late (the flush that follows them announces at
+// once). Larger operations use up the stride faster (one more per kAnnounceUnitBytes), and one
+// of kAnnounceStride - 1 units or more announces every time: 1 MiB puts whose requests complete
+// within wait_for's quick tests poll nothing, and 16 of them (8 ms at 2 GB/s) would otherwise go
+// without a notice for longer than the target stays active.
+void MpiTransport::announce(int target, size_t bytes) {
   if (active_ns_ == 0) return;
   Announced& to = announced_[static_cast<size_t>(target)];
   const uint32_t round = polls_.load(std::memory_order_relaxed);
-  const uint32_t skips = to.skips.load(std::memory_order_relaxed);
-  if (skips > 0 && to.round.load(std::memory_order_relaxed) == round) {
-    to.skips.store(skips - 1, std::memory_order_relaxed);  // two threads may both skip: harmless
+  const uint32_t left = to.skips.load(std::memory_order_relaxed);
+  const auto cost =
+      static_cast<uint32_t>(1 + std::min<size_t>(bytes / kAnnounceUnitBytes, kAnnounceStride));
+  if (left >= cost && to.round.load(std::memory_order_relaxed) == round) {
+    to.skips.store(left - cost, std::memory_order_relaxed);  // two threads may both skip: harmless
     return;
   }
   to.round.store(round, std::memory_order_relaxed);
@@ -608,7 +618,7 @@ int MpiTransport::accumulate(const transport::Segment& segment, int target, size
   // An accumulate without a result returns without waiting for the target.
   if (target != rank_) {
     if (operation.result == nullptr && operation.compare == nullptr)
-      announce(target);
+      announce(target, RmaWindow::bytes_of(operation));
     else
       announce_now(target);
   }

@@ -139,11 +139,12 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   // Cross-node activity (see the top of this file): stay_active keeps this rank's waits polling
   // for REMORA_MPI_ACTIVE_US from now; announce_now(target) does so before a one-sided operation
   // on target (unless less than an eighth of that time has passed since it last did) and sends
-  // target a notice unless it had one (or a message) recently. announce(target) is announce_now
-  // for every kAnnounceStride-th operation to target of a burst (the operations between two
-  // polls of this rank): it reads the clock for those only.
+  // target a notice unless it had one (or a message) recently. announce(target, bytes) is
+  // announce_now for every kAnnounceStride-th small operation to target of a burst (the
+  // operations between two polls of this rank), more often for larger ones (bytes moved): it
+  // reads the clock for those only.
   void stay_active(uint64_t now);
-  void announce(int target);
+  void announce(int target, size_t bytes);
   void announce_now(int target);
   bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }
 
@@ -164,8 +165,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   uint64_t poll_interval_ns_ = 0;
   uint64_t active_ns_ = 0;  // REMORA_MPI_ACTIVE_US when the job spans nodes, else 0
   std::atomic<uint64_t> active_until_{0};
-  // Per rank: when it last heard from us (noticed), and announce's count of operations to it
-  // left before it reads the clock again (skips), valid in poll round `round` only.
+  // Per rank: when it last heard from us (noticed), and announce's count of (small) operations
+  // to it left before it reads the clock again (skips), valid in poll round `round` only.
   struct Announced {
     std::atomic<uint64_t> noticed{0};
     std::atomic<uint32_t> round{0};

@@ -94,6 +94,11 @@ bool RmaWindow::accumulates(int type) {
   return mpi_element(type, &element);
 }
 
+size_t RmaWindow::bytes_of(const transport::Accumulate& operation) {
+  MpiElement element{};
+  return mpi_element(operation.type, &element) ? operation.count * element.bytes : 0;
+}
+
 int RmaWindow::accumulate(int target, size_t offset, const transport::Accumulate& operation) {
   MpiElement element{};
   const MPI_Op op = mpi_op(operation.op);

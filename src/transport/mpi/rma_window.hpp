@@ -123,6 +123,8 @@ class RmaWindow {
   // accumulates(type) says for which remora_datatype_t (all but the unsigned integer types,
   // whose MPI_MIN and MPI_MAX MPICH 4.0.2 computes as signed: rma_accumulate.cpp).
   static bool accumulates(int type);
+  // The bytes an accumulate moves (0 for a type accumulates() refuses).
+  static size_t bytes_of(const transport::Accumulate& operation);
   int accumulate(int target, size_t offset, const transport::Accumulate& operation);
   int flush(int target);
   // flush(target) for a caller that holds the MPI mutex and has taken this window out of
