@@ -164,7 +164,7 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
   if (comm == nullptr || !supported || !valid(*comm)) return false;
   if (nonblocking) {
     std::shared_ptr<remora::Request> started;
-    if (!runtime->collectives->start_small(handle, *comm, operation, algorithm, args, &started))
+    if (!runtime->collectives->start_small(*comm, operation, algorithm, args, &started))
       return false;
     *status = remora::api::request_handle(function, *runtime, std::move(started), request);
     return true;

@@ -185,17 +185,18 @@ bool Collectives::start_shm_request(const std::shared_ptr<Communicator>& comm, O
                            started);
 }
 
-bool Collectives::start_small(const void* handle, Communicator& comm, Operation operation,
-                              Algorithm requested, const ShmFast::Small& args,
-                              std::shared_ptr<Request>* started) {
+bool Collectives::start_small(Communicator& comm, Operation operation, Algorithm requested,
+                              const ShmFast::Small& args, std::shared_ptr<Request>* started) {
   ShmArea* area = comm.shm_area_ptr();
   // What launch() decides for the call, from the same sizes (its bytes: the block, or the
   // vector), so that every member runs the same algorithm whichever entry it took.
-  if (area == nullptr || !small_shm_fits(*area, operation, args) ||
-      choose(operation, requested, args.count * args.extent, comm, true) != Algorithm::Shm)
+  if (area == nullptr || !small_shm_fits(*area, operation, args)) return false;
+  const size_t bytes = args.count * args.extent;
+  if (requested == Algorithm::Auto
+          ? !small_auto_shm(comm, operation, bytes, true, false)
+          : choose(operation, requested, bytes, comm, true) != Algorithm::Shm)
     return false;
-  const std::shared_ptr<Communicator> shared = communicators.find(handle);
-  return shared != nullptr && start_shm_request(shared, operation, args, started);
+  return start_shm_request(comm.shared_from_this(), operation, args, started);
 }
 
 int Collectives::wait(Schedule& schedule, bool arrival_only) {
@@ -373,6 +374,30 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
                       signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
 }
 
+bool Collectives::small_auto_shm(Communicator& comm, Operation operation, size_t bytes,
+                                 bool nonblocking, bool blocks_differ) {
+  // Whether choose() gives shm depends here on the operation, the kind of call and
+  // blocks_differ only: a small payload never exceeds the one cell auto takes shm for, comm has
+  // its area (so it is on one node and not hierarchical), the REMORA_<OPERATION> choices and
+  // the progress mode are fixed, and a nonblocking alltoall's blocks of up to
+  // kSmallScatterBytes are shm's at every communicator size whose layout fits (small_shm_fits).
+  // Larger nonblocking blocks are asked each time.
+  static_assert(ShmFast::kSmallScatterBytes <= ShmArea::kCellBytes);
+  if (nonblocking && bytes > ShmFast::kSmallScatterBytes)
+    return choose(operation, Algorithm::Auto, bytes, comm, true) == Algorithm::Shm;
+  const unsigned kind = nonblocking ? 2 : blocks_differ ? 1 : 0;
+  const unsigned bit = 2 * (3 * static_cast<unsigned>(operation) + kind);
+  static_assert(2 * 3 * kOperationCount <= 64);
+  uint64_t known = comm.auto_small_shm.load(std::memory_order_relaxed);
+  if ((known >> bit & 1) == 0) {
+    const bool shm = choose(operation, Algorithm::Auto, bytes, comm, nonblocking, blocks_differ) ==
+                     Algorithm::Shm;
+    known = uint64_t{1} << bit | uint64_t{shm ? 1U : 0U} << (bit + 1);
+    comm.auto_small_shm.fetch_or(known, std::memory_order_relaxed);
+  }
+  return (known >> (bit + 1) & 1) != 0;
+}
+
 bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm requested,
                             const ShmFast::Small& args, int* status) {
   ShmArea* area = comm.shm_area_ptr();
@@ -386,20 +411,7 @@ bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm r
   // launch() does for them (blocks_differ).
   const bool blocks_differ = args.vector_form && operation != Operation::Allgather;
   if (requested == Algorithm::Auto) {
-    // Whether choose() gives shm depends here on the operation and blocks_differ only: a small
-    // payload never exceeds the one cell auto takes shm for, comm has its area (so it is on
-    // one node and not hierarchical), and the REMORA_<OPERATION> choices are fixed.
-    static_assert(ShmFast::kSmallScatterBytes <= ShmArea::kCellBytes);
-    const unsigned bit = 2 * (2 * static_cast<unsigned>(operation) + (blocks_differ ? 1 : 0));
-    static_assert(2 * 2 * kOperationCount <= 64);
-    uint64_t known = comm.auto_small_shm.load(std::memory_order_relaxed);
-    if ((known >> bit & 1) == 0) {
-      const bool shm =
-          choose(operation, requested, bytes, comm, false, blocks_differ) == Algorithm::Shm;
-      known = uint64_t{1} << bit | uint64_t{shm ? 1U : 0U} << (bit + 1);
-      comm.auto_small_shm.fetch_or(known, std::memory_order_relaxed);
-    }
-    if ((known >> (bit + 1) & 1) == 0) return false;
+    if (!small_auto_shm(comm, operation, bytes, false, blocks_differ)) return false;
   } else if (requested != Algorithm::Shm &&
              choose(operation, requested, bytes, comm, false, blocks_differ) != Algorithm::Shm) {
     return false;

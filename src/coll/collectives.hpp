@@ -146,6 +146,11 @@ class Collectives {
   // the duration of a call on comm (the caller's reference keeps comm alive).
   bool run_small(Communicator& comm, Operation operation, Algorithm requested,
                  const ShmFast::Small& args, int* status);
+  // Whether auto takes shm for a small call (blocking or not; blocks_differ: a v-form) of
+  // `bytes` on comm, which has a shared area: choose()'s answer, kept in the communicator
+  // (Communicator::auto_small_shm) where it does not depend on the size.
+  bool small_auto_shm(Communicator& comm, Operation operation, size_t bytes, bool nonblocking,
+                      bool blocks_differ);
 
   // A nonblocking call of a small payload in its regular form, the arguments as the
   // application gave them (the C API's small entry: no CollectiveArgs, comm borrowed by handle):
@@ -153,7 +158,7 @@ class Collectives {
   // has a one-round layout (small_shm_fits), starts its request without a schedule
   // (coll/shm_request.hpp) into *started and returns true; otherwise returns false, having done
   // nothing (then the caller launches the call, which decides alike).
-  bool start_small(const void* handle, Communicator& comm, Operation operation, Algorithm requested,
+  bool start_small(Communicator& comm, Operation operation, Algorithm requested,
                    const ShmFast::Small& args, std::shared_ptr<Request>* started);
 
   // One collective call on comm, with the algorithm choose() gives: blocking (started ==

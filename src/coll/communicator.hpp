@@ -28,7 +28,9 @@ struct ShmRequestPool {
   std::vector<std::shared_ptr<ShmRequest>> finished;
 };
 
-class Communicator {
+// Shared from this: a nonblocking call that borrowed it by handle takes its reference from it
+// (an atomic increment) instead of a second, locked lookup of the handle.
+class Communicator : public std::enable_shared_from_this<Communicator> {
  public:
   // my_world_rank must be a member of group.
   Communicator(Group group, int my_world_rank, uint32_t context)
@@ -63,9 +65,9 @@ class Communicator {
   // Whether the members span several nodes with two or more of them on some node, so that the
   // hierarchical algorithm applies (computed once; -1: not yet known).
   std::atomic<int> spans_shared_nodes{-1};
-  // Auto's choice for the small blocking calls (Collectives::run_small), by operation and
-  // whether the blocks differ between members: bit 2i says choice i is known, bit 2i + 1 that
-  // it is shm (asked once: it does not depend on a small call's size).
+  // Auto's choice for the small calls (Collectives::small_auto_shm), by operation and kind
+  // (blocking with regular blocks, blocking v-form, nonblocking): bit 2i says choice i is known,
+  // bit 2i + 1 that it is shm (asked once: it does not depend on a small call's size).
   std::atomic<uint64_t> auto_small_shm{0};
   ShmRequestPool shm_requests;
 

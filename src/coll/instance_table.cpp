@@ -86,9 +86,9 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
     if (running->second.started) found.schedule = running->second.schedule.lock();
     return found;
   }
-  if (entry->second.unscheduled.load(std::memory_order_acquire) == sequence) {
+  if (const Context::Unscheduled* unscheduled = entry->second.unscheduled_entry(sequence)) {
     found.state = State::Running;
-    found.signature = entry->second.unscheduled_signature.load(std::memory_order_relaxed);
+    found.signature = unscheduled->signature.load(std::memory_order_relaxed);
     return found;
   }
   found.state = State::Ended;
@@ -134,10 +134,10 @@ std::shared_ptr<Schedule> InstanceTable::record_announcement(uint32_t context, u
   }
   auto running = entry.running.find(sequence);
   if (running == entry.running.end()) {
-    if (entry.unscheduled.load(std::memory_order_acquire) == sequence &&
-        entry.unscheduled_announced_for != sequence) {
-      entry.unscheduled_announced = failure;
-      entry.unscheduled_announced_for = sequence;
+    Context::Unscheduled* unscheduled = entry.unscheduled_entry(sequence);
+    if (unscheduled != nullptr && unscheduled->announced_for != sequence) {
+      unscheduled->announced = failure;
+      unscheduled->announced_for = sequence;
     }
     return nullptr;  // unscheduled (its waiter asks announced()), or ended: nothing to fail
   }
@@ -151,13 +151,37 @@ InstanceTable::Context* InstanceTable::slot(uint32_t context) {
   return &contexts_[context];
 }
 
-uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Failure* announced) {
-  slot->unscheduled_signature.store(signature, std::memory_order_relaxed);
+InstanceTable::Context::Unscheduled* InstanceTable::Context::unscheduled_entry(uint64_t sequence) {
+  for (Unscheduled& entry : unscheduled)
+    if (entry.sequence.load(std::memory_order_acquire) == sequence) return &entry;
+  return nullptr;
+}
+
+void InstanceTable::Context::drop_stale_future(uint64_t sequence) {
+  for (auto it = future.begin(); it != future.end() && it->first < sequence;)
+    it = unscheduled_entry(it->first) != nullptr ? std::next(it) : future.erase(it);
+  has_future.store(!future.empty(), std::memory_order_release);
+}
+
+int InstanceTable::claim(Context* slot) {
+  for (int entry = 1; entry <= kRequestEntries; ++entry) {
+    uint64_t free = kNone;
+    if (slot->unscheduled[entry].sequence.compare_exchange_strong(free, kClaimed,
+                                                                  std::memory_order_relaxed))
+      return entry;
+  }
+  return -1;
+}
+
+uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Failure* announced,
+                                          int entry) {
+  Context::Unscheduled& mine = slot->unscheduled[entry];
+  mine.signature.store(signature, std::memory_order_relaxed);
   uint64_t sequence = slot->next.load(std::memory_order_relaxed);
-  // The slot names the number before the number is taken (release), so that whoever sees the
-  // number taken sees the slot; a number that a schedule took first is retried.
+  // The entry names the number before the number is taken (release), so that whoever sees the
+  // number taken sees the entry; a number that a schedule took first is retried.
   do {
-    slot->unscheduled.store(sequence, std::memory_order_relaxed);
+    mine.sequence.store(sequence, std::memory_order_relaxed);
   } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
                                              std::memory_order_relaxed));
   // A failure announced for it before: it waits in future (an announcement that comes while
@@ -174,20 +198,21 @@ uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Fai
       *announced = std::move(future->second);
       slot->future.erase(future);
     }
-    // Left by a call that ended before it could ask (every earlier instance has begun).
-    slot->future.erase(slot->future.begin(), slot->future.lower_bound(sequence));
-    slot->has_future.store(!slot->future.empty(), std::memory_order_release);
+    // Left by a call that ended before it could ask (every earlier instance has begun; a
+    // nonblocking one still running may yet ask for its own).
+    slot->drop_stale_future(sequence);
   }
   return sequence;
 }
 
-void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence) {
-  if (slot->unscheduled.load(std::memory_order_relaxed) != sequence) return;
-  slot->record_ended(sequence, slot->unscheduled_signature.load(std::memory_order_relaxed));
-  slot->unscheduled.store(kNone, std::memory_order_release);
+void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence, int entry) {
+  Context::Unscheduled& mine = slot->unscheduled[entry];
+  if (mine.sequence.load(std::memory_order_relaxed) != sequence) return;
+  slot->record_ended(sequence, mine.signature.load(std::memory_order_relaxed));
+  mine.sequence.store(kNone, std::memory_order_release);
   // No fence before the look (a full fence per call on the small path): an entry this misses
-  // (stored concurrently) is erased by the next begin_unscheduled, which drops every entry of
-  // an earlier sequence.
+  // (stored concurrently) is erased by a later begin_unscheduled, which drops every entry of
+  // an earlier sequence that no instance runs.
   if (slot->has_future.load(std::memory_order_acquire)) {
     // One announced while the number was taken and never asked for: it is of no use now.
     std::lock_guard lock(mutex_);
@@ -201,8 +226,8 @@ Failure InstanceTable::announced(uint32_t context, uint64_t sequence) {
   auto entry = contexts_.find(context);
   if (entry == contexts_.end()) return {};
   Context& found = entry->second;
-  if (found.unscheduled.load(std::memory_order_acquire) == sequence) {
-    if (found.unscheduled_announced_for == sequence) return found.unscheduled_announced;
+  if (const Context::Unscheduled* unscheduled = found.unscheduled_entry(sequence)) {
+    if (unscheduled->announced_for == sequence) return unscheduled->announced;
     auto future = found.future.find(sequence);
     if (future != found.future.end()) return future->second;
     return {};

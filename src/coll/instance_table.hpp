@@ -69,16 +69,25 @@ class InstanceTable {
   // meanwhile still get numbers of their own) after the slot names it, and find() and
   // announce(), which look at the slot under the lock, see it as running from the moment its
   // number is taken until it is recorded as ended.
+  //
+  // Nonblocking calls without a schedule (coll/shm_request.hpp), several of which may be
+  // outstanding on a context, take entries 1 to kRequestEntries instead of the one of the
+  // blocking calls (entry 0): claim() takes a free one with a compare-and-swap (-1: all taken;
+  // the call then uses begin and end, under the lock), begin_unscheduled and end_unscheduled
+  // with that entry number it and end it as above, and end frees the entry.
   struct Context;
+  static constexpr int kRequestEntries = 4;
   Context* slot(uint32_t context);
-  uint64_t begin_unscheduled(Context* slot, uint32_t signature, Failure* announced);
+  static int claim(Context* slot);
+  uint64_t begin_unscheduled(Context* slot, uint32_t signature, Failure* announced, int entry = 0);
   Failure announced(uint32_t context, uint64_t sequence);
-  void end_unscheduled(Context* slot, uint64_t sequence);
+  void end_unscheduled(Context* slot, uint64_t sequence, int entry = 0);
   uint64_t announcements() const { return announcements_.load(std::memory_order_acquire); }
 
  private:
   static constexpr size_t kRecent = 64;
   static constexpr uint64_t kNone = ~uint64_t{0};
+  static constexpr uint64_t kClaimed = kNone - 1;  // an entry claimed, its number not yet taken
   struct Running {
     uint32_t signature = 0;
     std::weak_ptr<Schedule> schedule;
@@ -96,12 +105,21 @@ class InstanceTable {
     // The node of the last instance that ended, emptied, for the next one to begin in: one
     // allocation less per collective.
     std::unordered_map<uint64_t, Running>::node_type spare;
-    // The unscheduled instance running now (kNone: none) and its signature, written without the
-    // lock by its thread; the failure announced for it (under the lock) and for which instance.
-    std::atomic<uint64_t> unscheduled{kNone};
-    std::atomic<uint32_t> unscheduled_signature{0};
-    Failure unscheduled_announced;
-    uint64_t unscheduled_announced_for = kNone;
+    // An unscheduled instance running now (kNone: none; kClaimed: entry taken, no number yet)
+    // and its signature, written without the lock by its thread; the failure announced for it
+    // (under the lock) and for which instance. Entry 0: the blocking calls'.
+    struct Unscheduled {
+      std::atomic<uint64_t> sequence{kNone};
+      std::atomic<uint32_t> signature{0};
+      Failure announced;
+      uint64_t announced_for = kNone;
+    };
+    std::array<Unscheduled, 1 + kRequestEntries> unscheduled{};
+    // The entry whose instance is sequence (nullptr: none).
+    Unscheduled* unscheduled_entry(uint64_t sequence);
+    // Under the lock: drops the failures announced for instances before sequence that no entry
+    // runs (left by calls that ended before they could ask).
+    void drop_stale_future(uint64_t sequence);
     std::map<uint64_t, Failure> future;   // announced, not begun
     std::atomic<bool> has_future{false};  // future is not empty (set under the lock)
     // The signatures of the last instances that ended: sequence + 1 (stored last) and signature.

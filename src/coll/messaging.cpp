@@ -367,8 +367,8 @@ void Messenger::withdraw(uint32_t context, uint64_t sequence, const SendOwner* o
 }
 
 void Messenger::end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context,
-                                         uint64_t sequence) {
-  instances_->end_unscheduled(slot, sequence);
+                                         uint64_t sequence, int entry) {
+  instances_->end_unscheduled(slot, sequence, entry);
   // Nothing to forget unless a message came for some instance (the common case: none).
   if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
 }

@@ -123,8 +123,9 @@ class Messenger {
   void withdraw(uint32_t context, uint64_t sequence, const SendOwner* owner);
   // The instance ended here: forgets its unexpected messages, drops those still to come.
   void end_instance(uint32_t context, uint64_t sequence);
-  // The same for an instance begun with InstanceTable::begin_unscheduled.
-  void end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context, uint64_t sequence);
+  // The same for an instance begun with InstanceTable::begin_unscheduled (in entry `entry`).
+  void end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context, uint64_t sequence,
+                                int entry = 0);
 
  private:
   // Under no lock: drops the instance's unexpected messages (answering rendezvous senders).

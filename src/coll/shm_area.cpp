@@ -344,7 +344,7 @@ void ShmRounds::restart(uint64_t sequence, std::vector<Round>* rounds, bool enli
   {
     std::lock_guard lock(mutex_);
     sequence_ = sequence;
-    rounds_.swap(*rounds);
+    if (rounds != nullptr) rounds_.swap(*rounds);
     next_ = 0;
     published_ = finished_ = cancelled_ = false;
     status_ = 0;

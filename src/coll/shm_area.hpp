@@ -234,6 +234,17 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // message of the call that waits for the end of the job.
   int gone_member() const { return gone_member_.load(std::memory_order_relaxed); }
 
+  // The communicator's entry in the instance table (InstanceTable::slot), looked up by the
+  // first call that asks and kept (the entry lives as long as the communicator).
+  InstanceTable::Context* instance_slot(InstanceTable& instances, uint32_t context) {
+    InstanceTable::Context* slot = instance_slot_.load(std::memory_order_acquire);
+    if (slot == nullptr) {
+      slot = instances.slot(context);
+      instance_slot_.store(slot, std::memory_order_release);
+    }
+    return slot;
+  }
+
   // ShmAreas::enlist on this rank's areas (nothing for an area not added).
   void enlist(std::shared_ptr<Schedule::Polled> work) {
     if (set_ != nullptr) set_->enlist(std::move(work));
@@ -332,9 +343,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // arrive less one); released() reads the member's flags only when a round is beyond it.
   // Only grows (a racing store of a lower value is harmless: it is still a round passed).
   std::unique_ptr<std::atomic<uint64_t>[]> passed_;
-  // The communicator's entry in the instance table (InstanceTable::slot), found by the first
-  // fast-path call; the entry lives as long as the communicator.
-  std::atomic<InstanceTable::Context*> instance_slot_{nullptr};
+  std::atomic<InstanceTable::Context*> instance_slot_{nullptr};  // instance_slot()
   // The shm collectives enlisted and not finished, by sequence, and how many (read without the
   // lock by the fast path, which runs only when none is).
   std::mutex mutex_;
@@ -379,7 +388,8 @@ class ShmRounds final : public Schedule::Polled, public std::enable_shared_from_
                                          std::shared_ptr<const void> keep = nullptr,
                                          bool enlisted = true);
   ~ShmRounds() override;
-  // Runs again as collective `sequence` with *rounds (swapped in: *rounds gets the old ones),
+  // Runs again as collective `sequence` with *rounds (swapped in: *rounds gets the old ones;
+  // nullptr: with the same rounds),
   // enlisted like make: a finished or cancelled one that left the area and that only its owner
   // holds (use_count 1: no waiter of the area is about to advance it), recycled by a
   // nonblocking call's request (coll/shm_request.hpp) without an allocation.

@@ -730,11 +730,7 @@ int ShmCall::wait(const Check& check) {
 int ShmCall::begin(uint32_t signature) {
   InstanceTable& instances = env_.messenger.instances();
   announcements_ = instances.announcements();
-  slot_ = area_.instance_slot_.load(std::memory_order_acquire);
-  if (slot_ == nullptr) {
-    slot_ = instances.slot(comm_.context());
-    area_.instance_slot_.store(slot_, std::memory_order_release);
-  }
+  slot_ = area_.instance_slot(instances, comm_.context());
   Failure announced;
   sequence_ = instances.begin_unscheduled(slot_, signature, &announced);
   if (announced.code != 0) return fail_call(announced.code, announced.message, false);

@@ -44,31 +44,43 @@ bool ShmRequest::start(Messenger& messenger, const std::shared_ptr<Communicator>
   InstanceTable& instances = messenger.instances();
   r.announcements_ = instances.announcements();
   Failure announced;
-  r.sequence_ = instances.begin(comm->context(), signature, &announced);
-  std::vector<ShmRounds::Round>& rounds = r.spare_rounds_;
-  rounds.clear();
-  small_shm_rounds(area, operation, args, &r.call_, &rounds);
+  // An entry of its own in the communicator's instance slot when one is free (no lock, no
+  // hash map); else a scheduled instance's entry.
+  r.slot_ = area.instance_slot(instances, comm->context());
+  r.entry_ = InstanceTable::claim(r.slot_);
+  r.sequence_ = r.entry_ > 0 ? instances.begin_unscheduled(r.slot_, signature, &announced, r.entry_)
+                             : instances.begin(comm->context(), signature, &announced);
   // Not enlisted yet: start() below enlists them unless they complete at once (a call that
   // fails at once abandons its sequence by cancel). A reused request's rounds have left the area
-  // (it finished); only it holds them unless a waiter of the area is about to look at them.
-  if (r.rounds_ != nullptr && r.rounds_.use_count() == 1)
-    r.rounds_->restart(r.sequence_, &rounds, false);
-  else
-    r.rounds_ =
-        ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds), nullptr, false);
+  // (it finished); only it holds them unless a waiter of the area is about to look at them. Its
+  // round list serves again as it is when the shape is the same (its functions read call_).
+  const uint64_t shape = small_shm_shape(area, operation, args);
+  if (r.rounds_ != nullptr && r.rounds_.use_count() == 1 && shape == r.shape_) {
+    small_shm_call(area, operation, args, &r.call_);
+    r.rounds_->restart(r.sequence_, nullptr, false);
+  } else {
+    std::vector<ShmRounds::Round>& rounds = r.spare_rounds_;
+    rounds.clear();
+    small_shm_rounds(area, operation, args, &r.call_, &rounds);
+    if (r.rounds_ != nullptr && r.rounds_.use_count() == 1)
+      r.rounds_->restart(r.sequence_, &rounds, false);
+    else
+      r.rounds_ =
+          ShmRounds::make(area.shared_from_this(), r.sequence_, std::move(rounds), nullptr, false);
+    r.shape_ = shape;
+  }
   if (timeout.count() != 0) r.started_ = std::chrono::steady_clock::now();
-  {
-    std::lock_guard lock(r.mutex_);
-    if (announced.code != 0) {
-      r.rounds_->cancel();
-      r.finish(announced.code, announced.message, false);
-    } else {
-      // Published now when its slot or cell is free (the rounds' first poll, as a schedule
-      // issues a polled step at its start); enlisted on the area only if still in flight then,
-      // or behind pending calls (ShmRounds::start).
-      const int status = r.rounds_->start();
-      if (status != kInFlight) r.finish(status, status < 0 ? last_error() : std::string(), true);
-    }
+  // Without mutex_: no other thread can reach the request before *out is handed out (the
+  // area's waiters reach its rounds only, under their own lock).
+  if (announced.code != 0) {
+    r.rounds_->cancel();
+    r.finish(announced.code, announced.message, false);
+  } else {
+    // Published now when its slot or cell is free (the rounds' first poll, as a schedule
+    // issues a polled step at its start); enlisted on the area only if still in flight then,
+    // or behind pending calls (ShmRounds::start).
+    const int status = r.rounds_->start();
+    if (status != kInFlight) r.finish(status, status < 0 ? last_error() : std::string(), true);
   }
   *out = std::move(request);
   return true;
@@ -118,7 +130,10 @@ void ShmRequest::finish(int status, const std::string& message, bool tell_others
     // The others would otherwise wait for this rank's rounds (which abandoned the sequence).
     if (tell_others) messenger_.notify(comm_->context(), sequence_, status, message);
   }
-  messenger_.end_instance(comm_->context(), sequence_);
+  if (entry_ > 0)
+    messenger_.end_unscheduled_instance(slot_, comm_->context(), sequence_, entry_);
+  else
+    messenger_.end_instance(comm_->context(), sequence_);
   // Into the pool before done: a thread that sees it done may free it, and the next call on the
   // communicator then finds it there. The communicator goes last (this may be its last reference:
   // the caller's keeps this request alive).

@@ -6,9 +6,11 @@
 // A schedule around one polled step cost about 2,000 instructions of each small call (its
 // construction, start, step list and destruction; docs/benchmarks.md). What the request keeps of
 // the schedule:
-//   - the sequence number: InstanceTable::begin, as a schedule's (several of these may be
-//     outstanding on one communicator, which begin_unscheduled does not allow), ended with
-//     Messenger::end_instance once the rounds are done or failed;
+//   - the sequence number: in an entry of the communicator's instance slot of its own
+//     (InstanceTable::claim, begin_unscheduled: several of these may be outstanding on one
+//     communicator, up to InstanceTable::kRequestEntries without the lock), else from
+//     InstanceTable::begin as a schedule's; ended (end_unscheduled_instance, end_instance)
+//     once the rounds are done or failed;
 //   - failures: one announced before the call, an error notice while it runs (looked up when
 //     the instance table's count of announcements moves), a round that fails (the rounds
 //     abandon the sequence; the others hear of it by a notice, as of a failed polled step),
@@ -68,8 +70,9 @@ class ShmRequest final : public Request, public std::enable_shared_from_this<Shm
  private:
   // A finished request of comm's pool that only the pool holds, taken out of it (nullptr: none).
   static std::shared_ptr<ShmRequest> reuse(Communicator& comm);
-  // Under mutex_: ends the instance with status (a failure: its message, told to the other
-  // members with tell_others), then joins the communicator's pool and lets go of it.
+  // Under mutex_ (or in start, before anyone else can reach it): ends the instance with status (a
+  // failure: its message, told to the other members with tell_others), then joins the
+  // communicator's pool and lets go of it.
   void finish(int status, const std::string& message, bool tell_others);
 
   Messenger& messenger_;
@@ -77,10 +80,13 @@ class ShmRequest final : public Request, public std::enable_shared_from_this<Shm
   std::chrono::nanoseconds timeout_;
   std::chrono::steady_clock::time_point started_;
   uint64_t sequence_ = 0;
-  uint64_t announcements_ = 0;  // the instance table's count last looked at
-  ShmSmallCall call_;           // what the rounds read: they are cancelled before it goes
+  InstanceTable::Context* slot_ = nullptr;  // the communicator's entry in the instance table
+  int entry_ = -1;                          // of slot_ (claim), or -1: begun with begin()
+  uint64_t announcements_ = 0;              // the instance table's count last looked at
+  ShmSmallCall call_;  // what the rounds read: they are cancelled before it goes
   std::shared_ptr<ShmRounds> rounds_;
   std::vector<ShmRounds::Round> spare_rounds_;  // the round list of the next call (restart)
+  uint64_t shape_ = ~uint64_t{0};               // rounds_' (small_shm_shape)
   std::mutex mutex_;
   int status_ = 0;
   std::string message_;

@@ -72,6 +72,10 @@ void AmDispatcher::accept_chunk(int source, int handler, bool first, bool last,
 }
 
 bool AmDispatcher::dispatch() {
+  // Nothing in the inbox: one load instead of the locks (each poll asks). A message pushed after
+  // this look is run by the thread that pushed it (it dispatches after it drains) or by the
+  // progress thread it wakes, as below.
+  if (!pending()) return false;
   bool ran = false;
   while (may_dispatch()) {
     std::unique_lock dispatching(dispatch_mutex_, std::try_to_lock);

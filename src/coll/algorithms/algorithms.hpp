@@ -78,6 +78,12 @@ struct ShmSmallCall {
 bool small_shm_fits(const ShmArea& area, Operation operation, const ShmFast::Small& args);
 void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::Small& args,
                       ShmSmallCall* call, std::vector<ShmRounds::Round>* rounds);
+// The two parts of small_shm_rounds: fills *call; the round's shape (the operation, whether
+// this member is the root, inline or in the cells), equal for calls whose rounds are equal
+// given their *call, so that a round list built for one serves the next (a recycled request's).
+void small_shm_call(const ShmArea& area, Operation operation, const ShmFast::Small& args,
+                    ShmSmallCall* call);
+uint64_t small_shm_shape(const ShmArea& area, Operation operation, const ShmFast::Small& args);
 // The regular form's arguments of args (alltoall: the block of recv_counts[0] elements as count).
 ShmFast::Small shm_small_args(Operation operation, const CollectiveArgs& args);
 

@@ -487,8 +487,8 @@ bool small_shm_fits(const ShmArea& area, Operation operation, const ShmFast::Sma
   }
 }
 
-void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::Small& args,
-                      ShmSmallCall* call, std::vector<Round>* rounds) {
+void small_shm_call(const ShmArea& area, Operation operation, const ShmFast::Small& args,
+                    ShmSmallCall* call) {
   *call = ShmSmallCall{&area,
                        args.in_place ? nullptr : static_cast<const uint8_t*>(args.send),
                        static_cast<uint8_t*>(args.recv),
@@ -498,6 +498,25 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::S
                        args.count,
                        args.op,
                        args.type};
+  if (operation == Operation::Alltoall)
+    call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
+}
+
+uint64_t small_shm_shape(const ShmArea& area, Operation operation, const ShmFast::Small& args) {
+  // The root too: a bcast's non-root waits for it (Round::wait_for).
+  const bool at_root = area.rank() == args.root;
+  const bool inline_data = args.count * args.extent <= ShmArea::kInlineBytes;
+  return ((static_cast<uint64_t>(static_cast<uint32_t>(args.root)) * kOperationCount +
+           static_cast<uint64_t>(operation)) *
+              2 +
+          (at_root ? 1 : 0)) *
+             2 +
+         (inline_data ? 1 : 0);
+}
+
+void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::Small& args,
+                      ShmSmallCall* call, std::vector<Round>* rounds) {
+  small_shm_call(area, operation, args, call);
   Round round;
   const bool at_root = area.rank() == args.root;
   switch (operation) {
@@ -557,8 +576,6 @@ void small_shm_rounds(const ShmArea& area, Operation operation, const ShmFast::S
       // alltoall_rounds' one round: every block within its piece of the cell, the own block
       // straight to the result. In place the input is recv, which this rank's publish copies out
       // before its consume overwrites it (its own block stays where it is).
-      call->block = args.count * args.extent;
-      call->stride = ShmArea::alltoall_piece(area.size(), args.extent) * args.extent;
       round.publish = [call](uint8_t* cell) {
         const uint8_t* input = call->send != nullptr ? call->send : call->recv;
         const int me = call->area->rank();
