@@ -49,10 +49,14 @@ void apply_loop(unsigned char* out, const unsigned char* in, size_t count, T alp
 // the vectorised loop's overlap test, unrolled copies and remainder, which cost more than the
 // elements do: 4 doubles took 61 instructions in apply_loop against about 30 here (callgrind,
 // Release, 2026-11-28). The same element step as every loop here, so the same bits.
+#if defined(__GNUC__) && !defined(__clang__)
+#define REMORA_NOT_VECTORISED [[gnu::optimize("no-tree-vectorize")]]
+#else
+#define REMORA_NOT_VECTORISED  // other compilers: the same bits, maybe vectorised
+#endif
 template <int Op, typename T>
-[[gnu::optimize("no-tree-vectorize")]] void apply_short_row(unsigned char* out,
-                                                            const unsigned char* in, size_t count,
-                                                            T alpha) {
+REMORA_NOT_VECTORISED void apply_short_row(unsigned char* out, const unsigned char* in,
+                                           size_t count, T alpha) {
   for (size_t i = 0; i < count; ++i) apply_element<Op, T>(out, in, i, alpha);
 }
 
