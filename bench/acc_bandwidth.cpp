@@ -18,8 +18,11 @@
 // Rank 0's window memory receives an exact count check at the end of every strategy (batch)
 // and after every size (timed: elements 0 and count-1 moved by the completed count).
 // Usage: remorarun -n 2|4 ./acc_bandwidth [--csv] [--iterations K] [--batches B]
-//          [--factor F] [--strategies LIST] [--method M] [--windows W] [--window-ms T]
+//          [--factor F] [--sizes LIST] [--strategies LIST] [--method M] [--windows W]
+//          [--window-ms T]
 //   --factor F: sizes 8, 8F, 8F^2, ... 1 MiB (default 4; bench/acc_kernel_thresholds.sh uses 2)
+//   --sizes LIST: a comma list of sizes in bytes instead (multiples of 8 up to 1 MiB), e.g. one
+//             size under perf
 //   --strategies LIST: a comma list of the strategies to run (default owner,caller,native,auto)
 //   --windows W, --window-ms T: timed windows per size (default 3 * B) and their length (20)
 #include <algorithm>
@@ -51,6 +54,24 @@ double max_over_ranks(double value) {
       remora_allreduce(&value, &result, 1, REMORA_DOUBLE, REMORA_OP_MAX, world(), REMORA_COLL_AUTO),
       "remora_allreduce");
   return result;
+}
+
+// --sizes: a comma list of multiples of 8 bytes up to kMaxBytes; empty when any item is not.
+std::vector<size_t> parse_sizes(const std::string& text) {
+  std::vector<size_t> sizes;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    char* end = nullptr;
+    const unsigned long long bytes = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || bytes == 0 || bytes % sizeof(double) != 0 ||
+        bytes > kMaxBytes)
+      return {};
+    sizes.push_back(static_cast<size_t>(bytes));
+    at = comma + 1;
+  }
+  return sizes;
 }
 
 struct Timed {
@@ -107,10 +128,11 @@ void timed_contended(remora_win_t win, const double* base, const std::string& va
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string factor_text, wanted = "owner,caller,native,auto", method = "both", windows_text,
-                           window_ms_text;
+  std::string factor_text, sizes_text, wanted = "owner,caller,native,auto", method = "both",
+                                       windows_text, window_ms_text;
   const bool ours_ok = bench::take_extra_options(&argc, argv,
                                                  {{"--factor", &factor_text},
+                                                  {"--sizes", &sizes_text},
                                                   {"--strategies", &wanted},
                                                   {"--method", &method},
                                                   {"--windows", &windows_text},
@@ -120,6 +142,7 @@ int main(int argc, char** argv) {
   if (!bench::begin(&argc, &argv, 2,
                     "acc_bandwidth: double SUM accumulate bandwidth (paper 000 Fig. 2-4)\n"
                     "  --factor F         sizes 8, 8F, ... 1 MiB (default 4)\n"
+                    "  --sizes LIST       comma list of sizes in bytes instead (multiples of 8)\n"
                     "  --strategies LIST  comma list of owner,caller,native,auto (default all)\n"
                     "  --method M         batch, timed or both (default both)\n"
                     "  --windows W        timed windows per size (default 3 * batches)\n"
@@ -131,11 +154,14 @@ int main(int argc, char** argv) {
   const bool timed_method = method == "timed" || method == "both";
   const Timed timed{windows_text.empty() ? 3 * options.batches : std::atoi(windows_text.c_str()),
                     1000 * (window_ms_text.empty() ? 20 : std::atof(window_ms_text.c_str()))};
-  if (!ours_ok || factor < 2 || !(batch_method || timed_method) || timed.windows < 1 ||
-      !(timed.window_us > 0)) {
+  const std::vector<size_t> sizes = sizes_text.empty()
+                                        ? bench::sizes(8, kMaxBytes, factor < 2 ? 2 : factor)
+                                        : parse_sizes(sizes_text);
+  if (!ours_ok || factor < 2 || sizes.empty() || !(batch_method || timed_method) ||
+      timed.windows < 1 || !(timed.window_us > 0)) {
     if (remora_rank() == 0)
       std::fprintf(stderr,
-                   "acc_bandwidth: bad --factor, --strategies, --method, --windows or "
+                   "acc_bandwidth: bad --factor, --sizes, --strategies, --method, --windows or "
                    "--window-ms\n");
     remora_finalize();
     return 2;
@@ -156,7 +182,6 @@ int main(int argc, char** argv) {
     void* base = nullptr;
     bench::check(remora_win_allocate(kMaxBytes, sizeof(double), info.c_str(), &base, &win),
                  "remora_win_allocate");
-    const std::vector<size_t> sizes = bench::sizes(8, kMaxBytes, factor);
     if (batch_method) {
       const bool active = contended || rank == 0;  // ranks that accumulate
       const std::string variant =

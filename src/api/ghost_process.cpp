@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "progress/serve_loop.hpp"
+#include "rma/accumulate/acc_pieces.hpp"
 #include "rma/ghost_service.hpp"
 #include "rma/reduce_op.hpp"
 #include "transport/shm/shm_transport.hpp"
@@ -19,6 +20,7 @@ int run_ghost_process() {
   if (int status = parse_config(process_environment(), &config, &warnings)) return status;
   set_log_level(config.log.c_str());
   if (int status = rma::configure_kernel(config)) return status;
+  rma::configure_pieces(config);
   if (config.control_fd < 0)
     return fail(REMORA_ERR_CONFIG,
                 "the ghost process needs REMORA_CONTROL_FD: remorarun starts it");

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/threads.hpp"
+#include "rma/accumulate/acc_pieces.hpp"
 #include "rma/reduce_op.hpp"
 
 namespace remora::api {
@@ -48,6 +49,7 @@ int initialize(int* argc, char*** argv, int required) {
   set_log_level(config.log.c_str());
   set_log_rank(config.rank >= 0 ? static_cast<int>(config.rank) : 0);
   if (int kernel = rma::configure_kernel(config)) return kernel;
+  rma::configure_pieces(config);
   progress::Mode mode = progress::Mode::Manual;
   status = progress::parse_mode(config.progress, &mode);
   if (status != REMORA_SUCCESS) return status;

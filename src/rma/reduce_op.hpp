@@ -56,7 +56,7 @@ enum class KernelWidth { Base, Avx2, Avx512 };
 
 struct KernelPolicy {
   KernelWidth wide = KernelWidth::Base;  // for rows of at least wide_min_bytes
-  size_t wide_min_bytes = 0;             // narrower rows take KernelWidth::Base
+  size_t wide_min_bytes = 0;  // narrower rows: the baseline (one row: a loop not vectorised)
 };
 
 // Rows narrower than this stay on the baseline loop (REMORA_ACC_KERNEL_MIN_BYTES's default),

@@ -218,6 +218,50 @@ TEST(ReduceOp, EveryKernelWidthGivesTheBaselinesBits) {
   }
 }
 
+// A single row below the wide threshold takes the loop that is not vectorised (apply_short_row):
+// it gives the vectorised baseline loop's bits for every type (complex ones too) and valid op,
+// NaNs, infinities and signed zeros included, misaligned; and a patch of two rows, which keeps
+// the vector loop, agrees with it row by row.
+TEST(ReduceOp, ShortRowsGiveTheVectorLoopsBits) {
+  const int types[] = {REMORA_INT8,  REMORA_INT16,  REMORA_INT32,         REMORA_INT64,
+                       REMORA_UINT8, REMORA_UINT16, REMORA_UINT32,        REMORA_UINT64,
+                       REMORA_FLOAT, REMORA_DOUBLE, REMORA_FLOAT_COMPLEX, REMORA_DOUBLE_COMPLEX};
+  const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 17, 33};
+  for (int type : types)
+    for (int op = REMORA_OP_SUM; op <= REMORA_OP_SCALED_SUM; ++op) {
+      if (check_op("test", op, type) != REMORA_SUCCESS) continue;
+      for (size_t count : counts)
+        for (size_t shift = 0; shift < 3; ++shift) {
+          const auto target = element_bytes(type, count, static_cast<uint32_t>(op * 5 + count));
+          const auto source = element_bytes(type, count, static_cast<uint32_t>(count + 7));
+          auto vector = placed(target, shift), scalar = placed(target, shift),
+               in = placed(source, 2 - shift);
+          const std::vector<unsigned char> alpha = element_bytes(type, 1, 3);
+          {
+            KernelScope scope({KernelWidth::Base, 0});  // every row vectorised
+            apply_op(op, type, vector.data() + shift, in.data() + 2 - shift, count, alpha.data());
+          }
+          {
+            KernelScope scope({KernelWidth::Base, size_t{1} << 30});  // every row short
+            apply_op(op, type, scalar.data() + shift, in.data() + 2 - shift, count, alpha.data());
+          }
+          EXPECT_EQ(std::memcmp(vector.data(), scalar.data(), vector.size()), 0)
+              << datatype_name(type) << " " << op_name(op) << " count " << count << " shift "
+              << shift;
+        }
+    }
+  // Two rows of 3 doubles (a patch): the vector loop, the same sums as one short row each.
+  KernelScope scope({KernelWidth::Base, size_t{1} << 30});
+  double rows[6] = {1, 2, 3, 4, 5, 6}, row[3] = {1, 2, 3};
+  const double add[3] = {0.5, 0.25, 0.125};
+  apply_op_rows(REMORA_OP_SUM, REMORA_DOUBLE, rows, 3 * sizeof(double), add, 0, 3, 2);
+  apply_op(REMORA_OP_SUM, REMORA_DOUBLE, row, add, 3);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(rows[i], row[i]) << i;
+    EXPECT_EQ(rows[3 + i], 4 + i + add[i]) << i;
+  }
+}
+
 // apply_op's own dispatch for sums of doubles, int64, floats and int32 gives the bits of the
 // general path (apply_op_rows of one row), NaNs, infinities and signed zeros included, at
 // every count to three times the wide kernels' threshold (both widths), misaligned.

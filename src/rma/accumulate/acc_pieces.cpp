@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/config.hpp"
+
 namespace remora::rma {
 
 AccPieces::AccPieces(uint64_t offset, uint64_t bytes, uint64_t element_bytes, uint64_t granularity,
@@ -14,6 +16,10 @@ AccPieces::AccPieces(uint64_t offset, uint64_t bytes, uint64_t element_bytes, ui
   if (bytes <= piece_) return;
   first_block_ = offset / piece_;
   count_ = static_cast<size_t>((offset + bytes - 1) / piece_ - first_block_ + 1);
+}
+
+void configure_pieces(const Config& config) {
+  AccPieces::set_least_piece(config.acc_piece_bytes);
 }
 
 }  // namespace remora::rma

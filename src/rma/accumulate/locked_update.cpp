@@ -156,7 +156,7 @@ int apply_with_table(const WindowMemory& memory, const AccArgs& args, LockTable&
   const size_t element = datatype_size(args.type);
   // A range of at most one piece's least size is one piece: no division on the common path.
   if (mapped != nullptr && args.compare == nullptr &&
-      args.count * element > AccPieces::kPieceBytes) {
+      args.count * element > AccPieces::least_piece()) {
     const AccPieces pieces(args.offset, args.count * element, element, table.granularity());
     if (pieces.count() > 1) return apply_in_pieces(memory, args, table, mapped, pieces);
   }

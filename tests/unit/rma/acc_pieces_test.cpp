@@ -41,6 +41,21 @@ TEST(AccPieces, OnePieceUpToThePieceSize) {
   EXPECT_EQ(AccPieces(0, piece + 8, 8, 4096).count(), 2u);
 }
 
+// REMORA_ACC_PIECE_BYTES (configure_pieces) sets the least piece every range is cut with.
+TEST(AccPieces, TheProcessLeastPieceIsTheDefault) {
+  EXPECT_EQ(AccPieces::least_piece(), AccPieces::kPieceBytes);
+  AccPieces::set_least_piece(4096);
+  const AccPieces pieces(0, 32768, 8, 4096);
+  EXPECT_EQ(pieces.count(), 8u);
+  EXPECT_EQ(pieces.begin(1), 4096u);
+  EXPECT_EQ(AccPieces(0, 4096, 8, 4096).count(), 1u);
+  AccPieces::set_least_piece(16);  // below the granularity: pieces of one stripe
+  EXPECT_EQ(AccPieces(0, 32768, 8, 4096).count(), 8u);
+  AccPieces::set_least_piece(AccPieces::kPieceBytes);
+  EXPECT_EQ(AccPieces(0, 32768, 8, 4096).count(), 1u);
+  expect_tiling(8, 32768, 8, 4096, 16);
+}
+
 TEST(AccPieces, AlignedRangeInPiecesOfTheStripeMultiple) {
   const AccPieces pieces(0, 512 * 1024, 8, 4096, 16384);
   ASSERT_EQ(pieces.count(), 32u);
