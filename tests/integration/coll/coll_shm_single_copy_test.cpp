@@ -210,9 +210,10 @@ int main(int argc, char** argv) {
   remora_comm_t world;
   const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
-  // "default" (second argument): the threshold is the default one of the area's size, so that
-  // the counts below straddle it (two members: single copy from one cell on).
-  if (argc > 2 && std::string(argv[2]) == "default" && size > 1) {
+  // "default" (second argument): where the world has an area that may copy single (not under
+  // MPI across processes without one), the threshold is the default one of the area's size, so
+  // that the counts below straddle it (two members: single copy from one cell on).
+  if (argc > 2 && std::string(argv[2]) == "default" && threshold != 0) {
     const size_t expected = size == 2 ? remora::coll::Collectives::kPairSingleCopyBytes
                                       : remora::coll::Collectives::kDefaultSingleCopyBytes;
     REQUIRE(threshold == expected, "single-copy threshold %zu at %d ranks, expected %zu", threshold,
