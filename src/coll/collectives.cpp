@@ -50,10 +50,12 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   // Oversubscribed, the cells' bcast measured faster: a descheduled member holds up every other
   // member's copy there, and the single-copy waits do not spin through the others' copies.
   const bool default_single_copy = single_copy && !transport.wait_policy().oversubscribed;
-  collectives->default_single_copy_bytes_ = collectives->single_copy_bytes_ != 0
-                                                ? collectives->single_copy_bytes_
-                                            : default_single_copy ? kDefaultSingleCopyBytes
-                                                                  : 0;
+  const auto threshold = [&](size_t by_default) {
+    if (collectives->single_copy_bytes_ != 0) return collectives->single_copy_bytes_;
+    return default_single_copy ? by_default : 0;
+  };
+  collectives->default_single_copy_bytes_ = threshold(kDefaultSingleCopyBytes);
+  collectives->pair_single_copy_bytes_ = threshold(kPairSingleCopyBytes);
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -339,8 +341,10 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // A failure (every member sees it) leaves the communicator without an area: its shm calls
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
-  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, default_single_copy_bytes_,
-                      &area) != REMORA_SUCCESS)
+  const size_t by_default =
+      comm->size() == 2 ? pair_single_copy_bytes_ : default_single_copy_bytes_;
+  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, by_default, &area) !=
+      REMORA_SUCCESS)
     return;
   areas_->add(area);
   comm->set_shm_area(std::move(area));

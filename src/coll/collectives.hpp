@@ -39,6 +39,12 @@ class Collectives {
   // bcast measured 0.3-0.6x Open MPI's time on days the cells took 0.2x and 1.7x, the others
   // see docs/benchmarks.md (2026-11-28).
   static constexpr size_t kDefaultSingleCopyBytes = 256 * 1024;
+  // The same for an area of two members: at one cell (64 KiB) the cells' one round is a copy in,
+  // then a copy out, and the reader's wait (one copy long) outlasted the short spin and slept in
+  // some runs; single copy is one kernel copy (bcast: half each, at once), its waits spin through
+  // it. p = 2, 64 KiB: 0.65-0.95x Open MPI's time (reduce 1.6x) against 1.0-2.3x in the cells
+  // (docs/benchmarks-log.md, 2026-11-28, coll64); at 8 and 16 KiB the cells were faster.
+  static constexpr size_t kPairSingleCopyBytes = 64 * 1024;
 
   // Registers the messenger's handler: every rank must create this at the same point of
   // start-up, before the first collective synchronisation.
@@ -206,6 +212,8 @@ class Collectives {
   size_t single_copy_bytes_ = 0;                   // REMORA_SHM_SINGLE_COPY_BYTES
   // kDefaultSingleCopyBytes (not oversubscribed), or the above when that is set
   size_t default_single_copy_bytes_ = 0;
+  // The same for areas of two members: kPairSingleCopyBytes
+  size_t pair_single_copy_bytes_ = 0;
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase

@@ -5,12 +5,13 @@
 // fast path), nonblocking (the schedule) and both in one collective (a member with a
 // nonblocking shm collective pending runs its blocking call as a schedule). Every element of
 // every result is checked.
-// Usage: test_coll_shm_single_copy [expect_single_copy|expect_cells]: what the world's area
-// must use.
+// Usage: test_coll_shm_single_copy [expect_single_copy|expect_cells [default]]: what the world's
+// area must use (default: the default threshold of its size).
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "multirank.hpp"
@@ -209,6 +210,15 @@ int main(int argc, char** argv) {
   remora_comm_t world;
   const size_t threshold = start_shm_test(argc, argv, &world);
   const int me = remora_rank(), size = remora_size();
+  // "default" (second argument): where the world has an area that may copy single (not under
+  // MPI across processes without one), the threshold is the default one of the area's size, so
+  // that the counts below straddle it (two members: single copy from one cell on).
+  if (argc > 2 && std::string(argv[2]) == "default" && threshold != 0) {
+    const size_t expected = size == 2 ? remora::coll::Collectives::kPairSingleCopyBytes
+                                      : remora::coll::Collectives::kDefaultSingleCopyBytes;
+    REQUIRE(threshold == expected, "single-copy threshold %zu at %d ranks, expected %zu", threshold,
+            size, expected);
+  }
   // Odd int64 counts: above the cell size; about 1 MiB; around the threshold.
   std::vector<size_t> counts{3 * remora::coll::ShmArea::kCellBytes / 8 + 5, 131075};
   if (threshold > 16) {

@@ -120,11 +120,18 @@ void start(remora_comm_t comm, int rank, int size, int repeat, int k, Call* c) {
   // On a communicator with its shared area (one node; not under MPI across nodes): auto under
   // manual or ghost progress takes the request without a schedule for blocks of 1 to 128 int64
   // and at 2 ranks for those of one round; shm takes it for blocks of one round in every mode.
+  // Not for blocks of the area's single-copy size (at 2 ranks by default one cell, the whole
+  // round: the single-copy rounds on a schedule).
+  const remora::coll::ShmArea* area =
+      runtime().collectives->communicators.find(comm)->shm_area_ptr();
+  const size_t single_copy =
+      area != nullptr ? area->single_copy_bytes(remora::coll::Operation::Alltoall) : 0;
+  const bool copied_single = single_copy != 0 && c->count * sizeof(int64_t) >= single_copy;
   const bool small = c->kind == Kind::Small && c->count >= 1 && c->count <= 128;
   const bool auto_request =
-      (small || c->kind == Kind::OneRound) &&
+      (small || c->kind == Kind::OneRound) && !copied_single &&
       (explicit_shm || runtime().progress->mode() != remora::progress::Mode::Thread);
-  if (auto_request && runtime().collectives->communicators.find(comm)->shm_area_ptr() != nullptr) {
+  if (auto_request && area != nullptr) {
     auto request = runtime().collectives->requests.find(c->request);
     REQUIRE(std::dynamic_pointer_cast<remora::coll::ShmRequest>(request) != nullptr,
             "call %d (%zu int64 per block) did not take the shm request", k, c->count);
