@@ -54,6 +54,13 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
                                                 ? collectives->single_copy_bytes_
                                             : default_single_copy ? kDefaultSingleCopyBytes
                                                                   : 0;
+  // Oversubscribed, gather and scatter (and their v-forms' blocks) are single-copy from
+  // kOversubscribedSingleCopyBytes, rooted (ShmArea::rooted_single_copy): each hand-off between
+  // members costs a context switch, and the cells' pieces take one per round.
+  collectives->rooted_single_copy_bytes_ =
+      !single_copy || !transport.wait_policy().oversubscribed ? 0
+      : collectives->single_copy_bytes_ != 0                  ? collectives->single_copy_bytes_
+                                                              : kOversubscribedSingleCopyBytes;
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -339,7 +346,7 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   // run the message-based defaults.
   std::shared_ptr<ShmArea> area;
   if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, default_single_copy_bytes_,
-                      &area) != REMORA_SUCCESS)
+                      rooted_single_copy_bytes_, &area) != REMORA_SUCCESS)
     return;
   areas_->add(area);
   comm->set_shm_area(std::move(area));

@@ -39,6 +39,10 @@ class Collectives {
   // bcast measured 0.3-0.6x Open MPI's time on days the cells took 0.2x and 1.7x, the others
   // see docs/benchmarks.md (2026-11-28).
   static constexpr size_t kDefaultSingleCopyBytes = 256 * 1024;
+  // The single-copy threshold of gather and scatter (and their v-forms' blocks) on an
+  // oversubscribed node when REMORA_SHM_SINGLE_COPY_BYTES is 0, rooted there
+  // (ShmArea::rooted_single_copy): docs/benchmarks-log.md (2026-11-28, collp4).
+  static constexpr size_t kOversubscribedSingleCopyBytes = 256 * 1024;
 
   // Registers the messenger's handler: every rank must create this at the same point of
   // start-up, before the first collective synchronisation.
@@ -201,6 +205,8 @@ class Collectives {
   size_t single_copy_bytes_ = 0;                   // REMORA_SHM_SINGLE_COPY_BYTES
   // kDefaultSingleCopyBytes (not oversubscribed), or the above when that is set
   size_t default_single_copy_bytes_ = 0;
+  // oversubscribed: kOversubscribedSingleCopyBytes, or the above when that is set; else 0
+  size_t rooted_single_copy_bytes_ = 0;
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
