@@ -56,6 +56,13 @@ int Collectives::create(transport::Transport& transport, progress::ProgressEngin
   };
   collectives->default_single_copy_bytes_ = threshold(kDefaultSingleCopyBytes);
   collectives->pair_single_copy_bytes_ = threshold(kPairSingleCopyBytes);
+  // Oversubscribed, gather and scatter (and their v-forms' blocks) are single-copy from
+  // kOversubscribedSingleCopyBytes, rooted (ShmArea::rooted_single_copy): each hand-off between
+  // members costs a context switch, and the cells' pieces take one per round.
+  collectives->rooted_single_copy_bytes_ =
+      !single_copy || !transport.wait_policy().oversubscribed ? 0
+      : collectives->single_copy_bytes_ != 0                  ? collectives->single_copy_bytes_
+                                                              : kOversubscribedSingleCopyBytes;
   for (int rank = 0; rank < transport.size(); ++rank)
     if (transport.node_of(rank) != transport.node_of(transport.rank()))
       collectives->job_on_one_node_ = false;
@@ -343,8 +350,8 @@ void Collectives::make_shm_area(const std::shared_ptr<Communicator>& comm, bool 
   std::shared_ptr<ShmArea> area;
   const size_t by_default =
       comm->size() == 2 ? pair_single_copy_bytes_ : default_single_copy_bytes_;
-  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, by_default, &area) !=
-      REMORA_SUCCESS)
+  if (ShmArea::create(transport_, *comm, allgather, single_copy_bytes_, by_default,
+                      rooted_single_copy_bytes_, &area) != REMORA_SUCCESS)
     return;
   areas_->add(area);
   comm->set_shm_area(std::move(area));

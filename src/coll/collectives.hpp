@@ -45,6 +45,10 @@ class Collectives {
   // it. p = 2, 64 KiB: 0.65-0.95x Open MPI's time (reduce 1.6x) against 1.0-2.3x in the cells
   // (docs/benchmarks-log.md, 2026-11-28, coll64); at 8 and 16 KiB the cells were faster.
   static constexpr size_t kPairSingleCopyBytes = 64 * 1024;
+  // The single-copy threshold of gather and scatter (and their v-forms' blocks) on an
+  // oversubscribed node when REMORA_SHM_SINGLE_COPY_BYTES is 0, rooted there
+  // (ShmArea::rooted_single_copy): docs/benchmarks-log.md (2026-11-28, collp4).
+  static constexpr size_t kOversubscribedSingleCopyBytes = 256 * 1024;
 
   // Registers the messenger's handler: every rank must create this at the same point of
   // start-up, before the first collective synchronisation.
@@ -214,6 +218,8 @@ class Collectives {
   size_t default_single_copy_bytes_ = 0;
   // The same for areas of two members: kPairSingleCopyBytes
   size_t pair_single_copy_bytes_ = 0;
+  // oversubscribed: kOversubscribedSingleCopyBytes, or the above when that is set; else 0
+  size_t rooted_single_copy_bytes_ = 0;
   std::shared_ptr<ShmAreas> areas_ = std::make_shared<ShmAreas>();  // advanced by every wait
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase

@@ -69,7 +69,8 @@ void ShmAreas::release_all() {
 
 int ShmArea::create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
-                    size_t default_single_copy_bytes, std::shared_ptr<ShmArea>* out) {
+                    size_t default_single_copy_bytes, size_t rooted_single_copy_bytes,
+                    std::shared_ptr<ShmArea>* out) {
   std::vector<int> members;
   for (int rank = 0; rank < comm.size(); ++rank) members.push_back(comm.world_rank(rank));
   transport::Segment* segment = nullptr;
@@ -93,11 +94,15 @@ int ShmArea::create(transport::Transport& transport, const Communicator& comm,
   std::vector<uint64_t> all;
   if (int status = allgather(0, &all)) return status;  // every header is written
   const bool allowed =
-      (single_copy_bytes != 0 || default_single_copy_bytes != 0) && area.probe_single_copy();
+      (single_copy_bytes != 0 || default_single_copy_bytes != 0 || rooted_single_copy_bytes != 0) &&
+      area.probe_single_copy();
   if (int status = agree(allgather, allowed ? single_copy_bytes : 0, &area.single_copy_bytes_))
     return status;
-  return agree(allgather, allowed ? default_single_copy_bytes : 0,
-               &area.default_single_copy_bytes_);
+  if (int status = agree(allgather, allowed ? default_single_copy_bytes : 0,
+                         &area.default_single_copy_bytes_))
+    return status;
+  // Rooted only where every member offered it (is oversubscribed): the rounds differ.
+  return agree(allgather, allowed ? rooted_single_copy_bytes : 0, &area.rooted_single_copy_bytes_);
 }
 
 int ShmArea::agree(const transport::Transport::GroupAllgather& allgather, uint64_t offer,

@@ -151,10 +151,13 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // Collective over comm's members, which must all be on this node. allgather exchanges one
   // value over comm (the message-based collectives). On failure every member fails.
   // single_copy_bytes: this member's REMORA_SHM_SINGLE_COPY_BYTES, default_single_copy_bytes its
-  // threshold for the operations single-copy by default (see single_copy_bytes(operation)).
+  // threshold for the operations single-copy by default, rooted_single_copy_bytes its threshold
+  // for the rooted single copy of gather and scatter (0: not oversubscribed; see
+  // single_copy_bytes(operation) and rooted_single_copy()).
   static int create(transport::Transport& transport, const Communicator& comm,
                     const transport::Transport::GroupAllgather& allgather, size_t single_copy_bytes,
-                    size_t default_single_copy_bytes, std::shared_ptr<ShmArea>* out);
+                    size_t default_single_copy_bytes, size_t rooted_single_copy_bytes,
+                    std::shared_ptr<ShmArea>* out);
   ~ShmArea();
   // Unmaps the area now (the collectives layer ends while something still holds it).
   void release();
@@ -217,10 +220,18 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
         return false;
     }
   }
-  // The threshold of operation: the default one (on by default) or the one above.
+  // The threshold of operation: the rooted one (gather, scatter, where every member is
+  // oversubscribed), the default one (on by default) or the one above.
   size_t single_copy_bytes(Operation operation) const {
+    if (rooted_single_copy() && (operation == Operation::Gather || operation == Operation::Scatter))
+      return rooted_single_copy_bytes_;
     return single_copy_by_default(operation) ? default_single_copy_bytes_ : single_copy_bytes_;
   }
+  // Every member is oversubscribed (agreed when the area was made): a single-copy gather or
+  // scatter of regular blocks is rooted (coll/shm_single_copy.hpp: only the root publishes its
+  // address, the others copy and arrive, the root waits for them), and it and the v-forms' blocks
+  // are single-copy from rooted_single_copy_bytes_ (Collectives::kOversubscribedSingleCopyBytes).
+  bool rooted_single_copy() const { return rooted_single_copy_bytes_ != 0; }
   // What read_from and write_to return when the member's process is gone (ESRCH: it died; the
   // job ends): not a failure of its own, the caller waits for the end of the job (or a notice)
   // as it would for the flags of a dead member.
@@ -333,6 +344,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   int rank_;
   size_t single_copy_bytes_ = 0;
   size_t default_single_copy_bytes_ = 0;
+  size_t rooted_single_copy_bytes_ = 0;
   mutable std::atomic<int> gone_member_{-1};
   size_t abandoned_next_ = 0;  // under mutex_
   // The round that last wrote each of this rank's cells and inline slots (0: none yet).

@@ -363,7 +363,7 @@ bool ShmFastRun::plan_single_copy() {
 }
 
 bool ShmFastRun::publishes(size_t k) const {
-  if (single_copy_) return k == 0;
+  if (single_copy_) return shm_single_copy::publishes(area_, operation_, root_, k);
   switch (operation_) {
     case Operation::Barrier:
       return false;
@@ -380,7 +380,7 @@ bool ShmFastRun::publishes(size_t k) const {
 }
 
 int ShmFastRun::wait_for(size_t k) const {
-  if (single_copy_) return ShmArea::kAllRanks;
+  if (single_copy_) return shm_single_copy::wait_for(area_, operation_, root_, k);
   switch (operation_) {
     case Operation::Bcast:
       return me_ == root_ ? ShmArea::kNoRank : root_;
@@ -400,7 +400,9 @@ int ShmFastRun::wait_for(size_t k) const {
 }
 
 bool ShmFastRun::others_publish(size_t k) const {
-  if (single_copy_) return k == 0;
+  // Single copy: round 0's addresses (rooted: only the root's, which the root does not read).
+  if (single_copy_)
+    return k == 0 && shm_single_copy::wait_for(area_, operation_, root_, k) != ShmArea::kNoRank;
   switch (operation_) {
     case Operation::Barrier:
       return false;

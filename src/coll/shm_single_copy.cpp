@@ -196,6 +196,25 @@ size_t rounds_of(size_t bytes, size_t threshold) {
   return 2;
 }
 
+namespace {
+bool rooted_rounds(const ShmArea& area, Operation operation) {
+  return area.rooted_single_copy() &&
+         (operation == Operation::Gather || operation == Operation::Scatter);
+}
+}  // namespace
+
+bool publishes(const ShmArea& area, Operation operation, int root, size_t k) {
+  if (rooted_rounds(area, operation)) return k == 0 && area.rank() == root;
+  return k == 0;
+}
+
+int wait_for(const ShmArea& area, Operation operation, int root, size_t k) {
+  if (!rooted_rounds(area, operation)) return ShmArea::kAllRanks;
+  const bool at_root = area.rank() == root;
+  if (k == 0) return at_root ? ShmArea::kNoRank : root;
+  return at_root ? ShmArea::kAllRanks : ShmArea::kNoRank;
+}
+
 uint64_t spin_ns_for(size_t bytes) {
   return std::min<uint64_t>(bytes * 1000 / kSpinBytesPerUs, kMaxSpinNs);
 }

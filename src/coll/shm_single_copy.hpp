@@ -16,6 +16,10 @@
 //   allgather: every member reads every other member's block from its input;
 //   alltoall: every member reads its block from every other member's input (in place: a copy
 //            of the input, as the result overwrites it).
+// Rooted (gather and scatter where every member is oversubscribed, ShmArea::rooted_single_copy):
+// round 0: only the root publishes (its input and result) and waits for nobody; the others wait
+// for the root and copy their block; round 1: the root waits for all, the others for nobody.
+// So each member waits once per call, where each wait may cost a context switch.
 // A member's own block is a local copy. Waits spin through the others' copy (spin_ns) where
 // the node is not oversubscribed. They run when decisive_bytes() reaches
 // ShmArea::single_copy_bytes (agreed when the area was made; 0: never): the same decision on
@@ -45,6 +49,10 @@ uint64_t spin_ns_for(size_t bytes);
 // rounds() of a regular form whose decisive_bytes are `bytes`, on an area whose
 // single_copy_bytes(operation) is threshold (every operation takes the same rounds).
 size_t rounds_of(size_t bytes, size_t threshold);
+// Whether this member publishes its addresses in round k, and whose arrival it waits for
+// (ShmArea::kAllRanks, kNoRank or a rank) then; root: the call's (-1: none).
+bool publishes(const ShmArea& area, Operation operation, int root, size_t k);
+int wait_for(const ShmArea& area, Operation operation, int root, size_t k);
 // The input member `rank` publishes; alltoall in place: a copy of recvbuf, made in *copy.
 const void* source(Operation operation, const CollectiveArgs& args, int rank,
                    std::vector<uint8_t>* copy);

@@ -85,14 +85,15 @@ bool single_copy_rounds(const Context& c, Operation operation, std::vector<Round
   const auto copy = std::make_shared<std::vector<uint8_t>>();
   const void* input = shm_single_copy::source(operation, *c.args, c.me, copy.get());
   const auto scratch = std::make_shared<std::vector<uint8_t>>();
+  const int root = c.args->root;  // read by the rooted rounds only (gather, scatter)
   for (size_t k = 0; k < count; ++k) {
     Round round;
-    if (k == 0) {
-      round.small = true;
+    round.small = k == 0;
+    round.wait_for = shm_single_copy::wait_for(*c.area, operation, root, k);
+    if (shm_single_copy::publishes(*c.area, operation, root, k))
       round.publish = [c, input, copy](uint8_t* slot) {
         shm_single_copy::publish(slot, input, c.recv());
       };
-    }
     if (k + 1 < count)
       round.transfer = [c, operation, scratch](int slot) {
         return shm_single_copy::transfer(*c.area, operation, *c.args, slot, scratch.get());

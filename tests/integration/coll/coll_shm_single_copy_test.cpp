@@ -5,8 +5,8 @@
 // fast path), nonblocking (the schedule) and both in one collective (a member with a
 // nonblocking shm collective pending runs its blocking call as a schedule). Every element of
 // every result is checked.
-// Usage: test_coll_shm_single_copy [expect_single_copy|expect_cells [default]]: what the world's
-// area must use (default: the default threshold of its size).
+// Usage: test_coll_shm_single_copy [expect_single_copy|expect_cells|expect_rooted [default]]: what
+// the world's area must use (shm_single_copy_mode.hpp; default: the default threshold of its size).
 #include <algorithm>
 #include <cstdint>
 #include <functional>

@@ -1,5 +1,6 @@
 // The shm tests' check of what the world's area uses (INTERNAL tests): argv[1] "expect_cells"
-// or "expect_single_copy" requires the area's single-copy threshold to be zero or not.
+// or "expect_single_copy" requires the area's single-copy threshold to be zero or not;
+// "expect_rooted" also requires the rooted gather and scatter (ShmArea::rooted_single_copy).
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,9 @@ inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out,
   const size_t threshold = area != nullptr ? area->single_copy_bytes(operation) : 0;
   if (area != nullptr && mode == "expect_cells")
     REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
-  if (area != nullptr && mode == "expect_single_copy")
+  if (area != nullptr && (mode == "expect_single_copy" || mode == "expect_rooted"))
     REQUIRE(threshold != 0, "no single copy on this area");
+  if (area != nullptr && mode == "expect_rooted")
+    REQUIRE(area->rooted_single_copy(), "single copy on this area is not rooted");
   return threshold;
 }
