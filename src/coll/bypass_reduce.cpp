@@ -205,7 +205,8 @@ int BypassReduce::wait_slots(Step& step, const Communicator& comm, uint64_t inst
     }
     return false;
   };
-  // Only a contribution (whose last one wakes the root) or a freed slot ends the wait.
+  // Only a contribution (whose last one wakes the root) or a freed slot ends the wait. The
+  // root's sleep issues no membarrier: its wakers fence (Transport::sleep_for_arrivals).
   const int status = root ? transport_.wait_for_arrival(ready, [] { return size_t{1}; })
                           : transport_.wait_until(ready);
   if (status != REMORA_SUCCESS) {

@@ -161,7 +161,9 @@ BypassSlots::Collection::Collection(transport::Transport& transport, const Commu
 
 int BypassSlots::Collection::arrived(int relative) const {
   const int rank = absolute_rank(relative, root_, size_);
-  if (slot(area_, rank, sequence_).full.load(std::memory_order_acquire) == sequence_ + 1) return 1;
+  // seq_cst (a plain load on x86): after the root's store of wake_at, the other half of the
+  // Dekker pair with the contributor's store of full and load of wake_at.
+  if (slot(area_, rank, sequence_).full.load(std::memory_order_seq_cst) == sequence_ + 1) return 1;
   return area_.abandoned(rank, sequence_) ? -1 : 0;
 }
 

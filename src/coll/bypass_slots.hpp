@@ -24,6 +24,13 @@
 // again, and its sleeps are timed (the wait policy's longest) besides. A member deposits its
 // contributions in call order, the nonblocking ones from any wait of the rank (Contribution),
 // so the last contribution to a call is also the one that brings the count to its target.
+// Orderings: two store-load pairs, seq_cst on both sides (on x86 a locked instruction or fence
+// on the storing side, plain loads). The root stores wake_at, then loads a member's full; the
+// member stores full, adds its arrival, then loads wake_at: one of them sees the other's
+// store. The root's sleep counts itself a sleeper, fences, then polls again; the last member's
+// wake (Transport::wake) fences, then reads the sleeper count. So the root's sleep needs no
+// membarrier (Transport::sleep_for_arrivals), and a member that deposits wakes nobody unless
+// its arrival completes a count that a root waits for.
 //
 // Failures: a member that fails the call before its contribution (a failure announced, an
 // argument error at the call) abandons the sequence in the area (ShmArea::abandon) and sends

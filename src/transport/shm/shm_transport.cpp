@@ -329,12 +329,18 @@ bool ShmTransport::poll() {
 }
 
 void ShmTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper) {
+  sleep_on(timeout_ns, ready, sleeper,
+           membarrier_wakes_ && sleeper == transport::Sleeper::Application);
+}
+
+void ShmTransport::sleep_on(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper,
+                            bool heavy) {
   RankSlot& slot = block_.rank(rank_);
   WakeWord& me = sleeper == transport::Sleeper::ProgressThread ? slot.progress : slot.application;
   const uint32_t seen = me.word.load(std::memory_order_acquire);
   me.sleepers.fetch_add(1, std::memory_order_seq_cst);
   // The heavy side of wake_ranks' light fence (see ControlBlock::wake_application).
-  if (membarrier_wakes_ && sleeper == transport::Sleeper::Application)
+  if (heavy)
     heavy_fence();
   else
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -354,8 +360,16 @@ void ShmTransport::sleep_for_arrivals(uint64_t timeout_ns, transport::Ready read
   if (count)
     block_.set_arrivals_to_wake(rank_, static_cast<int32_t>(std::min<size_t>(arrivals, INT32_MAX)));
   // sleep() looks at the queue after its fence: a message whose sender read the count before
-  // we stored it is seen there (see wake_for_message).
-  sleep(timeout_ns, ready, transport::Sleeper::Application);
+  // we stored it is seen there (see wake_for_message). Its wakers (wake_for_message, wake,
+  // the abort's wake_all) fence before they read the sleeper count, so a full fence pairs with
+  // theirs and the membarrier(2) of sleep() is not needed. wake_ranks (light) serves local work
+  // (shm rounds): a wait that began with some pending is not a wait for arrivals
+  // (Transport::wait_for_arrival), and at the multiple thread level, where another thread may
+  // enlist some meanwhile, the membarrier stays; otherwise local work enlisted meanwhile (a
+  // nonblocking bypass contribution polled by the progress thread) is found when this sleep
+  // ends, at the latest by its timeout.
+  sleep_on(timeout_ns, ready, transport::Sleeper::Application,
+           membarrier_wakes_ && threads::multiple());
   if (count) block_.set_arrivals_to_wake(rank_, 0);
 }
 

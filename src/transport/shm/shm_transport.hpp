@@ -89,10 +89,11 @@ class ShmTransport final : public transport::Transport,
     block_.wake_application(ranks, count, membarrier_wakes_);
   }
   // Wakes of wake_ranks behind the light fence, and sleeps of application threads behind the
-  // heavy one (core/asymmetric_fence.hpp), unless REMORA_WAKE_MEMBARRIER=off: for the transport
-  // of a job on one node, whose wakers all come through wake_ranks or fence themselves (under
-  // MPI the router wakes rank by rank with fences, and its naps would only pay the system call).
-  // Set before any thread of the rank sleeps or wakes.
+  // heavy one (core/asymmetric_fence.hpp; not sleep_for_arrivals below the multiple thread
+  // level: wake_ranks is not what it waits for), unless REMORA_WAKE_MEMBARRIER=off: for the
+  // transport of a job on one node, whose wakers all come through wake_ranks or fence themselves
+  // (under MPI the router wakes rank by rank with fences, and its naps would only pay the system
+  // call). Set before any thread of the rank sleeps or wakes.
   void use_membarrier_wakes();
   bool membarrier_wakes() const { return membarrier_wakes_; }
   void wake_progress_thread() override { block_.wake(rank_, WakeTarget::ProgressThread); }
@@ -141,6 +142,10 @@ class ShmTransport final : public transport::Transport,
   ShmTransport(ControlBlock block, int rank, const Config& config, std::vector<int> job_ranks,
                int job_size);
 
+  // sleep() with the sleeper's fence chosen: heavy (membarrier) for wakers behind the light
+  // fence (wake_ranks), else a full fence.
+  void sleep_on(uint64_t timeout_ns, transport::Ready ready, transport::Sleeper sleeper,
+                bool heavy);
   // Moves arrived chunks from this rank's queue into the dispatcher; true if there were any.
   bool drain();
   int wait_for_space(int target, AmQueue& queue);
