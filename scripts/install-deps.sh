@@ -15,6 +15,7 @@ if [ "${1:-test}" = test ]; then
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
   packages+=(iproute2)  # ip netns: the two-host MPI test
   packages+=(gdb)  # the two-host test's watchdog prints the stacks of a job that hangs
+  packages+=(ccache)  # scripts/run-tests.sh: a later run compiles only what changed
   packages+=(libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev)
 fi
 missing=()

@@ -37,6 +37,21 @@ jobs=$(nproc)
 # Each phase's start, in seconds since the script's: where CI time goes, from the log alone.
 phase() { echo "=== [${SECONDS} s] $*"; }
 
+# Compiling is about half of a run. ccache (installed above) keeps what it compiled in its own
+# directory outside the clone (~/.cache/ccache unless CCACHE_DIR says otherwise), so a later run
+# on the same machine compiles only what changed; the first run, or REMORA_CCACHE=0, compiles
+# everything. Outputs are the compiler's own (warnings included: ccache replays them, and a
+# failed compile is never cached). CCACHE_BASEDIR makes paths relative to the clone, so clones
+# in different directories share entries; CCACHE_NOHASHDIR leaves the build directory out of
+# the hash (it appears only in debug information). Every CMake configure below, pip's included,
+# takes the launcher from the environment.
+if [ "${REMORA_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  ccache --zero-stats >/dev/null
+  trap 'echo "=== ccache, this run:"; ccache --print-stats | grep -E "^(direct_cache_hit|preprocessed_cache_hit|cache_miss)\s" || true' EXIT
+fi
+
 run_suite() {  # build-directory, extra CMake flags..., then ctest arguments after "--"
   local dir=$1; shift
   local cmake_flags=()
