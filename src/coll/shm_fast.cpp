@@ -44,6 +44,14 @@ size_t chunks_of(size_t bytes, size_t chunk) {
   return (bytes + chunk - 1) / chunk;
 }
 
+// The single-copy reductions' scratch pieces (shm_single_copy::transfer: two or three cells,
+// 128-192 KiB), kept by the thread across its calls: a vector of the call was zero-filled and
+// faulted in again on every call, which at p = 2 and 64 KiB cost about what the copies did.
+std::vector<uint8_t>& single_copy_scratch() {
+  thread_local std::vector<uint8_t> scratch;
+  return scratch;
+}
+
 }  // namespace
 
 // What every fast-path call does beside its data: the sequence number, the rounds' flags,
@@ -521,7 +529,8 @@ void ShmFastRun::consume(size_t k, int buffer) {
   if (single_copy_) {
     // The addresses are in round 0's inline slot, the call's.
     transfer_status_ =
-        shm_single_copy::transfer(area_, operation_, args_, buffer_of(0, true), &held_);
+        shm_single_copy::transfer(area_, operation_, args_, buffer_of(0, true),
+                                  &single_copy_scratch());
     return;
   }
   switch (operation_) {

@@ -204,6 +204,57 @@ void run(const std::function<Job(const Setup&, int)>& make, const Setup& setup, 
   c.check();
 }
 
+// Single-copy reduces and allreduces of other types and ops, one after the other on the same
+// thread with sizes falling and rising (bytes from the threshold to a few cells), so that a
+// member's scratch pieces, kept across calls (shm_fast.cpp's single_copy_scratch), hold an earlier
+// call's data: every element of every result is checked against the rank-order reduction of
+// small integers (exact in every type).
+template <typename T>
+void reduce_kept_scratch(remora_comm_t comm, size_t threshold, remora_datatype_t type, int me,
+                         int size, int* tag) {
+  const remora_op_t ops[] = {REMORA_OP_SUM, REMORA_OP_PROD, REMORA_OP_MIN, REMORA_OP_MAX};
+  const size_t cell = remora::coll::ShmArea::kCellBytes;
+  const size_t byte_sizes[] = {3 * cell + 24, threshold + sizeof(T), 2 * cell - sizeof(T),
+                               threshold + 5 * sizeof(T)};
+  for (size_t bytes : byte_sizes) {
+    const size_t count = bytes / sizeof(T);
+    for (remora_op_t op : ops) {
+      const auto value = [&](int rank, size_t i) {
+        // PROD: 1 or 2 (at most 2^size); the others: small integers of either sign.
+        if (op == REMORA_OP_PROD) return static_cast<T>(1 + (i + static_cast<size_t>(rank)) % 2);
+        return static_cast<T>(static_cast<int>((i * 7 + static_cast<size_t>(rank) * 13) % 61) - 30);
+      };
+      std::vector<T> expected(count);
+      for (size_t i = 0; i < count; ++i) {
+        T result = value(0, i);
+        for (int rank = 1; rank < size; ++rank) {
+          const T x = value(rank, i);
+          result = op == REMORA_OP_SUM    ? static_cast<T>(result + x)
+                   : op == REMORA_OP_PROD ? static_cast<T>(result * x)
+                   : op == REMORA_OP_MIN  ? std::min(result, x)
+                                          : std::max(result, x);
+        }
+        expected[i] = result;
+      }
+      for (int root : {size - 1, 0, -1}) {  // -1: allreduce
+        const bool in_place = (*tag)++ % 2 == 1 && (root < 0 || root == me);
+        std::vector<T> in(count), out(count, static_cast<T>(-99));
+        for (size_t i = 0; i < count; ++i) in[i] = value(me, i);
+        const void* send = in_place ? REMORA_IN_PLACE : in.data();
+        T* recv = in_place ? in.data() : out.data();
+        if (root < 0)
+          REQUIRE_OK(remora_allreduce(send, recv, count, type, op, comm, REMORA_COLL_SHM));
+        else
+          REQUIRE_OK(remora_reduce(send, recv, count, type, op, root, comm, REMORA_COLL_SHM));
+        if (root >= 0 && root != me) continue;
+        for (size_t i = 0; i < count; ++i)
+          REQUIRE(recv[i] == expected[i], "kept scratch: type %d op %d count %zu root %d: [%zu]",
+                  static_cast<int>(type), static_cast<int>(op), count, root, i);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,6 +277,11 @@ int main(int argc, char** argv) {
     counts.push_back(threshold / 8 + 1);
   }
   int tag = 0;
+  if (threshold != 0) {
+    reduce_kept_scratch<double>(world, threshold, REMORA_DOUBLE, me, size, &tag);
+    reduce_kept_scratch<float>(world, threshold, REMORA_FLOAT, me, size, &tag);
+    reduce_kept_scratch<int32_t>(world, threshold, REMORA_INT32, me, size, &tag);
+  }
   for (size_t count : counts)
     for (bool in_place : {false, true}) {
       for (int root = 0; root < size; ++root) {
