@@ -147,6 +147,11 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   void announce(int target, size_t bytes);
   void announce_now(int target);
   bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }
+  // Whether this rank's waits act as on an oversubscribed machine now: it is judged so, or a wait
+  // of this rank saw its thread preempted within the last 16 ms (window_shared_.crowded_until_ns:
+  // the machine's other load, or the scheduler, has put another runnable thread on its CPU,
+  // perhaps the rank it waits for). Called by sleep's active phase, which notes preemptions.
+  bool crowded(uint64_t now);
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
   // shared with the node's ghost (its endpoint: ghost_). leave_ghost: tells the ghost this rank
