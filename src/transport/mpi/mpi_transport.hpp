@@ -18,7 +18,8 @@
 // own (wait_for) or tests an rget in flight. An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
-// On an oversubscribed machine an active wait that sees nothing progress naps between its polls
+// On an oversubscribed machine (or one of whose CPUs this rank's waits were lately preempted:
+// crowded) an active wait that sees nothing progress naps between its polls
 // (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in MPI_Win_flush
 // (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle), so that the
 // ranks it waits for get the CPU.
