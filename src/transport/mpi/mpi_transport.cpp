@@ -1,6 +1,7 @@
 #include "transport/mpi/mpi_transport.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,6 +58,25 @@ constexpr int kActiveProbes = 16;
 constexpr uint64_t kActiveNapAfterNs = 100000;
 constexpr uint64_t kActiveNapNs = 20000;
 constexpr uint64_t kActiveStreakGapNs = 50000;
+// An active wait reads its thread's count of involuntary context switches at most once per
+// kPreemptCheckNs (getrusage: about a microsecond); one more since the last read makes the
+// rank's waits crowded (MpiTransport::crowded) for kCrowdedForNs.
+constexpr uint64_t kPreemptCheckNs = 1000000;
+constexpr uint64_t kCrowdedForNs = 16000000;
+
+// Whether this thread was preempted since its previous read (at most one read per
+// kPreemptCheckNs; false between reads).
+bool preempted_since_last_read(uint64_t now) {
+  thread_local uint64_t read_ns = 0;
+  thread_local long switches = -1;
+  if (now - read_ns < kPreemptCheckNs) return false;
+  read_ns = now;
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return false;
+  const bool preempted = switches >= 0 && usage.ru_nivcsw != switches;
+  switches = usage.ru_nivcsw;
+  return preempted;
+}
 
 // One job name for every rank (it names the nodes' shared-memory objects).
 std::string agree_on_job_id(MPI_Comm comm) {
@@ -459,7 +479,7 @@ int MpiTransport::remote_flush(int target) {
 }
 
 int MpiTransport::remote_flush_all() {
-  if (window_shared_.wait_outside_mpi) {
+  if (window_shared_.outside_mpi()) {
     // Every target some window has operations to (each window lists itself for them).
     std::vector<int> targets;
     {
@@ -553,6 +573,13 @@ bool MpiTransport::poll() {
   return shm_->poll() || received;
 }
 
+bool MpiTransport::crowded(uint64_t now) {
+  if (wait_policy().oversubscribed) return true;
+  std::atomic<uint64_t>& until = window_shared_.crowded_until_ns;
+  if (preempted_since_last_read(now)) until.store(now + kCrowdedForNs, std::memory_order_relaxed);
+  return now < until.load(std::memory_order_relaxed);
+}
+
 // Nobody on another node can wake this rank's futex. While this rank is active across nodes
 // (see mpi_transport.hpp) the sleep phase of an application thread's wait does not sleep, so that
 // the wait keeps polling MPI (and MPI keeps progressing the one-sided operations that other nodes
@@ -584,14 +611,18 @@ void MpiTransport::sleep(uint64_t timeout_ns, transport::Ready ready, transport:
           return;
         }
       }
-      if (wait_policy().oversubscribed && now - fruitless_since_ns >= kActiveNapAfterNs) {
+      // Preempted lately, not judged oversubscribed: a nap after every fruitless round (the
+      // preemptions themselves part its calls by more than kActiveStreakGapNs, which would
+      // restart its fruitless time for ever).
+      const bool crowded = this->crowded(now);
+      if (crowded &&
+          (!wait_policy().oversubscribed || now - fruitless_since_ns >= kActiveNapAfterNs)) {
         shm_->sleep(kActiveNapNs, ready, sleeper);
         last_call_ns = now_ns();
         return;
       }
       thread_local uint64_t last_yield_ns = 0;
-      const uint64_t yield_every =
-          wait_policy().oversubscribed ? kActiveYieldOversubscribedNs : kActiveYieldNs;
+      const uint64_t yield_every = crowded ? kActiveYieldOversubscribedNs : kActiveYieldNs;
       if (now - last_yield_ns >= yield_every) {
         sched_yield();
         last_yield_ns = now;

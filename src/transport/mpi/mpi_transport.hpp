@@ -18,7 +18,8 @@
 // own (wait_for) or tests an rget in flight. An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
-// On an oversubscribed machine an active wait that sees nothing progress naps between its polls
+// On an oversubscribed machine (or one of whose CPUs this rank's waits were lately preempted:
+// crowded) an active wait that sees nothing progress naps between its polls
 // (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in MPI_Win_flush
 // (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle), so that the
 // ranks it waits for get the CPU.
@@ -147,6 +148,11 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   void announce(int target, size_t bytes);
   void announce_now(int target);
   bool active(uint64_t now) const { return now < active_until_.load(std::memory_order_relaxed); }
+  // Whether this rank's waits act as on an oversubscribed machine now: it is judged so, or a wait
+  // of this rank saw its thread preempted within the last 16 ms (window_shared_.crowded_until_ns:
+  // the machine's other load, or the scheduler, has put another runnable thread on its CPU,
+  // perhaps the rank it waits for). Called by sleep's active phase, which notes preemptions.
+  bool crowded(uint64_t now);
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
   // shared with the node's ghost (its endpoint: ghost_). leave_ghost: tells the ghost this rank

@@ -42,7 +42,7 @@ class RmaWindow::InFlightGet final : public transport::PendingGet {
   // free and destructor complete every get, under the MPI mutex). On an oversubscribed machine
   // the flush would spin while the target waits for a CPU: done() there.
   bool done_waiting() const override {
-    if (shared_.wait_outside_mpi || finished.load(std::memory_order_acquire)) return done();
+    if (shared_.outside_mpi() || finished.load(std::memory_order_acquire)) return done();
     {
       std::lock_guard lock(shared_.mpi_mutex);
       if (finished.load(std::memory_order_relaxed) || window_.flush_rank(rank_) == REMORA_SUCCESS)
@@ -171,7 +171,7 @@ int RmaWindow::staged_put(int rank, size_t offset, const void* source, size_t by
 }
 
 int RmaWindow::get(int target, size_t offset, void* destination, size_t bytes) {
-  if (bytes <= kStageMaxBytes && !shared_.wait_outside_mpi)
+  if (bytes <= kStageMaxBytes && !shared_.outside_mpi())
     return flushed_get(window_rank(target), offset, destination, bytes);
   return transfer(false, target, offset, destination, bytes);
 }
@@ -325,7 +325,7 @@ int RmaWindow::get_strided(int target, size_t offset, void* destination,
                            const transport::StridedShape& shape) {
   if (shape.count[0] > kStageMaxBytes)
     return strided_blocks(false, target, offset, destination, shape);
-  if (shared_.wait_outside_mpi) return strided_requests(false, target, offset, destination, shape);
+  if (shared_.outside_mpi()) return strided_requests(false, target, offset, destination, shape);
   auto* local = static_cast<uint8_t*>(destination);
   const int rank = window_rank(target);
   const auto count = static_cast<int>(shape.count[0]);
@@ -369,16 +369,17 @@ int RmaWindow::atomic(int target, size_t offset, transport::AtomicOp op, uint64_
 int RmaWindow::compare_swap(const void* origin, const void* compare, void* result,
                             MPI_Datatype type, int rank, size_t offset) {
   int outcome = MPI_SUCCESS;
+  const bool outside = shared_.outside_mpi();
   {
     std::lock_guard lock(mpi_mutex_);
     outcome = MPI_Compare_and_swap(origin, compare, result, type, rank,
                                    static_cast<MPI_Aint>(offset), window_);
-    if (outcome == MPI_SUCCESS && !shared_.wait_outside_mpi) {
+    if (outcome == MPI_SUCCESS && !outside) {
       outcome = MPI_Win_flush(rank, window_);
       if (outcome == MPI_SUCCESS) flushed(rank);
     }
   }
-  if (outcome == MPI_SUCCESS && shared_.wait_outside_mpi) {
+  if (outcome == MPI_SUCCESS && outside) {
     // The flush comes even after a failed settle: the operation must complete before the call
     // returns (its buffers are the caller's).
     const int settled = settle(rank);

@@ -38,6 +38,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "transport/mpi/mpi_mutex.hpp"
 #include "transport/transport.hpp"
 
@@ -77,11 +78,25 @@ struct WindowShared {
   // the call, as far as MPI shows it (MpiTransport::settle): the MPI_Win_flush that follows
   // finds the operations done rather than spinning until the target runs.
   std::function<int(int)> settle;
+  // Until when (now_ns(), 0: not lately) this rank's waits take those forms although the machine
+  // is not judged oversubscribed: a wait of this rank saw it preempted (MpiTransport::sleep),
+  // so the rank it waits for may be queued behind it on its CPU.
+  std::atomic<uint64_t> crowded_until_ns{0};
+  // Whether waits go outside MPI now: wait_outside_mpi, or crowded lately (a clock read only
+  // then; an expired mark is cleared).
+  bool outside_mpi() {
+    if (wait_outside_mpi) return true;
+    uint64_t until = crowded_until_ns.load(std::memory_order_relaxed);
+    if (until == 0) return false;
+    if (now_ns() < until) return true;
+    crowded_until_ns.compare_exchange_strong(until, 0, std::memory_order_relaxed);
+    return false;
+  }
   // On an oversubscribed machine, settle(job_rank) if needed() (called under the MPI mutex)
   // finds something to flush; else nothing.
   template <class Needed>
   int settle_if(int job_rank, const Needed& needed) {
-    if (!wait_outside_mpi) return REMORA_SUCCESS;
+    if (!outside_mpi()) return REMORA_SUCCESS;
     bool flush_needed = false;
     {
       std::lock_guard lock(mpi_mutex);
@@ -188,7 +203,7 @@ class RmaWindow {
   // On an oversubscribed machine: settle(rank's job rank) without the MPI mutex, so that the
   // MPI_Win_flush after it does not spin (WindowShared::settle); else nothing.
   int settle(int rank) {
-    return shared_.wait_outside_mpi ? shared_.settle(job_rank(rank)) : REMORA_SUCCESS;
+    return shared_.outside_mpi() ? shared_.settle(job_rank(rank)) : REMORA_SUCCESS;
   }
   // MPI_Compare_and_swap and the MPI_Win_flush that delivers its old value (settled first).
   int compare_swap(const void* origin, const void* compare, void* result, MPI_Datatype type,
