@@ -167,7 +167,7 @@ int remora_request_test(remora_request_t* request, int* flag) {
 }
 
 // One request: wait_all's steps without its list (the thread's vector, the loops over it, the
-// first failure's copy), about a sixth of a small nonblocking call's wait (docs/collectives.md).
+// first failure's copy): a quarter to half of an 8 B igather's wait (docs/benchmarks-log.md).
 int remora_request_wait(remora_request_t* request) {
   REMORA_API_ENTRY();
   constexpr const char* kFunction = "remora_request_wait";
