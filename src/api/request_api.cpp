@@ -44,6 +44,17 @@ class FoundList {
 [[gnu::tls_model("initial-exec")]] thread_local Found FoundList::kept_;
 [[gnu::tls_model("initial-exec")]] constinit thread_local bool FoundList::busy_ = false;
 
+// A handle that find() did not find live: the failure, naming requests[index].
+int not_live(const char* function, int index, remora_request_t handle,
+             remora::RequestTable::Miss miss) {
+  return fail(REMORA_ERR_ARG, "%s: requests[%d]=%p is not a live request (%s)", function, index,
+              static_cast<void*>(handle),
+              miss == remora::RequestTable::Miss::Freed
+                  ? "completed and freed already: the test or wait that completes a request "
+                    "frees it"
+                  : "not a request handle of this process");
+}
+
 int find_requests(const char* function, int count, const remora_request_t* requests,
                   const Runtime& runtime, std::vector<std::shared_ptr<remora::Request>>* found) {
   if (count < 0) return fail(REMORA_ERR_ARG, "%s: count=%d is negative", function, count);
@@ -56,13 +67,7 @@ int find_requests(const char* function, int count, const remora_request_t* reque
     }
     remora::RequestTable::Miss miss = remora::RequestTable::Miss::None;
     auto schedule = runtime.collectives->requests.find(requests[i], &miss);
-    if (schedule == nullptr)
-      return fail(REMORA_ERR_ARG, "%s: requests[%d]=%p is not a live request (%s)", function, i,
-                  static_cast<void*>(requests[i]),
-                  miss == remora::RequestTable::Miss::Freed
-                      ? "completed and freed already: the test or wait that completes a request "
-                        "frees it"
-                      : "not a request handle of this process");
+    if (schedule == nullptr) return not_live(function, i, requests[i], miss);
     found->push_back(std::move(schedule));
   }
   return REMORA_SUCCESS;
@@ -130,34 +135,55 @@ extern "C" {
 
 int remora_request_test(remora_request_t* request, int* flag) {
   REMORA_API_ENTRY();
+  constexpr const char* kFunction = "remora_request_test";
   Runtime* runtime = nullptr;
-  FoundList list;
-  Found& found = *list;
-  if (int status = enter_waiting("remora_request_test", &runtime)) return status;
-  if (int status = check_out("remora_request_test", "flag", flag)) return status;
-  if (int status = remora::api::check_pointer("remora_request_test", "request", request))
-    return status;
-  if (int status = find_requests("remora_request_test", 1, request, *runtime, &found))
-    return status;
+  if (int status = enter_waiting(kFunction, &runtime)) return status;
+  if (int status = check_out(kFunction, "flag", flag)) return status;
+  if (int status = remora::api::check_pointer(kFunction, "request", request)) return status;
   *flag = 1;
-  if (found[0] == nullptr) return REMORA_SUCCESS;
+  if (*request == REMORA_REQUEST_NULL) return REMORA_SUCCESS;
+  // One request: found directly, without the list of the list forms.
+  remora::RequestTable::Miss miss = remora::RequestTable::Miss::None;
+  const std::shared_ptr<remora::Request> found =
+      runtime->collectives->requests.find(*request, &miss);
+  if (found == nullptr) return not_live(kFunction, 0, *request, miss);
   remora::progress::PacedTestCall call;
+  remora::Request& schedule = *found;
+  const auto done = [&schedule] { return schedule.done(); };
+  // A request waiting for shm rounds advances them itself (check_stalled): when that completes
+  // it, the engine's poll (the rank's local work: every area's pending calls, each under its
+  // lock; about 500 instructions of a small igather's test) is left to the next call.
+  if (schedule.polls_shared_memory() && finished(schedule)) {
+    call.finish(*runtime->transport, true, done);
+    return complete(kFunction, *runtime, request, schedule);
+  }
   const bool progressed = runtime->progress->poll();
-  remora::Request& schedule = *found[0];
-  call.finish(*runtime->transport, progressed || finished(schedule),
-              [&schedule] { return schedule.done(); });
-  if (!finished(*found[0])) {
+  call.finish(*runtime->transport, progressed || finished(schedule), done);
+  if (!finished(schedule)) {
     *flag = 0;
     return REMORA_SUCCESS;
   }
-  return complete("remora_request_test", *runtime, request, *found[0]);
+  return complete(kFunction, *runtime, request, schedule);
 }
 
+// One request: wait_all's steps without its list (the thread's vector, the loops over it, the
+// first failure's copy): a quarter to half of an 8 B igather's wait (docs/benchmarks-log.md).
 int remora_request_wait(remora_request_t* request) {
   REMORA_API_ENTRY();
-  if (int status = remora::api::check_pointer("remora_request_wait", "request", request))
-    return status;
-  return wait_all("remora_request_wait", 1, request);
+  constexpr const char* kFunction = "remora_request_wait";
+  if (int status = remora::api::check_pointer(kFunction, "request", request)) return status;
+  Runtime* runtime = nullptr;
+  if (int status = enter_waiting(kFunction, &runtime)) return status;
+  if (*request == REMORA_REQUEST_NULL) return REMORA_SUCCESS;
+  remora::RequestTable::Miss miss = remora::RequestTable::Miss::None;
+  const std::shared_ptr<remora::Request> found =
+      runtime->collectives->requests.find(*request, &miss);
+  if (found == nullptr) return not_live(kFunction, 0, *request, miss);
+  remora::Request& schedule = *found;
+  const int status = runtime->collectives->wait_until(
+      [&schedule] { return finished(schedule, true); }, schedule.polls_shared_memory());
+  if (status != REMORA_SUCCESS) return status;
+  return complete(kFunction, *runtime, request, schedule);
 }
 
 int remora_request_waitall(int count, remora_request_t* requests) {

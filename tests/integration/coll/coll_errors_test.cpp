@@ -89,6 +89,32 @@ void local_errors(remora_comm_t world, int rank, int size) {
   remora_request_t invented_request = reinterpret_cast<remora_request_t>(&fake);
   REQUIRE_ERROR(remora_request_wait(&invented_request), REMORA_ERR_ARG, "is not a live request");
   REQUIRE_ERROR(remora_request_wait(nullptr), REMORA_ERR_ARG, "request is NULL");
+  // remora_request_wait's path of one request: a null handle, a handle completed and freed, and
+  // a collective that fails after it started (rank 0's bcast fails its checks; the others'
+  // requests fail by the notice): the failure with the function's name before its message.
+  remora_request_t none = REMORA_REQUEST_NULL;
+  REQUIRE_OK(remora_request_wait(&none));
+  REQUIRE(none == REMORA_REQUEST_NULL, "a null handle stays null");
+  remora_request_t barrier_request = REMORA_REQUEST_NULL;
+  REQUIRE_OK(remora_ibarrier(world, REMORA_COLL_AUTO, &barrier_request));
+  remora_request_t freed = barrier_request;
+  REQUIRE_OK(remora_request_wait(&barrier_request));
+  REQUIRE(barrier_request == REMORA_REQUEST_NULL, "the wait frees the request");
+  REQUIRE_ERROR(remora_request_wait(&freed), REMORA_ERR_ARG, "completed and freed already");
+  if (size > 1) {
+    int32_t item[1] = {rank};
+    remora_request_t failing = REMORA_REQUEST_NULL;
+    if (rank == 0) {
+      REQUIRE_ERROR(remora_ibcast(nullptr, 1, REMORA_INT32, 0, world, REMORA_COLL_AUTO, &failing),
+                    REMORA_ERR_ARG, "buffer is NULL");
+    } else {
+      REQUIRE_OK(remora_ibcast(item, 1, REMORA_INT32, 0, world, REMORA_COLL_AUTO, &failing));
+      const int failed = remora_request_wait(&failing);
+      REQUIRE(failed < 0 && std::strncmp(remora_last_error(), "remora_request_wait: ", 21) == 0,
+              "status %d: %s", failed, remora_last_error());
+      REQUIRE(failing == REMORA_REQUEST_NULL, "the failed request is freed");
+    }
+  }
   REQUIRE_ERROR(remora_request_waitall(-1, nullptr), REMORA_ERR_ARG, "count=-1");
   remora_group_t group, subset;
   REQUIRE_OK(remora_comm_group(world, &group));
