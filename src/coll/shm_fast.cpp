@@ -1143,12 +1143,18 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
   }
   if (args.vector_form && operation == Operation::Alltoall) {
     // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
-    // receives fits its piece of a cell.
+    // receives fits its piece of a cell and none is single-copy (ShmVectorPlan::direct: from
+    // single_copy_bytes, where a piece holds an address).
     const auto ranks = static_cast<size_t>(size);
     const size_t piece = std::max<size_t>(1, ShmArea::alltoall_piece(size, args.extent));
     const size_t* sent = args.in_place ? args.counts : args.send_counts;
-    for (size_t r = 0; r < ranks; ++r)
-      if (args.counts[r] > piece || sent[r] > piece) return false;
+    const bool direct = single_copy_bytes != 0 && piece * args.extent >= sizeof(uint64_t);
+    for (size_t r = 0; r < ranks; ++r) {
+      const size_t most = std::max(args.counts[r], sent[r]);
+      if (most > piece) return false;
+      if (direct && static_cast<int>(r) != rank && most * args.extent >= single_copy_bytes)
+        return false;
+    }
     return true;
   }
   if (args.vector_form) {

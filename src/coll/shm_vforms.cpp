@@ -35,6 +35,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       me_(area.rank()),
       size_(area.size()),
       slot_(ShmArea::slot_of(sequence)),
+      cell0_(static_cast<int>(sequence & 1)),
       extent_(args.extent) {
   const auto ranks = static_cast<size_t>(size_);
   // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
@@ -52,13 +53,26 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       input_ = input_copy_.data();
       input_displs_ = &args_.recv_displs;
     }
-    size_t sends = 0;
+    // A single-copy block's address takes the first 8 bytes of its piece of round 0's cell.
+    if (piece_ * extent_ >= sizeof(uint64_t))
+      direct_bytes_ = area.single_copy_bytes(Operation::Alltoall);
+    size_t sends = 0, direct_sent = 0, direct_read = 0;
     for (int rank = 0; rank < size_; ++rank) {
       if (rank == me_) continue;
-      sends = std::max(sends, rounds_of(block_of(rank)));
-      reads_ = std::max(reads_, rounds_of(args_.recv_counts[static_cast<size_t>(rank)]));
+      const size_t sent = block_of(rank), read = args_.recv_counts[static_cast<size_t>(rank)];
+      sends = std::max(sends, rounds_of(sent));
+      reads_ = std::max(reads_, rounds_of(read));
+      if (direct(sent)) direct_sent += sent * extent_;
+      if (direct(read)) direct_read += read * extent_;
     }
+    // Direct blocks read in round 0 (after every member's address); a member that sends one
+    // waits in a later round until every member is past round 0 (nobody reads its input any
+    // more), so it takes at least two rounds.
+    direct_sends_ = direct_sent != 0;
+    if (direct_read != 0) reads_ = std::max<size_t>(reads_, 1);
     rounds_ = std::max(sends, reads_);
+    if (direct_sends_) rounds_ = std::max<size_t>(rounds_, 2);
+    direct_total_ = std::max(direct_sent, direct_read);
     return;
   }
   direct_bytes_ = area.single_copy_bytes(operation_);
@@ -115,7 +129,7 @@ bool ShmVectorPlan::inline_block(size_t count) const {
 
 size_t ShmVectorPlan::rounds_of(size_t count) const {
   if (count == 0) return 0;
-  if (direct(count)) return 1;  // the root's
+  if (direct(count)) return operation_ == Operation::Alltoall ? 0 : 1;  // the root's
   if (operation_ == Operation::Gather) return (count * extent_ + kCell - 1) / kCell;
   if (inline_block(count)) return 1;
   return (count + piece_ - 1) / piece_;
@@ -160,6 +174,7 @@ unsigned ShmVectorPlan::writes(size_t k) const {
       return writes;
     }
     default:
+      if (k == 0 && direct_sends_) return ShmArea::kCellData;  // the direct blocks' addresses
       for (int rank = 0; rank < size_; ++rank)
         if (rank != me_ && k < rounds_of(block_of(rank))) return ShmArea::kCellData;
       return 0;
@@ -176,8 +191,9 @@ int ShmVectorPlan::wait_for(size_t k) const {
     case Operation::Scatter:
       if (me_ == root) return k == 0 && root_waits_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
       return root;
-    default:
-      return k < reads_ ? ShmArea::kAllRanks : ShmArea::kNoRank;
+    default:  // a direct sender's last round: until every reader is past round 0
+      return k < reads_ || (direct_sends_ && k + 1 == rounds_) ? ShmArea::kAllRanks
+                                                               : ShmArea::kNoRank;
   }
 }
 
@@ -218,9 +234,14 @@ void ShmVectorPlan::publish(size_t k, int buffer) const {
         const auto r = static_cast<size_t>(rank);
         const size_t count = block_of(rank);
         if (rank == me_ || first >= count) continue;
-        copy(cell + ShmArea::alltoall_index(rank, me_) * piece_ * extent_,
-             input_ + ((*input_displs_)[r] + first) * extent_,
-             std::min(piece_, count - first) * extent_);
+        uint8_t* at = cell + ShmArea::alltoall_index(rank, me_) * piece_ * extent_;
+        const uint8_t* from = input_ + ((*input_displs_)[r] + first) * extent_;
+        if (direct(count)) {  // its address, in round 0 (it takes no round of the cells)
+          const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(from));
+          if (k == 0) std::memcpy(at, &address, sizeof address);
+          continue;
+        }
+        copy(at, from, std::min(piece_, count - first) * extent_);
       }
       break;
     }
@@ -261,7 +282,7 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
       for (int rank = 0; rank < size_; ++rank) {
         const auto r = static_cast<size_t>(rank);
         const size_t count = args_.recv_counts[r];
-        if (rank == me_ || first >= count) continue;
+        if (rank == me_ || first >= count || direct(count)) continue;  // direct: transfer()
         copy(recv + (args_.recv_displs[r] + first) * extent_,
              area_.cell(rank, buffer) + ShmArea::alltoall_index(me_, rank) * piece_ * extent_,
              std::min(piece_, count - first) * extent_);
@@ -272,7 +293,9 @@ void ShmVectorPlan::consume(size_t k, int buffer) const {
 }
 
 int ShmVectorPlan::transfer(size_t k) const {
-  if (k != 0 || me_ != args_.root || operation_ == Operation::Alltoall) return REMORA_SUCCESS;
+  if (k != 0) return REMORA_SUCCESS;
+  if (operation_ == Operation::Alltoall) return read_direct();
+  if (me_ != args_.root) return REMORA_SUCCESS;
   const bool gathering = operation_ == Operation::Gather;
   const std::vector<size_t>& counts = gathering ? args_.recv_counts : args_.send_counts;
   const std::vector<size_t>& displs = gathering ? args_.recv_displs : args_.send_displs;
@@ -287,6 +310,23 @@ int ShmVectorPlan::transfer(size_t k) const {
             ? area_.read_from(rank, address, static_cast<uint8_t*>(args_.recv) + offset, bytes)
             : area_.write_to(rank, address, static_cast<const uint8_t*>(args_.send) + offset,
                              bytes);
+    if (status != REMORA_SUCCESS) return status;
+  }
+  return REMORA_SUCCESS;
+}
+
+int ShmVectorPlan::read_direct() const {
+  for (int rank = 0; rank < size_; ++rank) {
+    const auto r = static_cast<size_t>(rank);
+    const size_t count = args_.recv_counts[r];
+    if (rank == me_ || !direct(count)) continue;
+    uint64_t address = 0;
+    std::memcpy(&address,
+                area_.cell(rank, cell0_) + ShmArea::alltoall_index(me_, rank) * piece_ * extent_,
+                sizeof address);
+    const int status = area_.read_from(
+        rank, address, static_cast<uint8_t*>(args_.recv) + args_.recv_displs[r] * extent_,
+        count * extent_);
     if (status != REMORA_SUCCESS) return status;
   }
   return REMORA_SUCCESS;

@@ -19,8 +19,13 @@
 //   alltoallv: rank s publishes elements [k * piece, (k + 1) * piece) of its block for d at
 //              piece ShmArea::alltoall_index(d, s) of its cell in round k (as alltoall's); rank d
 //              reads it there from each s whose block for d has that round. Each member takes as
-//              many rounds as its
-//              largest block (sent or received) needs.
+//              many rounds as its largest block (sent or received) needs. A block of at least
+//              ShmArea::single_copy_bytes(Alltoall) takes no cell round: s writes the block's
+//              address (in its input) into the first 8 bytes of the block's piece of round 0's
+//              cell, d reads it after round 0's arrivals and copies the block with
+//              process_vm_readv; a member that sends such a block waits in its last round (at
+//              least round 1) for every member's arrival there or past: nobody reads its input
+//              any more.
 // In gatherv and scatterv a block of at least ShmArea::single_copy_bytes (when the members may
 // read each other's memory) skips the cells: its rank publishes the address of its buffer in the
 // call's inline slot in round 0, the root reads the block from there (gatherv, process_vm_readv) or
@@ -56,7 +61,8 @@ class ShmVectorPlan {
 
   size_t rounds() const { return rounds_; }  // this member's
   // The single-copy bytes the root moves, as far as this member knows (a member: its own
-  // block for each other member; 0: none), which a wait for the root may spin through.
+  // block for each other member; 0: none), which a wait for the root may spin through;
+  // alltoallv: the larger of the direct bytes this member sends and receives.
   size_t direct_total() const { return direct_total_; }
   // Copies this member's own block (before the rounds: the in-place alltoallv reads its copy).
   void copy_own() const;
@@ -75,8 +81,8 @@ class ShmVectorPlan {
   void publish(size_t k, int buffer) const;
   // Reads round k's data from the members' cells and slots (after wait_for arrived).
   void consume(size_t k, int buffer) const;
-  // The single-copy reads or writes of round k (the root's, round 0); a failure as
-  // ShmArea::read_from returns it.
+  // The single-copy reads or writes of round k (round 0: the root's; alltoallv: every
+  // receiver's); a failure as ShmArea::read_from returns it.
   int transfer(size_t k) const;
 
  private:
@@ -85,8 +91,10 @@ class ShmVectorPlan {
   // How many rounds a block of count elements takes.
   size_t rounds_of(size_t count) const;
   bool inline_block(size_t count) const;
-  // gatherv, scatterv: the block goes single-copy.
+  // The block goes single-copy (gatherv, scatterv: the root copies; alltoallv: the receiver).
   bool direct(size_t count) const;
+  // alltoallv, round 0: reads the direct blocks sent to this member.
+  int read_direct() const;
   // Whether the block of count elements between this member and another is published in round 0
   // with the round's id in the publisher's inline slot (inline data, or a single-copy address).
   bool slot_carries(size_t count) const;
@@ -95,11 +103,13 @@ class ShmVectorPlan {
   Operation operation_;
   const CollectiveArgs& args_;
   int me_, size_;
-  int slot_;  // the call's inline slot
+  int slot_;   // the call's inline slot
+  int cell0_;  // round 0's cell (alltoallv: where the direct blocks' addresses are)
   size_t extent_;
   size_t piece_ = 0;            // scatterv, alltoallv: elements per block and round
   size_t inline_count_ = 0;     // scatterv: elements per rank in the inline slot
-  size_t direct_bytes_ = 0;     // gatherv, scatterv: single-copy blocks from this size (0: none)
+  size_t direct_bytes_ = 0;     // single-copy blocks from this size (0: none)
+  bool direct_sends_ = false;   // alltoallv: this member sends a single-copy block
   size_t direct_total_ = 0;     // direct_total()
   bool root_waits_ = false;     // scatterv: the root waits for round 0's addresses
   bool slot_arrivals_ = false;  // small(0)

@@ -10,8 +10,14 @@
 // both sides of each rule (the scatterv inline slot at 120 / p bytes, the gatherv slot at 120
 // bytes, a piece, a cell), where the members that wait in a round find the others' arrivals in
 // their inline slots or only in their arrive flags; with "wait" also the three v-forms
-// outstanding at once, regular and irregular, completed in reverse order. Every element names
-// its source, destination and index.
+// outstanding at once, regular and irregular, completed in reverse order. Run with "edges"
+// (then optionally "wait" or "test"), alltoallvs whose blocks sit on both sides of the
+// single-copy size (REMORA_SHM_SINGLE_COPY_BYTES, else the 64 KiB of two ranks) beside zero and
+// one-element blocks, every call mixing single-copy blocks and the cells', the counts sent and
+// received differing per pair, one member in turn on the schedule path as with "mixed". Every
+// element names its source, destination and index; every alltoallv's send buffer is overwritten as
+// soon as the call returns, so a member that still read it (a receiver's single-copy read after the
+// sender left) would find the wrong values.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -56,7 +62,13 @@ bool mixed = false;
 bool regular = false;
 constexpr size_t kRegular[] = {1,    3,    4,    7,    8,    15,   16,    30,    31,
                                2340, 2341, 5461, 5462, 8192, 8193, 16384, 16385, 40000};
+// "edges": int32 elements of the single-copy size (0: not in that mode).
+size_t edge = 0;
 size_t count_of(size_t j, size_t salt) {
+  if (edge != 0) {
+    const size_t edges[] = {0, edge - 1, edge, 1, edge + 1, 3 * edge};
+    return edges[(j + salt) % std::size(edges)];
+  }
   static constexpr size_t kSizes[] = {0, 20000, 1, 70000, 5};
   static constexpr size_t kSmall[] = {0, 3000, 1, 7000, 5};
   static constexpr size_t kEdges[] = {15, 0,     31, 16385, 1, 30, 8193, 7,
@@ -114,22 +126,23 @@ struct Comm {
   int rank, size;
 };
 
-// mixed: before each call every member starts a nonblocking shm barrier; member `late` calls
-// the v-form while its barrier is pending (the schedule path), the others after theirs.
+// mixed and edges: before each call every member starts a nonblocking shm barrier; member
+// `late` calls the v-form while its barrier is pending (the schedule path), the others after
+// theirs (the fast or small path).
 size_t calls_made = 0;  // turns `late` from call to call
 struct PathMix {
   int rank, late;
   remora_request_t request = REMORA_REQUEST_NULL;
   explicit PathMix(const Comm& c)
       : rank(c.rank), late(static_cast<int>(calls_made++ % static_cast<size_t>(c.size))) {
-    if (!mixed) return;
+    if (!mixed && edge == 0) return;
     REQUIRE_OK(remora_ibarrier(c.handle, REMORA_COLL_SHM, &request));
     if (rank != late) REQUIRE_OK(remora_request_wait(&request));
   }
   PathMix(const PathMix&) = delete;
   PathMix& operator=(const PathMix&) = delete;
   ~PathMix() {
-    if (mixed && rank == late) REQUIRE_OK(remora_request_wait(&request));
+    if ((mixed || edge != 0) && rank == late) REQUIRE_OK(remora_request_wait(&request));
   }
 };
 
@@ -212,11 +225,15 @@ void alltoallvs(const Comm& c, remora_coll_algorithm_t algorithm, size_t salt) {
     const std::vector<size_t>&send_displs = e.send_displs, &recv_displs = e.recv_displs;
     std::vector<int32_t>&send = e.send, &recv = e.recv;
     if (in_place) recv = send;
-    const PathMix mix(c);
-    REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
-                    in_place ? REMORA_IN_PLACE : send.data(), send_counts.data(),
-                    send_displs.data(), recv.data(), recv_counts.data(), recv_displs.data(),
-                    REMORA_INT32, c.handle, algorithm));
+    {
+      const PathMix mix(c);
+      REQUIRE_OK(call(calls, remora_alltoallv, remora_ialltoallv,
+                      in_place ? REMORA_IN_PLACE : send.data(), send_counts.data(),
+                      send_displs.data(), recv.data(), recv_counts.data(), recv_displs.data(),
+                      REMORA_INT32, c.handle, algorithm));
+    }
+    // Nobody reads this member's input once its call returned.
+    std::fill(send.begin(), send.end(), kUntouched);
     for (size_t j = 0; j < size; ++j) {
       for (size_t i = 0; i < recv_counts[j]; ++i)
         REQUIRE(recv[recv_displs[j] + i] == tagged(static_cast<int>(j), c.rank, i),
@@ -292,6 +309,10 @@ void run(remora_comm_t handle) {
   Comm c{handle, 0, 0};
   REQUIRE_OK(remora_comm_rank(handle, &c.rank));
   REQUIRE_OK(remora_comm_size(handle, &c.size));
+  if (edge != 0) {
+    for (size_t salt = 0; salt < 6; ++salt) alltoallvs(c, REMORA_COLL_SHM, salt);
+    return;
+  }
   if (regular) {
     for (size_t salt = 0; salt < std::size(kRegular); ++salt) {
       small_blocks = false;
@@ -318,7 +339,12 @@ int main(int argc, char** argv) {
   REQUIRE_OK(remora_init(&argc, &argv));
   mixed = argc > 1 && std::strcmp(argv[1], "mixed") == 0;
   regular = argc > 1 && std::strcmp(argv[1], "regular") == 0;
-  if (regular)
+  if (argc > 1 && std::strcmp(argv[1], "edges") == 0) {
+    const char* bytes = std::getenv("REMORA_SHM_SINGLE_COPY_BYTES");
+    edge = (bytes != nullptr ? std::strtoul(bytes, nullptr, 10) : 65536) / sizeof(int32_t);
+    REQUIRE(edge > 1, "edges: single-copy size %zu elements", edge);
+  }
+  if (regular || edge != 0)
     calls = coll_test::calls_from(argc - 1, argv + 1);
   else if (!mixed)
     calls = coll_test::calls_from(argc, argv);
