@@ -1,8 +1,11 @@
 #include "progress/serve_loop.hpp"
 
+#include "transport/agent_thread.hpp"
+
 namespace remora::progress {
 
 void serve_until(transport::Transport& transport, const std::atomic<bool>& stopping) {
+  transport::agent_thread = true;
   while (!stopping.load(std::memory_order_acquire)) {
     bool woke = false;
     transport.wait_until(

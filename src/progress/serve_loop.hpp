@@ -1,7 +1,9 @@
 // The loop of an agent whose only job is progress: a rank's progress thread
 // (REMORA_PROGRESS=thread) and the node's ghost process (REMORA_PROGRESS=ghost). It polls while
-// messages keep arriving; once idle it waits with the common policy, which ends in a futex
-// sleep on the endpoint's progress wake word that senders interrupt. It never busy-polls.
+// messages keep arriving; once idle it waits with the transport's policy for agents
+// (transport/agent_thread.hpp: across nodes without yields), which ends in a futex sleep on the
+// endpoint's progress wake word that senders interrupt (across nodes: that times out after
+// REMORA_MPI_POLL_US). It never busy-polls.
 #pragma once
 
 #include <atomic>

@@ -6,16 +6,21 @@
 // any of the machine's ranks may run on: 2 ranks bound one per CPU (mpiexec -bind-to core) are not
 // oversubscribed although each rank's mask holds one CPU. The expected answer is computed from
 // the launcher's count of ranks on this machine and the union of the ranks' CPU affinity masks
-// (every rank of the test runs on this machine).
+// (every rank of the test runs on this machine). The waits of an agent (a progress thread, a
+// ghost: transport/agent_thread.hpp) follow the common policy on one node and make no yields
+// across nodes (mpi/router.hpp: a yield hands its CPU to a computing application thread for a
+// whole scheduler tick).
 #include <mpi.h>
 #include <sched.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "api/runtime.hpp"
 #include "multirank.hpp"
+#include "transport/agent_thread.hpp"
 
 namespace {
 
@@ -54,6 +59,29 @@ int main(int argc, char** argv) {
           "%d ranks x %d threads on %d CPUs: oversubscribed should be %d, the wait policy says %d "
           "(this rank's node holds %zu ranks)",
           ranks, threads, cpus, expected, oversubscribed, runtime->transport->local_ranks().size());
+  const remora::WaitPolicy& common = runtime->transport->wait_policy();
+  // The agents' policy: what the transport answers on a thread that serves as one.
+  remora::WaitPolicy agent;
+  std::thread([&] {
+    remora::transport::agent_thread = true;
+    agent = runtime->transport->wait_policy();
+  }).join();
+  REQUIRE(common.yields > 0, "the common policy makes %d yields (REMORA_WAIT_YIELDS set?)",
+          common.yields);
+  const int yields = one_node ? common.yields : 0;
+  REQUIRE(agent.yields == yields && agent.spin_ns == common.spin_ns &&
+              agent.first_sleep_ns == common.first_sleep_ns &&
+              agent.max_sleep_ns == common.max_sleep_ns &&
+              agent.oversubscribed == common.oversubscribed,
+          "%s: the progress thread's policy makes %d yields (expected %d), spins %llu ns, sleeps "
+          "%llu-%llu ns (the common policy: %llu ns, %llu-%llu ns)",
+          one_node ? "one node" : "across nodes", agent.yields, yields,
+          static_cast<unsigned long long>(agent.spin_ns),
+          static_cast<unsigned long long>(agent.first_sleep_ns),
+          static_cast<unsigned long long>(agent.max_sleep_ns),
+          static_cast<unsigned long long>(common.spin_ns),
+          static_cast<unsigned long long>(common.first_sleep_ns),
+          static_cast<unsigned long long>(common.max_sleep_ns));
   REQUIRE_OK(remora_finalize());
   return 0;
 }

@@ -41,6 +41,7 @@ int GhostEndpoint::create(std::unique_ptr<Session> session, GhostSplit split,
       std::make_unique<AmChannel>(self->split_.everyone, self->mpi_mutex_,
                                   EndpointMap::gather(self->split_.everyone, self->rank()));
   if (self->layout_.node_count > 1) self->poll_interval_ns_ = config.mpi_poll_us * 1000;
+  self->set_agent_policy(self->layout_.node_count > 1);
   MPI_Ibarrier(self->split_.everyone, &self->everyone_left_);
   *out = std::move(self);
   return REMORA_SUCCESS;

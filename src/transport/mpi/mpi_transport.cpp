@@ -164,6 +164,7 @@ int MpiTransport::create(int* argc, char*** argv, const Config& config, bool* th
         self->layout_.node_count > 1 ? ProgressThreadWaits::Sleeping
                                      : ProgressThreadWaits::Spinning);
   self->window_shared_.wait_outside_mpi = self->wait_policy().oversubscribed;
+  self->set_agent_policy(self->layout_.node_count > 1);
   if (self->ghost_ >= 0) {
     self->channel_ = std::make_unique<AmChannel>(self->everyone_, self->mpi_mutex_,
                                                  EndpointMap::gather(self->everyone_, self->rank_));

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "transport/agent_thread.hpp"
 #include "transport/shm/shm_transport.hpp"
 #include "transport/transport.hpp"
 
@@ -34,7 +35,15 @@ class Router : public transport::Transport {
  public:
   // The node's shared-memory transport (its control block holds this process's state).
   shm::ShmTransport& node() { return *shm_; }
-  const WaitPolicy& wait_policy() const final { return shm_->wait_policy(); }
+  // The node's policy; across nodes an agent's waits (agent_thread: a rank's progress thread,
+  // the node's ghost) spin, then sleep at once: no yields. An agent shares a CPU with the
+  // application: while that computes, a sched_yield hands it the CPU until the scheduler's next
+  // tick (4 ms at HZ=250), and a put or get aimed at this rank that MPI completes in the
+  // target's MPI calls waited that long (the busy target's 1.7-5.4 ms runs, docs/architecture.md),
+  // while the wake-up that ends a timed sleep preempts the computing thread within microseconds.
+  const WaitPolicy& wait_policy() const final {
+    return transport::agent_thread ? agent_policy_ : shm_->wait_policy();
+  }
 
   void* address(const transport::Segment& segment, int rank) const final {
     const int local = local_endpoint(rank);
@@ -140,6 +149,12 @@ class Router : public transport::Transport {
                : -1;
   }
 
+  // Sets the agents' policy from the node's (once that is final; before an agent starts).
+  void set_agent_policy(bool spans_nodes) {
+    agent_policy_ = shm_->wait_policy();
+    if (spans_nodes) agent_policy_.yields = 0;
+  }
+
   std::unique_ptr<shm::ShmTransport> shm_;
 
  private:
@@ -147,6 +162,7 @@ class Router : public transport::Transport {
   const Remote& remote() const { return static_cast<const Remote&>(*this); }
 
   std::vector<int> local_of_;
+  WaitPolicy agent_policy_;
 };
 
 }  // namespace remora::mpi
