@@ -14,7 +14,10 @@
 # default 8 B .. 1 MiB in steps of 4), PEER=0 (no Open MPI osc sm rows: by default they run in the
 # same repetitions, for the contended rows' ratio to osc sm), PIECES ("16384 4096": `auto` again
 # with each REMORA_ACC_PIECE_BYTES, rows auto@N, compared with auto's default; the measurement of
-# that threshold). Record the output (date, machine, load) in docs/benchmarks-log.md.
+# that threshold), BASE_LIB (a directory holding another build's libremora.so.0, e.g. main's
+# build-rel/src: BASE_STRATEGIES, default auto, again with that library under the same bench
+# binary, rows <strategy>@base; before/after in one interleaved run). Record the output (date,
+# machine, load) in docs/benchmarks-log.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/peers/peer_lib.sh"
@@ -45,6 +48,10 @@ run_remora() {  # p strategy label [env...]
 IFS=, read -r -a fixed_list <<<"$fixed"
 variants=(auto "${fixed_list[@]}")
 for piece in ${PIECES:-}; do variants+=("auto@$piece"); done
+if [ -n "${BASE_LIB:-}" ]; then
+  IFS=, read -r -a base_list <<<"${BASE_STRATEGIES:-auto}"
+  for s in "${base_list[@]}"; do variants+=("$s@base"); done
+fi
 for rep in $(seq 1 "$reps"); do
   peer_repetition "$rep" "$reps"
   for p in ${RANKS:-2 4}; do
@@ -52,7 +59,9 @@ for rep in $(seq 1 "$reps"); do
     n=${#variants[@]}
     for k in $(seq 0 $((n - 1))); do
       v=${variants[$(((k + rep) % n))]}
-      if [[ "$v" == auto@* ]]; then
+      if [[ "$v" == *@base ]]; then
+        run_remora "$p" "${v%@base}" "$v" "LD_LIBRARY_PATH=$BASE_LIB" | peer_append "$rep"
+      elif [[ "$v" == auto@* ]]; then
         run_remora "$p" auto "$v" "REMORA_ACC_PIECE_BYTES=${v#auto@}" | peer_append "$rep"
       else
         run_remora "$p" "$v" "$v" | peer_append "$rep"

@@ -66,16 +66,33 @@ void update_held(const WindowMemory& memory, const AccArgs& args, unsigned char*
   touch_local_edge(memory, args);
 }
 
-// args' whole range at once: its stripes all or nothing.
+int apply_in_pieces(const WindowMemory& memory, const AccArgs& args, LockTable& table,
+                    unsigned char* mapped, const AccPieces& pieces);
+
+// args' whole range at once: its stripes all or nothing. On the mapping, a range over several
+// blocks of the table that finds a stripe busy at its first try (another origin updates the same
+// bytes: the contended case) goes piece by piece instead, in pieces of one block
+// (apply_in_pieces: skipping busy pieces, so two origins update different blocks at once rather
+// than take the range in turn). The first try is the uncontended path's own, so the signal costs
+// nothing there; split_when_busy is false for a piece of that split (one block: nothing to split).
 int apply_range(const WindowMemory& memory, const AccArgs& args, LockTable& table,
-                unsigned char* mapped) {
+                unsigned char* mapped, bool split_when_busy = true) {
   transport::Transport& transport = *memory.transport;
   const size_t bytes = args.count * datatype_size(args.type);
   StripeSet held;
-  if (mapped != nullptr && table.lock_in_place(args.offset, bytes, &held)) {
-    update_held(memory, args, mapped, bytes);
-    table.unlock_in_place(held);
-    return REMORA_SUCCESS;
+  if (mapped != nullptr) {
+    auto update_and_release = [&] {
+      update_held(memory, args, mapped, bytes);
+      table.unlock_in_place(held);
+      return REMORA_SUCCESS;
+    };
+    if (table.try_lock_in_place(args.offset, bytes, &held)) return update_and_release();
+    if (split_when_busy && args.compare == nullptr) {
+      const AccPieces blocks(args.offset, bytes, datatype_size(args.type), table.granularity(),
+                             table.granularity());
+      if (blocks.count() > 1) return apply_in_pieces(memory, args, table, mapped, blocks);
+    }
+    if (table.lock_in_place(args.offset, bytes, &held)) return update_and_release();
   }
   if (int status = table.lock(args.offset, bytes, &held)) return status;
   touch_local_edge(memory, args);
@@ -138,8 +155,10 @@ int apply_in_pieces(const WindowMemory& memory, const AccArgs& args, LockTable& 
       progressed = true;
     }
     if (!progressed && waiting < count) {
+      // A piece longer than one block may split further (apply_range); one block may not.
+      const bool split = pieces.piece_bytes() > table.granularity();
       if (int status =
-              apply_range(memory, piece_args(args, pieces, waiting, element), table, mapped))
+              apply_range(memory, piece_args(args, pieces, waiting, element), table, mapped, split))
         return status;
       left &= ~(uint64_t{1} << waiting);
     }

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -13,7 +15,9 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "rma/accumulate/acc_args.hpp"
 #include "rma/accumulate/element_fetch.hpp"
+#include "rma/accumulate/locked_update.hpp"
 #include "rma/locks/rw_lock.hpp"
 #include "rma/reduce_op.hpp"
 #include "transport/shm/shm_transport.hpp"
@@ -301,6 +305,58 @@ TEST_F(SleepingWaiters, OneStripeReleasesWakeEveryWaiter) {
   });
   EXPECT_EQ(counters, expected);
   expect_table_idle(*transport_, *sync, geometry);
+  transport_->free_segment(sync);
+}
+
+// The contention signal of the in-place path (apply_locked): a range over several blocks that
+// finds a stripe busy at its first try goes block by block, skipping the busy one, instead of
+// waiting to take the whole range. While another holder keeps block 5's stripe, a sum over
+// blocks 0-7 updates the seven free blocks (observed before the stripe is released: taking
+// the range all together would update none of them), then block 5 once it is free; every
+// element ends up summed exactly once and the table idle.
+TEST_F(OneRankTransport, ContendedRangeUpdatesTheFreeBlocksFirst) {
+  constexpr uint64_t kGranularity = 64, kBlocks = 8, kBusy = 5;
+  constexpr size_t kElements = kBlocks * kGranularity / sizeof(double);
+  const SyncGeometry geometry{1, kBlocks, false, false, false, nullptr};
+  transport::Segment* sync = nullptr;
+  transport::Segment* data = nullptr;
+  ASSERT_EQ(transport_->allocate_segment(geometry.bytes(), &sync), REMORA_SUCCESS);
+  ASSERT_EQ(transport_->allocate_segment(kElements * sizeof(double), &data), REMORA_SUCCESS);
+  auto* target = static_cast<double*>(transport_->address(*data, 0));
+  std::fill(target, target + kElements, 0.0);
+  LockTable holder(*transport_, *sync, geometry, kGranularity, 0, true);
+  ASSERT_TRUE(holder.direct());
+  StripeSet busy;
+  ASSERT_TRUE(holder.try_lock_in_place(kBusy * kGranularity, kGranularity, &busy));
+  const WindowMemory memory{transport_.get(), data,    sync,    geometry,
+                            kGranularity,     nullptr, nullptr, true};
+  const std::vector<double> ones(kElements, 1.0);
+  AccArgs args;
+  args.origin = ones.data();
+  args.count = kElements;
+  args.type = REMORA_DOUBLE;
+  args.op = REMORA_OP_SUM;
+  int status = -1;
+  std::thread origin([&] {
+    LockTable table(*transport_, *sync, geometry, kGranularity, 0, true);
+    status = apply_locked(memory, args, &table);
+  });
+  // Once the origin waits for block 5 it registers as a waiter (after the spin and yields of
+  // lock_in_place); its updates before that registration (a sequentially consistent add) are
+  // then visible here. Bounded, so a broken wait fails rather than hangs; not a timing test.
+  const SyncWord waiting(*transport_, *sync, 0, SyncGeometry::kWaiterTotal);
+  for (int poll = 0; poll < 600000 && waiting.load() == 0; ++poll)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  ASSERT_NE(waiting.load(), 0u) << "the origin never waited for block " << kBusy;
+  for (size_t i = 0; i < kElements; ++i)
+    EXPECT_EQ(target[i], i * sizeof(double) / kGranularity == kBusy ? 0.0 : 1.0)
+        << "element " << i << " while block " << kBusy << " is busy";
+  holder.unlock_in_place(busy);
+  origin.join();
+  EXPECT_EQ(status, REMORA_SUCCESS);
+  for (size_t i = 0; i < kElements; ++i) EXPECT_EQ(target[i], 1.0) << "element " << i;
+  expect_table_idle(*transport_, *sync, geometry);
+  transport_->free_segment(data);
   transport_->free_segment(sync);
 }
 
