@@ -18,13 +18,12 @@
 // own (wait_for) or tests an rget in flight. An origin that issues one-sided operations to a
 // rank on another node sends it a notice (an empty message) at most every half
 // REMORA_MPI_ACTIVE_US, which keeps the target polling for as long as the origin works on it.
-// On an oversubscribed machine (or one of whose CPUs this rank's waits were lately preempted:
-// crowded) an active wait that sees nothing progress naps between its polls
-// (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in MPI_Win_flush
-// (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle), so that the
-// ranks it waits for get the CPU.
-// Otherwise, and always in the progress thread, the wait sleeps at most REMORA_MPI_POLL_US between
-// polls.
+// On an oversubscribed machine (or, without a progress thread, one of whose CPUs this rank's
+// waits were lately preempted: crowded) an active wait that sees nothing progress naps between its
+// polls (MpiTransport::sleep), blocking gets wait for MPI_Rget requests rather than in
+// MPI_Win_flush (RmaWindow), and flushes and compare-and-swap wait for a ping get first (settle),
+// so that the ranks it waits for get the CPU. Otherwise, and always in the progress thread, the
+// wait sleeps at most REMORA_MPI_POLL_US between polls.
 #pragma once
 
 #include <mpi.h>
@@ -151,7 +150,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   // Whether this rank's waits act as on an oversubscribed machine now: it is judged so, or a wait
   // of this rank saw its thread preempted within the last 16 ms (window_shared_.crowded_until_ns:
   // the machine's other load, or the scheduler, has put another runnable thread on its CPU,
-  // perhaps the rank it waits for). Called by sleep's active phase, which notes preemptions.
+  // perhaps the rank it waits for). Called by sleep's active phase, which notes preemptions
+  // unless the rank has a progress thread (notes_preemption_).
   bool crowded(uint64_t now);
 
   // Ghost progress (mpi_ghost.cpp). join_ghost: this rank's node layout and control block,
@@ -169,7 +169,8 @@ class MpiTransport final : public Router<MpiTransport>, public transport::GhostD
   int rank_ = 0;
   int size_ = 1;
   uint64_t poll_interval_ns_ = 0;
-  uint64_t active_ns_ = 0;  // REMORA_MPI_ACTIVE_US when the job spans nodes, else 0
+  uint64_t active_ns_ = 0;        // REMORA_MPI_ACTIVE_US when the job spans nodes, else 0
+  bool notes_preemption_ = true;  // crowded() marks preemptions: no progress thread (create)
   std::atomic<uint64_t> active_until_{0};
   // Per rank: when it last heard from us (noticed), and announce's count of (small) operations
   // to it left before it reads the clock again (skips), valid in poll round `round` only.
