@@ -528,9 +528,8 @@ void ShmFastRun::consume(size_t k, int buffer) {
   const size_t extent = args_.extent;
   if (single_copy_) {
     // The addresses are in round 0's inline slot, the call's.
-    transfer_status_ =
-        shm_single_copy::transfer(area_, operation_, args_, buffer_of(0, true),
-                                  &single_copy_scratch());
+    transfer_status_ = shm_single_copy::transfer(area_, operation_, args_, buffer_of(0, true),
+                                                 &single_copy_scratch());
     return;
   }
   switch (operation_) {
