@@ -76,7 +76,7 @@ for rep in $(seq 1 "$reps"); do
 done
 
 python3 - "$csv" "$fixed" <<'EOF'
-import csv, statistics, sys
+import csv, re, statistics, sys
 from collections import defaultdict
 rows, fixed = sys.argv[1], sys.argv[2].split(",")
 values = defaultdict(list)  # (ranks, kind, bytes, strategy) -> MB/s per repetition
@@ -88,6 +88,8 @@ for row in csv.reader(open(rows)):
         if variant.startswith("contended_timed_") else ("uncontended", variant)
     if strategy.startswith("contended_") or strategy == "put":
         continue  # batch rows of 3+ ranks (not run here); put, acc_bandwidth's reference
+    # REMORA_PROGRESS=thread|ghost: acc_bandwidth names the variants <strategy>_progress_<mode>.
+    strategy = re.sub(r"_progress_(thread|ghost)(@|$)", r"\2", strategy)
     values[(ranks, kind, size, strategy)].append(float(row[5]))
 med = {k: statistics.median(v) for k, v in values.items()}
 strategies = sorted({k[3] for k in med}, key=lambda s: (s != "auto", s.startswith("auto@"), s))
