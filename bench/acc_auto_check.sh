@@ -34,7 +34,9 @@ fi
 [ "$peer" = 1 ] && mpicxx.openmpi -O2 -std=c++20 -DOMPI_SKIP_MPICXX=1 \
   "$here/peers/rma_peers_mpi.cpp" -o "$work/rma_peers_openmpi"
 
-# One run: acc_bandwidth with one strategy (variants relabelled by $2, e.g. "auto@4096").
+# One run: acc_bandwidth with one strategy (variants relabelled by $2, e.g. "auto@4096"; the
+# _progress_<mode> suffix acc_bandwidth adds under REMORA_PROGRESS=thread|ghost is dropped, so
+# the table compares like with like and main's rows stay apart from this tree's).
 run_remora() {  # p strategy label [env...]
   local p=$1 strategy=$2 label=$3 method=timed
   shift 3
@@ -42,7 +44,7 @@ run_remora() {  # p strategy label [env...]
   env "$@" "$remorarun" -n "$p" --timeout 600 "$build/bench/acc_bandwidth" --csv \
     --method "$method" --strategies "$strategy" --windows "${WINDOWS:-5}" \
     --batches "${BATCHES:-5}" ${SIZES:+--sizes "$SIZES"} |
-    sed "s/^acc_bandwidth,\(contended_timed_\)\{0,1\}$strategy,/acc_bandwidth,\1$label,/"
+    sed "s/^acc_bandwidth,\(contended_timed_\)\{0,1\}$strategy\(_progress_[a-z]*\)\{0,1\},/acc_bandwidth,\1$label,/"
 }
 
 IFS=, read -r -a fixed_list <<<"$fixed"

@@ -210,6 +210,10 @@ class Window : public remora_win_s {
   // owner_done runs on the thread that receives the acknowledgement (the progress thread).
   void owner_sent(int target) { owner_pending(target).fetch_add(1); }
   void owner_done(int target) { owner_pending(target).fetch_sub(1, std::memory_order_release); }
+  // Accumulate-family calls this rank handed to a target's agent (OwnerComputes::send) since
+  // creation: which path a strategy chose, observable without timing (test win_acc_choice).
+  void owner_request_made() { owner_requests_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t owner_requests() const { return owner_requests_.load(std::memory_order_relaxed); }
 
   int fence(const char* function, int assert_flags);
   // Passive-target lock and unlock. Fast path (Target::word set: a target on this node,
@@ -583,6 +587,7 @@ class Window : public remora_win_s {
   // processes: a no-op in other builds (core/process_edge.hpp).
   void touch_local_edge() { touch_process_edge(local_edge_); }
   std::atomic<uint64_t> local_edge_{0};
+  std::atomic<uint64_t> owner_requests_{0};  // owner_request_made (last: no hot member moves)
 };
 
 }  // namespace remora::rma

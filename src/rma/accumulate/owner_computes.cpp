@@ -89,6 +89,7 @@ int OwnerComputes::send(Window& window, const AccArgs& args) {
   header.apply_native = window.owner_applies_native(args.type, args.offset) ? 1 : 0;
   if (args.alpha != nullptr) std::memcpy(header.alpha, args.alpha, element);
 
+  window.owner_request_made();
   std::vector<unsigned char> payload;
   for (size_t first = 0; first < args.count; first += chunk_count) {
     const size_t count = std::min(chunk_count, args.count - first);
