@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "multirank.hpp"
+#include "shared_seed.hpp"
 
 namespace {
 
@@ -296,13 +297,7 @@ class Round {
 int main(int argc, char** argv) {
   int rank = 0, size = 0;
   remora_test::init(&argc, &argv, &rank, &size);
-  uint64_t seed = static_cast<uint64_t>(std::time(nullptr));
-  if (const char* given = std::getenv("REMORATEST_SEED")) seed = std::strtoull(given, nullptr, 10);
-  remora_comm_t world;
-  REQUIRE_OK(remora_comm_world(&world));
-  REQUIRE_OK(remora_bcast(&seed, sizeof seed, REMORA_UINT8, 0, world, REMORA_COLL_AUTO));
-  if (rank == 0)
-    std::printf("rget_test: REMORATEST_SEED=%llu\n", static_cast<unsigned long long>(seed));
+  const uint64_t seed = remora_test::shared_seed("rget_test");
   std::mt19937_64 random(seed + static_cast<uint64_t>(rank));
   remora_win_t win;
   int64_t* base =
