@@ -4,10 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 
 #include "api/runtime.hpp"
+#include "core/function_ref.hpp"
 #include "remora/win.h"
 #include "rma/window.hpp"
 
@@ -42,10 +42,10 @@ int win_prepare_accumulate(const char* function, remora_win_t win, int& target, 
 // one that completes with *pending when issue() left a get in flight there (pending: set by
 // issue and moved into the request, or nullptr).
 int win_issue_request(const char* function, rma::Window& window, int target,
-                      remora_request_t* request, const std::function<int()>& issue,
+                      remora_request_t* request, FunctionRef<int()> issue,
                       std::shared_ptr<transport::PendingGet>* pending = nullptr);
 // The same from the handle: checks request, win and target first.
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
-                   const std::function<int()>& issue);
+                   FunctionRef<int()> issue);
 
 }  // namespace remora::api

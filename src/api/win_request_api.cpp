@@ -1,7 +1,6 @@
 // C API: request-based RMA operations (remora/win.h). Each validates like its blocking
 // counterpart, requires a passive-target epoch to its target (as in MPI), issues the operation
 // and returns a request in the same table as the collectives' (remora_request_test/wait/...).
-#include <functional>
 #include <memory>
 #include <type_traits>
 
@@ -44,9 +43,7 @@ int transfer_request(const char* function, remora_win_t win, int target, size_t 
     else
       return window->get_pending(function, target, offset, buffer, bytes, &pending);
   };
-  // By reference: a std::function holding the lambda's captures would allocate them per call.
-  return remora::api::win_issue_request(function, *window, target, request, std::ref(issue),
-                                        &pending);
+  return remora::api::win_issue_request(function, *window, target, request, issue, &pending);
 }
 
 // raccumulate (result NULL) and rget_accumulate.
@@ -64,7 +61,7 @@ int accumulate_request(const char* function, remora_win_t win, int target, size_
     if (int status = remora::api::check_pointer(function, "result", result)) return status;
   args.result = result;
   auto issue = [&] { return window->accumulate(function, args); };
-  return remora::api::win_issue_request(function, *window, target, request, std::ref(issue));
+  return remora::api::win_issue_request(function, *window, target, request, issue);
 }
 
 }  // namespace
@@ -74,8 +71,7 @@ namespace remora::api {
 // Checks the epoch, issues the operation and, once it succeeded, makes its request (with the
 // get issue() left in flight, if any).
 int win_issue_request(const char* function, Window& window, int target, remora_request_t* request,
-                      const std::function<int()>& issue,
-                      std::shared_ptr<transport::PendingGet>* pending) {
+                      FunctionRef<int()> issue, std::shared_ptr<transport::PendingGet>* pending) {
   if (!window.in_passive_epoch(target))
     return fail(REMORA_ERR_STATE,
                 "%s: target=%d is not locked: request-based operations need a passive-target "
@@ -93,7 +89,7 @@ int win_issue_request(const char* function, Window& window, int target, remora_r
 }
 
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
-                   const std::function<int()>& issue) {
+                   FunctionRef<int()> issue) {
   if (int status = check_request(function, request)) return status;
   Window* window = nullptr;
   Runtime* runtime = nullptr;

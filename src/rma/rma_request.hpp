@@ -7,11 +7,11 @@
 // when it is made (a failed operation returns its error and makes no request), and all of them
 // share one RmaRequest (completed()): no allocation per request. An
 // rget across nodes (Window::get_pending) is left in flight: its request is the transport's
-// PendingGet itself, done once it tests done, which a flush, unlock or unlock_all of its target
-// (or the window's free) also brings about. The request lives in the request table on its own,
-// so it stays waitable after unlock, unlock_all or flush, and after the window is freed. In a
-// deferred lock epoch the API performs the target's queue before it makes the request
-// (Window::perform_deferred), so the same holds there.
+// PendingGet itself (shared by the rgets that complete together), done once it tests done, which a
+// flush, unlock or unlock_all of its target (or the window's free) also brings about. The request
+// lives in the request table on its own, so it stays waitable after unlock, unlock_all or flush,
+// and after the window is freed. In a deferred lock epoch the API performs the target's queue
+// before it makes the request (Window::perform_deferred), so the same holds there.
 #pragma once
 
 #include <memory>

@@ -60,9 +60,9 @@ struct StridedShape {
 
 enum class AtomicOp { FetchAdd, Swap, CompareSwap };
 
-// A get in flight (Transport::get_pending), which is itself the request of the C API's rget
-// (one object per rget, not a request wrapping it). done() makes progress on it without
-// blocking and says whether the data has arrived; once true, always true. done_waiting() is
+// A get in flight (Transport::get_pending), itself the request of the C API's rget (no wrapper;
+// the MPI transport shares one among the rgets that complete together). done() makes progress on it
+// without blocking and says whether the data has arrived; once true, always true. done_waiting() is
 // done() for a thread that waits until it is done: it may block until the get's target has
 // served it (and complete other gets along with it). status() is the MPI failure, if any,
 // with its message. Thread-safe.

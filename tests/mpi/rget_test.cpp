@@ -1,13 +1,13 @@
 // Request-based gets across nodes (run with REMORA_NODE_SIZE=1: every other rank is on another
-// node, and remora_win_rget leaves MPI_Rget in flight), and the same program on one node (the
+// node, and remora_win_rget leaves MPI_Get in flight), and the same program on one node (the
 // shared-memory path, where every rget is complete when it returns). Each round, every rank
 // issues a few hundred rgets of 1-8 elements at random places of every rank's memory (its own
 // too) and completes them in one of the ways docs/rma.md allows: remora_request_wait in a random
 // order, waitall, test loops, flush of each target in a random order, flush_all, flush_local,
 // unlock of each target (lock epochs), unlock_all, or mixed: a random part of the requests
-// tested until complete one by one (completed by their own MPI request) and then every request
-// in one waitall, in a round of more rgets than the request table keeps spare entries for (the
-// rest completed together after one flush); after a flush or unlock every request must test
+// tested until complete one by one (each test probing its target, then flushing it) and then every
+// request in one waitall, in a round of more rgets than the request table keeps spare entries for
+// (the rest completed together after one flush); after a flush or unlock every request must test
 // complete at once. Request handles are never reused while live, and a copy of a completed one
 // (from this round or an earlier one, whose slots later rgets reuse) is rejected as freed.
 // Puts go along: a put, a flush and an rget of the same place read the
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "multirank.hpp"
+#include "shared_seed.hpp"
 
 namespace {
 
@@ -296,13 +297,7 @@ class Round {
 int main(int argc, char** argv) {
   int rank = 0, size = 0;
   remora_test::init(&argc, &argv, &rank, &size);
-  uint64_t seed = static_cast<uint64_t>(std::time(nullptr));
-  if (const char* given = std::getenv("REMORATEST_SEED")) seed = std::strtoull(given, nullptr, 10);
-  remora_comm_t world;
-  REQUIRE_OK(remora_comm_world(&world));
-  REQUIRE_OK(remora_bcast(&seed, sizeof seed, REMORA_UINT8, 0, world, REMORA_COLL_AUTO));
-  if (rank == 0)
-    std::printf("rget_test: REMORATEST_SEED=%llu\n", static_cast<unsigned long long>(seed));
+  const uint64_t seed = remora_test::shared_seed("rget_test");
   std::mt19937_64 random(seed + static_cast<uint64_t>(rank));
   remora_win_t win;
   int64_t* base =

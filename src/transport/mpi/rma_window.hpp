@@ -15,13 +15,15 @@
 // MPI_Win_flush (under MPICH 4.0.2 across nodes on one machine, MPI_Win_flush_local made it 2.7 µs,
 // MPI_Win_flush 1.0 µs). On an oversubscribed machine flushes and compare-and-swap settle their
 // target first (WindowShared::settle), so that MPI_Win_flush does not spin while the target waits
-// for a CPU. A request-based get (rget) is MPI_Rget left in flight, recorded per target until its
-// request tests complete or a flush of the target completes it; a test that finds it in flight
-// keeps the rank active (WindowShared::outstanding), as a wait for a request does. A wait for it
-// flushes its target (InFlightGet::done_waiting: one MPI_Win_flush for every get in flight there,
-// not a test per request), except on an oversubscribed machine, where it tests. flush gives remote
-// completion (MPI_Win_flush), and only for a target with puts or accumulates issued since its
-// last flush, or rgets in flight; a window with such operations lists itself for that target
+// for a CPU. A request-based get (rget) is MPI_Get left in flight (no MPI request), joining its
+// target's batch (GetBatch: the rgets to that target since its last flush, and the request of
+// each of them) until the next MPI_Win_flush of the target completes them all; a test that finds
+// the batch in flight sends a 1-byte probe get behind it and flushes once the probe is back (so a
+// test does not wait in MPI_Win_flush for the target), and keeps the rank active
+// (WindowShared::outstanding), as a wait for a request does. A wait for it flushes its target at
+// once (GetBatch::done_waiting), except on an oversubscribed machine, where it tests. flush gives
+// remote completion (MPI_Win_flush), and only for a target with puts or accumulates issued since
+// its last flush, or rgets in flight; a window with such operations lists itself for that target
 // (WindowShared::to_flush), so that a flush of one target visits only those windows.
 //
 // Window sizes are rounded up to a multiple of 16 bytes: MPICH 4.0.2 (ch4:ucx) sends puts and
@@ -122,10 +124,11 @@ class RmaWindow {
 
   int put(int target, size_t offset, const void* source, size_t bytes);
   int get(int target, size_t offset, void* destination, size_t bytes);
-  // A request-based get (Transport::get_pending): MPI_Rget, left in flight without a flush. It
-  // completes when its MPI request tests complete, or at the next MPI_Win_flush of its target
-  // (flush, flush_all, a blocking get or compare-and-swap to it), or when the window is freed;
-  // the per-rank record (in_flight_) lets those complete the request too.
+  // A request-based get (Transport::get_pending): MPI_Get, left in flight without a flush, and
+  // *pending its target's batch (shared by every rget to it until the batch completes: no
+  // allocation and no MPI request per rget). The batch completes at the next MPI_Win_flush of
+  // its target (flush, flush_all, a blocking get or compare-and-swap to it, a wait for it, a
+  // test that found its probe back), or when the window is freed.
   int rget(int target, size_t offset, void* destination, size_t bytes,
            std::shared_ptr<transport::PendingGet>* pending);
   int put_strided(int target, size_t offset, const void* source,
@@ -211,22 +214,18 @@ class RmaWindow {
   // After MPI_Win_flush(rank): what it completed is neither unflushed nor staged nor in flight
   // any more.
   void flushed(int rank);
-  // Under mpi_mutex_: per window rank, the rgets issued to it that may still be in flight (done
-  // ones are dropped at the next flush, or when the list has doubled since it was last pruned).
-  class InFlightGet;
-  struct InFlight {
-    std::vector<std::shared_ptr<InFlightGet>> gets;
-    size_t prune_at = 64;
-  };
-  std::vector<InFlight> in_flight_;
-  bool gets_in_flight_ = false;  // some rank's list is not empty (flush_all's fast test)
-  // Whether rgets to rank are still in flight (drops the done ones).
-  bool gets_pending(int rank);
-  // After an MPI_Win_flush of rank (or of all ranks): its rgets have arrived; frees their
-  // requests and marks them done.
+  // Under mpi_mutex_: per window rank, the batch of the rgets issued to it since its last flush
+  // (null: none in flight).
+  class GetBatch;
+  std::vector<std::shared_ptr<GetBatch>> in_flight_;
+  bool gets_in_flight_ = false;  // some rank's batch may be set (flush_all's fast test)
+  bool gets_pending(int rank) const { return in_flight_[static_cast<size_t>(rank)] != nullptr; }
+  // After an MPI_Win_flush of rank (or of all ranks): its rgets have arrived; the batch is done.
   void complete_gets(int rank);
-  std::vector<MPI_Request> completing_;  // complete_gets' requests (kept: no allocation per call)
-  void complete_all_gets();              // complete_gets of every rank, after MPI_Win_flush_all
+  // After a failed MPI_Win_flush of rank: the batch ends with that failure (call).
+  void fail_gets(int rank, const char* call);
+  void complete_all_gets();       // complete_gets of every rank, after MPI_Win_flush_all
+  unsigned char probe_sink_ = 0;  // where the batches' probes land (their values are not read)
   void finish_gets();  // MPI_Win_flush_all and complete_all_gets, when some are in flight
   // Copies of the origins of small accumulates sent with MPI_Accumulate (no request to wait
   // for: the caller's buffer is free at once), kept until a flush has completed them
