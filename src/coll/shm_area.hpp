@@ -230,7 +230,7 @@ class ShmArea : public std::enable_shared_from_this<ShmArea> {
   // The operations single-copy from rooted_single_copy_bytes_ where every member is
   // oversubscribed: gather and scatter (rooted) and alltoall (all wait for all, twice), with
   // their v-forms' blocks. Through the cells each round of theirs is a hand-off between members,
-  // a context switch or more each oversubscribed: an alltoall of 1 MiB blocks took 48 rounds at
+  // a context switch or more each oversubscribed: an alltoall of 1 MiB blocks took 49 rounds at
   // p = 4 (113 at p = 8), single copy two.
   static constexpr bool oversubscribed_single_copy(Operation operation) {
     return operation == Operation::Gather || operation == Operation::Scatter ||
