@@ -7,7 +7,8 @@
 // batches of K back-to-back calls (K by size); per batch the time per call of the slowest rank;
 // printed: the median and the fastest batch, in us. Output lines: "<label> <operation> <bytes>
 // <median_us> <min_us>" (rank 0 only). COLL_FLOOR_ONLY (a list such as
-// "barrier_x2,allreduce,reduce,bcast") runs only those.
+// "barrier_x2,allreduce,reduce,bcast") runs only those; COLL_FLOOR_BYTES (a list such as
+// "65536,1048576") only those sizes.
 #pragma once
 
 #include <algorithm>
@@ -25,17 +26,22 @@ inline double now_us() {
       .count();
 }
 
-inline bool selected(const char* operation) {
-  const char* only = std::getenv("COLL_FLOOR_ONLY");
+// Whether item is in the comma-separated list of variable (unset or empty: everything).
+inline bool listed(const char* variable, const std::string& item) {
+  const char* only = std::getenv(variable);
   if (only == nullptr || *only == '\0') return true;
   const std::string list = std::string(",") + only + ",";
-  return list.find(std::string(",") + operation + ",") != std::string::npos;
+  return list.find("," + item + ",") != std::string::npos;
+}
+
+inline bool selected(const char* operation, size_t bytes) {
+  return listed("COLL_FLOOR_ONLY", operation) && listed("COLL_FLOOR_BYTES", std::to_string(bytes));
 }
 
 template <typename Api, typename Call>
 void measure(Api& api, const char* label, const char* operation, size_t bytes, int per_batch,
              const Call& call) {
-  if (!selected(operation)) return;
+  if (!selected(operation, bytes)) return;
   constexpr int kWarmUp = 10, kBatches = 9;
   for (int i = 0; i < kWarmUp; ++i) call();
   std::vector<double> mine(kBatches), slowest(kBatches);

@@ -949,7 +949,7 @@ int ShmSmallRun::alltoallv() {
   const size_t extent = args_.extent;
   const auto ranks = static_cast<size_t>(size_);
   const auto mine = static_cast<size_t>(me_);
-  const size_t piece = std::max<size_t>(1, ShmArea::alltoall_piece(size_, extent)) * extent;
+  const size_t piece = ShmVectorPlan::piece_of(size_, extent) * extent;
   const size_t* sent = args_.in_place ? args_.counts : args_.send_counts;
   const size_t* sent_displs = args_.in_place ? args_.displs : args_.send_displs;
   const uint8_t* in = args_.in_place ? recv() : static_cast<const uint8_t*>(args_.send);
@@ -1142,16 +1142,18 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
   }
   if (args.vector_form && operation == Operation::Alltoall) {
     // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
-    // receives fits its piece of a cell and none is single-copy (ShmVectorPlan::direct: from
-    // single_copy_bytes, where a piece holds an address).
+    // receives fits its piece of a cell and none it exchanges with another member is
+    // single-copy (decided as the plan decides it).
     const auto ranks = static_cast<size_t>(size);
-    const size_t piece = std::max<size_t>(1, ShmArea::alltoall_piece(size, args.extent));
+    const size_t piece = ShmVectorPlan::piece_of(size, args.extent);
+    const size_t direct_bytes =
+        ShmVectorPlan::alltoallv_direct_bytes(size, args.extent, single_copy_bytes);
     const size_t* sent = args.in_place ? args.counts : args.send_counts;
-    const bool direct = single_copy_bytes != 0 && piece * args.extent >= sizeof(uint64_t);
     for (size_t r = 0; r < ranks; ++r) {
       const size_t most = std::max(args.counts[r], sent[r]);
       if (most > piece) return false;
-      if (direct && static_cast<int>(r) != rank && most * args.extent >= single_copy_bytes)
+      if (static_cast<int>(r) != rank &&
+          ShmVectorPlan::direct_block(most, args.extent, direct_bytes))
         return false;
     }
     return true;

@@ -38,8 +38,7 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       cell0_(static_cast<int>(sequence & 1)),
       extent_(args.extent) {
   const auto ranks = static_cast<size_t>(size_);
-  // At least one element per round (p beyond kCell / extent, unseen on one node, still moves).
-  piece_ = std::max<size_t>(1, ShmArea::alltoall_piece(size_, extent_));
+  piece_ = piece_of(size_, extent_);
   if (operation_ == Operation::Scatter) inline_count_ = ShmArea::kInlineBytes / ranks / extent_;
   if (operation_ == Operation::Alltoall) {
     input_ = bytes(args_.send);
@@ -53,9 +52,8 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
       input_ = input_copy_.data();
       input_displs_ = &args_.recv_displs;
     }
-    // A single-copy block's address takes the first 8 bytes of its piece of round 0's cell.
-    if (piece_ * extent_ >= sizeof(uint64_t))
-      direct_bytes_ = area.single_copy_bytes(Operation::Alltoall);
+    direct_bytes_ =
+        alltoallv_direct_bytes(size_, extent_, area.single_copy_bytes(Operation::Alltoall));
     size_t sends = 0, direct_sent = 0, direct_read = 0;
     for (int rank = 0; rank < size_; ++rank) {
       if (rank == me_) continue;
@@ -100,6 +98,15 @@ ShmVectorPlan::ShmVectorPlan(const ShmArea& area, Operation operation, const Col
   slot_arrivals_ = all_in_slot;
 }
 
+size_t ShmVectorPlan::piece_of(int size, size_t extent) {
+  return std::max<size_t>(1, ShmArea::alltoall_piece(size, extent));
+}
+
+size_t ShmVectorPlan::alltoallv_direct_bytes(int size, size_t extent, size_t single_copy_bytes) {
+  // A single-copy block's address takes the first 8 bytes of its piece of round 0's cell.
+  return piece_of(size, extent) * extent >= sizeof(uint64_t) ? single_copy_bytes : 0;
+}
+
 bool ShmVectorPlan::slot_carries(size_t count) const {
   if (count == 0) return false;  // the member stores only its past mark
   if (direct(count)) return true;
@@ -107,7 +114,7 @@ bool ShmVectorPlan::slot_carries(size_t count) const {
 }
 
 bool ShmVectorPlan::direct(size_t count) const {
-  return direct_bytes_ != 0 && count != 0 && count * extent_ >= direct_bytes_;
+  return direct_block(count, extent_, direct_bytes_);
 }
 
 size_t ShmVectorPlan::block_of(int rank) const {

@@ -52,6 +52,17 @@ class ShmVectorPlan {
  public:
   // Whether operation with args takes these rounds (the v-forms of gather, scatter, alltoall).
   static bool serves(Operation operation, const CollectiveArgs& args);
+  // Elements per block and round of scatterv and alltoallv (ShmArea::alltoall_piece; at least
+  // one, so that a p beyond kCellBytes / extent, unseen on one node, still moves).
+  static size_t piece_of(int size, size_t extent);
+  // alltoallv: blocks between two members of at least this many bytes go single-copy (0: none):
+  // single_copy_bytes (the area's alltoall threshold) where a piece holds the block's 8-byte
+  // address. The plan and ShmFast::small_serves (which must not take such a call) both ask here.
+  static size_t alltoallv_direct_bytes(int size, size_t extent, size_t single_copy_bytes);
+  // Whether a block of count elements goes single-copy from direct_bytes (0: none).
+  static bool direct_block(size_t count, size_t extent, size_t direct_bytes) {
+    return direct_bytes != 0 && count != 0 && count * extent >= direct_bytes;
+  }
   // args must outlive the plan. Makes the in-place alltoallv's copy of its input. sequence:
   // the collective's (its inline slot: ShmArea::slot_of).
   ShmVectorPlan(const ShmArea& area, Operation operation, const CollectiveArgs& args,

@@ -37,10 +37,12 @@ void expect(const Values& values, size_t first, size_t count, int who, int tag, 
 }
 
 // One collective with its own buffers: start(nullptr) runs it blocking, start(&request)
-// starts it nonblocking; check() asserts this rank's result.
+// starts it nonblocking; check() asserts this rank's result. spoil (where set) overwrites the
+// input as soon as the call is complete here: a member that still read it would get wrong values.
 struct Job {
   std::function<int(remora_request_t*)> start;
   std::function<void()> check;
+  std::function<void()> spoil = [] {};
 };
 
 struct Setup {
@@ -184,6 +186,7 @@ Job alltoall(const Setup& s, int tag) {
       expect(*out, static_cast<size_t>(from) * s.count, s.count, from * s.size + s.me, tag,
              "alltoall");
   };
+  job.spoil = [in] { std::fill(in->begin(), in->end(), -7); };
   return job;
 }
 
@@ -194,12 +197,20 @@ void run(const std::function<Job(const Setup&, int)>& make, const Setup& setup, 
   Job a = make(setup, *tag), b = make(setup, *tag + 1), c = make(setup, *tag + 2);
   *tag += 3;
   REQUIRE_OK(a.start(nullptr));
+  a.spoil();
   a.check();
   remora_request_t request;
   REQUIRE_OK(b.start(&request));
-  if (setup.me % 2 == 0) REQUIRE_OK(remora_request_wait(&request));
+  if (setup.me % 2 == 0) {
+    REQUIRE_OK(remora_request_wait(&request));
+    b.spoil();
+  }
   REQUIRE_OK(c.start(nullptr));
-  if (setup.me % 2 == 1) REQUIRE_OK(remora_request_wait(&request));
+  c.spoil();
+  if (setup.me % 2 == 1) {
+    REQUIRE_OK(remora_request_wait(&request));
+    b.spoil();
+  }
   b.check();
   c.check();
 }

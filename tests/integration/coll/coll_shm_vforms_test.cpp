@@ -12,7 +12,8 @@
 // their inline slots or only in their arrive flags; with "wait" also the three v-forms
 // outstanding at once, regular and irregular, completed in reverse order. Run with "edges"
 // (then optionally "wait" or "test"), alltoallvs whose blocks sit on both sides of the
-// single-copy size (REMORA_SHM_SINGLE_COPY_BYTES, else the 64 KiB of two ranks) beside zero and
+// single-copy size (REMORA_SHM_SINGLE_COPY_BYTES, else COLL_TEST_EDGE_BYTES, else the 64 KiB of
+// two ranks) beside zero and
 // one-element blocks, every call mixing single-copy blocks and the cells', the counts sent and
 // received differing per pair, one member in turn on the schedule path as with "mixed". Every
 // element names its source, destination and index; every alltoallv's send buffer is overwritten as
@@ -340,7 +341,10 @@ int main(int argc, char** argv) {
   mixed = argc > 1 && std::strcmp(argv[1], "mixed") == 0;
   regular = argc > 1 && std::strcmp(argv[1], "regular") == 0;
   if (argc > 1 && std::strcmp(argv[1], "edges") == 0) {
+    // The size set, else the one the test names (COLL_TEST_EDGE_BYTES: the oversubscribed
+    // default), else the 64 KiB of two ranks.
     const char* bytes = std::getenv("REMORA_SHM_SINGLE_COPY_BYTES");
+    if (bytes == nullptr) bytes = std::getenv("COLL_TEST_EDGE_BYTES");
     edge = (bytes != nullptr ? std::strtoul(bytes, nullptr, 10) : 65536) / sizeof(int32_t);
     REQUIRE(edge > 1, "edges: single-copy size %zu elements", edge);
   }

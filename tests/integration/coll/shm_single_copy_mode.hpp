@@ -1,6 +1,7 @@
 // The shm tests' check of what the world's area uses (INTERNAL tests): argv[1] "expect_cells"
 // or "expect_single_copy" requires the area's single-copy threshold to be zero or not;
-// "expect_rooted" also requires the rooted gather and scatter (ShmArea::rooted_single_copy).
+// "expect_rooted" also requires the rooted gather and scatter (ShmArea::rooted_single_copy) and
+// alltoall single-copy from their threshold.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +29,13 @@ inline size_t start_shm_test(int argc, char** argv, remora_comm_t* world_out,
     REQUIRE(threshold == 0, "single-copy threshold %zu, expected none", threshold);
   if (area != nullptr && (mode == "expect_single_copy" || mode == "expect_rooted"))
     REQUIRE(threshold != 0, "no single copy on this area");
-  if (area != nullptr && mode == "expect_rooted")
+  if (area != nullptr && mode == "expect_rooted") {
     REQUIRE(area->rooted_single_copy(), "single copy on this area is not rooted");
+    // Oversubscribed, alltoall (and alltoallv's blocks) is single-copy from the same size.
+    const size_t alltoall = area->single_copy_bytes(remora::coll::Operation::Alltoall);
+    REQUIRE(alltoall == area->single_copy_bytes(remora::coll::Operation::Gather),
+            "oversubscribed alltoall single copy from %zu, gather from %zu", alltoall,
+            area->single_copy_bytes(remora::coll::Operation::Gather));
+  }
   return threshold;
 }
