@@ -158,9 +158,12 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
     return false;
   const auto algorithm = static_cast<Algorithm>(requested);
   Communicator* comm = runtime->collectives->communicators.find_borrowed(handle);
-  // shm asked for: every operation of the small path is shm's (no lookup in the table).
-  const bool supported = algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
-                                                     : remora::coll::supports(operation, algorithm);
+  // auto: every operation's; shm asked for: every operation of the small path is shm's (no
+  // lookup in the table).
+  const bool supported =
+      algorithm == Algorithm::Auto ||
+      (algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
+                                   : remora::coll::supports(operation, algorithm));
   if (comm == nullptr || !supported || !valid(*comm)) return false;
   if (nonblocking) {
     std::shared_ptr<remora::Request> started;
@@ -336,6 +339,14 @@ struct Call {
   }
 };
 
+// A collective's full path (Call and its checks) in a frame of its own: inline in the entry
+// point, its setup (a zeroed CollectiveArgs, saved registers) ran before the small path on
+// every call.
+template <typename Full>
+[[gnu::noinline]] int full_path(const Full& full) {
+  return full();
+}
+
 // ---- The collectives, each in one function for both forms (request == nullptr: blocking) ----
 
 int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
@@ -345,10 +356,12 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
           function, comm, Operation::Barrier, algorithm, {},
           [](const Communicator&) { return true; }, nonblocking, request, &small_status))
     return small_status;
-  Call call{function};
-  if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
-    return status;
-  return call.launch(Operation::Barrier, 0, request);
+  return full_path([&] {
+    Call call{function};
+    if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
+      return status;
+    return call.launch(Operation::Barrier, 0, request);
+  });
 }
 
 int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
@@ -401,22 +414,24 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
           },
           nonblocking, request, &small_status))
     return small_status;
-  Call call{function};
-  auto& args = call.args;
-  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
-  if (int status = check_reduction(function, op, type, &args)) return status;
-  if (int status = check_count(function, "count", count, args)) return status;
-  if (rooted)
-    if (int status = check_root(function, root, *call.comm, &args)) return status;
-  const bool receives = !rooted || call.comm->rank() == root;
-  if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
-  if (receives)
-    if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
-  set_input(sendbuf, &args);
-  args.recv = recvbuf;
-  args.count = count;
-  args.exclusive = exclusive;
-  return call.launch(operation, count * args.extent, request);
+  return full_path([&] {
+    Call call{function};
+    auto& args = call.args;
+    if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
+    if (int status = check_reduction(function, op, type, &args)) return status;
+    if (int status = check_count(function, "count", count, args)) return status;
+    if (rooted)
+      if (int status = check_root(function, root, *call.comm, &args)) return status;
+    const bool receives = !rooted || call.comm->rank() == root;
+    if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
+    if (receives)
+      if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
+    set_input(sendbuf, &args);
+    args.recv = recvbuf;
+    args.count = count;
+    args.exclusive = exclusive;
+    return call.launch(operation, count * args.extent, request);
+  });
 }
 
 // recvcounts == nullptr with vector_form false: the block form (recvcount each).
@@ -437,29 +452,31 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
           },
           false, nullptr, &small_status))
     return small_status;
-  Call call{function};
-  auto& args = call.args;
-  if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
-    return status;
-  if (int status = check_reduction(function, op, type, &args)) return status;
-  if (vector_form) {
-    if (int status =
-            check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+  return full_path([&] {
+    Call call{function};
+    auto& args = call.args;
+    if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
       return status;
-  } else {
-    if (int status = check_count(function, "recvcount", recvcount, args)) return status;
-    args.recv_counts.assign(static_cast<size_t>(call.comm->size()), recvcount);
-  }
-  const size_t total = sum(args.recv_counts);
-  if (int status = check_count(function, "the sum of recvcounts", total, args)) return status;
-  if (int status = check_buffer(function, "sendbuf", sendbuf, total, true)) return status;
-  const size_t mine = args.recv_counts[static_cast<size_t>(call.comm->rank())];
-  if (int status = check_buffer(function, "recvbuf", recvbuf,
-                                sendbuf == REMORA_IN_PLACE ? total : mine, false))
-    return status;
-  set_input(sendbuf, &args);
-  args.recv = recvbuf;
-  return call.launch(Operation::ReduceScatter, total * args.extent, request);
+    if (int status = check_reduction(function, op, type, &args)) return status;
+    if (vector_form) {
+      if (int status =
+              check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+        return status;
+    } else {
+      if (int status = check_count(function, "recvcount", recvcount, args)) return status;
+      args.recv_counts.assign(static_cast<size_t>(call.comm->size()), recvcount);
+    }
+    const size_t total = sum(args.recv_counts);
+    if (int status = check_count(function, "the sum of recvcounts", total, args)) return status;
+    if (int status = check_buffer(function, "sendbuf", sendbuf, total, true)) return status;
+    const size_t mine = args.recv_counts[static_cast<size_t>(call.comm->rank())];
+    if (int status = check_buffer(function, "recvbuf", recvbuf,
+                                  sendbuf == REMORA_IN_PLACE ? total : mine, false))
+      return status;
+    set_input(sendbuf, &args);
+    args.recv = recvbuf;
+    return call.launch(Operation::ReduceScatter, total * args.extent, request);
+  });
 }
 
 // gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.
