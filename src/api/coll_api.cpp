@@ -341,7 +341,8 @@ struct Call {
 
 // A collective's full path (Call and its checks) in a frame of its own: inline in the entry
 // point, its setup (a zeroed CollectiveArgs, saved registers) ran before the small path on
-// every call.
+// every call. For few arguments (barrier); with many, a lambda's captures were also stored
+// before the small path, so reduction and reduce_scatter call a *_full function instead.
 template <typename Full>
 [[gnu::noinline]] int full_path(const Full& full) {
   return full();
@@ -395,6 +396,31 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
 }
 
 // reduce, allreduce, scan and exscan (exclusive): count elements in, count elements out.
+// reduction's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int reduction_full(const char* function, Operation operation, const void* sendbuf,
+                                     void* recvbuf, size_t count, remora_datatype_t type,
+                                     remora_op_t op, int root, remora_comm_t comm,
+                                     remora_coll_algorithm_t algorithm, bool nonblocking,
+                                     remora_request_t* request, bool exclusive) {
+  const bool rooted = operation == Operation::Reduce;
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
+  if (int status = check_reduction(function, op, type, &args)) return status;
+  if (int status = check_count(function, "count", count, args)) return status;
+  if (rooted)
+    if (int status = check_root(function, root, *call.comm, &args)) return status;
+  const bool receives = !rooted || call.comm->rank() == root;
+  if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
+  if (receives)
+    if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  args.count = count;
+  args.exclusive = exclusive;
+  return call.launch(operation, count * args.extent, request);
+}
+
 int reduction(const char* function, Operation operation, const void* sendbuf, void* recvbuf,
               size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
@@ -414,27 +440,42 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
           },
           nonblocking, request, &small_status))
     return small_status;
-  return full_path([&] {
-    Call call{function};
-    auto& args = call.args;
-    if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
-    if (int status = check_reduction(function, op, type, &args)) return status;
-    if (int status = check_count(function, "count", count, args)) return status;
-    if (rooted)
-      if (int status = check_root(function, root, *call.comm, &args)) return status;
-    const bool receives = !rooted || call.comm->rank() == root;
-    if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
-    if (receives)
-      if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
-    set_input(sendbuf, &args);
-    args.recv = recvbuf;
-    args.count = count;
-    args.exclusive = exclusive;
-    return call.launch(operation, count * args.extent, request);
-  });
+  return reduction_full(function, operation, sendbuf, recvbuf, count, type, op, root, comm,
+                        algorithm, nonblocking, request, exclusive);
 }
 
 // recvcounts == nullptr with vector_form false: the block form (recvcount each).
+// reduce_scatter's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int reduce_scatter_full(const char* function, const void* sendbuf, void* recvbuf,
+                                          const size_t* recvcounts, size_t recvcount,
+                                          bool vector_form, remora_datatype_t type, remora_op_t op,
+                                          remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                                          bool nonblocking, remora_request_t* request) {
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
+    return status;
+  if (int status = check_reduction(function, op, type, &args)) return status;
+  if (vector_form) {
+    if (int status =
+            check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
+      return status;
+  } else {
+    if (int status = check_count(function, "recvcount", recvcount, args)) return status;
+    args.recv_counts.assign(static_cast<size_t>(call.comm->size()), recvcount);
+  }
+  const size_t total = sum(args.recv_counts);
+  if (int status = check_count(function, "the sum of recvcounts", total, args)) return status;
+  if (int status = check_buffer(function, "sendbuf", sendbuf, total, true)) return status;
+  const size_t mine = args.recv_counts[static_cast<size_t>(call.comm->rank())];
+  if (int status = check_buffer(function, "recvbuf", recvbuf,
+                                sendbuf == REMORA_IN_PLACE ? total : mine, false))
+    return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  return call.launch(Operation::ReduceScatter, total * args.extent, request);
+}
+
 int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
                    const size_t* recvcounts, size_t recvcount, bool vector_form,
                    remora_datatype_t type, remora_op_t op, remora_comm_t comm,
@@ -452,31 +493,8 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
           },
           false, nullptr, &small_status))
     return small_status;
-  return full_path([&] {
-    Call call{function};
-    auto& args = call.args;
-    if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
-      return status;
-    if (int status = check_reduction(function, op, type, &args)) return status;
-    if (vector_form) {
-      if (int status =
-              check_array(function, "recvcounts", recvcounts, *call.comm, args, &args.recv_counts))
-        return status;
-    } else {
-      if (int status = check_count(function, "recvcount", recvcount, args)) return status;
-      args.recv_counts.assign(static_cast<size_t>(call.comm->size()), recvcount);
-    }
-    const size_t total = sum(args.recv_counts);
-    if (int status = check_count(function, "the sum of recvcounts", total, args)) return status;
-    if (int status = check_buffer(function, "sendbuf", sendbuf, total, true)) return status;
-    const size_t mine = args.recv_counts[static_cast<size_t>(call.comm->rank())];
-    if (int status = check_buffer(function, "recvbuf", recvbuf,
-                                  sendbuf == REMORA_IN_PLACE ? total : mine, false))
-      return status;
-    set_input(sendbuf, &args);
-    args.recv = recvbuf;
-    return call.launch(Operation::ReduceScatter, total * args.extent, request);
-  });
+  return reduce_scatter_full(function, sendbuf, recvbuf, recvcounts, recvcount, vector_form, type,
+                             op, comm, algorithm, nonblocking, request);
 }
 
 // gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.
