@@ -158,9 +158,12 @@ bool small_call(const char* function, remora_comm_t handle, Operation operation,
     return false;
   const auto algorithm = static_cast<Algorithm>(requested);
   Communicator* comm = runtime->collectives->communicators.find_borrowed(handle);
-  // shm asked for: every operation of the small path is shm's (no lookup in the table).
-  const bool supported = algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
-                                                     : remora::coll::supports(operation, algorithm);
+  // auto: every operation's; shm asked for: every operation of the small path is shm's (no
+  // lookup in the table).
+  const bool supported =
+      algorithm == Algorithm::Auto ||
+      (algorithm == Algorithm::Shm ? remora::coll::ShmFast::serves(operation)
+                                   : remora::coll::supports(operation, algorithm));
   if (comm == nullptr || !supported || !valid(*comm)) return false;
   if (nonblocking) {
     std::shared_ptr<remora::Request> started;
@@ -336,6 +339,15 @@ struct Call {
   }
 };
 
+// A collective's full path (Call and its checks) in a frame of its own: inline in the entry
+// point, its setup (a zeroed CollectiveArgs, saved registers) ran before the small path on
+// every call. For few arguments (barrier); with many, a lambda's captures were also stored
+// before the small path, so reduction and reduce_scatter call a *_full function instead.
+template <typename Full>
+[[gnu::noinline]] int full_path(const Full& full) {
+  return full();
+}
+
 // ---- The collectives, each in one function for both forms (request == nullptr: blocking) ----
 
 int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
@@ -345,10 +357,12 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
           function, comm, Operation::Barrier, algorithm, {},
           [](const Communicator&) { return true; }, nonblocking, request, &small_status))
     return small_status;
-  Call call{function};
-  if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
-    return status;
-  return call.launch(Operation::Barrier, 0, request);
+  return full_path([&] {
+    Call call{function};
+    if (int status = call.begin(comm, Operation::Barrier, algorithm, nonblocking, request))
+      return status;
+    return call.launch(Operation::Barrier, 0, request);
+  });
 }
 
 int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
@@ -382,6 +396,31 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
 }
 
 // reduce, allreduce, scan and exscan (exclusive): count elements in, count elements out.
+// reduction's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int reduction_full(const char* function, Operation operation, const void* sendbuf,
+                                     void* recvbuf, size_t count, remora_datatype_t type,
+                                     remora_op_t op, int root, remora_comm_t comm,
+                                     remora_coll_algorithm_t algorithm, bool nonblocking,
+                                     remora_request_t* request, bool exclusive) {
+  const bool rooted = operation == Operation::Reduce;
+  Call call{function};
+  auto& args = call.args;
+  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
+  if (int status = check_reduction(function, op, type, &args)) return status;
+  if (int status = check_count(function, "count", count, args)) return status;
+  if (rooted)
+    if (int status = check_root(function, root, *call.comm, &args)) return status;
+  const bool receives = !rooted || call.comm->rank() == root;
+  if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
+  if (receives)
+    if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
+  set_input(sendbuf, &args);
+  args.recv = recvbuf;
+  args.count = count;
+  args.exclusive = exclusive;
+  return call.launch(operation, count * args.extent, request);
+}
+
 int reduction(const char* function, Operation operation, const void* sendbuf, void* recvbuf,
               size_t count, remora_datatype_t type, remora_op_t op, int root, remora_comm_t comm,
               remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request,
@@ -401,42 +440,17 @@ int reduction(const char* function, Operation operation, const void* sendbuf, vo
           },
           nonblocking, request, &small_status))
     return small_status;
-  Call call{function};
-  auto& args = call.args;
-  if (int status = call.begin(comm, operation, algorithm, nonblocking, request)) return status;
-  if (int status = check_reduction(function, op, type, &args)) return status;
-  if (int status = check_count(function, "count", count, args)) return status;
-  if (rooted)
-    if (int status = check_root(function, root, *call.comm, &args)) return status;
-  const bool receives = !rooted || call.comm->rank() == root;
-  if (int status = check_buffer(function, "sendbuf", sendbuf, count, receives)) return status;
-  if (receives)
-    if (int status = check_buffer(function, "recvbuf", recvbuf, count, false)) return status;
-  set_input(sendbuf, &args);
-  args.recv = recvbuf;
-  args.count = count;
-  args.exclusive = exclusive;
-  return call.launch(operation, count * args.extent, request);
+  return reduction_full(function, operation, sendbuf, recvbuf, count, type, op, root, comm,
+                        algorithm, nonblocking, request, exclusive);
 }
 
 // recvcounts == nullptr with vector_form false: the block form (recvcount each).
-int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
-                   const size_t* recvcounts, size_t recvcount, bool vector_form,
-                   remora_datatype_t type, remora_op_t op, remora_comm_t comm,
-                   remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
-  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, recvcount, 0);
-  int small_status = REMORA_SUCCESS;
-  if (!nonblocking && !vector_form && small_reduction(op, type, &small) &&
-      small_call(
-          function, comm, Operation::ReduceScatter, algorithm, small,
-          [&](const Communicator& c) {
-            const size_t total = recvcount * static_cast<size_t>(c.size());
-            return check_buffer(function, "sendbuf", sendbuf, total, true) == REMORA_SUCCESS &&
-                   check_buffer(function, "recvbuf", recvbuf, small.in_place ? total : recvcount,
-                                false) == REMORA_SUCCESS;
-          },
-          false, nullptr, &small_status))
-    return small_status;
+// reduce_scatter's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int reduce_scatter_full(const char* function, const void* sendbuf, void* recvbuf,
+                                          const size_t* recvcounts, size_t recvcount,
+                                          bool vector_form, remora_datatype_t type, remora_op_t op,
+                                          remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                                          bool nonblocking, remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, Operation::ReduceScatter, algorithm, nonblocking, request))
@@ -460,6 +474,27 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
   set_input(sendbuf, &args);
   args.recv = recvbuf;
   return call.launch(Operation::ReduceScatter, total * args.extent, request);
+}
+
+int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
+                   const size_t* recvcounts, size_t recvcount, bool vector_form,
+                   remora_datatype_t type, remora_op_t op, remora_comm_t comm,
+                   remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, recvcount, 0);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && !vector_form && small_reduction(op, type, &small) &&
+      small_call(
+          function, comm, Operation::ReduceScatter, algorithm, small,
+          [&](const Communicator& c) {
+            const size_t total = recvcount * static_cast<size_t>(c.size());
+            return check_buffer(function, "sendbuf", sendbuf, total, true) == REMORA_SUCCESS &&
+                   check_buffer(function, "recvbuf", recvbuf, small.in_place ? total : recvcount,
+                                false) == REMORA_SUCCESS;
+          },
+          false, nullptr, &small_status))
+    return small_status;
+  return reduce_scatter_full(function, sendbuf, recvbuf, recvcounts, recvcount, vector_form, type,
+                             op, comm, algorithm, nonblocking, request);
 }
 
 // gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.

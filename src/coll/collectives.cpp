@@ -385,8 +385,8 @@ bool Collectives::run_shm_fast(const std::shared_ptr<Communicator>& comm, Operat
                       signature(operation, Algorithm::Shm, rooted ? args.root : 0), status);
 }
 
-bool Collectives::small_auto_shm(Communicator& comm, Operation operation, size_t bytes,
-                                 bool nonblocking, bool blocks_differ) {
+bool Collectives::learn_small_auto_shm(Communicator& comm, Operation operation, size_t bytes,
+                                       bool nonblocking, bool blocks_differ) {
   // Whether choose() gives shm depends here on the operation, the kind of call and
   // blocks_differ only: a small payload never exceeds the one cell auto takes shm for, comm has
   // its area (so it is on one node and not hierarchical), the REMORA_<OPERATION> choices and
@@ -396,9 +396,7 @@ bool Collectives::small_auto_shm(Communicator& comm, Operation operation, size_t
   static_assert(ShmFast::kSmallScatterBytes <= ShmArea::kCellBytes);
   if (nonblocking && bytes > ShmFast::kSmallScatterBytes)
     return choose(operation, Algorithm::Auto, bytes, comm, true) == Algorithm::Shm;
-  const unsigned kind = nonblocking ? 2 : blocks_differ ? 1 : 0;
-  const unsigned bit = 2 * (3 * static_cast<unsigned>(operation) + kind);
-  static_assert(2 * 3 * kOperationCount <= 64);
+  const unsigned bit = small_auto_bit(operation, nonblocking, blocks_differ);
   uint64_t known = comm.auto_small_shm.load(std::memory_order_relaxed);
   if ((known >> bit & 1) == 0) {
     const bool shm = choose(operation, Algorithm::Auto, bytes, comm, nonblocking, blocks_differ) ==

@@ -159,8 +159,16 @@ class Collectives {
   // Whether auto takes shm for a small call (blocking or not; blocks_differ: a v-form) of
   // `bytes` on comm, which has a shared area: choose()'s answer, kept in the communicator
   // (Communicator::auto_small_shm) where it does not depend on the size.
+  // Inline: the kept answer is one load and a bit test; learn_small_auto_shm asks choose().
   bool small_auto_shm(Communicator& comm, Operation operation, size_t bytes, bool nonblocking,
-                      bool blocks_differ);
+                      bool blocks_differ) {
+    if (!nonblocking || bytes <= ShmFast::kSmallScatterBytes) {
+      const unsigned bit = small_auto_bit(operation, nonblocking, blocks_differ);
+      const uint64_t known = comm.auto_small_shm.load(std::memory_order_relaxed);
+      if ((known >> bit & 1) != 0) return (known >> (bit + 1) & 1) != 0;
+    }
+    return learn_small_auto_shm(comm, operation, bytes, nonblocking, blocks_differ);
+  }
 
   // A nonblocking call of a small payload in its regular form, the arguments as the
   // application gave them (the C API's small entry: no CollectiveArgs, comm borrowed by handle):
@@ -224,6 +232,15 @@ class Collectives {
   bool job_on_one_node_ = true;   // group segments need no MPI window (see shm_area)
   uint64_t shm_yield_ns() const;  // the yield phase's length (0: none), see yield_phase
   ShmFast::Env make_shm_env() const;
+  // small_auto_shm's bit in Communicator::auto_small_shm: set once the answer is known, the
+  // next one holds it.
+  static unsigned small_auto_bit(Operation operation, bool nonblocking, bool blocks_differ) {
+    const unsigned kind = nonblocking ? 2 : blocks_differ ? 1 : 0;
+    static_assert(2 * 3 * kOperationCount <= 64);
+    return 2 * (3 * static_cast<unsigned>(operation) + kind);
+  }
+  bool learn_small_auto_shm(Communicator& comm, Operation operation, size_t bytes, bool nonblocking,
+                            bool blocks_differ);
   std::optional<ShmFast::Env> shm_env_;  // set by create
 };
 

@@ -38,7 +38,9 @@ class HandleTable {
   // may not free a handle while another of its threads calls with it). The thread's last
   // lookup answers without the lock while no handle of any table of T was removed since.
   T* find_borrowed(const void* handle) const {
-    thread_local Recent recent;
+    // initial-exec: the library is never loaded with dlopen after start (as coll_api.cpp's
+    // thread_args); the default model called __tls_get_addr on every collective call.
+    [[gnu::tls_model("initial-exec")]] constinit thread_local Recent recent;
     if (recent.handle == handle && recent.table == this &&
         recent.generation == generation_.load(std::memory_order_acquire))
       return recent.object;

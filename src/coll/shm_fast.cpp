@@ -1128,10 +1128,9 @@ int ShmSmallRun::round(Operation operation) {
   }
 }
 
-bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int size,
-                           size_t single_copy_bytes) {
-  const size_t bytes = args.count * args.extent;
-  if (args.vector_form && operation == Operation::Allgather) {
+bool ShmFast::small_serves_vector(Operation operation, const Small& args, int rank, int size,
+                                  size_t single_copy_bytes) {
+  if (operation == Operation::Allgather) {
     // allgatherv: every member knows every block; one round when the largest fits, and not
     // single-copy (decided by the largest, coll/shm_single_copy.hpp).
     size_t largest = 0;
@@ -1140,7 +1139,7 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
     return largest <= elements_in(kSmallScatterBytes, args.extent) &&
            (single_copy_bytes == 0 || largest * args.extent < single_copy_bytes);
   }
-  if (args.vector_form && operation == Operation::Alltoall) {
+  if (operation == Operation::Alltoall) {
     // alltoallv: one round (ShmVectorPlan's round 0) when every block this member sends and
     // receives fits its piece of a cell and none it exchanges with another member is
     // single-copy (decided as the plan decides it).
@@ -1158,46 +1157,21 @@ bool ShmFast::small_serves(Operation operation, const Small& args, int rank, int
     }
     return true;
   }
-  if (args.vector_form) {
-    // Every block inline (ShmVectorPlan::inline_block) and none single-copy (direct): the
-    // member's own block, and at the root every other rank's. Counts compared, not multiplied:
-    // a huge count must not wrap.
-    if (operation != Operation::Gather && operation != Operation::Scatter) return false;
-    const auto ranks = static_cast<size_t>(size);
-    const size_t limit = operation == Operation::Gather
-                             ? elements_in(ShmArea::kInlineBytes, args.extent)
-                             : elements_in(ShmArea::kInlineBytes / ranks, args.extent);
-    const auto fits = [&](size_t count) {
-      return count <= limit && (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
-    };
-    if (rank != args.root) return fits(args.count);
-    for (size_t r = 0; r < ranks; ++r)
-      if (static_cast<int>(r) != rank && !fits(args.counts[r])) return false;
-    return true;
-  }
-  // Single-copy calls (ShmFastRun::plan_single_copy) take the general path.
-  if (single_copy_bytes != 0 && bytes != 0 && bytes >= single_copy_bytes &&
-      operation != Operation::ReduceScatter)
-    return false;
-  switch (operation) {
-    case Operation::Barrier:
-      return true;
-    case Operation::Bcast:
-    case Operation::Reduce:
-    case Operation::Allreduce:
-    case Operation::Gather:
-      return bytes <= ShmArea::kInlineBytes;
-    case Operation::Scatter:
-    case Operation::ReduceScatter:
-      return bytes * static_cast<size_t>(size) <= kSmallScatterBytes;
-    case Operation::Allgather:
-      return bytes <= kSmallScatterBytes;
-    case Operation::Alltoall:  // and one round: every block within its share of the cell
-      return bytes <= kSmallScatterBytes &&
-             args.count <= ShmArea::alltoall_piece(size, args.extent);
-    default:
-      return false;
-  }
+  // Every block inline (ShmVectorPlan::inline_block) and none single-copy (direct): the
+  // member's own block, and at the root every other rank's. Counts compared, not multiplied:
+  // a huge count must not wrap.
+  if (operation != Operation::Gather && operation != Operation::Scatter) return false;
+  const auto ranks = static_cast<size_t>(size);
+  const size_t limit = operation == Operation::Gather
+                           ? elements_in(ShmArea::kInlineBytes, args.extent)
+                           : elements_in(ShmArea::kInlineBytes / ranks, args.extent);
+  const auto fits = [&](size_t count) {
+    return count <= limit && (single_copy_bytes == 0 || count * args.extent < single_copy_bytes);
+  };
+  if (rank != args.root) return fits(args.count);
+  for (size_t r = 0; r < ranks; ++r)
+    if (static_cast<int>(r) != rank && !fits(args.counts[r])) return false;
+  return true;
 }
 
 bool ShmFast::run_small(const Env& env, const Communicator& comm, ShmArea& area,

@@ -107,11 +107,44 @@ class ShmFast {
   }
   // Whether the small path runs operation with these arguments for member `rank` of an area of
   // `size` ranks.
+  // Inline for the regular forms (every small call asks).
   static bool small_serves(Operation operation, const Small& args, int rank, int size,
-                           size_t single_copy_bytes);
+                           size_t single_copy_bytes) {
+    if (args.vector_form)
+      return small_serves_vector(operation, args, rank, size, single_copy_bytes);
+    const size_t bytes = args.count * args.extent;
+    // Single-copy calls (ShmFastRun::plan_single_copy) take the general path.
+    if (single_copy_bytes != 0 && bytes != 0 && bytes >= single_copy_bytes &&
+        operation != Operation::ReduceScatter)
+      return false;
+    switch (operation) {
+      case Operation::Barrier:
+        return true;
+      case Operation::Bcast:
+      case Operation::Reduce:
+      case Operation::Allreduce:
+      case Operation::Gather:
+        return bytes <= ShmArea::kInlineBytes;
+      case Operation::Scatter:
+      case Operation::ReduceScatter:
+        return bytes * static_cast<size_t>(size) <= kSmallScatterBytes;
+      case Operation::Allgather:
+        return bytes <= kSmallScatterBytes;
+      case Operation::Alltoall:  // and one round: every block within its share of the cell
+        return bytes <= kSmallScatterBytes &&
+               args.count <= ShmArea::alltoall_piece(size, args.extent);
+      default:
+        return false;
+    }
+  }
   // As run(), for a call that small_serves().
   static bool run_small(const Env& env, const Communicator& comm, ShmArea& area,
                         Operation operation, const Small& args, uint32_t signature, int* status);
+
+ private:
+  // small_serves for the v-forms.
+  static bool small_serves_vector(Operation operation, const Small& args, int rank, int size,
+                                  size_t single_copy_bytes);
 };
 
 }  // namespace remora::coll

@@ -3,18 +3,10 @@
 #include "core/error.hpp"
 
 namespace remora::coll {
-namespace {
-constexpr unsigned kAlgorithmShift = 5, kRootShift = 10;
-constexpr uint32_t kFieldMask = 31, kRootMask = (1U << 14) - 1;
-}  // namespace
-
-uint32_t signature(Operation operation, Algorithm algorithm, int root) {
-  // operation + 1: 0 is kInternalSignature. The root is kept modulo 2^14, enough to tell apart
-  // the roots of any real disagreement.
-  return (static_cast<uint32_t>(operation) + 1) |
-         static_cast<uint32_t>(algorithm) << kAlgorithmShift |
-         (static_cast<uint32_t>(root) & kRootMask) << kRootShift;
-}
+using signature_layout::kAlgorithmShift;
+using signature_layout::kFieldMask;
+using signature_layout::kRootMask;
+using signature_layout::kRootShift;
 
 std::string describe_signature(uint32_t value) {
   if (value == kInternalSignature) return "a communicator creation";
