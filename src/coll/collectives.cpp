@@ -154,7 +154,7 @@ int Collectives::launch(const std::shared_ptr<Communicator>& comm, Operation ope
                             operation == Operation::Alltoall);
   Algorithm algorithm = choose(operation, requested, bytes, *comm, nonblocking, blocks_differ);
   if (blocks_differ && has_constraint(algorithm, kRegularBlocksOnly))
-    algorithm = default_algorithm(operation, bytes, comm->size());
+    algorithm = default_algorithm(operation, 0, comm->size());  // as choose(): no size
   if (algorithm == Algorithm::Hierarchical)
     if (int status = make_hierarchy(comm)) return status;
   int fast = REMORA_SUCCESS;
@@ -242,6 +242,10 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
 
 Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t bytes,
                               Communicator& comm, bool nonblocking, bool blocks_differ) {
+  // A v-form's bytes are the member's own block, which differs between members: a choice by
+  // size could differ between them (the message-based defaults' does, and the call then fails
+  // as mismatched), so such calls choose as for an empty payload.
+  if (blocks_differ) bytes = 0;
   Algorithm chosen = choose(operation, requested, bytes, comm.size());
   const bool automatic =
       requested == Algorithm::Auto && configured_[static_cast<int>(operation)] == Algorithm::Auto;
@@ -275,10 +279,9 @@ Algorithm Collectives::choose(Operation operation, Algorithm requested, size_t b
                         (nonblocking && operation == Operation::Gather) ||
                         (nonblocking && small_alltoall) || blocks_differ || personal;
   const bool shm_progresses = !nonblocking || progress_.mode() != progress::Mode::Thread;
-  // gatherv, scatterv and alltoallv take shm whatever their blocks: a member's bytes are its own
-  // block, which differs between members, so a choice by size could differ between them (the
-  // message-based defaults do, and the call then fails as mismatched); shm measured faster than
-  // the message-based default up to 64 KiB blocks at p = 2, slower at 1 MiB (docs/benchmarks.md).
+  // gatherv, scatterv and alltoallv take shm whatever their blocks (bytes is 0 for them, above);
+  // shm measured faster than the message-based default up to 64 KiB blocks at p = 2, slower at
+  // 1 MiB (docs/benchmarks.md).
   const bool fits = bytes <= ShmArea::kCellBytes || blocks_differ || personal;
   if (automatic && shm_progresses && fits && auto_shm && comm.size() > 1 && on_one_node(comm))
     chosen = Algorithm::Shm;
