@@ -137,10 +137,11 @@ int BypassReduce::contribute_unscheduled(const std::shared_ptr<Communicator>& co
 int BypassReduce::run_slots(const std::shared_ptr<Communicator>& comm, uint32_t signature,
                             const CollectiveArgs& args, std::chrono::nanoseconds timeout) {
   InstanceTable& instances = messenger_.instances();
-  InstanceTable::Context* slot = instances.slot(comm->context());
+  ShmArea& area = *comm->shm_area_ptr();
+  // The area keeps the table's entry: no lock and no hash look-up per call.
+  InstanceTable::Context* slot = area.instance_slot(instances, comm->context());
   Failure announced;
   const uint64_t instance = instances.begin_unscheduled(slot, signature, &announced);
-  ShmArea& area = *comm->shm_area_ptr();
   int status = REMORA_SUCCESS;
   if (comm->rank() == args.root) {
     // Made even for a call that fails at once: it counts the arrivals of the root's calls.
@@ -366,16 +367,20 @@ bool BypassReduce::is_pending(const Key& key) {
 
 void BypassReduce::record_failure(int status) {
   std::lock_guard lock(failure_mutex_);
-  if (failure_ != REMORA_SUCCESS) return;  // the first failure explains the rest
-  failure_ = status;
+  // the first failure explains the rest
+  if (failure_.load(std::memory_order_relaxed) != REMORA_SUCCESS) return;
   failure_message_ = last_error();
+  failure_.store(status, std::memory_order_release);  // after the message it publishes
 }
 
 int BypassReduce::take_failure() {
+  // One recorded by this thread is seen (program order); one recorded concurrently on the
+  // progress thread may be seen by the next call instead, as it could with the lock alone.
+  if (failure_.load(std::memory_order_acquire) == REMORA_SUCCESS) return REMORA_SUCCESS;
   std::lock_guard lock(failure_mutex_);
-  if (failure_ == REMORA_SUCCESS) return REMORA_SUCCESS;
-  const int status = failure_;
-  failure_ = REMORA_SUCCESS;
+  const int status = failure_.load(std::memory_order_relaxed);
+  if (status == REMORA_SUCCESS) return REMORA_SUCCESS;  // another thread took it meanwhile
+  failure_.store(REMORA_SUCCESS, std::memory_order_relaxed);
   return fail(status, "an application-bypass reduce failed while completing in the background: %s",
               failure_message_.c_str());
 }

@@ -129,7 +129,9 @@ class BypassReduce {
   std::atomic<size_t> pending_{0};
   std::atomic<uint64_t> created_{0}, returned_early_{0};
   std::mutex failure_mutex_;
-  int failure_ = 0;
+  // Written under failure_mutex_; read without it first, so that a call with no failure kept
+  // (every call, nearly) takes no lock.
+  std::atomic<int> failure_{0};
   std::string failure_message_;
 };
 

@@ -412,6 +412,9 @@ bool Collectives::learn_small_auto_shm(Communicator& comm, Operation operation, 
 
 bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm requested,
                             const ShmFast::Small& args, int* status) {
+  // Another algorithm asked for is not shm: choose() keeps it or, where its constraints fail,
+  // takes a message-based default (only auto picks shm), and the full path runs it.
+  if (requested != Algorithm::Auto && requested != Algorithm::Shm) return false;
   ShmArea* area = comm.shm_area_ptr();
   if (area == nullptr || !ShmFast::small_serves(operation, args, comm.rank(), comm.size(),
                                                 area->single_copy_bytes(operation)))
@@ -422,12 +425,8 @@ bool Collectives::run_small(Communicator& comm, Operation operation, Algorithm r
   // shm asked for: choose() would keep it (comm has its area). gatherv and scatterv choose as
   // launch() does for them (blocks_differ).
   const bool blocks_differ = args.vector_form && operation != Operation::Allgather;
-  if (requested == Algorithm::Auto) {
-    if (!small_auto_shm(comm, operation, bytes, false, blocks_differ)) return false;
-  } else if (requested != Algorithm::Shm &&
-             choose(operation, requested, bytes, comm, false, blocks_differ) != Algorithm::Shm) {
+  if (requested == Algorithm::Auto && !small_auto_shm(comm, operation, bytes, false, blocks_differ))
     return false;
-  }
   const bool rooted = operation == Operation::Bcast || operation == Operation::Reduce ||
                       operation == Operation::Gather || operation == Operation::Scatter;
   return ShmFast::run_small(shm_env(), comm, *area, operation, args,
