@@ -41,14 +41,9 @@ remora_group_t group_handle(Runtime& runtime, coll::Group group) {
       runtime.collectives->groups.add(std::make_shared<coll::Group>(std::move(group))));
 }
 
-int request_handle(const char* function, Runtime& runtime, std::shared_ptr<Request> request,
-                   remora_request_t* out) {
-  void* handle = runtime.collectives->requests.add(std::move(request));
-  if (handle == nullptr) [[unlikely]]
-    return fail(REMORA_ERR_NOMEM, "%s: %u requests are live already (complete some first)",
-                function, RequestTable::kMaxLive);
-  *out = static_cast<remora_request_t>(handle);
-  return REMORA_SUCCESS;
+int request_table_full(const char* function) {
+  return fail(REMORA_ERR_NOMEM, "%s: %u requests are live already (complete some first)", function,
+              RequestTable::kMaxLive);
 }
 
 }  // namespace remora::api

@@ -118,8 +118,13 @@ int wait_all(const char* function, int count, remora_request_t* requests) {
     shm = shm || (schedule != nullptr && schedule->polls_shared_memory());
   const int status = runtime->collectives->wait_until(
       [&found] {
-        for (const auto& schedule : found)
-          if (schedule != nullptr && !finished(*schedule, true)) return false;
+        // Requests that share one object (rgets of one batch) follow each other: asked once.
+        const remora::Request* asked = nullptr;
+        for (const auto& schedule : found) {
+          if (schedule == nullptr || schedule.get() == asked) continue;
+          if (!finished(*schedule, true)) return false;
+          asked = schedule.get();
+        }
         return true;
       },
       shm);

@@ -209,13 +209,12 @@ inline int check_target_range(const char* function, const Window& window, int ta
   return REMORA_SUCCESS;
 }
 
-// The body of remora_win_put (Buffer: const void*) and remora_win_get (void*) for on_window:
-// prepare_transfer's checks, each failure a tail call, then the transfer.
-template <typename Buffer>
-inline int transfer_body(Window& window, int target, size_t disp, Buffer buffer, size_t count,
-                         int type) {
+// prepare_transfer's checks for the bodies of on_window (the window is valid), each failure a
+// tail call, then issue(world rank, offset, bytes).
+template <typename Buffer, typename Issue>
+inline int checked_transfer(const char* function, Window& window, int target, size_t disp,
+                            Buffer buffer, size_t count, int type, Issue issue) {
   constexpr bool put = std::is_const_v<std::remove_pointer_t<Buffer>>;
-  constexpr const char* function = put ? "remora_win_put" : "remora_win_get";
   int world = target;
   if (!rank_in_window(window, world)) [[unlikely]]
     return bad_rank(function, "target", window, target);
@@ -226,10 +225,37 @@ inline int transfer_body(Window& window, int target, size_t disp, Buffer buffer,
   // The buffer first: a valid call tests one register (count only when the buffer is NULL).
   if (buffer == nullptr && count > 0) [[unlikely]]
     return check_pointer(function, put ? "origin" : "result", buffer);
-  if constexpr (put)
-    return window.put(function, world, offset, buffer, bytes);
-  else
-    return window.get(function, world, offset, buffer, bytes);
+  return issue(world, offset, bytes);
+}
+
+// The body of remora_win_put (Buffer: const void*) and remora_win_get (void*) for on_window.
+template <typename Buffer>
+inline int transfer_body(Window& window, int target, size_t disp, Buffer buffer, size_t count,
+                         int type) {
+  constexpr bool put = std::is_const_v<std::remove_pointer_t<Buffer>>;
+  constexpr const char* function = put ? "remora_win_put" : "remora_win_get";
+  return checked_transfer(function, window, target, disp, buffer, count, type,
+                          [&](int world, uint64_t offset, size_t bytes) {
+                            if constexpr (put)
+                              return window.put(function, world, offset, buffer, bytes);
+                            else
+                              return window.get(function, world, offset, buffer, bytes);
+                          });
+}
+
+// The body of remora_win_rput (Buffer: const void*) and remora_win_rget (void*) for on_window:
+// the same checks, then win_issue_transfer (win_request_api.cpp) as a tail call.
+template <typename Buffer>
+inline int transfer_request_body(Window& window, int target, size_t disp, Buffer buffer,
+                                 size_t count, int type, remora_request_t* request) {
+  constexpr bool put = std::is_const_v<std::remove_pointer_t<Buffer>>;
+  constexpr const char* function = put ? "remora_win_rput" : "remora_win_rget";
+  return checked_transfer(function, window, target, disp, buffer, count, type,
+                          [&](int world, uint64_t offset, size_t bytes) {
+                            return remora::api::win_issue_transfer(put, window, world, offset,
+                                                                   const_cast<void*>(buffer), bytes,
+                                                                   request);
+                          });
 }
 
 // The body of remora_win_lock (lock) and remora_win_unlock for on_window: enter_target's and
@@ -751,6 +777,16 @@ int win_prepare_transfer(const char* function, remora_win_t win, int& target, si
                          Window** window, uint64_t* offset, size_t* bytes) {
   return prepare_transfer(function, win, target, disp, count, type, buffer, buffer_name, window,
                           offset, bytes);
+}
+
+int win_transfer_request(bool put, remora_win_t win, int target, size_t disp, void* buffer,
+                         size_t count, int type, remora_request_t* request) {
+  if (put)
+    return on_window<transfer_request_body<const void*>>("remora_win_rput", win, target, disp,
+                                                         static_cast<const void*>(buffer), count,
+                                                         type, request);
+  return on_window<transfer_request_body<void*>>("remora_win_rget", win, target, disp, buffer,
+                                                 count, type, request);
 }
 
 int win_prepare_accumulate(const char* function, remora_win_t win, int& target, size_t disp,

@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "api/runtime.hpp"
 #include "core/function_ref.hpp"
@@ -38,12 +37,18 @@ int win_prepare_accumulate(const char* function, remora_win_t win, int& target, 
                            rma::Window** window, rma::AccArgs* args);
 
 // Request-based operations (win_request_api.cpp): target must be in a passive-target epoch;
-// runs issue() and, once it succeeded, sets *request to an RMA request: a completed one, or
-// one that completes with *pending when issue() left a get in flight there (pending: set by
-// issue and moved into the request, or nullptr).
+// runs issue() and, once it succeeded, sets *request to a completed RMA request.
 int win_issue_request(const char* function, rma::Window& window, int target,
-                      remora_request_t* request, FunctionRef<int()> issue,
-                      std::shared_ptr<transport::PendingGet>* pending = nullptr);
+                      remora_request_t* request, FunctionRef<int()> issue);
+// remora_win_rput (put) and remora_win_rget: *request is set to NULL already and request not
+// NULL; checks win, target, the range and buffer as remora_win_put and remora_win_get do (on
+// their path: win_api.cpp), then win_issue_transfer.
+int win_transfer_request(bool put, remora_win_t win, int target, size_t disp, void* buffer,
+                         size_t count, int type, remora_request_t* request);
+// Their issue, once the arguments are checked (target: the world rank; offset and bytes: the
+// target range): win_issue_request's steps without its FunctionRef and pending argument.
+int win_issue_transfer(bool put, rma::Window& window, int target, uint64_t offset, void* buffer,
+                       size_t bytes, remora_request_t* request);
 // The same from the handle: checks request, win and target first.
 int win_request_on(const char* function, remora_win_t win, int target, remora_request_t* request,
                    FunctionRef<int()> issue);

@@ -18,11 +18,20 @@
 //                the end, bad type) return their errors and make no request while rgets are in
 //                flight, which then complete with their values; rgets left in flight complete at
 //                unlock_all and stay waitable; without an epoch an rget is refused.
+//   handles      handles of completed rgets (and rputs) kept and used again are rejected by
+//                test, wait and waitall with messages naming them, also once their slots hold
+//                new rgets, which still complete with their values; a waitall with such a
+//                handle among live ones completes none of them; waitall over rgets of several
+//                targets interleaved (the same batch not adjacent), NULL handles and completed
+//                rputs; NULL, stale or freed-looking window handles and a NULL request fail
+//                with their argument named and make no request.
 // Every result is checked against the value its owner wrote for the phase. A request that never
 // completed would hang the test (CTest timeout). The seed is printed (REMORATEST_SEED repeats it).
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <random>
 #include <vector>
@@ -132,7 +141,8 @@ class Phases {
   void reuse(int phase) {
     remora_request_t request = REMORA_REQUEST_NULL;
     std::uniform_int_distribution<int> pick_target(0, size_ - 1);
-    std::uniform_int_distribution<size_t> pick_index(0, kData - 1);
+    // Not the last element: `handles` rputs its own value there.
+    std::uniform_int_distribution<size_t> pick_index(0, kData - 2);
     for (int i = 0; i < 400; ++i) {
       Get get;
       get.target = pick_target(random_);
@@ -205,6 +215,89 @@ class Phases {
     REQUIRE_OK(remora_win_lock_all(win_, 0));  // run() unlocks
   }
 
+  void handles(int phase) {
+    const int target = (rank_ + 1) % size_;
+    // Completed handles kept: every later use names them.
+    std::vector<Get> gets(8);
+    std::vector<remora_request_t> kept;
+    for (Get& get : gets) {
+      issue(get, target);
+      kept.push_back(get.request);
+    }
+    int64_t origin = value(phase, rank_, kData - 1);  // what is there already
+    remora_request_t put = REMORA_REQUEST_NULL;
+    REQUIRE_OK(remora_win_rput(win_, rank_, kData - 1, &origin, 1, REMORA_INT64, &put));
+    kept.push_back(put);
+    REQUIRE_OK(remora_request_wait(&put));
+    for (size_t i = 0; i < gets.size(); i += 2) REQUIRE_OK(remora_request_wait(&gets[i].request));
+    for (size_t i = 1; i < gets.size(); i += 2) test_until_done(&gets[i].request);
+    for (const Get& get : gets) check(phase, get, "handles");
+    // The slots are free: new rgets take them (with new generations).
+    std::vector<Get> fresh(gets.size());
+    for (Get& get : fresh) issue(get, (target + 1) % size_);
+    for (remora_request_t stale : kept) {
+      char name[64];
+      std::snprintf(name, sizeof name, "requests[0]=%p", static_cast<void*>(stale));
+      remora_request_t copy = stale;
+      REQUIRE_ERROR(remora_request_wait(&copy), REMORA_ERR_ARG, name);
+      REQUIRE(std::strstr(remora_last_error(), "completed and freed already") != nullptr, "%s",
+              remora_last_error());
+      REQUIRE(copy == stale);  // a failed call leaves the handle
+      int flag = -1;
+      REQUIRE_ERROR(remora_request_test(&copy, &flag), REMORA_ERR_ARG, name);
+      // Among live ones (index 1): none is completed, all stay live.
+      remora_request_t list[3] = {fresh[0].request, stale, fresh[1].request};
+      std::snprintf(name, sizeof name, "requests[1]=%p", static_cast<void*>(stale));
+      REQUIRE_ERROR(remora_request_waitall(3, list), REMORA_ERR_ARG, name);
+      REQUIRE(list[0] == fresh[0].request && list[2] == fresh[1].request);
+    }
+    // An invented handle is named too.
+    remora_request_t invented = reinterpret_cast<remora_request_t>(uintptr_t{0x1230});
+    REQUIRE_ERROR(remora_request_wait(&invented), REMORA_ERR_ARG, "not a request handle");
+    // waitall over rgets to every target, interleaved so that one batch's requests are not
+    // adjacent, with NULL handles and completed rputs between them.
+    std::vector<Get> mixed(4 * static_cast<size_t>(size_));
+    for (size_t i = 0; i < mixed.size(); ++i) issue(mixed[i], static_cast<int>(i) % size_);
+    std::vector<remora_request_t> list;
+    for (size_t i = 0; i < mixed.size(); ++i) {
+      list.push_back(mixed[i].request);
+      if (i % 3 == 0) list.push_back(REMORA_REQUEST_NULL);
+      if (i % 5 == 0) {
+        remora_request_t request = REMORA_REQUEST_NULL;
+        REQUIRE_OK(remora_win_rput(win_, rank_, kData - 1, &origin, 1, REMORA_INT64, &request));
+        list.push_back(request);
+      }
+    }
+    for (Get& get : fresh) list.push_back(get.request);
+    REQUIRE_OK(remora_request_waitall(static_cast<int>(list.size()), list.data()));
+    for (remora_request_t request : list) REQUIRE(request == REMORA_REQUEST_NULL);
+    for (Get& get : mixed) get.request = REMORA_REQUEST_NULL;
+    for (Get& get : fresh) get.request = REMORA_REQUEST_NULL;
+    for (const Get& get : mixed) check(phase, get, "handles (mixed waitall)");
+    for (const Get& get : fresh) check(phase, get, "handles (slots reused)");
+    // Bad window handles: named, and no request (the request argument first).
+    int64_t result = 0;
+    remora_request_t request = reinterpret_cast<remora_request_t>(uintptr_t{0x77});
+    REQUIRE_ERROR(remora_win_rget(nullptr, target, 0, &result, 1, REMORA_INT64, &request),
+                  REMORA_ERR_ARG, "remora_win_rget: win is NULL");
+    REQUIRE(request == REMORA_REQUEST_NULL);
+    remora_win_t bogus = reinterpret_cast<remora_win_t>(&result);
+    REQUIRE_ERROR(remora_win_rget(bogus, target, 0, &result, 1, REMORA_INT64, &request),
+                  REMORA_ERR_ARG, "is not a live window");
+    REQUIRE(request == REMORA_REQUEST_NULL);
+    REQUIRE_ERROR(remora_win_rput(bogus, target, 0, &origin, 1, REMORA_INT64, &request),
+                  REMORA_ERR_ARG, "remora_win_rput: win=");
+    REQUIRE(request == REMORA_REQUEST_NULL);
+    REQUIRE_ERROR(remora_win_rget(nullptr, target, 0, &result, 1, REMORA_INT64, nullptr),
+                  REMORA_ERR_ARG, "remora_win_rget: request is NULL");
+    REQUIRE_ERROR(remora_win_rput(win_, target, 0, nullptr, 1, REMORA_INT64, &request),
+                  REMORA_ERR_ARG, "remora_win_rput: origin is NULL");
+    REQUIRE(request == REMORA_REQUEST_NULL);
+    REQUIRE_ERROR(remora_win_rput(win_, -1, 0, &origin, 1, REMORA_INT64, &request), REMORA_ERR_RANK,
+                  "remora_win_rput: target=-1");
+    REQUIRE(request == REMORA_REQUEST_NULL);
+  }
+
  private:
   std::vector<int> targets() {
     std::vector<int> all(static_cast<size_t>(size_));
@@ -214,7 +307,8 @@ class Phases {
   }
 
   void issue(Get& get, int target) {
-    std::uniform_int_distribution<size_t> pick_index(0, kData - 1);
+    // Not the last element: `handles` rputs its own value there.
+    std::uniform_int_distribution<size_t> pick_index(0, kData - 2);
     get.target = target;
     get.index = pick_index(random_);
     get.result = -7;
@@ -269,6 +363,7 @@ int main(int argc, char** argv) {
     phases.run(++phase, &Phases::reuse);
     phases.run(++phase, &Phases::many);
     phases.run(++phase, &Phases::misuse);
+    phases.run(++phase, &Phases::handles);
   }
   REQUIRE_OK(remora_win_free(&win));
   REQUIRE_OK(remora_finalize());
