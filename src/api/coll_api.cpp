@@ -389,10 +389,8 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
 int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
           remora_comm_t comm, remora_coll_algorithm_t algorithm, bool nonblocking,
           remora_request_t* request) {
-  remora::coll::ShmFast::Small small;
-  small.recv = buffer;
-  small.count = count;
-  small.root = root;
+  // small_args, not a Small zeroed and then filled in (`rep stos` per call).
+  remora::coll::ShmFast::Small small = small_args(nullptr, buffer, count, root);
   int small_status = REMORA_SUCCESS;
   if (small_type(type, &small) && small_call(
                                       function, comm, Operation::Bcast, algorithm, small,
