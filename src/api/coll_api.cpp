@@ -342,7 +342,8 @@ struct Call {
 // A collective's full path (Call and its checks) in a frame of its own: inline in the entry
 // point, its setup (a zeroed CollectiveArgs, saved registers) ran before the small path on
 // every call. For few arguments (barrier); with many, a lambda's captures were also stored
-// before the small path, so reduction and reduce_scatter call a *_full function instead.
+// before the small path, so bcast, reduction, reduce_scatter, gathering and scattering call a
+// *_full function instead.
 template <typename Full>
 [[gnu::noinline]] int full_path(const Full& full) {
   return full();
@@ -352,9 +353,11 @@ template <typename Full>
 
 int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t algorithm,
             bool nonblocking, remora_request_t* request) {
+  // No arguments: a constant, not a temporary zeroed per call (with `rep stos`).
+  static constexpr remora::coll::ShmFast::Small kNone{};
   int small_status = REMORA_SUCCESS;
   if (small_call(
-          function, comm, Operation::Barrier, algorithm, {},
+          function, comm, Operation::Barrier, algorithm, kNone,
           [](const Communicator&) { return true; }, nonblocking, request, &small_status))
     return small_status;
   return full_path([&] {
@@ -365,23 +368,11 @@ int barrier(const char* function, remora_comm_t comm, remora_coll_algorithm_t al
   });
 }
 
-int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
-          remora_comm_t comm, remora_coll_algorithm_t algorithm, bool nonblocking,
-          remora_request_t* request) {
-  remora::coll::ShmFast::Small small;
-  small.recv = buffer;
-  small.count = count;
-  small.root = root;
-  int small_status = REMORA_SUCCESS;
-  if (small_type(type, &small) && small_call(
-                                      function, comm, Operation::Bcast, algorithm, small,
-                                      [&](const Communicator& c) {
-                                        return small_root(root, c) &&
-                                               check_buffer(function, "buffer", buffer, count,
-                                                            false) == REMORA_SUCCESS;
-                                      },
-                                      nonblocking, request, &small_status))
-    return small_status;
+// bcast's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int bcast_full(const char* function, void* buffer, size_t count,
+                                 remora_datatype_t type, int root, remora_comm_t comm,
+                                 remora_coll_algorithm_t algorithm, bool nonblocking,
+                                 remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
   if (int status = call.begin(comm, Operation::Bcast, algorithm, nonblocking, request))
@@ -393,6 +384,24 @@ int bcast(const char* function, void* buffer, size_t count, remora_datatype_t ty
   args.recv = buffer;
   args.count = count;
   return call.launch(Operation::Bcast, count * args.extent, request);
+}
+
+int bcast(const char* function, void* buffer, size_t count, remora_datatype_t type, int root,
+          remora_comm_t comm, remora_coll_algorithm_t algorithm, bool nonblocking,
+          remora_request_t* request) {
+  // small_args, not a Small zeroed and then filled in (`rep stos` per call).
+  remora::coll::ShmFast::Small small = small_args(nullptr, buffer, count, root);
+  int small_status = REMORA_SUCCESS;
+  if (small_type(type, &small) && small_call(
+                                      function, comm, Operation::Bcast, algorithm, small,
+                                      [&](const Communicator& c) {
+                                        return small_root(root, c) &&
+                                               check_buffer(function, "buffer", buffer, count,
+                                                            false) == REMORA_SUCCESS;
+                                      },
+                                      nonblocking, request, &small_status))
+    return small_status;
+  return bcast_full(function, buffer, count, type, root, comm, algorithm, nonblocking, request);
 }
 
 // reduce, allreduce, scan and exscan (exclusive): count elements in, count elements out.
@@ -498,30 +507,14 @@ int reduce_scatter(const char* function, const void* sendbuf, void* recvbuf,
 }
 
 // gather(v) and allgather(v): sendcount elements from each rank into counts/displs of recvbuf.
-int gathering(const char* function, Operation operation, const void* sendbuf, size_t sendcount,
-              void* recvbuf, const size_t* recvcounts, const size_t* displs, bool vector_form,
-              remora_datatype_t type, int root, remora_comm_t comm,
-              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+// gathering's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int gathering_full(const char* function, Operation operation, const void* sendbuf,
+                                     size_t sendcount, void* recvbuf, const size_t* recvcounts,
+                                     const size_t* displs, bool vector_form, remora_datatype_t type,
+                                     int root, remora_comm_t comm,
+                                     remora_coll_algorithm_t algorithm, bool nonblocking,
+                                     remora_request_t* request) {
   const bool rooted = operation == Operation::Gather;
-  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
-  small_lists(vector_form, recvcounts, displs, &small);
-  int small_status = REMORA_SUCCESS;
-  // Nonblocking: igather's regular form only (the others have no one-round request).
-  const bool small_form = !nonblocking || (rooted && !vector_form);
-  if (small_form && small_type(type, &small) &&
-      small_call(
-          function, comm, operation, algorithm, small,
-          [&](const Communicator& c) {
-            if (rooted && !small_root(root, c)) return false;
-            const bool receives = !rooted || c.rank() == root;
-            if (check_buffer(function, "sendbuf", sendbuf, sendcount, receives) != REMORA_SUCCESS)
-              return false;
-            return !receives ||
-                   small_blocks(function, "recvbuf", recvbuf, sendcount, vector_form, recvcounts,
-                                displs, sendbuf != REMORA_IN_PLACE, c, small.extent);
-          },
-          nonblocking, request, &small_status))
-    return small_status;
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;
@@ -561,32 +554,41 @@ int gathering(const char* function, Operation operation, const void* sendbuf, si
   return call.launch(operation, block * args.extent, request);
 }
 
-int scattering(const char* function, const void* sendbuf, const size_t* sendcounts,
-               const size_t* displs, void* recvbuf, size_t recvcount, remora_datatype_t type,
-               int root, remora_comm_t comm, remora_coll_algorithm_t algorithm, bool vector_form,
-               bool nonblocking, remora_request_t* request) {
-  remora::coll::ShmFast::Small small;
-  small.send = sendbuf;
-  small.in_place = recvbuf == REMORA_IN_PLACE;
-  small.recv = small.in_place ? nullptr : recvbuf;
-  small.count = recvcount;
-  small.root = root;
-  small_lists(vector_form, sendcounts, displs, &small);
+int gathering(const char* function, Operation operation, const void* sendbuf, size_t sendcount,
+              void* recvbuf, const size_t* recvcounts, const size_t* displs, bool vector_form,
+              remora_datatype_t type, int root, remora_comm_t comm,
+              remora_coll_algorithm_t algorithm, bool nonblocking, remora_request_t* request) {
+  const bool rooted = operation == Operation::Gather;
+  remora::coll::ShmFast::Small small = small_args(sendbuf, recvbuf, sendcount, rooted ? root : 0);
+  small_lists(vector_form, recvcounts, displs, &small);
   int small_status = REMORA_SUCCESS;
-  if (!nonblocking && small_type(type, &small) &&
+  // Nonblocking: igather's regular form only (the others have no one-round request).
+  const bool small_form = !nonblocking || (rooted && !vector_form);
+  if (small_form && small_type(type, &small) &&
       small_call(
-          function, comm, Operation::Scatter, algorithm, small,
+          function, comm, operation, algorithm, small,
           [&](const Communicator& c) {
-            if (!small_root(root, c)) return false;
-            const bool sends = c.rank() == root;
-            if (check_buffer(function, "recvbuf", recvbuf, recvcount, sends) != REMORA_SUCCESS)
+            if (rooted && !small_root(root, c)) return false;
+            const bool receives = !rooted || c.rank() == root;
+            if (check_buffer(function, "sendbuf", sendbuf, sendcount, receives) != REMORA_SUCCESS)
               return false;
-            return !sends ||
-                   small_blocks(function, "sendbuf", sendbuf, recvcount, vector_form, sendcounts,
-                                displs, recvbuf != REMORA_IN_PLACE, c, small.extent);
+            return !receives ||
+                   small_blocks(function, "recvbuf", recvbuf, sendcount, vector_form, recvcounts,
+                                displs, sendbuf != REMORA_IN_PLACE, c, small.extent);
           },
-          false, nullptr, &small_status))
+          nonblocking, request, &small_status))
     return small_status;
+  return gathering_full(function, operation, sendbuf, sendcount, recvbuf, recvcounts, displs,
+                        vector_form, type, root, comm, algorithm, nonblocking, request);
+}
+
+// scattering's full path (see full_path: a function of its own, called with its arguments).
+[[gnu::noinline]] int scattering_full(const char* function, const void* sendbuf,
+                                      const size_t* sendcounts, const size_t* displs, void* recvbuf,
+                                      size_t recvcount, remora_datatype_t type, int root,
+                                      remora_comm_t comm, remora_coll_algorithm_t algorithm,
+                                      bool vector_form, bool nonblocking,
+                                      remora_request_t* request) {
   Call call{function};
   auto& args = call.args;
   args.vector_form = vector_form;
@@ -620,6 +622,36 @@ int scattering(const char* function, const void* sendbuf, const size_t* sendcoun
   args.recv = args.in_place ? nullptr : recvbuf;
   args.count = recvcount;
   return call.launch(Operation::Scatter, recvcount * args.extent, request);
+}
+
+int scattering(const char* function, const void* sendbuf, const size_t* sendcounts,
+               const size_t* displs, void* recvbuf, size_t recvcount, remora_datatype_t type,
+               int root, remora_comm_t comm, remora_coll_algorithm_t algorithm, bool vector_form,
+               bool nonblocking, remora_request_t* request) {
+  remora::coll::ShmFast::Small small;
+  small.send = sendbuf;
+  small.in_place = recvbuf == REMORA_IN_PLACE;
+  small.recv = small.in_place ? nullptr : recvbuf;
+  small.count = recvcount;
+  small.root = root;
+  small_lists(vector_form, sendcounts, displs, &small);
+  int small_status = REMORA_SUCCESS;
+  if (!nonblocking && small_type(type, &small) &&
+      small_call(
+          function, comm, Operation::Scatter, algorithm, small,
+          [&](const Communicator& c) {
+            if (!small_root(root, c)) return false;
+            const bool sends = c.rank() == root;
+            if (check_buffer(function, "recvbuf", recvbuf, recvcount, sends) != REMORA_SUCCESS)
+              return false;
+            return !sends ||
+                   small_blocks(function, "sendbuf", sendbuf, recvcount, vector_form, sendcounts,
+                                displs, recvbuf != REMORA_IN_PLACE, c, small.extent);
+          },
+          false, nullptr, &small_status))
+    return small_status;
+  return scattering_full(function, sendbuf, sendcounts, displs, recvbuf, recvcount, type, root,
+                         comm, algorithm, vector_form, nonblocking, request);
 }
 
 int alltoall(const char* function, const void* sendbuf, const size_t* sendcounts,

@@ -96,14 +96,6 @@ InstanceTable::Found InstanceTable::find(uint32_t context, uint64_t sequence) {
   return found;
 }
 
-void InstanceTable::Context::record_ended(uint64_t sequence, uint32_t signature) {
-  Ended& slot = ended[sequence % kRecent];
-  slot.sequence.store(0, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
-  slot.signature.store(signature, std::memory_order_relaxed);
-  slot.sequence.store(sequence + 1, std::memory_order_release);
-}
-
 uint32_t InstanceTable::Context::ended_signature(uint64_t sequence) const {
   const Ended& slot = ended[sequence % kRecent];
   if (slot.sequence.load(std::memory_order_acquire) != sequence + 1) return kUncheckedSignature;
@@ -175,50 +167,30 @@ int InstanceTable::claim(Context* slot) {
 
 uint64_t InstanceTable::begin_unscheduled(Context* slot, uint32_t signature, Failure* announced,
                                           int entry) {
-  Context::Unscheduled& mine = slot->unscheduled[entry];
-  mine.signature.store(signature, std::memory_order_relaxed);
-  uint64_t sequence = slot->next.load(std::memory_order_relaxed);
-  // The entry names the number before the number is taken (release), so that whoever sees the
-  // number taken sees the entry; a number that a schedule took first is retried.
-  do {
-    mine.sequence.store(sequence, std::memory_order_relaxed);
-  } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
-                                             std::memory_order_relaxed));
-  // A failure announced for it before: it waits in future (an announcement that comes while
-  // the number is being taken may land there too; announced() looks there as well, when the
-  // count of announcements moves). No fence here: an announcement that happened before this
-  // call is visible through that happens-before (the acquire of the exchange above orders
-  // this load after it); one concurrent with it may be missed by any fence (record_announcement
-  // reads next, then stores has_future: no store-load pair to order), and the waiter finds it
-  // through the count. On x86 the locked exchange is a full barrier anyway.
-  if (slot->has_future.load(std::memory_order_acquire)) {
-    std::lock_guard lock(mutex_);
-    auto future = slot->future.find(sequence);
-    if (future != slot->future.end()) {
-      *announced = std::move(future->second);
-      slot->future.erase(future);
-    }
-    // Left by a call that ended before it could ask (every earlier instance has begun; a
-    // nonblocking one still running may yet ask for its own).
-    slot->drop_stale_future(sequence);
-  }
+  const uint64_t sequence = take_unscheduled(slot, signature, entry);
+  if (future_announced(slot)) *announced = take_announced(slot, sequence);
   return sequence;
 }
 
-void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence, int entry) {
-  Context::Unscheduled& mine = slot->unscheduled[entry];
-  if (mine.sequence.load(std::memory_order_relaxed) != sequence) return;
-  slot->record_ended(sequence, mine.signature.load(std::memory_order_relaxed));
-  mine.sequence.store(kNone, std::memory_order_release);
-  // No fence before the look (a full fence per call on the small path): an entry this misses
-  // (stored concurrently) is erased by a later begin_unscheduled, which drops every entry of
-  // an earlier sequence that no instance runs.
-  if (slot->has_future.load(std::memory_order_acquire)) {
-    // One announced while the number was taken and never asked for: it is of no use now.
-    std::lock_guard lock(mutex_);
-    slot->future.erase(sequence);
-    slot->has_future.store(!slot->future.empty(), std::memory_order_release);
+Failure InstanceTable::take_announced(Context* slot, uint64_t sequence) {
+  Failure announced;
+  std::lock_guard lock(mutex_);
+  auto future = slot->future.find(sequence);
+  if (future != slot->future.end()) {
+    announced = std::move(future->second);
+    slot->future.erase(future);
   }
+  // Left by a call that ended before it could ask (every earlier instance has begun; a
+  // nonblocking one still running may yet ask for its own).
+  slot->drop_stale_future(sequence);
+  return announced;
+}
+
+void InstanceTable::drop_future(Context* slot, uint64_t sequence) {
+  // One announced while the number was taken and never asked for: it is of no use now.
+  std::lock_guard lock(mutex_);
+  slot->future.erase(sequence);
+  slot->has_future.store(!slot->future.empty(), std::memory_order_release);
 }
 
 Failure InstanceTable::announced(uint32_t context, uint64_t sequence) {

@@ -80,8 +80,15 @@ class InstanceTable {
   Context* slot(uint32_t context);
   static int claim(Context* slot);
   uint64_t begin_unscheduled(Context* slot, uint32_t signature, Failure* announced, int entry = 0);
+  // begin_unscheduled in two parts, for callers that keep no Failure on their common path (the
+  // small path: a Failure's string built and destroyed per call): take_unscheduled takes the
+  // number; only when future_announced(slot) is a failure announced for it possible, and
+  // take_announced returns it (code 0 when none).
+  static uint64_t take_unscheduled(Context* slot, uint32_t signature, int entry = 0);
+  static bool future_announced(const Context* slot);
+  Failure take_announced(Context* slot, uint64_t sequence);
   Failure announced(uint32_t context, uint64_t sequence);
-  void end_unscheduled(Context* slot, uint64_t sequence, int entry = 0);
+  void end_unscheduled(Context* slot, uint64_t sequence, int entry = 0);  // inline, below
   uint64_t announcements() const { return announcements_.load(std::memory_order_acquire); }
 
  private:
@@ -128,12 +135,20 @@ class InstanceTable {
       std::atomic<uint32_t> signature{0};
     };
     std::array<Ended, kRecent> ended{};
-    void record_ended(uint64_t sequence, uint32_t signature);
+    void record_ended(uint64_t sequence, uint32_t signature) {
+      Ended& slot = ended[sequence % kRecent];
+      slot.sequence.store(0, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_release);
+      slot.signature.store(signature, std::memory_order_relaxed);
+      slot.sequence.store(sequence + 1, std::memory_order_release);
+    }
     // The signature of ended instance sequence; kUncheckedSignature when no longer known.
     uint32_t ended_signature(uint64_t sequence) const;
   };
 
  private:
+  // end_unscheduled's rare part: failures announced for future instances exist.
+  void drop_future(Context* slot, uint64_t sequence);
   // announce() under the lock, before the announcement is counted.
   std::shared_ptr<Schedule> record_announcement(uint32_t context, uint64_t sequence,
                                                 const Failure& failure);
@@ -143,5 +158,41 @@ class InstanceTable {
   std::atomic<uint64_t> announcements_{0};
   uint64_t begun_ = 0;  // under mutex_
 };
+
+inline uint64_t InstanceTable::take_unscheduled(Context* slot, uint32_t signature, int entry) {
+  Context::Unscheduled& mine = slot->unscheduled[static_cast<size_t>(entry)];
+  mine.signature.store(signature, std::memory_order_relaxed);
+  uint64_t sequence = slot->next.load(std::memory_order_relaxed);
+  // The entry names the number before the number is taken (release), so that whoever sees the
+  // number taken sees the entry; a number that a schedule took first is retried.
+  do {
+    mine.sequence.store(sequence, std::memory_order_relaxed);
+  } while (!slot->next.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acq_rel,
+                                             std::memory_order_relaxed));
+  return sequence;
+}
+
+// A failure announced for the number just taken waits in future (an announcement that comes
+// while the number is being taken may land there too; announced() looks there as well, when
+// the count of announcements moves). No fence before this look: an announcement that happened
+// before the call is visible through that happens-before (the acquire of take_unscheduled's
+// exchange orders this load after it); one concurrent with it may be missed by any fence
+// (record_announcement reads next, then stores has_future: no store-load pair to order), and
+// the waiter finds it through the count. On x86 the locked exchange is a full barrier anyway.
+inline bool InstanceTable::future_announced(const Context* slot) {
+  return slot->has_future.load(std::memory_order_acquire);
+}
+
+// Inline: once per call of the small path (coll/shm_fast.cpp).
+inline void InstanceTable::end_unscheduled(Context* slot, uint64_t sequence, int entry) {
+  Context::Unscheduled& mine = slot->unscheduled[static_cast<size_t>(entry)];
+  if (mine.sequence.load(std::memory_order_relaxed) != sequence) return;
+  slot->record_ended(sequence, mine.signature.load(std::memory_order_relaxed));
+  mine.sequence.store(kNone, std::memory_order_release);
+  // No fence before the look (a full fence per call on the small path): an entry this misses
+  // (stored concurrently) is erased by a later begin_unscheduled, which drops every entry of
+  // an earlier sequence that no instance runs.
+  if (future_announced(slot)) drop_future(slot, sequence);
+}
 
 }  // namespace remora::coll

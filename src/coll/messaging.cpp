@@ -366,13 +366,6 @@ void Messenger::withdraw(uint32_t context, uint64_t sequence, const SendOwner* o
   for (Receive* receive : withdrawn) receive->owner.reset();
 }
 
-void Messenger::end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context,
-                                         uint64_t sequence, int entry) {
-  instances_->end_unscheduled(slot, sequence, entry);
-  // Nothing to forget unless a message came for some instance (the common case: none).
-  if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
-}
-
 void Messenger::end_instance(uint32_t context, uint64_t sequence) {
   instances_->end(context, sequence);
   // As end_unscheduled_instance: the lock and the scan only when some message is unexpected.

@@ -124,8 +124,13 @@ class Messenger {
   // The instance ended here: forgets its unexpected messages, drops those still to come.
   void end_instance(uint32_t context, uint64_t sequence);
   // The same for an instance begun with InstanceTable::begin_unscheduled (in entry `entry`).
+  // Inline: once per call of the small path.
   void end_unscheduled_instance(InstanceTable::Context* slot, uint32_t context, uint64_t sequence,
-                                int entry = 0);
+                                int entry = 0) {
+    instances_->end_unscheduled(slot, sequence, entry);
+    // Nothing to forget unless a message came for some instance (the common case: none).
+    if (unexpected_keys_.load(std::memory_order_relaxed) != 0) forget(context, sequence);
+  }
 
  private:
   // Under no lock: drops the instance's unexpected messages (answering rendezvous senders).
